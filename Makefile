@@ -1,0 +1,29 @@
+# Two commands set up everything on a fresh machine with Python 3.11:
+#   make demo   - create .venv, install, solve a bundled standard deck
+#   make test   - create .venv, install, run the test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test test-slow bench clean
+
+$(BIN)/hanabi-cp: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $@
+
+demo: $(BIN)/hanabi-cp
+	$(BIN)/hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
+
+test: $(BIN)/hanabi-cp
+	$(BIN)/python -m pytest
+
+test-slow: $(BIN)/hanabi-cp
+	$(BIN)/python -m pytest --runslow
+
+bench: $(BIN)/hanabi-cp
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

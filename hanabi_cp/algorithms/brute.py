@@ -1,0 +1,103 @@
+"""Brute force: exhaustive search over every legal action, with memoisation.
+
+The oracle for tiny instances.  It assumes none of the facts the fast methods use
+(it may store useless cards, hold duplicates, discard playable ones); the only
+shortcut is that storing a playable card is the same move as playing it, because
+the referee plays stored cards as soon as they are playable.
+"""
+
+from __future__ import annotations
+
+import sys
+from math import comb
+
+from ..model import Deck
+from ..plays import DISCARD, PLAY, STORE, PlaySequence
+from ..solvers import Method, Outcome, SolveOptions, Status, register
+
+STATE_LIMIT = 2_000_000
+
+
+def state_bound(deck: Deck, h: int) -> int:
+    """An upper bound on memoised states: positions x color levels x hands."""
+    kinds = len(deck.counts)
+    hands = sum(comb(kinds + j - 1, j) for j in range(min(h, deck.N) + 1))
+    return (deck.N + 1) * (deck.n + 1) ** deck.c * hands
+
+
+def _refuses(deck: Deck, h: int) -> str | None:
+    bound = state_bound(deck, h)
+    if bound > STATE_LIMIT:
+        return f"up to {bound:,} states (limit {STATE_LIMIT:,}); use dp, sat or cpsat"
+    return None
+
+
+def best_play(deck: Deck, h: int) -> tuple[int, str]:
+    """The largest score reachable and an action string reaching it."""
+    cards, n_cards = deck.cards, deck.N
+    memo: dict = {}
+
+    def advance(tops: tuple, hand: tuple, k: int, a: int):
+        """Play (a, k) and cascade from the hand; return new tops, hand, cards played."""
+        tops = list(tops)
+        tops[k] = a
+        hand = list(hand)
+        played = 1
+        while (tops[k] + 1, k) in hand:
+            hand.remove((tops[k] + 1, k))
+            tops[k] += 1
+            played += 1
+        return tuple(tops), tuple(hand), played
+
+    def go(i: int, tops: tuple, hand: tuple) -> int:
+        if i == n_cards:
+            return 0
+        key = (i, tops, hand)
+        if key in memo:
+            return memo[key][0]
+        a, k = cards[i]
+        best, act = go(i + 1, tops, hand), DISCARD
+        if tops[k] + 1 == a:
+            t2, h2, gained = advance(tops, hand, k, a)
+            val = gained + go(i + 1, t2, h2)
+            if val > best:
+                best, act = val, PLAY
+        elif len(hand) < h:
+            val = go(i + 1, tops, tuple(sorted(hand + ((a, k),))))
+            if val > best:
+                best, act = val, STORE
+        memo[key] = (best, act)
+        return best
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * n_cards + 100))
+    try:
+        tops0 = (0,) * (deck.c + 1)
+        score = go(0, tops0, ())
+        actions, tops, hand = [], tops0, ()
+        for i in range(n_cards):
+            act = memo[(i, tops, hand)][1]
+            a, k = cards[i]
+            actions.append(act)
+            if act == PLAY:
+                tops, hand, _ = advance(tops, hand, k, a)
+            elif act == STORE:
+                hand = tuple(sorted(hand + ((a, k),)))
+        return score, "".join(actions)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
+    score, actions = best_play(deck, h)
+    won = score == deck.target
+    plays = PlaySequence(actions)
+    status = Status.WINNABLE if won else Status.UNWINNABLE
+    reason = None if won else f"exhaustive search: at most {score} of {deck.target} cards can be played"
+    return Outcome(status, plays if (won or options.maximize) else None, reason,
+                   score=score if options.maximize else None,
+                   stats={"states": state_bound(deck, h)})
+
+
+register(Method("brute", run, "exhaustive search with memo (oracle for tiny decks)",
+                refuses=_refuses, maximizes=True))

@@ -1,0 +1,93 @@
+"""The instance model of Solitaire Hanabi (journal §1.3).
+
+A card is (value, color) with 1-based value in 1..n and color in 1..c.  A deck is a
+sequence of cards together with its n and c: a deck may lack some card, and is then
+a valid instance that cannot be won.  The hand size h travels separately because
+the same deck is asked about many hand sizes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterable, NamedTuple
+
+from .errors import DeckError
+
+
+class Card(NamedTuple):
+    value: int
+    color: int
+
+    def __str__(self) -> str:
+        return f"{self.value}:{self.color}"
+
+
+@dataclass(frozen=True)
+class Deck:
+    """An ordered deck with its explicit parameters n (values) and c (colors)."""
+
+    cards: tuple[Card, ...]
+    n: int
+    c: int
+
+    def __post_init__(self) -> None:
+        cards = tuple(c if type(c) is Card else Card(*c) for c in self.cards)
+        object.__setattr__(self, "cards", cards)
+        if not isinstance(self.n, int) or self.n < 0:
+            raise DeckError(f"n must be a non-negative integer, found {self.n!r}")
+        if not isinstance(self.c, int) or self.c < 0:
+            raise DeckError(f"c must be a non-negative integer, found {self.c!r}")
+        n, c = self.n, self.c
+        for i, (a, k) in enumerate(cards, start=1):
+            if not (isinstance(a, int) and 1 <= a <= n):
+                raise DeckError(f"card #{i} ({a}:{k}): value must be in 1..{n}")
+            if not (isinstance(k, int) and 1 <= k <= c):
+                raise DeckError(f"card #{i} ({a}:{k}): color must be in 1..{c}")
+
+    @classmethod
+    def of(cls, cards: Iterable[tuple[int, int]], n: int | None = None, c: int | None = None) -> "Deck":
+        """Build a deck; n and c default to the largest value and color seen."""
+        cards = [Card(*x) for x in cards]
+        if n is None:
+            n = max((a for a, _ in cards), default=0)
+        if c is None:
+            c = max((k for _, k in cards), default=0)
+        return cls(tuple(cards), n, c)
+
+    @property
+    def N(self) -> int:
+        return len(self.cards)
+
+    @cached_property
+    def counts(self) -> Counter:
+        return Counter(self.cards)
+
+    @property
+    def r(self) -> int:
+        """Multiplicity: the largest number of copies of one card (0 if empty)."""
+        return max(self.counts.values(), default=0)
+
+    @property
+    def target(self) -> int:
+        """Number of plays a win takes: every value of every color."""
+        return self.n * self.c
+
+    def missing(self) -> list[Card]:
+        """Cards (a, k) with a <= n, k <= c that have no copy: each makes the deck lost."""
+        counts = self.counts
+        return [Card(a, k) for k in range(1, self.c + 1) for a in range(1, self.n + 1)
+                if counts[Card(a, k)] == 0]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.cards))
+
+
+def check_hand(h: int) -> int:
+    if not isinstance(h, int) or isinstance(h, bool) or h < 0:
+        raise DeckError(f"hand size must be a non-negative integer, found {h!r}")
+    return h

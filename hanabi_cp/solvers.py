@@ -1,0 +1,149 @@
+"""The method registry and the one result type every method returns.
+
+Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
+times it and re-checks every WINNABLE certificate with the independent referee
+(``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
+Methods live in their own modules and register on import; the modules are listed
+in ``_METHOD_MODULES`` so that the CLI and the harness see all of them.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from .errors import HanabiError, SolverBug
+from .model import Deck, check_hand
+from .plays import PlaySequence
+from .verify import replay
+
+
+class Status(enum.Enum):
+    WINNABLE = "WINNABLE"
+    UNWINNABLE = "UNWINNABLE"
+    UNKNOWN = "UNKNOWN"
+
+    @property
+    def exit_code(self) -> int:
+        """SAT-competition exit codes: 10 yes, 20 no, 0 unknown."""
+        return {"WINNABLE": 10, "UNWINNABLE": 20, "UNKNOWN": 0}[self.value]
+
+
+@dataclass
+class Outcome:
+    status: Status
+    plays: PlaySequence | None = None
+    reason: str | None = None          # human-readable evidence for UNWINNABLE/UNKNOWN
+    method: str = ""
+    stats: dict = field(default_factory=dict)  # sizes and timings, JSON-serialisable
+    score: int | None = None           # with --maximize: cards played by ``plays``
+    verified: bool = False             # set by ``solve`` after the referee accepted
+
+    def to_json(self) -> dict:
+        return {"status": self.status.value, "method": self.method,
+                "plays": None if self.plays is None else self.plays.actions,
+                "reason": self.reason, "score": self.score,
+                "verified": self.verified, "stats": self.stats}
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    time_limit: float | None = None    # seconds; on expiry a method returns UNKNOWN
+    seed: int = 0
+    workers: int = 1
+    solver: str = "cadical195"         # pysat solver name for CNF methods
+    proof: str | None = None           # path for an UNSAT proof (proof-producing methods)
+    maximize: bool = False             # return the best score instead of a yes/no
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    run: Callable[[Deck, int, SolveOptions], Outcome]
+    summary: str
+    # None if the method can decide (deck, h); else a one-line reason why not.
+    refuses: Callable[[Deck, int], str | None] = lambda deck, h: None
+    maximizes: bool = False            # supports SolveOptions.maximize
+
+
+_REGISTRY: dict[str, Method] = {}
+_METHOD_MODULES = (
+    "hanabi_cp.algorithms.brute",
+)
+# Order in which ``auto`` tries exact general-purpose methods.
+AUTO_ORDER = ("greedy", "lazy", "search", "sat", "dp", "cpsat", "brute")
+
+
+def register(method: Method) -> Method:
+    if method.name in _REGISTRY:
+        raise ValueError(f"method {method.name!r} registered twice")
+    _REGISTRY[method.name] = method
+    return method
+
+
+def _load() -> None:
+    for mod in _METHOD_MODULES:
+        importlib.import_module(mod)
+
+
+def methods() -> dict[str, Method]:
+    _load()
+    return dict(_REGISTRY)
+
+
+def get(name: str) -> Method:
+    table = methods()
+    if name not in table:
+        raise HanabiError(f"unknown method {name!r}; choose from auto, {', '.join(sorted(table))}")
+    return table[name]
+
+
+def choose(deck: Deck, h: int, maximize: bool = False) -> Method:
+    """The method ``auto`` uses: greedy for r = 1, lazy for c = 1, else the first
+    applicable exact method in AUTO_ORDER."""
+    table = methods()
+    for name in AUTO_ORDER:
+        m = table.get(name)
+        if m and (m.maximizes or not maximize) and m.refuses(deck, h) is None:
+            return m
+    raise HanabiError("no registered method can decide this instance")
+
+
+def solve(deck: Deck, h: int, method: str = "auto",
+          options: SolveOptions | None = None) -> Outcome:
+    """Decide (deck, h) with ``method``; every certificate is replayed before return."""
+    check_hand(h)
+    options = options or SolveOptions()
+    m = choose(deck, h, options.maximize) if method == "auto" else get(method)
+    if options.maximize and not m.maximizes:
+        raise HanabiError(f"method {m.name!r} cannot maximize; use one of "
+                          + ", ".join(sorted(n for n, x in methods().items() if x.maximizes)))
+    why = m.refuses(deck, h)
+    if why is not None:
+        raise HanabiError(f"method {m.name!r} does not apply: {why}")
+    start = time.perf_counter()
+    out = m.run(deck, h, options)
+    elapsed = time.perf_counter() - start
+    out = replace(out, method=m.name, stats={**out.stats, "seconds": round(elapsed, 6)})
+    return certify(deck, h, out)
+
+
+def certify(deck: Deck, h: int, out: Outcome) -> Outcome:
+    """Replay the outcome's certificate; raise SolverBug if it does not hold."""
+    if out.plays is None:
+        if out.status is Status.WINNABLE:
+            raise SolverBug(f"{out.method}: WINNABLE without a play sequence")
+        return out
+    rep = replay(deck, h, out.plays)
+    if out.status is Status.WINNABLE and not rep.won:
+        raise SolverBug(f"{out.method}: certificate rejected by the referee: {rep.error}")
+    if not rep.legal:
+        raise SolverBug(f"{out.method}: play sequence is illegal: {rep.error}")
+    if out.score is not None and rep.score != out.score:
+        raise SolverBug(f"{out.method}: claims score {out.score}, referee counts {rep.score}")
+    if rep.won and out.status is Status.UNWINNABLE:
+        raise SolverBug(f"{out.method}: says UNWINNABLE but its own play sequence wins")
+    return replace(out, verified=True, score=rep.score if out.score is not None else None)
