@@ -72,6 +72,7 @@ class Method:
 _REGISTRY: dict[str, Method] = {}
 _METHOD_MODULES = (
     "hanabi_cp.algorithms.brute",
+    "hanabi_cp.encoders.sat_method",
 )
 # Order in which ``auto`` tries exact general-purpose methods.
 AUTO_ORDER = ("greedy", "lazy", "search", "sat", "dp", "cpsat", "brute")

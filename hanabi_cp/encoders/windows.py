@@ -1,0 +1,178 @@
+"""Sound preprocessing shared by the encoders: dead copies, forced holds, hold windows.
+
+Everything here follows from SPEC §1 facts 1-4 in the form of fact 3: a win chooses
+one copy p(a, k) per card and plays the card at T(a, k) = max(p(a, k), T(a-1, k));
+the card is in the hand after positions p .. T-1.  ``analyse`` computes, for every
+card, bounds that every winning choice satisfies (proofs in encodings/cnf.md):
+
+- ``earliest[k][a]``  E: T(a, k) >= E in every win;
+- ``latest[k][a]``    L: T(a, k) <= L in every win;
+- ``alive[k][a]``     the copies a win may choose (the others are dead);
+- ``stop[k][a]``      per alive copy q, a position g with T(a-1, k) <= g whenever q
+                      is chosen (the card must be released before the next position
+                      where the hand is certainly full without it);
+- ``forced``          per position, how many cards every win holds there.
+
+If a bound shows that no win exists, ``reason`` says why in words and the caller
+can answer UNWINNABLE at once.  Cost: each pass is linear in N + n*c; passes repeat
+until nothing changes (a handful on every deck measured).
+
+>>> from hanabi_cp.model import Deck
+>>> w = analyse(Deck.of([(2, 1), (1, 1)]), 0)
+>>> w.reason
+'after card #1 every win must hold 1 card (2:1); the hand holds 0'
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from ..model import Deck
+
+NEVER = -1    # "played before the deck starts": T(0, k)
+
+
+@dataclass
+class Windows:
+    deck: Deck
+    h: int
+    alive: list            # alive[k][a]: sorted positions (k, a 1-based; index 0 unused)
+    earliest: list         # earliest[k][a], earliest[k][0] = NEVER
+    latest: list           # latest[k][a], latest[k][0] = NEVER
+    stop: list             # stop[k][a]: list parallel to alive[k][a]
+    forced: list           # forced[t]: cards held after position t in every win
+    reason: str | None = None
+    passes: int = 0
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def decided_lost(self) -> bool:
+        return self.reason is not None
+
+    def storable(self, k: int, a: int, j: int) -> bool:
+        """Can the j-th alive copy of (a, k) be stored (not played at once)?"""
+        return self.alive[k][a][j] < self.latest[k][a - 1]
+
+
+def _by_color(deck: Deck) -> list:
+    """copies[k][a] = positions of (a, k) in deck order."""
+    copies = [[[] for _ in range(deck.n + 1)] for _ in range(deck.c + 1)]
+    for t, (a, k) in enumerate(deck.cards):
+        copies[k][a].append(t)
+    return copies
+
+
+def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
+    """Shrink the deck to what a win may use; see the module docstring."""
+    n, c, N = deck.n, deck.c, deck.N
+    alive = _by_color(deck)
+    earliest = [[NEVER] * (n + 1) for _ in range(c + 1)]
+    latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
+    stop = [[[] for _ in range(n + 1)] for _ in range(c + 1)]
+    w = Windows(deck, h, alive, earliest, latest, stop, [0] * N)
+    missing = deck.missing()
+    if missing:
+        w.reason = f"card {missing[0]} has no copy in the deck" + (
+            f" ({len(missing)} cards missing)" if len(missing) > 1 else "")
+        return w
+    removed = 0
+    for w.passes in range(1, max_passes + 1):
+        changed = False
+        # E: the chosen copy is no earlier than the first alive one (fact 3).
+        for k in range(1, c + 1):
+            Ek, Ak = earliest[k], alive[k]
+            for a in range(1, n + 1):
+                Ek[a] = max(Ak[a][0], Ek[a - 1])
+        # Forced holds: if every alive copy of (a, k) precedes E(a-1, k), the card
+        # is in the hand from its last copy until at least E(a-1, k) - 1.
+        diff = [0] * (N + 1)
+        for k in range(1, c + 1):
+            Ek, Ak = earliest[k], alive[k]
+            for a in range(2, n + 1):
+                last = Ak[a][-1]
+                if last < Ek[a - 1]:
+                    diff[last] += 1
+                    diff[Ek[a - 1]] -= 1
+        forced, run = w.forced, 0
+        for t in range(N):
+            run += diff[t]
+            forced[t] = run
+            if run > h:
+                w.reason = _overfull(deck, h, w, t)
+                return w
+        # nxt[t]: first position >= t where the forced cards alone fill the hand.
+        nxt = [N] * (N + 1)
+        f = N
+        for t in range(N - 1, -1, -1):
+            if forced[t] == h:
+                f = t
+            nxt[t] = f
+        # Top-down per color: deadlines g, dead copies, latest play times L.
+        for k in range(1, c + 1):
+            Ek, Lk, Ak, Sk = earliest[k], latest[k], alive[k], stop[k]
+            # T(b, k) is always the position of an alive copy of a value <= b of
+            # color k, so a deadline g for it can be lowered to the last such
+            # position <= g.
+            ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
+            vals = [deck.cards[q][0] for q in ps]
+            below = []   # the h+1 smallest last-copy positions of values above a
+            for a in range(n, 0, -1):
+                La, Eprev = Lk[a], Ek[a - 1]
+                copies = Ak[a]
+                last = copies[-1]
+                # Same-color useless rule: choosing q keeps every value above a
+                # whose copies all precede q in the hand at q-1.
+                limit = below[h] if len(below) > h else N
+                keep, gs = [], []
+                for q in copies:
+                    if q > La or q > limit:
+                        continue
+                    g = nxt[q]
+                    if last <= g < Eprev:
+                        # (a, k) is itself one of the forced cards at g.
+                        g = nxt[Eprev]
+                    if Eprev > g:
+                        continue
+                    if g < N and a > 1:
+                        i = bisect_right(ps, g) - 1
+                        while vals[i] >= a:
+                            i -= 1
+                        g = ps[i]
+                    keep.append(q)
+                    gs.append(g)
+                if not keep:
+                    w.reason = (f"card {a}:{k} has no usable copy: every copy must be "
+                                f"stored past a full hand")
+                    return w
+                if len(keep) != len(copies):
+                    removed += len(copies) - len(keep)
+                    Ak[a] = keep
+                    changed = True
+                Sk[a] = gs
+                Lk[a - 1] = min(La, max(gs)) if a > 1 else NEVER
+                below.append(keep[-1])
+                below.sort()
+                del below[h + 1:]
+            # Bottom-up: T(a, k) <= max(last alive copy, T(a-1, k)).
+            for a in range(1, n + 1):
+                bound = max(Ak[a][-1], Lk[a - 1])
+                if bound < Lk[a]:
+                    Lk[a] = bound
+        if not changed:
+            break
+    w.stats = {"passes": w.passes, "dead_copies": removed,
+               "forced_full_positions": sum(1 for x in w.forced if x == h)}
+    return w
+
+
+def _overfull(deck: Deck, h: int, w: Windows, t: int) -> str:
+    held = []
+    for k in range(1, deck.c + 1):
+        for a in range(2, deck.n + 1):
+            if w.alive[k][a][-1] <= t < w.earliest[k][a - 1]:
+                held.append(f"{a}:{k}")
+    shown = ", ".join(held[:6]) + (", ..." if len(held) > 6 else "")
+    cards = "card" if len(held) == 1 else "cards"
+    return (f"after card #{t + 1} every win must hold {len(held)} {cards} ({shown}); "
+            f"the hand holds {h}")

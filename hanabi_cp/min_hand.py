@@ -1,0 +1,169 @@
+"""The least hand size that wins a deck, with a certificate and evidence below it.
+
+``min_hand(deck, method)`` dispatches on ``MIN_HAND``: "sat" builds one CNF (hold
+windows from the analysis at an upper bound H, which stays sound for every h <= H
+because a win with a smaller hand is also a win with H) with a totalizer per
+capacity set, and asks the same incremental solver "at most h" for h = lower bound,
+lower bound + 1, ... through assumptions.  Any other method falls back to a binary
+search over ``solvers.solve``.  Every reported certificate is replayed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .errors import HanabiError, SolverBug
+from .model import Deck
+from .plays import PlaySequence
+from .solvers import SolveOptions, Status, solve
+from .verify import replay
+
+
+@dataclass
+class MinHand:
+    h: int | None                  # least winning hand size; None if no h wins
+    plays: PlaySequence | None     # a win with hand size h (replayed)
+    below: str | None              # why h - 1 does not win (or why nothing wins)
+    method: str
+    stats: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"min_hand": self.h, "plays": None if self.plays is None else self.plays.actions,
+                "below": self.below, "method": self.method, "stats": self.stats}
+
+
+def first_copy_bound(deck: Deck) -> tuple[int, PlaySequence]:
+    """Hand size used by "play or store the first copy of every card": an upper bound."""
+    top = [0] * (deck.c + 1)
+    seen, hand, out, held, most = set(), set(), [], 0, 0
+    for a, k in deck.cards:
+        if (a, k) in seen or a <= top[k]:
+            out.append("D")
+            continue
+        seen.add((a, k))
+        if top[k] + 1 == a:
+            out.append("P")
+            top[k] = a
+            while (top[k] + 1, k) in hand:
+                hand.discard((top[k] + 1, k))
+                held -= 1
+                top[k] += 1
+        else:
+            out.append("S")
+            hand.add((a, k))
+            held += 1
+            most = max(most, held)
+    return most, PlaySequence("".join(out))
+
+
+def _checked(deck: Deck, h: int, plays: PlaySequence, who: str) -> PlaySequence:
+    rep = replay(deck, h, plays)
+    if not rep.won:
+        raise SolverBug(f"{who}: min-hand certificate for h = {h} rejected: {rep.error}")
+    return plays
+
+
+def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None) -> MinHand:
+    from pysat.card import ITotalizer
+    from pysat.solvers import Solver
+
+    from .encoders.cnf import build
+    from .encoders.sat_method import run_limited
+    from .encoders.windows import analyse
+
+    t0 = time.perf_counter()
+    missing = deck.missing()
+    if missing:
+        return MinHand(None, None, f"card {missing[0]} has no copy: no hand size wins", "sat")
+    H, plays = first_copy_bound(deck)
+    _checked(deck, H, plays, "first-copy bound")
+    if max_hand is not None and max_hand < H:
+        H = max_hand
+    win = analyse(deck, H)
+    if win.reason is not None:
+        return MinHand(None, None, f"not winnable with hand {H}: {win.reason}", "sat")
+    lb = max(win.forced, default=0)
+    enc = build(deck, H, windows=win, collect=True)
+    top = enc.num_vars
+    clauses = list(enc.clauses)
+    totals = []                   # (rhs literals, surely held) per capacity set
+    for lits, sure in enc.capacity:
+        if len(lits) + sure <= lb:
+            continue
+        tot = ITotalizer(lits, ubound=max(0, H - sure) + 1, top_id=top)
+        top = tot.top_id
+        clauses.extend(tot.cnf.clauses)
+        totals.append((tot.rhs, sure))
+    stats = {"upper_bound": H, "lower_bound": lb, "variables": top, "clauses": len(clauses),
+             "build_seconds": round(time.perf_counter() - t0, 6), "calls": 0}
+    below = f"every win holds {lb} cards after some position" if lb else None
+    with Solver(name=options.solver) as s:
+        s.append_formula(clauses)
+        for h in range(lb, H + 1):
+            top += 1
+            sel = top
+            for rhs, sure in totals:
+                j = h - sure
+                if j < 0:
+                    s.add_clause([-sel])
+                elif j < len(rhs):
+                    s.add_clause([-sel, -rhs[j]])
+            stats["calls"] += 1
+            ok, model, _ = run_limited(s, options.time_limit, [sel])
+            if ok is None:
+                raise HanabiError(f"min-hand: time limit reached while deciding h = {h}")
+            if ok:
+                found = _checked(deck, h, enc.decode(model), "sat")
+                stats["seconds"] = round(time.perf_counter() - t0, 6)
+                return MinHand(h, found, below, "sat", stats)
+            below = f"h = {h}: SAT solver: unsatisfiable"
+    if max_hand is not None and H == max_hand:
+        return MinHand(None, None, f"no hand size up to {max_hand} wins ({below})", "sat", stats)
+    raise SolverBug(f"sat min-hand: the first-copy play wins with {H} but the CNF says no")
+
+
+def min_hand_search(deck: Deck, method: str, options: SolveOptions,
+                    max_hand: int | None = None) -> MinHand:
+    """Binary search over h with any decision method."""
+    missing = deck.missing()
+    if missing:
+        return MinHand(None, None, f"card {missing[0]} has no copy: no hand size wins", method)
+    H, plays = first_copy_bound(deck)
+    best, below = (H, plays), None
+    if max_hand is not None and max_hand < H:
+        out = solve(deck, max_hand, method, options)
+        if out.status is not Status.WINNABLE:
+            return MinHand(None, None, f"h = {max_hand}: {out.reason}", method)
+        H, best = max_hand, (max_hand, out.plays)
+    lo, hi, calls = 0, H, 0        # invariant: hi wins, everything below lo loses
+    while lo < hi:
+        mid = (lo + hi) // 2
+        out = solve(deck, mid, method, options)
+        calls += 1
+        if out.status is Status.UNKNOWN:
+            raise HanabiError(f"min-hand: {method} could not decide h = {mid}: {out.reason}")
+        if out.status is Status.WINNABLE:
+            hi, best = mid, (mid, out.plays)
+        else:
+            lo, below = mid + 1, (mid, out.reason)
+    h = hi
+    plays = best[1] if best[0] == h else None
+    why = below[1] if below and below[0] == h - 1 else None
+    if h > 0 and why is None:
+        out = solve(deck, h - 1, method, options)
+        why = out.reason
+    return MinHand(h, _checked(deck, h, plays, method), why if h > 0 else None, method,
+                   {"calls": calls})
+
+
+MIN_HAND = {"sat": min_hand_sat}
+
+
+def min_hand(deck: Deck, method: str = "sat", options: SolveOptions | None = None,
+             max_hand: int | None = None) -> MinHand:
+    options = options or SolveOptions()
+    fn = MIN_HAND.get(method)
+    if fn is not None:
+        return fn(deck, options, max_hand)
+    return min_hand_search(deck, method, options, max_hand)

@@ -1,0 +1,52 @@
+"""min-hand: the least winning hand size equals brute force's, with certificates."""
+
+import random
+
+from hanabi_cp.algorithms.brute import best_play
+from hanabi_cp.min_hand import first_copy_bound, min_hand
+from hanabi_cp.model import Deck
+from hanabi_cp.verify import replay
+
+from test_cnf_random import random_deck
+
+
+def brute_min(deck: Deck):
+    if deck.missing():
+        return None
+    for h in range(deck.N + 1):
+        if best_play(deck, h)[0] == deck.target:
+            return h
+
+
+def test_sat_min_hand_equals_brute():
+    rng = random.Random(99)
+    for _ in range(1200):
+        deck = random_deck(rng, p_missing=0.05)
+        res = min_hand(deck, "sat")
+        assert res.h == brute_min(deck), str(deck)
+        if res.h is not None:
+            assert replay(deck, res.h, res.plays).won
+            if res.h > 0:
+                assert res.below
+                assert best_play(deck, res.h - 1)[0] < deck.target
+
+
+def test_generic_search_equals_sat():
+    rng = random.Random(12)
+    for _ in range(150):
+        deck = random_deck(rng, n_max=3, c_max=2, r_max=2)
+        assert min_hand(deck, "brute").h == min_hand(deck, "sat").h, str(deck)
+
+
+def test_first_copy_bound_is_a_win():
+    rng = random.Random(1)
+    for _ in range(300):
+        deck = random_deck(rng, p_missing=0)
+        h, plays = first_copy_bound(deck)
+        assert replay(deck, h, plays).won
+
+
+def test_max_hand_caps_the_search():
+    deck = Deck.of([(3, 1), (2, 1), (1, 1)])
+    assert min_hand(deck, "sat").h == 2
+    assert min_hand(deck, "sat", max_hand=1).h is None
