@@ -3,14 +3,16 @@
 Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
 times it and re-checks every WINNABLE certificate with the independent referee
 (``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
-Methods live in their own modules and register on import; the modules are listed
-in ``_METHOD_MODULES`` so that the CLI and the harness see all of them.
+Methods live in their own modules and register on import; every module of the
+packages in ``_METHOD_PACKAGES`` is imported on first use, so a new method is one
+new file and the CLI and the harness see it without further wiring.
 """
 
 from __future__ import annotations
 
 import enum
 import importlib
+import pkgutil
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -70,10 +72,7 @@ class Method:
 
 
 _REGISTRY: dict[str, Method] = {}
-_METHOD_MODULES = (
-    "hanabi_cp.algorithms.brute",
-    "hanabi_cp.encoders.sat_method",
-)
+_METHOD_PACKAGES = ("hanabi_cp.algorithms", "hanabi_cp.encoders")
 # Order in which ``auto`` tries exact general-purpose methods.
 AUTO_ORDER = ("greedy", "lazy", "search", "sat", "dp", "cpsat", "brute")
 
@@ -86,8 +85,9 @@ def register(method: Method) -> Method:
 
 
 def _load() -> None:
-    for mod in _METHOD_MODULES:
-        importlib.import_module(mod)
+    for pkg in _METHOD_PACKAGES:
+        for info in pkgutil.iter_modules(importlib.import_module(pkg).__path__):
+            importlib.import_module(f"{pkg}.{info.name}")
 
 
 def methods() -> dict[str, Method]:

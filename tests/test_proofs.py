@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.model import Deck
 from hanabi_cp.proofs import check_files, prove_unsat
@@ -21,9 +23,11 @@ def unsat_decks(seed: int, count: int):
             yield deck, h
 
 
-def test_unwinnable_answers_carry_checked_proofs(tmp_path):
+# drup checks a proof in seconds; a few decks in the normal run, many when opted in.
+@pytest.mark.parametrize("count", [4, pytest.param(40, marks=pytest.mark.slow)])
+def test_unwinnable_answers_carry_checked_proofs(tmp_path, count):
     found = 0
-    for i, (deck, h) in enumerate(unsat_decks(3, 25)):
+    for i, (deck, h) in enumerate(unsat_decks(3, count)):
         proof = tmp_path / f"p{i}.drup"
         out = solve(deck, h, "sat", SolveOptions(proof=str(proof)))
         assert out.status is Status.UNWINNABLE
@@ -31,7 +35,7 @@ def test_unwinnable_answers_carry_checked_proofs(tmp_path):
         assert check_files(out.stats["proof_cnf"], str(proof))
         assert "proof:" in out.reason
         found += 1
-    assert found == 25
+    assert found == count
 
 
 def test_corrupted_proof_is_rejected(tmp_path):

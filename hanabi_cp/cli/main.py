@@ -4,6 +4,8 @@ exit code 2; anything else is a bug and keeps its traceback."""
 from __future__ import annotations
 
 import importlib
+import os
+import pkgutil
 import sys
 
 import click
@@ -11,9 +13,11 @@ import click
 from .. import __version__
 from ..errors import HanabiError
 
-# Each module defines click commands and a ``COMMANDS`` list of them.
-_COMMAND_MODULES = (
-)
+# Every other module of this package defines click commands and a ``COMMANDS`` list
+# of them; they are attached in name order, so a new command family is one new file.
+_HERE = os.path.dirname(__file__)
+_COMMAND_MODULES = sorted(info.name for info in pkgutil.iter_modules([_HERE])
+                          if info.name not in ("main", "common"))
 
 
 class _Group(click.Group):
