@@ -21,7 +21,8 @@ STATE_LIMIT = 2_000_000
 def state_bound(deck: Deck, h: int) -> int:
     """An upper bound on memoised states: positions x color levels x hands."""
     kinds = len(deck.counts)
-    hands = sum(comb(kinds + j - 1, j) for j in range(min(h, deck.N) + 1))
+    # max(.., 0): with no card kinds (empty deck) the only hand is the empty one.
+    hands = sum(comb(max(kinds + j - 1, 0), j) for j in range(min(h, deck.N) + 1))
     return (deck.N + 1) * (deck.n + 1) ** deck.c * hands
 
 
