@@ -1,0 +1,106 @@
+"""``hanabi-cp harness``: cross-check every method on seeded random instances."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+
+import click
+
+from ..solvers import SolveOptions
+from .common import command
+
+
+def _names(ctx, param, value):
+    if value is None:
+        return None
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if not names:
+        raise click.BadParameter("expected a comma-separated list of method names")
+    return names
+
+
+@command("harness")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the instance stream (default: a fresh one, always printed).")
+@click.option("--count", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Random deck instances to cross-check.")
+@click.option("--max-n", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Largest number of values n.")
+@click.option("--max-c", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Largest number of colors c.")
+@click.option("--max-r", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Largest number of copies of a card r.")
+@click.option("--max-h", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Largest hand size h.")
+@click.option("--methods", callback=_names, default=None, metavar="A,B,...",
+              help="Methods to compare (default: every registered method).")
+@click.option("--sample", multiple=True, metavar="NAME=FRACTION",
+              help="Run method NAME on only this fraction of the instances (repeatable), "
+                   "e.g. --sample cpsat=0.1.")
+@click.option("--maximize/--no-maximize", default=True, show_default=True,
+              help="Also run maximizing methods with --maximize and compare best scores.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="S",
+              help="Seconds per method call; a time-out is UNKNOWN, never a disagreement.")
+@click.option("--cnf-dir", default=None, metavar="DIR",
+              help="Also reduce the .cnf files of DIR and compare with a SAT solver.")
+@click.option("--cnf-count", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Random 3-CNF formulas (or files of --cnf-dir) to round-trip through "
+                   "the reduction.")
+@click.option("--cnf-vars", type=click.IntRange(min=3), default=4, show_default=True,
+              help="Variables of the random 3-CNF formulas.")
+@click.option("--out", "out_dir", default="harness-out", show_default=True, metavar="DIR",
+              help="Where shrunk counterexamples and their commands are written.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr.")
+def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximize,
+                time_limit, cnf_dir, cnf_count, cnf_vars, out_dir, progress):
+    """Run every applicable method on seeded random decks and compare the verdicts.
+
+    Each certificate is replayed by the referee; a rejected certificate, a crash,
+    two different verdicts or two different best scores is a disagreement: the
+    instance is shrunk to a small deck that still disagrees and written to --out
+    with the `hanabi-cp solve` commands that show it, and the exit code is 1.
+
+    \b
+    Example:
+      hanabi-cp harness --seed 1 --count 2000 --sample cpsat=0.2
+      hanabi-cp harness --seed 1 --count 0 --cnf-count 20
+    """
+    from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
+                           summary_table)
+    from ..harness.runner import Report
+
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    click.echo(f"c seed: {seed}")
+    space = Space(max_n, max_c, max_r, max_h)
+    checks = select_checks(methods, maximize=maximize)
+    options = SolveOptions(time_limit=time_limit, seed=seed)
+    report = Report(seed)
+    cross_check(seed, count, space, checks, parse_sample(sample), options, out_dir, progress,
+                report=report)
+    if cnf_count or cnf_dir:
+        from ..harness.roundtrip import cross_check_cnf
+        cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
+                        report)
+    click.echo(f"c instances: {report.instances}")
+    click.echo(summary_table(report))
+    if report.roundtrips:
+        from ..harness.roundtrip import roundtrip_table
+        click.echo(roundtrip_table(report))
+    for fail in report.failures[:10]:
+        click.echo(failure_text(fail))
+    bad_rt = [rt for rt in report.roundtrips if not rt.ok]
+    for rt in bad_rt[:10]:
+        click.echo(rt.text())
+    if report.ok:
+        click.echo(f"c all methods agree (seed {seed})")
+        return
+    click.echo(f"c {len(report.failures) + len(bad_rt)} disagreement(s) (seed {seed}); "
+               f"counterexamples in {out_dir}", err=True)
+    sys.exit(1)
+
+
+COMMANDS = [harness_cmd]

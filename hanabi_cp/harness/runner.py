@@ -1,0 +1,234 @@
+"""The cross-check loop: every applicable method on every instance, failures shrunk.
+
+``cross_check`` draws ``count`` instances from a ``Space``, runs every selected check
+on each (methods are discovered through ``solvers.methods()``, so a method added
+later is cross-checked without any change here), tallies the verdicts, and for each
+failing instance (see ``check.problems``) shrinks it to a small one that still fails
+and, given ``out_dir``, writes it as a deck file with the commands reproducing it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+from ..errors import HanabiError
+from ..model import Deck
+from ..solvers import Method, SolveOptions, methods
+from .check import (BUG, CRASH, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
+                    culprits, problems, run_check)
+from .shrink import Shrunk, shrink
+from .space import Instance, Space
+
+# Failures shrunk per run: a systematically wrong method fails thousands of times
+# and a few small witnesses say all there is to say.
+MAX_SHRUNK = 3
+
+
+@dataclass
+class Tally:
+    run: int = 0
+    winnable: int = 0
+    unwinnable: int = 0
+    unknown: int = 0
+    refused: int = 0
+    bugs: int = 0
+    seconds: float = 0.0
+
+    def add(self, r: Result) -> None:
+        if r.status == REFUSED:
+            self.refused += 1
+            return
+        self.run += 1
+        self.seconds += r.seconds
+        if r.status == WINNABLE:
+            self.winnable += 1
+        elif r.status == UNWINNABLE:
+            self.unwinnable += 1
+        elif r.status == UNKNOWN:
+            self.unknown += 1
+        else:
+            self.bugs += 1
+
+
+@dataclass
+class Failure:
+    source: str                     # "seed 7, instance #12 (random)" or a CNF file
+    deck: Deck
+    h: int
+    results: list[Result]
+    problems: list[str]
+    culprits: list[str]
+    shrunk: Shrunk | None = None
+    shrunk_results: list[Result] | None = None
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    seed: int
+    instances: int = 0
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    roundtrips: list = field(default_factory=list)   # roundtrip.Roundtrip records
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and all(rt.ok for rt in self.roundtrips)
+
+
+def select_checks(names: Sequence[str] | None = None, extra: Iterable[Method] = (),
+                  maximize: bool = True) -> list[Check]:
+    """Checks for the named methods (default: all registered ones plus ``extra``);
+    each maximizing method gets a second, maximizing check ``NAME+max``."""
+    table = dict(methods())
+    for m in extra:
+        table[m.name] = m
+    if names is None:
+        chosen = sorted(table)
+    else:
+        unknown = [n for n in names if n not in table]
+        if unknown:
+            raise HanabiError(f"unknown method {unknown[0]!r}; choose from {', '.join(sorted(table))}")
+        chosen = list(dict.fromkeys(names))
+    checks = [Check(table[n]) for n in chosen]
+    if maximize:
+        checks += [Check(table[n], True) for n in chosen if table[n].maximizes]
+    return checks
+
+
+def parse_sample(specs: Iterable[str]) -> dict[str, float]:
+    """``["cpsat=0.1"]`` -> {"cpsat": 0.1}: run that check on a fraction of instances."""
+    rates = {}
+    for spec in specs:
+        name, eq, value = spec.partition("=")
+        try:
+            rate = float(value)
+        except ValueError:
+            rate = -1.0
+        if not eq or not name or not 0.0 <= rate <= 1.0:
+            raise HanabiError(f"--sample: expected NAME=FRACTION with FRACTION in 0..1, found {spec!r}")
+        rates[name] = rate
+    return rates
+
+
+def run_all(checks: Sequence[Check], deck: Deck, h: int, options: SolveOptions) -> list[Result]:
+    return [run_check(c, deck, h, options) for c in checks]
+
+
+def cross_check(seed: int, count: int, space: Space | None = None,
+                checks: Sequence[Check] | None = None, sample: Mapping[str, float] | None = None,
+                options: SolveOptions | None = None, out_dir: str | None = None,
+                progress: bool = False, shrink_tests: int = 2000,
+                report: Report | None = None) -> Report:
+    space = space or Space()
+    checks = list(checks) if checks is not None else select_checks()
+    sample = dict(sample or {})
+    options = options or SolveOptions(seed=seed)
+    report = report or Report(seed)
+    for c in checks:
+        report.tallies.setdefault(c.label, Tally())
+    bar = _progress(count, progress, "instances")
+    for inst in space.instances(seed, count):
+        rng = random.Random(f"{seed}:{inst.index}:sample")
+        active = [c for c in checks if rng.random() < sample.get(c.label, sample.get(c.method.name, 1.0))]
+        results = run_all(active, inst.deck, inst.h, options)
+        report.instances += 1
+        for r in results:
+            report.tallies[r.label].add(r)
+        found = problems(results, inst.deck.target)
+        if found:
+            fail = Failure(f"seed {seed}, instance #{inst.index} ({inst.kind})", inst.deck, inst.h,
+                           results, found, culprits(results, inst.deck.target))
+            report.failures.append(fail)
+            if len(report.failures) <= MAX_SHRUNK:
+                minimise(fail, active, options, shrink_tests)
+                if out_dir:
+                    write_failure(fail, out_dir, f"failure-s{seed}-i{inst.index}")
+        bar.update(1)
+        if report.failures:
+            bar.set_postfix(failures=len(report.failures))
+    bar.close()
+    return report
+
+
+def minimise(fail: Failure, checks: Sequence[Check], options: SolveOptions, max_tests: int) -> None:
+    """Shrink ``fail``'s instance while its culprit checks still fail on it."""
+    involved = [c for c in checks if c.label in fail.culprits]
+
+    def fails(deck: Deck, h: int) -> bool:
+        return bool(problems(run_all(involved, deck, h, options), deck.target))
+
+    fail.shrunk = shrink(fail.deck, fail.h, fails, max_tests)
+    fail.shrunk_results = run_all(involved, fail.shrunk.deck, fail.shrunk.h, options)
+
+
+def repro_commands(path: str, h: int, labels: Iterable[str]) -> list[str]:
+    cmds = []
+    for label in labels:
+        name, _, tag = label.partition("+")
+        cmds.append(f"hanabi-cp solve {path} --hand {h} --method {name}"
+                    + (" --maximize" if tag == "max" else ""))
+    return cmds
+
+
+def write_failure(fail: Failure, out_dir: str, stem: str) -> list[str]:
+    """The shrunk deck (or the original) as a commented deck file, plus a shell script
+    with the commands that show the disagreement; returns the paths written."""
+    from ..formats import write_deck
+
+    os.makedirs(out_dir, exist_ok=True)
+    deck, h = (fail.shrunk.deck, fail.shrunk.h) if fail.shrunk else (fail.deck, fail.h)
+    results = fail.shrunk_results if fail.shrunk else fail.results
+    deck_path = os.path.join(out_dir, stem + ".txt")
+    cmds = repro_commands(deck_path, h, fail.culprits)
+    comments = [f"hanabi-cp harness counterexample: {fail.source}",
+                f"original instance: n={fail.deck.n} c={fail.deck.c} h={fail.h} cards: {fail.deck}"]
+    if fail.shrunk:
+        comments.append(f"shrunk from {fail.deck.N} to {deck.N} cards in {fail.shrunk.tests} tests")
+    comments += [f"problem: {p}" for p in problems(results, deck.target) or fail.problems]
+    comments += [f"{r.label}: {r.status}" + (f" ({r.detail})" if r.detail else "") for r in results]
+    comments += [f"reproduce: {c}" for c in cmds]
+    write_deck(deck_path, deck, h=h, comments=comments, force=True)
+    sh_path = os.path.join(out_dir, stem + ".sh")
+    with open(sh_path, "w") as fh:
+        fh.write("#!/bin/sh\n# " + comments[0] + "\n" + "\n".join(cmds) + "\n")
+    fail.files = [deck_path, sh_path]
+    return fail.files
+
+
+def _progress(total: int, enabled: bool, unit: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, file=sys.stderr, disable=not enabled, unit=" " + unit,
+                dynamic_ncols=True, leave=False)
+
+
+def summary_table(report: Report) -> str:
+    """Per check: instances run, verdict counts, refusals, bugs and total time."""
+    head = ("method", "run", "winnable", "unwinnable", "unknown", "refused", "bugs", "seconds")
+    rows = [head] + [(label, t.run, t.winnable, t.unwinnable, t.unknown, t.refused, t.bugs,
+                      f"{t.seconds:.2f}") for label, t in sorted(report.tallies.items())]
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(head))]
+    lines = ["  ".join(str(v).ljust(w) if i == 0 else str(v).rjust(w)
+                       for i, (v, w) in enumerate(zip(row, widths))) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def failure_text(fail: Failure) -> str:
+    lines = [f"DISAGREEMENT at {fail.source}: n={fail.deck.n} c={fail.deck.c} h={fail.h} "
+             f"N={fail.deck.N}"]
+    lines += [f"  {p}" for p in fail.problems]
+    if fail.shrunk:
+        d = fail.shrunk.deck
+        lines.append(f"  shrunk to n={d.n} c={d.c} h={fail.shrunk.h} N={d.N}: {d}")
+    lines += [f"  wrote {p}" for p in fail.files]
+    return "\n".join(lines)
+
+
+__all__ = ["Tally", "Failure", "Report", "select_checks", "parse_sample", "cross_check",
+           "summary_table", "failure_text", "write_failure", "repro_commands", "Instance"]

@@ -1,0 +1,179 @@
+"""The cross-check harness: agreement on a fixed seed, planted bugs caught and shrunk."""
+
+import os
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+from hanabi_cp.cli import main
+from hanabi_cp.formats import read_deck
+from hanabi_cp.harness import (Check, Space, cross_check, parse_sample, problems, run_check,
+                               select_checks, shrink, summary_table)
+from hanabi_cp.harness.check import BUG, CRASH, UNWINNABLE, WINNABLE
+from hanabi_cp.harness.shrink import drop_color, drop_value
+from hanabi_cp.model import Deck
+from hanabi_cp.solvers import Method, SolveOptions, methods
+from hanabi_cp.errors import HanabiError
+
+SMALL = Space(max_n=3, max_c=3, max_r=2, max_h=3)
+# CP-SAT costs milliseconds per call where the others take microseconds: sample it.
+SAMPLE = {"cpsat": 0.1}
+
+
+def _wrong(name: str, base: str, shift: int) -> Method:
+    """A copy of method ``base`` that decides hand size h + shift: a planted off-by-one."""
+    inner = methods()[base]
+    return Method(name, lambda deck, h, opts: inner.run(deck, max(h + shift, 0), opts),
+                  f"{base} with hand h{shift:+d} (planted bug)", refuses=inner.refuses)
+
+
+def test_fixed_seed_all_methods_agree():
+    report = cross_check(2026, 3000, SMALL, select_checks(), SAMPLE)
+    assert report.ok, [f.problems for f in report.failures[:3]]
+    assert report.instances == 3000
+    # Both answers occur, and every registered method really ran somewhere.
+    for label, tally in report.tallies.items():
+        assert tally.run > 0, label
+    assert report.tallies["sat"].winnable > 500 and report.tallies["sat"].unwinnable > 500
+
+
+@pytest.mark.slow
+def test_hundred_thousand_instances_agree():
+    report = cross_check(7, 100_000, Space(max_n=4, max_c=3, max_r=3, max_h=3),
+                         select_checks(), {"cpsat": 0.05})
+    assert report.ok, [f.problems for f in report.failures[:3]]
+
+
+def test_space_covers_the_special_cases():
+    kinds = {i.kind: i for i in SMALL.instances(3, 300)}
+    assert set(kinds) == {"random", "r1", "c1", "missing", "dropped", "tiny"}
+    insts = list(SMALL.instances(3, 300))
+    assert any(i.deck.r == 1 for i in insts) and any(i.deck.c == 1 for i in insts)
+    assert any(i.deck.missing() for i in insts) and any(i.deck.N == 0 for i in insts)
+    # Instance i does not depend on the instances before it.
+    assert SMALL.instance(3, 250) == insts[250]
+
+
+def test_planted_verdict_bug_is_caught_and_shrunk(tmp_path):
+    wrong = _wrong("sat-minus-one", "sat", -1)
+    checks = select_checks(["sat", "brute", "sat-minus-one"], extra=[wrong], maximize=False)
+    report = cross_check(11, 300, SMALL, checks, out_dir=str(tmp_path))
+    assert not report.ok
+    fail = report.failures[0]
+    assert any("verdicts differ" in p for p in fail.problems)
+    assert "sat-minus-one" in fail.culprits
+    small = fail.shrunk
+    assert small is not None and small.deck.N <= 6 and small.h >= 1
+    # The shrunk instance still disagrees, and each shrunk result says so.
+    verdicts = {r.label: r.status for r in fail.shrunk_results}
+    assert verdicts["sat-minus-one"] == UNWINNABLE and verdicts["sat"] == WINNABLE
+    # Written as a deck file that reads back, with the commands that reproduce it.
+    deck_file, script = fail.files
+    df = read_deck(deck_file)
+    assert df.deck == small.deck and df.h == small.h
+    text = open(deck_file).read()
+    assert f"hanabi-cp solve {deck_file} --hand {small.h} --method sat-minus-one" in text
+    assert f"--method sat-minus-one" in open(script).read()
+
+
+def test_planted_certificate_bug_is_a_disagreement():
+    wrong = _wrong("brute-plus-one", "brute", +1)
+    checks = select_checks(["brute-plus-one", "sat"], extra=[wrong], maximize=False)
+    report = cross_check(5, 200, SMALL, checks)
+    fail = report.failures[0]
+    assert fail.culprits == ["brute-plus-one"]
+    assert any("brute-plus-one: BUG" in p and "referee" in p for p in fail.problems)
+    assert fail.shrunk.deck.N <= 6
+
+
+def test_crash_is_a_disagreement():
+    def boom(deck, h, opts):
+        raise ZeroDivisionError("planted")
+    bad = Method("boom", boom, "crashes on decks with a 2", refuses=lambda d, h: None)
+    res = run_check(Check(bad), Deck.of([(1, 1)]), 0, SolveOptions())
+    assert res.status == CRASH and "ZeroDivisionError: planted" in res.detail
+    assert problems([res], 1)
+
+
+def test_maximize_checks_compare_scores():
+    sat_max = [c for c in select_checks() if c.label == "brute+max"]
+    assert sat_max and sat_max[0].maximize
+    deck = Deck.of([(2, 1), (1, 1), (1, 2), (2, 2)])
+    res = run_check(sat_max[0], deck, 0, SolveOptions())
+    assert (res.status, res.score) == (UNWINNABLE, 3)
+    assert problems([res, replace(res, label="other+max", score=2)], deck.target)
+
+
+def test_shrinker_unit():
+    deck = Deck.of([(3, 2), (1, 1), (2, 2), (2, 1), (1, 2), (3, 1), (1, 1)])
+    calls = []
+
+    def fails(d, h):
+        calls.append(1)
+        # "fails" iff the deck holds some 3 of a color together with that color's 1.
+        return h >= 2 and any((3, k) in d.cards and (1, k) in d.cards for k in range(1, d.c + 1))
+
+    small = shrink(deck, 3, fails)
+    assert small.h == 2
+    assert sorted(small.deck.cards) == [(1, 1), (3, 1)]
+    assert (small.deck.n, small.deck.c) == (3, 1)
+    assert small.tests == len(calls)
+    assert shrink(deck, 3, fails, max_tests=3).tests <= 3
+
+
+def test_drop_color_and_value_renumber():
+    deck = Deck.of([(1, 1), (2, 3), (3, 2)], 3, 3)
+    assert drop_color(deck, 2) == Deck.of([(1, 1), (2, 2)], 3, 2)
+    assert drop_value(deck, 2) == Deck.of([(1, 1), (2, 2)], 2, 3)
+
+
+def test_parse_sample_and_select_checks_errors():
+    assert parse_sample(["cpsat=0.25"]) == {"cpsat": 0.25}
+    for bad in ("cpsat", "cpsat=2", "=0.5", "cpsat=x"):
+        with pytest.raises(HanabiError, match="--sample"):
+            parse_sample([bad])
+    with pytest.raises(HanabiError, match="unknown method 'nope'"):
+        select_checks(["nope"])
+
+
+def test_summary_table_lists_every_check():
+    report = cross_check(1, 20, SMALL, select_checks(["sat", "brute"]))
+    table = summary_table(report)
+    assert table.splitlines()[0].split() == ["method", "run", "winnable", "unwinnable",
+                                             "unknown", "refused", "bugs", "seconds"]
+    assert {line.split()[0] for line in table.splitlines()[2:]} == {"sat", "brute", "brute+max"}
+
+
+def test_cli_harness_agrees(tmp_path):
+    res = CliRunner().invoke(main, ["harness", "--seed", "3", "--count", "150", "--max-n", "3",
+                                    "--methods", "sat,brute", "--no-progress",
+                                    "--out", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert "c seed: 3" in res.output and "c all methods agree (seed 3)" in res.output
+    assert "brute+max" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_harness_prints_a_fresh_seed_and_rejects_bad_options():
+    res = CliRunner().invoke(main, ["harness", "--count", "5", "--methods", "sat", "--no-progress"])
+    assert res.exit_code == 0 and res.output.startswith("c seed: ")
+    res = CliRunner().invoke(main, ["harness", "--count", "5", "--methods", "zzz"])
+    assert res.exit_code == 2 and "unknown method 'zzz'" in res.output
+
+
+def test_cli_harness_exits_nonzero_and_writes_the_counterexample(tmp_path, monkeypatch):
+    import hanabi_cp.harness as harness
+
+    wrong = _wrong("sat-minus-one", "sat", -1)
+    real = harness.select_checks
+    monkeypatch.setattr(harness, "select_checks",
+                        lambda names, maximize=True: real(names, [wrong], maximize))
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["harness", "--seed", "11", "--count", "100", "--max-n", "3",
+                                    "--methods", "sat,sat-minus-one", "--no-progress",
+                                    "--out", str(out)])
+    assert res.exit_code == 1
+    assert "DISAGREEMENT" in res.output and "shrunk to" in res.output
+    decks = sorted(p for p in os.listdir(out) if p.endswith(".txt"))
+    assert decks and read_deck(str(out / decks[0])).deck.N <= 6
