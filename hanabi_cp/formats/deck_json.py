@@ -1,0 +1,153 @@
+"""Decks as JSON: hanabi-cp's own shape and hanab.live game exports.
+
+Ours (keys sorted when written; only "cards" is required)::
+
+    {"c": 2, "cards": [[1, 1], [2, 2], [1, 2], [2, 1]], "comments": ["..."],
+     "h": 1, "n": 2, "roles": ["x1", "x1", "x2", "x2"]}
+
+hanab.live exports a game as an object whose "deck" is a list of
+``{"suitIndex": s, "rank": r}`` with suitIndex from 0; we import suit s as color
+s + 1, with n and c the largest rank and color seen (every other key is ignored).
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import InputError
+from ..model import Card, Deck
+from .deck_text import check_roles
+from .jsonpos import describe, line_of, load_json
+
+OUR_KEYS = ("c", "cards", "comments", "h", "n", "roles")
+CARDS_PER_LINE = 10
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class _Shape:
+    """Raises shape errors at the line of the offending value."""
+
+    def __init__(self, text: str, path: str):
+        self.text, self.path = text, path
+
+    def fail(self, where: tuple, expected: str, found: str):
+        raise InputError(self.path, line_of(self.text, where), expected, found)
+
+
+def parse_deck_json(text: str, path: str = "<string>"):
+    """Parse our JSON deck or a hanab.live export into ``(deck, h, roles)``.
+
+    >>> deck, h, roles = parse_deck_json('{"cards": [[1, 1], [2, 1]], "h": 1}')
+    >>> str(deck), deck.n, deck.c, h, roles
+    ('1:1 2:1', 2, 1, 1, None)
+    >>> deck, h, roles = parse_deck_json('{"deck": [{"suitIndex": 4, "rank": 1}]}')
+    >>> str(deck), deck.n, deck.c
+    ('1:5', 1, 5)
+    """
+    data = load_json(text, path)
+    shape = _Shape(text, path)
+    if not isinstance(data, dict) or not ("cards" in data or "deck" in data):
+        shape.fail((), 'a JSON object with "cards" (a hanabi-cp deck) or "deck" '
+                   '(a hanab.live export)', describe(data))
+    if "cards" in data:
+        return _ours(data, shape)
+    return _hanab_live(data, shape), None, None
+
+
+def _ours(data: dict, shape: _Shape):
+    for key in data:
+        if key not in OUR_KEYS:
+            shape.fail((key,), "only the keys " + ", ".join(f'"{k}"' for k in OUR_KEYS),
+                       json.dumps(key))
+    params = {}
+    for key in ("n", "c", "h"):
+        if key in data:
+            if not (_is_int(data[key]) and data[key] >= 0):
+                shape.fail((key,), f'"{key}": a non-negative integer', describe(data[key]))
+            params[key] = data[key]
+    cards = data["cards"]
+    if not isinstance(cards, list):
+        shape.fail(("cards",), '"cards": a list of [value, color]', describe(cards))
+    n, c = params.get("n"), params.get("c")
+    out = []
+    for i, card in enumerate(cards):
+        if not (isinstance(card, list) and len(card) == 2 and all(map(_is_int, card))
+                and card[0] >= 1 and card[1] >= 1):
+            shape.fail(("cards", i), f"card #{i + 1} as [value, color], two integers >= 1",
+                       describe(card))
+        if n is not None and card[0] > n:
+            shape.fail(("cards", i), f'card #{i + 1} with a value in 1..{n} ("n": {n})',
+                       describe(card))
+        if c is not None and card[1] > c:
+            shape.fail(("cards", i), f'card #{i + 1} with a color in 1..{c} ("c": {c})',
+                       describe(card))
+        out.append(Card(card[0], card[1]))
+    if not out and (n is None or c is None):
+        shape.fail(("cards",), 'at least one card (or both "n" and "c" for an empty deck)',
+                   "an empty list")
+    for key in ("comments", "roles"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+            shape.fail((key,), f'"{key}": a list of strings', describe(value))
+    deck = Deck.of(out, n, c)
+    roles = data.get("roles")
+    if roles is not None:
+        if len(roles) != len(out):
+            shape.fail(("roles",), f'"roles": one per card ({len(out)})', str(len(roles)))
+        try:
+            roles = check_roles(deck, roles)
+        except ValueError as e:
+            shape.fail(("roles",), '"roles": non-empty single-line strings', str(e))
+    return deck, params.get("h"), roles
+
+
+def _hanab_live(data: dict, shape: _Shape) -> Deck:
+    entries = data["deck"]
+    if not isinstance(entries, list) or not entries:
+        shape.fail(("deck",), '"deck": a non-empty list of {"suitIndex": s, "rank": r}',
+                   describe(entries))
+    cards = []
+    for i, entry in enumerate(entries):
+        if not (isinstance(entry, dict) and _is_int(entry.get("suitIndex"))
+                and _is_int(entry.get("rank")) and entry["suitIndex"] >= 0
+                and entry["rank"] >= 1):
+            shape.fail(("deck", i), f'card #{i + 1} as {{"suitIndex": s >= 0, "rank": r >= 1}}',
+                       describe(entry))
+        cards.append(Card(entry["rank"], entry["suitIndex"] + 1))
+    return Deck.of(cards)
+
+
+def deck_to_json(deck: Deck, h: int | None = None, roles=None, comments=()) -> str:
+    """Our JSON shape with sorted keys, ten cards per line.
+
+    >>> print(deck_to_json(Deck.of([(1, 1), (2, 2)]), h=1, comments=["example"]), end="")
+    {
+      "c": 2,
+      "cards": [[1, 1], [2, 2]],
+      "comments": ["example"],
+      "h": 1,
+      "n": 2
+    }
+    """
+    roles = check_roles(deck, roles)
+    items = {"n": json.dumps(deck.n), "c": json.dumps(deck.c),
+             "cards": _wrapped([f"[{a}, {k}]" for a, k in deck.cards])}
+    if h is not None:
+        items["h"] = json.dumps(h)
+    comments = [str(x) for x in comments]
+    if comments:
+        items["comments"] = _wrapped([json.dumps(x) for x in comments], 1)
+    if roles is not None:
+        items["roles"] = _wrapped([json.dumps(x) for x in roles])
+    body = ",\n".join(f"  {json.dumps(k)}: {v}" for k, v in sorted(items.items()))
+    return "{\n" + body + "\n}\n"
+
+
+def _wrapped(parts: list[str], per_line: int = CARDS_PER_LINE) -> str:
+    if len(parts) <= per_line:
+        return "[" + ", ".join(parts) + "]"
+    rows = [", ".join(parts[i:i + per_line]) for i in range(0, len(parts), per_line)]
+    return "[\n    " + ",\n    ".join(rows) + "\n  ]"

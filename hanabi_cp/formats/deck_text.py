@@ -1,0 +1,202 @@
+"""The text deck format.
+
+::
+
+    # a comment (anywhere; everything after '#' is ignored)
+    n 5          # optional header lines, before the first card: values,
+    c 5          # colors (both default to the largest seen)
+    h 2          # and hand size (optional)
+    1r 1r 2y 3:4 5w
+    #: role x1-gadget      (optional: the following cards get this role)
+    4:2 4b
+
+A card is ``VALUE:COLOR`` (1-based integers, always accepted) or ``VALUE`` followed
+by a color letter ``r y g b w m`` (colors 1..6).  Cards may span many lines.  A
+``#: role NAME`` line gives every following card the role NAME, up to the next such
+line; a file that uses roles must give one to every card.
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..model import Card, Deck
+
+COLOR_LETTERS = "rygbwm"
+_LETTER_COLOR = {ch: i for i, ch in enumerate(COLOR_LETTERS, start=1)}
+_LETTER_COLOR.update({ch.upper(): i for ch, i in list(_LETTER_COLOR.items())})
+HEADER_KEYS = ("n", "c", "h")
+ROLE_MARK = "#: role"
+CARDS_PER_LINE = 10
+
+
+def _is_uint(token: str) -> bool:
+    # str.isdigit alone accepts '²' and int() accepts '1_0' or '٣': insist on ASCII digits.
+    return token.isascii() and token.isdigit()
+
+
+def parse_card(token: str) -> Card | None:
+    """``3:2`` or ``3g`` -> Card(3, 3); None if the token is not card-shaped at all.
+
+    Value 0 and color 0 are returned as such; the caller rejects them with context.
+
+    >>> parse_card("3:2"), parse_card("12w"), parse_card("3x")
+    (Card(value=3, color=2), Card(value=12, color=5), None)
+    """
+    value, sep, color = token.partition(":")
+    if sep:
+        if _is_uint(value) and _is_uint(color):
+            return Card(int(value), int(color))
+        return None
+    value, letter = token[:-1], token[-1:]
+    if _is_uint(value) and letter in _LETTER_COLOR:
+        return Card(int(value), _LETTER_COLOR[letter])
+    return None
+
+
+def parse_deck_text(text: str, path: str = "<string>"):
+    """Parse the text format into ``(deck, h, roles)``.
+
+    >>> deck, h, roles = parse_deck_text("n 2\\nh 1\\n1r 2:2 # two cards\\n1y 2r")
+    >>> str(deck), deck.n, deck.c, h, roles
+    ('1:1 2:2 1:2 2:1', 2, 2, 1, None)
+    """
+    header: dict[str, tuple[int, int]] = {}   # key -> (value, line)
+    cards: list[Card] = []
+    card_lines: list[int] = []
+    roles: list[str] = []
+    role: str | None = None
+    uses_roles = False
+    saw_anything = False
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        if raw.strip():
+            saw_anything = True
+        stripped = raw.lstrip()
+        if stripped.startswith(ROLE_MARK) and stripped[len(ROLE_MARK):len(ROLE_MARK) + 1] \
+                in ("", " ", "\t"):
+            role = stripped[len(ROLE_MARK):].strip()
+            if not role:
+                raise InputError(path, lineno, "'#: role NAME' with a non-empty NAME",
+                                 repr(raw.strip()))
+            if not uses_roles and cards:
+                raise InputError(path, lineno, "the first '#: role' line before the first "
+                                 "card (a file with roles gives one to every card)",
+                                 f"it after card #{len(cards)}")
+            uses_roles = True
+            continue
+        tokens = raw.split("#", 1)[0].split()
+        if not tokens:
+            continue
+        key = tokens[0]
+        if key in HEADER_KEYS:
+            if cards:
+                raise InputError(path, lineno, "header lines (n, c, h) before the first card",
+                                 repr(" ".join(tokens)))
+            if len(tokens) != 2 or not _is_uint(tokens[1]):
+                raise InputError(path, lineno, f"'{key}' followed by one non-negative integer",
+                                 repr(" ".join(tokens)))
+            if key in header:
+                raise InputError(path, lineno, f"one '{key}' header line",
+                                 f"a second one (the first is on line {header[key][1]})")
+            header[key] = (int(tokens[1]), lineno)
+            continue
+        for token in tokens:
+            card = parse_card(token)
+            if card is None:
+                raise InputError(path, lineno, "a card like 3:2 or 3y (colors r y g b w m)",
+                                 repr(token))
+            if card.value == 0:
+                raise InputError(path, lineno, "a card value >= 1", repr(token))
+            if card.color == 0:
+                raise InputError(path, lineno, "a card color >= 1", repr(token))
+            if "n" in header and card.value > header["n"][0]:
+                raise InputError(path, lineno, f"a card value in 1..{header['n'][0]} "
+                                 f"(line {header['n'][1]} says n {header['n'][0]})", repr(token))
+            if "c" in header and card.color > header["c"][0]:
+                raise InputError(path, lineno, f"a card color in 1..{header['c'][0]} "
+                                 f"(line {header['c'][1]} says c {header['c'][0]})", repr(token))
+            cards.append(card)
+            card_lines.append(lineno)
+            if uses_roles:
+                roles.append(role)
+    if not saw_anything:
+        raise InputError(path, None, "a deck (cards like 3:2 or 3y)", "an empty file")
+    if not cards and not ("n" in header and "c" in header):
+        raise InputError(path, None, "at least one card (or both 'n' and 'c' header lines "
+                         "for an empty deck)", "no cards")
+    n = header["n"][0] if "n" in header else None
+    c = header["c"][0] if "c" in header else None
+    h = header["h"][0] if "h" in header else None
+    return Deck.of(cards, n, c), h, (tuple(roles) if uses_roles else None)
+
+
+def card_text(card: Card, letters: bool) -> str:
+    """``3y`` with letters, else ``3:2``."""
+    if letters:
+        return f"{card.value}{COLOR_LETTERS[card.color - 1]}"
+    return f"{card.value}:{card.color}"
+
+
+def comment_lines(comments, mark: str = "#") -> list[str]:
+    """Each comment (possibly multi-line) as lines starting with ``mark``."""
+    out = []
+    for comment in comments:
+        for line in str(comment).splitlines() or [""]:
+            out.append(f"{mark} {line}".rstrip())
+    return out
+
+
+def check_roles(deck: Deck, roles) -> tuple[str, ...] | None:
+    """Roles must be one non-empty single-line string per card, so they read back."""
+    if roles is None:
+        return None
+    roles = tuple(roles)
+    if len(roles) != len(deck.cards):
+        raise ValueError(f"{len(roles)} roles for {len(deck.cards)} cards")
+    for i, role in enumerate(roles, start=1):
+        if not isinstance(role, str) or not role.strip() or role != role.strip() \
+                or len(role.splitlines()) != 1:
+            raise ValueError(f"card #{i}: role must be a non-empty single-line string "
+                             f"without surrounding spaces, found {role!r}")
+    return roles
+
+
+def deck_to_text(deck: Deck, h: int | None = None, roles=None, comments=()) -> str:
+    """The text format: comments, then ``n``/``c``/``h`` header lines, then the cards.
+
+    Color letters are used when c <= 6, ``VALUE:COLOR`` otherwise; both read back.
+
+    >>> print(deck_to_text(Deck.of([(1, 1), (2, 3), (1, 3)]), h=2, comments=["example"]), end="")
+    # example
+    n 2
+    c 3
+    h 2
+    1r 2g 1g
+    >>> print(deck_to_text(Deck.of([(1, 1), (1, 7)]), roles=["a", "b"]), end="")
+    n 1
+    c 7
+    #: role a
+    1:1
+    #: role b
+    1:7
+    """
+    roles = check_roles(deck, roles)
+    letters = deck.c <= len(COLOR_LETTERS)
+    lines = comment_lines(comments)
+    lines += [f"n {deck.n}", f"c {deck.c}"]
+    if h is not None:
+        lines.append(f"h {h}")
+    words = [card_text(card, letters) for card in deck.cards]
+    if roles is None:
+        runs = [(None, 0, len(words))]
+    else:
+        runs, start = [], 0
+        for i in range(1, len(words) + 1):
+            if i == len(words) or roles[i] != roles[start]:
+                runs.append((roles[start], start, i))
+                start = i
+    for role, start, end in runs:
+        if role is not None:
+            lines.append(f"{ROLE_MARK} {role}")
+        for i in range(start, end, CARDS_PER_LINE):
+            lines.append(" ".join(words[i:min(i + CARDS_PER_LINE, end)]))
+    return "\n".join(lines) + "\n"

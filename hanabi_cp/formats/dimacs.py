@@ -1,0 +1,137 @@
+"""DIMACS CNF, as SATLIB and the SAT competitions publish it.
+
+``c`` comment lines, one ``p cnf VARIABLES CLAUSES`` header before the first clause,
+then clauses of non-zero integers each ending in ``0``; a clause may span lines and a
+line may hold several clauses.  SATLIB files end with a ``%`` line followed by ``0``:
+``%`` ends the formula.  The reader is strict: the header must match the body.
+"""
+
+from __future__ import annotations
+
+from ..cnf import CNF
+from ..errors import InputError
+from .deck_text import comment_lines
+from .textio import display_name, read_text, write_text
+
+
+def _bad_token(tokens: list[str]) -> str:
+    for tok in tokens:
+        body = tok[1:] if tok[:1] == "-" else tok
+        if not (body.isascii() and body.isdigit()):
+            return tok
+    return ""
+
+
+def parse_dimacs(text: str, path: str = "<string>") -> CNF:
+    """Parse DIMACS CNF text; errors name the line.
+
+    >>> parse_dimacs("c tiny\\np cnf 3 2\\n1 -2 0 2\\n3 0\\n").clauses
+    ((1, -2), (2, 3))
+    >>> parse_dimacs("p cnf 3 2\\n1 -2 0\\n")
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InputError: <string>:1: expected 2 clauses as 'p cnf 3 2' declares, found 1
+    """
+    comments: list[str] = []
+    clauses: list[tuple[int, ...]] = []
+    append = clauses.append
+    num_vars = declared = header_line = None
+    current: list[int] = []       # literals of a clause not yet ended by 0
+    current_line = 0
+    lineno = 0
+    saw_anything = False
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        first = line[:1]
+        if first == "c":
+            comments.append(line[2:] if line[1:2] == " " else line[1:])
+            saw_anything = True
+            continue
+        tokens = line.split()
+        if not tokens:
+            continue
+        saw_anything = True
+        head = tokens[0]
+        if head == "c":
+            comments.append(line.strip()[2:])
+            continue
+        if head == "p":
+            if num_vars is not None:
+                raise InputError(path, lineno, "one 'p cnf' header",
+                                 f"a second one (the first is on line {header_line})")
+            if len(tokens) != 4 or tokens[1] != "cnf" or not all(
+                    t.isascii() and t.isdigit() for t in tokens[2:]):
+                raise InputError(path, lineno, "'p cnf VARIABLES CLAUSES' with two "
+                                 "non-negative integers", repr(line.strip()))
+            num_vars, declared, header_line = int(tokens[2]), int(tokens[3]), lineno
+            continue
+        if head[0] == "%":
+            break
+        if num_vars is None:
+            raise InputError(path, lineno, "a 'p cnf VARIABLES CLAUSES' header before the "
+                             "first clause", repr(line.strip()))
+        try:
+            lits = list(map(int, tokens))
+        except ValueError:
+            lits = None
+        if lits is None or "_" in line or "+" in line or not line.isascii():
+            bad = _bad_token(tokens)
+            if bad or lits is None:
+                raise InputError(path, lineno, "integer literals", repr(bad or line.strip()))
+        if max(lits) > num_vars or min(lits) < -num_vars:
+            bad = next(l for l in lits if abs(l) > num_vars)
+            raise InputError(path, lineno, f"literals within -{num_vars}..{num_vars} as "
+                             f"'p cnf {num_vars} {declared}' declares", str(bad))
+        # The common case, one whole clause per line, stays in C-level list operations.
+        if not current and lits[-1] == 0 and lits.count(0) == 1:
+            append(tuple(lits[:-1]))
+            continue
+        for lit in lits:
+            if lit:
+                if not current:
+                    current_line = lineno
+                current.append(lit)
+            else:
+                append(tuple(current))
+                current = []
+    if not saw_anything:
+        raise InputError(path, None, "a DIMACS CNF formula", "an empty file")
+    if num_vars is None:
+        raise InputError(path, lineno + 1, "a 'p cnf VARIABLES CLAUSES' header", "end of file")
+    if current:
+        raise InputError(path, current_line, "a clause ending in 0",
+                         f"end of the formula after {' '.join(map(str, current))}")
+    if len(clauses) != declared:
+        raise InputError(path, header_line, f"{declared} clause{'s' * (declared != 1)} as "
+                         f"'p cnf {num_vars} {declared}' declares", str(len(clauses)))
+    return CNF(num_vars, tuple(clauses), tuple(comments))
+
+
+def read_dimacs(path: str) -> CNF:
+    """Read a DIMACS CNF file (``-`` = stdin); see :func:`parse_dimacs`.
+
+    >>> read_dimacs("missing.cnf")
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InputError: missing.cnf: expected an existing file, found nothing
+    """
+    return parse_dimacs(read_text(path), display_name(path))
+
+
+def dimacs_text(cnf: CNF, comments=()) -> str:
+    """DIMACS text: ``comments`` then the formula's own comments, the header, one clause a line.
+
+    >>> print(dimacs_text(CNF(3, ((1, -2), (2, 3))), comments=["generated by hanabi-cp"]), end="")
+    c generated by hanabi-cp
+    p cnf 3 2
+    1 -2 0
+    2 3 0
+    """
+    lines = comment_lines(list(comments) + list(cnf.comments), mark="c")
+    lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses)}")
+    lines.extend(" ".join(map(str, clause)) + " 0" if clause else "0" for clause in cnf.clauses)
+    return "\n".join(lines) + "\n"
+
+
+def write_dimacs(path: str, cnf: CNF, comments=(), force: bool = False) -> None:
+    """Write :func:`dimacs_text` to ``path`` (``-`` = stdout), never overwriting without force."""
+    write_text(path, dimacs_text(cnf, comments), force)
