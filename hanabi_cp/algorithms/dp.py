@@ -1,0 +1,265 @@
+"""Method "dp": the general-case dynamic program of journal §4, Theorem 4.2.
+
+DP[s, H, p_1..p_{c-1}] is the largest number of cards of color c playable over the
+first s cards while having played exactly p_i cards of color i < c and holding
+exactly the set H (|H| <= h).  With (a, k) the s-th card, DP = max(D, S, P):
+
+- D (discard): DP[s-1, H, p];
+- S (store):   DP[s-1, H - {(a, k)}, p] if (a, k) in H, else -inf (the journal's
+  rule; the conference version's test |H| >= h is wrong);
+- P (play):    for k < c and a <= p_k, DP[s-1, H + {(a+1, k)..(p_k, k)}, p with
+  p_k = a-1]; for k = c, the largest a+t with DP[s-1, H + {(a+1, c)..(a+t, c)}, p]
+  = a-1.
+
+Won iff DP[N, {}, n, .., n] = n.  The table is kept as one dict per column s of its
+finite entries, keyed by an int (H as a bit set over the n*c cards, p_1..p_{c-1} as
+digits base n+1 above it), filled forward from column s-1: each finite entry of
+column s-1 is the source of the D, S and P terms above.
+
+Entries that can never reach H = {} are not stored: a held card (b, k) with
+b <= p_k + 1 (already played, or playable and not played) is never removed again,
+because a play of color k from the deck has value p_k + 1 and removes only values
+above it.  So S adds (a, k) only when a >= p_k + 2, and P removes the whole run
+(a+1, k), (a+2, k), ... from H, as the referee's cascade does; a shorter run, or a
+run overlapping the H that remains, leaves such a card in H.
+
+Before filling, ``table_bound`` counts the entries that can exist (per column: the
+hands of at most h cards already seen, with values >= p_k + 2, times the
+prefix-complete p vectors); over ENTRY_LIMIT the method refuses rather than exhaust
+memory.  Every column is kept to backtrack a play sequence from the final entry.
+
+>>> from hanabi_cp.model import Deck
+>>> d = Deck.of([(2, 1), (1, 2), (1, 1), (2, 2), (2, 1)])
+>>> dp_solve(d, 1).actions, dp_solve(d, 0).actions
+('SPPPD', 'DPPPP')
+"""
+
+from __future__ import annotations
+
+import time
+from math import comb
+
+from ..errors import LimitError, SolverBug
+from ..model import Deck
+from ..plays import DISCARD, PLAY, STORE, PlaySequence
+from ..solvers import Method, Outcome, SolveOptions, Status, register
+
+ENTRY_LIMIT = 3_000_000     # stored table entries, all columns together (~100 bytes each)
+BOUND_SAMPLES = 256         # columns at which table_bound evaluates its count
+
+
+def paper_bound(deck: Deck, h: int) -> int:
+    """The journal's table size N * sum_{i<=h} C(nc, i) * (n+1)^(c-1)."""
+    cards = deck.n * deck.c
+    hands = sum(comb(cards, i) for i in range(min(h, cards) + 1))
+    return deck.N * hands * (deck.n + 1) ** max(deck.c - 1, 0)
+
+
+def _column_count(n: int, c: int, h: int, seen: list, complete: list) -> int:
+    """Entries possible after some prefix: for color k < c, p_k ranges over
+    0..complete[k] and the hand may hold seen values >= p_k + 2; color c's hand
+    cards are seen values >= 2."""
+    total = [1] + [0] * h                       # polynomial in x = hand size
+    for k in range(1, c + 1):
+        vals = sorted(seen[k])
+        poly = [0] * (h + 1)
+        levels = range(complete[k] + 1) if k < c else (0,)
+        for p in levels:
+            m = sum(1 for v in vals if v >= p + 2)
+            for d in range(min(h, m) + 1):
+                poly[d] += comb(m, d)
+        total = [sum(total[i] * poly[d - i] for i in range(d + 1)) for d in range(h + 1)]
+    return sum(total)
+
+
+def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
+    """An upper bound on the entries dp stores (all columns), at most ``stop_at``
+    plus one column's worth once that is exceeded.  Per-column counts never
+    decrease with s, so a block of columns is bounded by its last column."""
+    n, c, N = deck.n, deck.c, deck.N
+    if c == 0 or N == 0:
+        return N + 1
+    seen = [set() for _ in range(c + 1)]
+    complete = [0] * (c + 1)
+    step = max(1, -(-N // BOUND_SAMPLES))
+    total, s = 1, 0
+    while s < N:
+        end = min(N, s + step)
+        for a, k in deck.cards[s:end]:
+            seen[k].add(a)
+            while complete[k] + 1 in seen[k]:
+                complete[k] += 1
+        total += (end - s) * _column_count(n, c, h, seen, complete)
+        s = end
+        if stop_at is not None and total > stop_at:
+            break
+    return total
+
+
+def _refuses(deck: Deck, h: int) -> str | None:
+    if deck.missing() or deck.c == 0:
+        return None                            # decided without a table
+    bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
+    if bound > ENTRY_LIMIT:
+        return (f"the dp table may hold {bound:,}+ entries (limit {ENTRY_LIMIT:,}; "
+                f"the journal's bound is {paper_bound(deck, h):,}); use sat or cpsat")
+    return None
+
+
+class TimeUp(Exception):
+    pass
+
+
+class DPResult:
+    def __init__(self, score: int, actions: str, won: bool, entries: int, widest: int):
+        self.score, self.actions, self.won = score, actions, won
+        self.entries, self.widest = entries, widest
+
+
+def dp_solve(deck: Deck, h: int, deadline: float | None = None) -> DPResult:
+    """Fill the table and backtrack from the best final entry (the win if any)."""
+    n, c, N = deck.n, deck.c, deck.N
+    if c == 0 or n == 0:
+        return DPResult(0, DISCARD * N, True, 0, 0)
+    nc = n * c
+    W = n + 1
+    hand_mask = (1 << nc) - 1
+    weight = [0] + [W ** (k - 1) for k in range(1, c)]      # digit of p_k, k < c
+
+    def bit(a: int, k: int) -> int:
+        return 1 << ((k - 1) * n + (a - 1))
+
+    def run_end(H: int, a: int, k: int) -> tuple[int, int]:
+        """Play (a, k) with hand H: the level reached and the hand after the cascade."""
+        while a < n and H & bit(a + 1, k):
+            H &= ~bit(a + 1, k)
+            a += 1
+        return a, H
+
+    columns = [{0: 0}]
+    entries = widest = 1
+    for s, (a, k) in enumerate(deck.cards, start=1):
+        if deadline is not None and s % 64 == 0 and time.perf_counter() > deadline:
+            raise TimeUp
+        old = columns[-1]
+        new = dict(old)                                      # D
+        b = bit(a, k)
+        if k < c:
+            wk = weight[k]
+            for key, v in old.items():
+                H = key & hand_mask
+                pk = (key >> nc) // wk % W
+                if pk == a - 1:                              # P
+                    q, H2 = run_end(H, a, k)
+                    nk = H2 | (((key >> nc) + (q - pk) * wk) << nc)
+                elif a >= pk + 2 and not H & b and H.bit_count() < h:   # S
+                    nk = key | b
+                else:
+                    continue
+                if new.get(nk, -1) < v:
+                    new[nk] = v
+        else:
+            for key, v in old.items():
+                H = key & hand_mask
+                if v == a - 1:                               # P, color c
+                    q, H2 = run_end(H, a, k)
+                    nk, nv = (key & ~hand_mask) | H2, q
+                elif a >= v + 2 and not H & b and H.bit_count() < h:    # S
+                    nk, nv = key | b, v
+                else:
+                    continue
+                if new.get(nk, -1) < nv:
+                    new[nk] = nv
+        columns.append(new)
+        entries += len(new)
+        widest = max(widest, len(new))
+
+    full = sum(n * weight[k] for k in range(1, c)) << nc
+    final = columns[-1]
+    if final.get(full, -1) == n:
+        key, score = full, n * c
+    else:
+        def played(item):
+            key, v = item
+            p = key >> nc
+            return v + sum(p // weight[k] % W for k in range(1, c))
+        key, v = max(final.items(), key=played)
+        score = played((key, v))
+    actions = _backtrack(deck, h, columns, key, final[key], bit, weight, nc, W)
+    return DPResult(score, actions, score == n * c, entries, widest)
+
+
+def _backtrack(deck, h, columns, key, v, bit, weight, nc, W) -> str:
+    """Walk back from (key, v) in column N, choosing at each s a term of the
+    recurrence whose source entry in column s-1 has exactly the required value."""
+    n, c = deck.n, deck.c
+    hand_mask = (1 << nc) - 1
+    actions = []
+    for s in range(deck.N, 0, -1):
+        a, k = deck.cards[s - 1]
+        col = columns[s - 1]
+        H = key & hand_mask
+        b = bit(a, k)
+        pk = v if k == c else (key >> nc) // weight[k] % W
+        if col.get(key) == v:
+            actions.append(DISCARD)
+            continue
+        if H & b and a >= pk + 2 and col.get(key ^ b) == v:
+            # a >= pk + 2 held after s, and p_k is unchanged by a store: legal then.
+            actions.append(STORE)
+            key ^= b
+            continue
+        # P: the run (a+1..pk, k) came out of the hand, and the cascade stopped at pk.
+        if pk < a:
+            raise SolverBug(f"dp backtrack: no term of the recurrence explains column {s}")
+        run = 0
+        for x in range(a + 1, pk + 1):
+            run |= bit(x, k)
+        if H & run or (pk < n and H & bit(pk + 1, k)):
+            raise SolverBug(f"dp backtrack: column {s} holds an entry no cascade yields")
+        if k == c:
+            src, sv = key | run, a - 1
+        else:
+            src, sv = (key | run) - ((pk - a + 1) * weight[k] << nc), v
+        if col.get(src) != sv:
+            raise SolverBug(f"dp backtrack: the play term of column {s} has no source")
+        actions.append(PLAY)
+        key, v = src, sv
+    if key != 0 or v != 0:
+        raise SolverBug("dp backtrack did not end at the empty start entry")
+    return "".join(reversed(actions))
+
+
+def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
+    missing = deck.missing()
+    if missing and deck.c and not options.maximize:
+        more = f" ({len(missing)} cards missing)" if len(missing) > 1 else ""
+        return Outcome(Status.UNWINNABLE, reason=f"card {missing[0]} has no copy in the deck{more}",
+                       stats={"entries": 0})
+    if missing and deck.c:                     # maximize: the table is needed after all
+        bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
+        if bound > ENTRY_LIMIT:
+            raise LimitError(f"dp: the table may hold {bound:,}+ entries (limit "
+                             f"{ENTRY_LIMIT:,}); use sat or cpsat")
+    deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
+    try:
+        res = dp_solve(deck, h, deadline)
+    except TimeUp:
+        return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s reached")
+    stats = {"entries": res.entries, "widest_column": res.widest,
+             "paper_bound": paper_bound(deck, h)}
+    plays = PlaySequence(res.actions)
+    if res.won:
+        return Outcome(Status.WINNABLE, plays, stats=stats,
+                       score=res.score if options.maximize else None)
+    reason = (f"dynamic program: DP[N, {{}}, n, .., n] < n; at most {res.score} of "
+              f"{deck.target} cards can be played")
+    if missing:
+        reason = f"card {missing[0]} has no copy in the deck; " + reason
+    return Outcome(Status.UNWINNABLE, plays if options.maximize else None, reason,
+                   stats=stats, score=res.score if options.maximize else None)
+
+
+register(Method("dp", run, "general case: dynamic program over (s, hand, levels) "
+                "(Theorem 4.2), exact, exponential in h and c", refuses=_refuses,
+                maximizes=True))

@@ -1,0 +1,118 @@
+"""Method "lazy": one color (c = 1), journal §3, Theorem 3.3.
+
+A copy of value a is *useless* if h+1 values above a have no copy after it: playing
+it would leave those h+1 cards to be held at once.  Removing useless copies can
+make lower copies useless, so the filter runs from the top value down, keeping
+
+- P[i]: the previous copy of the value of card i (fixed);
+- L[v]: the last copy of value v not yet found useless;
+- a max-heap of the h+1 smallest L[w] over the values w already filtered: a copy
+  of the current value after the heap's top has h+1 witnesses and is useless.
+
+It starts at value n-h-1 (no higher value can have h+1 values above it).  If every
+copy of some value is useless the deck is lost; otherwise playing only the last
+surviving copy of each value, at once if playable and else stored, wins.
+Cost O(N + n log h).
+
+>>> from hanabi_cp.model import Deck
+>>> lazy(Deck.of([(1, 1), (3, 1), (2, 1), (1, 1), (2, 1)]), 1).actions
+'DSDPP'
+>>> print(lazy(Deck.of([(3, 1), (2, 1), (1, 1)]), 1).reason)
+value 1 cannot be played: its only copy (#3) comes after the last usable copies of 2, 3 (#2, #1); h = 1
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from ..model import Deck
+from ..plays import DISCARD, PLAY, STORE, PlaySequence
+from ..solvers import Method, Outcome, SolveOptions, Status, register
+
+NONE = -1
+
+
+@dataclass
+class LazyResult:
+    won: bool
+    actions: str | None      # the lazy play sequence when won
+    reason: str | None       # why the deck is lost
+    useless: int             # copies the filter removed
+
+
+def lazy(deck: Deck, h: int) -> LazyResult:
+    cards, n, N = deck.cards, deck.n, deck.N
+    if deck.c == 0 or n == 0:
+        return LazyResult(True, DISCARD * N, None, 0)
+    # P and L in one scan (0-based positions; NONE for "no such card").
+    prev = [NONE] * N
+    last = [NONE] * (n + 1)
+    for i, (a, _) in enumerate(cards):
+        prev[i] = last[a]
+        last[a] = i
+    absent = [a for a in range(1, n + 1) if last[a] == NONE]
+    if absent:
+        more = f" ({len(absent)} values missing)" if len(absent) > 1 else ""
+        return LazyResult(False, None, f"card {absent[0]}:1 has no copy in the deck{more}", 0)
+    removed = 0
+    top = n - h - 1                  # the highest value that can be useless
+    if top >= 1:
+        heap = [-last[w] for w in range(top + 1, n + 1)]   # h+1 indices, negated
+        heapq.heapify(heap)
+        for v in range(top, 0, -1):
+            bound = -heap[0]
+            i = last[v]
+            while i != NONE and i > bound:     # useless: all h+1 witnesses precede it
+                i = prev[i]
+                removed += 1
+            if i == NONE:
+                return LazyResult(False, None, _lost(deck, h, v, heap, last), removed)
+            last[v] = i
+            heapq.heapreplace(heap, -i)        # i < bound: i joins the h+1 smallest
+    # Only the last surviving copy of each value is used.
+    actions = [DISCARD] * N
+    level = 0
+    waiting = [False] * (n + 2)
+    for i, (a, _) in enumerate(cards):
+        if last[a] != i:
+            continue
+        if a == level + 1:
+            actions[i] = PLAY
+            level = a
+            while waiting[level + 1]:
+                level += 1
+        else:
+            actions[i] = STORE
+            waiting[a] = True
+    return LazyResult(True, "".join(actions), None, removed)
+
+
+def _lost(deck: Deck, h: int, v: int, heap: list, last: list) -> str:
+    witnesses = sorted(-x for x in heap)
+    values = sorted(deck.cards[i][0] for i in witnesses)
+    by_value = sorted(witnesses, key=lambda i: deck.cards[i][0])
+    copies = [i + 1 for i, (a, _) in enumerate(deck.cards) if a == v]
+    which = f"its only copy (#{copies[0]})" if len(copies) == 1 else (
+        "each of its copies (" + ", ".join(f"#{p}" for p in copies[:8])
+        + (", ..." if len(copies) > 8 else "") + ")")
+    return (f"value {v} cannot be played: {which} comes after the last usable copies of "
+            f"{', '.join(map(str, values))} ({', '.join(f'#{i + 1}' for i in by_value)}); h = {h}")
+
+
+def _refuses(deck: Deck, h: int) -> str | None:
+    if deck.c > 1:
+        return f"lazy needs a single color (c = 1), this deck has c = {deck.c}"
+    return None
+
+
+def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
+    res = lazy(deck, h)
+    stats = {"cards": deck.N, "useless_copies": res.useless}
+    if res.won:
+        return Outcome(Status.WINNABLE, PlaySequence(res.actions), stats=stats)
+    return Outcome(Status.UNWINNABLE, reason=res.reason, stats=stats)
+
+
+register(Method("lazy", run, "c = 1: filter useless copies, play last copies (Theorem 3.3, "
+                "O(N + n log h))", refuses=_refuses))
