@@ -186,21 +186,24 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
             o = off[c]
             seq = (6, 7, 8, 9, 10, 2, 3, 4, 5) if small else (5, 6, 7, 8, 9, 10, 2, 3, 4)
             b.add("part2", [Card(o + x, c) for x in seq],
-                  f"clause {j} part 2 (color {c}, not in the clause)", clause=j,
+                  f"clause {j} part 2 (color {c} = x{(c + 1) // 2} {'true' if c % 2 else 'false'}, "
+                  "not in the clause)", clause=j,
                   colors=(c,), offsets=(o,))
         b.add("dump", dj.take(dump_order), f"hand dump inside clause {j}", clause=j)
         offs = tuple(off[c] for c in assoc)
         cards = [Card(off[c] + 3, c) for c in assoc]
         for c in assoc:
             cards += [Card(off[c] + x, c) for x in (2, 4, 5, 6)]
-        b.add("part4", cards, [f"clause {j} part 4 ({names[c.color]})" for c in cards],
+        b.add("part4", cards, [f"clause {j} part 4 ({names[c.color]} = {lit_of[c.color]})"
+                               for c in cards],
               clause=j, colors=assoc, offsets=offs)
         if h == 1:
             cards = [Card(off[c] + 4, c) for c in assoc]
             for c in assoc:
                 cards += [Card(off[c] + x, c) for x in (3, 5, 6)]
-            b.add("part4x", cards, [f"clause {j} part 4 extension for h = 1 ({names[c.color]})"
-                                    for c in cards], clause=j, colors=assoc, offsets=offs)
+            b.add("part4x", cards, [f"clause {j} part 4 extension for h = 1 "
+                                    f"({names[c.color]} = {lit_of[c.color]})" for c in cards],
+                  clause=j, colors=assoc, offsets=offs)
         for c in assoc + others:
             occ[c] += 1
 

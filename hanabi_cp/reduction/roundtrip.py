@@ -1,0 +1,96 @@
+"""Reduce a formula, solve the deck, map the answer back, compare with a SAT solver.
+
+One ``RoundtripRow`` per formula: sizes, the two verdicts, whether they agree,
+whether the read-back assignment satisfies the ORIGINAL formula and whether the
+proof's play for the SAT solver's model wins (both checked, not assumed), timings.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, fields
+
+from .. import __version__
+from ..cnf import CNF
+from ..errors import HanabiError
+from ..solvers import SolveOptions, Status, solve
+from .sat3 import reduce_cnf
+from .witnesses import ReadbackFailure, assignment_from_play, play_from_assignment
+
+
+@dataclass
+class RoundtripRow:
+    file: str
+    vars: int
+    clauses: int
+    cards: int
+    n: int
+    c: int
+    r: int
+    h: int
+    method: str
+    deck_verdict: str           # WINNABLE / UNWINNABLE / UNKNOWN
+    formula_verdict: str        # SAT / UNSAT (CaDiCaL on the original formula)
+    agreement: str              # yes / NO / unknown (deck undecided)
+    readback_checked: str       # winning play -> assignment satisfies the formula: yes/FAILED/-
+    witness_checked: str        # SAT model -> proof's play accepted by the referee: yes/FAILED/-
+    reduce_seconds: float
+    solve_seconds: float
+    sat_seconds: float
+    version: str = __version__
+
+    @classmethod
+    def header(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+    def row(self) -> list:
+        return list(asdict(self).values())
+
+    @property
+    def disagrees(self) -> bool:
+        return "NO" in self.agreement or "FAILED" in (self.readback_checked, self.witness_checked)
+
+
+def formula_sat(cnf: CNF, solver: str = "cadical195") -> tuple[bool, dict[int, bool] | None]:
+    from pysat.solvers import Solver
+
+    with Solver(name=solver) as s:
+        s.append_formula([list(c) for c in cnf.clauses])
+        if not s.solve():
+            return False, None
+        model = {abs(l): l > 0 for l in s.get_model() or ()}
+    return True, {v: model.get(v, False) for v in range(1, cnf.num_vars + 1)}
+
+
+def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
+              copies: int | None = None, kappa: bool = False,
+              options: SolveOptions | None = None) -> RoundtripRow:
+    t0 = time.perf_counter()
+    red = reduce_cnf(cnf, h=h, copies=copies, kappa=kappa)
+    t1 = time.perf_counter()
+    out = solve(red.deck, red.h, method, options or SolveOptions())
+    t2 = time.perf_counter()
+    sat, model = formula_sat(cnf)
+    t3 = time.perf_counter()
+    readback = witness = "-"
+    if out.status is Status.WINNABLE:
+        try:
+            assignment_from_play(red, out.plays)  # raises unless it satisfies the formula
+            readback = "yes"
+        except ReadbackFailure:
+            readback = "FAILED"
+    if sat:
+        try:
+            play_from_assignment(red, model)      # raises unless the referee accepts
+            witness = "yes"
+        except HanabiError:
+            witness = "FAILED"
+    if out.status is Status.UNKNOWN:
+        agreement = "unknown"
+    else:
+        agreement = "yes" if (out.status is Status.WINNABLE) == sat else "NO"
+    d = red.deck
+    return RoundtripRow(name, cnf.num_vars, cnf.num_clauses, d.N, d.n, d.c, d.r, red.h,
+                        out.method, out.status.value, "SAT" if sat else "UNSAT", agreement,
+                        readback, witness, round(t1 - t0, 4), round(t2 - t1, 4),
+                        round(t3 - t2, 4))
