@@ -17,8 +17,9 @@ from hanabi_cp.solvers import Method, SolveOptions, methods
 from hanabi_cp.errors import HanabiError
 
 SMALL = Space(max_n=3, max_c=3, max_r=2, max_h=3)
-# CP-SAT costs milliseconds per call where the others take microseconds: sample it.
-SAMPLE = {"cpsat": 0.1}
+# CP-SAT costs milliseconds per call where the others take microseconds: sample it
+# (and the maximizing re-runs, which repeat work the plain runs already check).
+SAMPLE = {"cpsat": 0.05, "brute+max": 0.2, "dp+max": 0.5}
 
 
 def _wrong(name: str, base: str, shift: int) -> Method:
@@ -29,9 +30,9 @@ def _wrong(name: str, base: str, shift: int) -> Method:
 
 
 def test_fixed_seed_all_methods_agree():
-    report = cross_check(2026, 3000, SMALL, select_checks(), SAMPLE)
+    report = cross_check(2026, 2500, SMALL, select_checks(), SAMPLE)
     assert report.ok, [f.problems for f in report.failures[:3]]
-    assert report.instances == 3000
+    assert report.instances == 2500
     # Both answers occur, and every registered method really ran somewhere.
     for label, tally in report.tallies.items():
         assert tally.run > 0, label
@@ -40,8 +41,8 @@ def test_fixed_seed_all_methods_agree():
 
 @pytest.mark.slow
 def test_hundred_thousand_instances_agree():
-    report = cross_check(7, 100_000, Space(max_n=4, max_c=3, max_r=3, max_h=3),
-                         select_checks(), {"cpsat": 0.05})
+    report = cross_check(7, 100_000, SMALL, select_checks(),
+                         {"cpsat": 0.02, "brute+max": 0.1, "dp+max": 0.2})
     assert report.ok, [f.problems for f in report.failures[:3]]
 
 
@@ -177,3 +178,39 @@ def test_cli_harness_exits_nonzero_and_writes_the_counterexample(tmp_path, monke
     assert "DISAGREEMENT" in res.output and "shrunk to" in res.output
     decks = sorted(p for p in os.listdir(out) if p.endswith(".txt"))
     assert decks and read_deck(str(out / decks[0])).deck.N <= 6
+
+
+def test_cnf_roundtrips_agree_with_the_formula():
+    from hanabi_cp.harness.roundtrip import cross_check_cnf
+
+    report = cross_check_cnf(4, 10, 3, None, select_checks(["sat"]))
+    assert report.ok and len(report.roundtrips) == 10
+    answers = {rt.satisfiable for rt in report.roundtrips}
+    assert answers == {True, False}
+    assert all(r.status in (WINNABLE, UNWINNABLE) for rt in report.roundtrips for r in rt.results)
+
+
+def test_cnf_roundtrip_catches_a_wrong_method_and_shrinks_the_formula(tmp_path):
+    from hanabi_cp.harness.roundtrip import cross_check_cnf
+    from hanabi_cp.solvers import Outcome, Status
+
+    nay = Method("nay", lambda d, h, o: Outcome(Status.UNWINNABLE, reason="planted"), "always no")
+    checks = select_checks(["sat", "nay"], extra=[nay])
+    report = cross_check_cnf(4, 3, 3, None, checks, out_dir=str(tmp_path))
+    bad = [rt for rt in report.roundtrips if not rt.ok]
+    assert bad and all(rt.satisfiable for rt in bad)
+    assert any("nay: image UNWINNABLE but the formula is satisfiable" in p for p in bad[0].problems)
+    assert bad[0].shrunk.num_clauses == 1
+    cnf_path, deck_path = bad[0].files
+    assert read_deck(deck_path).h == 2 and open(cnf_path).read().startswith("c ")
+
+
+def test_cli_harness_cnf_dir(tmp_path):
+    (tmp_path / "a.cnf").write_text("p cnf 3 2\n1 -2 3 0\n-1 2 3 0\n")
+    (tmp_path / "b.cnf").write_text("p cnf 3 1\n1 2 -3 0\n")
+    res = CliRunner().invoke(main, ["harness", "--seed", "1", "--count", "0", "--cnf-dir",
+                                    str(tmp_path), "--methods", "sat", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "round trips: 2 formulas (2 satisfiable, 0 not), 0 failures" in res.output
+    res = CliRunner().invoke(main, ["harness", "--count", "0", "--cnf-dir", str(tmp_path / "none")])
+    assert res.exit_code == 2 and "no .cnf files found" in res.output

@@ -46,6 +46,7 @@ class Result:
     detail: str | None = None   # refusal reason, bug message or exception
     score: int | None = None    # maximizing checks only
     stats: dict | None = None
+    plays: object = None        # the replayed PlaySequence, if the method gave one
 
 
 def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result:
@@ -72,7 +73,7 @@ def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
     if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
         return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
-    return Result(label, out.status.value, elapsed, out.reason, out.score, out.stats)
+    return Result(label, out.status.value, elapsed, out.reason, out.score, out.stats, out.plays)
 
 
 def _exc(exc: BaseException) -> str:

@@ -1,0 +1,173 @@
+"""CNF round trips: a formula, its reduction image, and a SAT solver on the formula.
+
+For each formula (seeded random 3-CNF, or the .cnf files of a directory) the image
+deck of the reduction (``reduction.reduce_cnf``, h = 2) is decided by every
+applicable decision method and each verdict compared with CaDiCaL on the formula
+itself: the image must be winnable iff the formula is satisfiable.  A winning play
+is also mapped back to an assignment (``reduction.assignment_from_play``), which
+must satisfy the formula.  A failing formula is shrunk by dropping clauses while
+the failure persists, and written to ``out_dir`` as DIMACS with its image deck.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..cnf import CNF
+from ..errors import HanabiError
+from ..generators import random_kcnf
+from ..solvers import SolveOptions
+from .check import DECISIVE, WINNABLE, Check, Result, problems, run_check
+from .runner import Report, _progress, repro_commands
+
+# Clauses per variable of the random formulas, around the 3-SAT threshold (4.26)
+# so that both answers occur.
+RATIOS = (2.0, 3.0, 4.26, 5.0, 6.0)
+
+
+@dataclass
+class Roundtrip:
+    source: str
+    cnf: CNF
+    satisfiable: bool
+    N: int = 0
+    h: int = 2
+    results: list[Result] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    shrunk: CNF | None = None
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def text(self) -> str:
+        lines = [f"ROUND-TRIP FAILURE at {self.source}: v={self.cnf.num_vars} "
+                 f"m={self.cnf.num_clauses} ({'SAT' if self.satisfiable else 'UNSAT'}), image N={self.N}"]
+        lines += [f"  {p}" for p in self.problems]
+        if self.shrunk is not None:
+            lines.append(f"  shrunk to {self.shrunk.num_clauses} clauses: {list(self.shrunk.clauses)}")
+        lines += [f"  wrote {p}" for p in self.files]
+        return "\n".join(lines)
+
+
+def formula_sat(cnf: CNF) -> bool:
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as s:
+        return bool(s.solve())
+
+
+def formulas(seed: int, count: int, num_vars: int, cnf_dir: str | None):
+    """(source, CNF) pairs: the files of ``cnf_dir`` (the first ``count``, or all if
+    count is 0), else ``count`` random 3-CNF with ``num_vars`` variables."""
+    if cnf_dir:
+        from ..formats import read_dimacs
+
+        paths = sorted(glob.glob(os.path.join(cnf_dir, "*.cnf")))
+        if not paths:
+            raise HanabiError(f"{cnf_dir}: no .cnf files found")
+        for path in paths[:count or None]:
+            yield path, read_dimacs(path)
+        return
+    for i in range(count):
+        rng = random.Random(f"{seed}:cnf:{i}")
+        m = max(1, round(rng.choice(RATIOS) * num_vars))
+        yield f"seed {seed}, formula #{i}", random_kcnf(rng, num_vars, m)
+
+
+def check_formula(cnf: CNF, checks: Sequence[Check], options: SolveOptions):
+    """(satisfiable, image size N, results, problems) for one formula."""
+    from ..reduction import assignment_from_play, reduce_cnf
+
+    sat = formula_sat(cnf)
+    red = reduce_cnf(cnf)
+    results = [run_check(c, red.deck, red.h, options) for c in checks]
+    found = problems(results, red.deck.target)
+    truth = WINNABLE if sat else "UNWINNABLE"
+    for r in results:
+        if r.status in DECISIVE and r.status != truth:
+            found.append(f"{r.label}: image {r.status} but the formula is "
+                         f"{'satisfiable' if sat else 'unsatisfiable'}")
+        if r.status == WINNABLE and r.plays is not None:
+            try:
+                assignment_from_play(red, r.plays)
+            except Exception as exc:     # a read-back failure is a finding, whatever its type
+                found.append(f"{r.label}: read-back of its winning play failed: "
+                             f"{type(exc).__name__}: {exc}")
+    return sat, red.deck.N, red.h, results, found
+
+
+def shrink_formula(cnf: CNF, fails, max_tests: int = 200) -> CNF:
+    """Drop clauses one at a time (last first) while ``fails`` stays true."""
+    clauses, tests, j = list(cnf.clauses), 0, len(cnf.clauses) - 1
+    while j >= 0 and tests < max_tests:
+        trial = CNF(cnf.num_vars, tuple(clauses[:j] + clauses[j + 1:]))
+        tests += 1
+        if trial.clauses and fails(trial):
+            clauses = list(trial.clauses)
+        j -= 1
+    return CNF(cnf.num_vars, tuple(clauses))
+
+
+def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
+                    checks: Sequence[Check], options: SolveOptions | None = None,
+                    out_dir: str | None = None, progress: bool = False,
+                    report: Report | None = None) -> Report:
+    report = report or Report(seed)
+    options = options or SolveOptions(seed=seed)
+    # Deciding is what the reduction promises; maximizing images would only add time.
+    checks = [c for c in checks if not c.maximize]
+    items = list(formulas(seed, count, num_vars, cnf_dir))
+    bar = _progress(len(items), progress, "formulas")
+    for j, (source, cnf) in enumerate(items):
+        sat, N, h, results, found = check_formula(cnf, checks, options)
+        rt = Roundtrip(source, cnf, sat, N, h, results, found)
+        report.roundtrips.append(rt)
+        if found:
+            involved = [c for c in checks if any(p.startswith(c.label + ":") for p in found)] or checks
+            rt.shrunk = shrink_formula(cnf, lambda f: bool(check_formula(f, involved, options)[4]))
+            if out_dir:
+                write_roundtrip(rt, involved, out_dir, f"roundtrip-s{seed}-f{j}")
+        bar.update(1)
+    bar.close()
+    return report
+
+
+def write_roundtrip(rt: Roundtrip, checks: Sequence[Check], out_dir: str, stem: str) -> list[str]:
+    from ..formats import write_deck, write_dimacs
+    from ..reduction import reduce_cnf
+
+    os.makedirs(out_dir, exist_ok=True)
+    cnf = rt.shrunk if rt.shrunk is not None else rt.cnf
+    red = reduce_cnf(cnf)
+    cnf_path = os.path.join(out_dir, stem + ".cnf")
+    deck_path = os.path.join(out_dir, stem + "-image.txt")
+    cmds = repro_commands(deck_path, red.h, [c.label for c in checks])
+    comments = [f"hanabi-cp harness round-trip failure: {rt.source}"] + \
+        [f"problem: {p}" for p in rt.problems] + [f"reproduce: {c}" for c in cmds]
+    write_dimacs(cnf_path, cnf, comments=comments, force=True)
+    write_deck(deck_path, red.deck, h=red.h, roles=red.roles,
+               comments=comments + [f"image of {cnf_path}"], force=True)
+    rt.files = [cnf_path, deck_path]
+    return rt.files
+
+
+def roundtrip_table(report: Report) -> str:
+    rts = report.roundtrips
+    sat = sum(rt.satisfiable for rt in rts)
+    labels = sorted({r.label for rt in rts for r in rt.results})
+    lines = [f"c round trips: {len(rts)} formulas ({sat} satisfiable, {len(rts) - sat} not), "
+             f"{sum(not rt.ok for rt in rts)} failures"]
+    for label in labels:
+        rs = [r for rt in rts for r in rt.results if r.label == label]
+        agree = sum(1 for rt in rts for r in rt.results if r.label == label and r.status in DECISIVE
+                    and (r.status == WINNABLE) == rt.satisfiable)
+        lines.append(f"c   {label}: {agree} of {len(rs)} images agree with the formula "
+                     f"({sum(r.status not in DECISIVE for r in rs)} undecided/refused), "
+                     f"{sum(r.seconds for r in rs):.2f} s")
+    return "\n".join(lines)
