@@ -1,0 +1,237 @@
+"""``encode`` writes the compact CNF of a deck as DIMACS, ``decode`` turns an external
+solver's model back into a checked play sequence, ``min-hand`` finds the least
+winning hand size."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..cnf import CNF
+from ..errors import HanabiError, InputError
+from ..verify import replay
+from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json,
+                     force_option, hand_option, load_instance, open_output, provenance,
+                     refuse_overwrite, write_plays_to)
+
+
+def encoding_of(deck, h):
+    from ..encoders.cnf import build
+    return build(deck, h)
+
+
+def encoding_cnf(enc) -> CNF:
+    return CNF(enc.num_vars, tuple(tuple(c) for c in enc.clauses))
+
+
+@command("encode")
+@deck_argument
+@hand_option
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+              help="DIMACS output (`-` = stdout).")
+@click.option("--varmap", default=None, metavar="FILE",
+              help="Also write the variable map: `VAR NAME` per line, or JSON if FILE ends in .json.")
+@force_option
+def encode_cmd(deck, hand, output, varmap, force):
+    """Write the compact CNF of DECK with hand size H as DIMACS.
+
+    The formula is satisfiable iff the deck is winnable; solve it with any SAT
+    solver and turn the model into a play sequence with `hanabi-cp decode`.  If
+    preprocessing already proves the deck lost, the CNF is a single empty clause.
+
+    \b
+    Example:
+      hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 -o deck.cnf --varmap deck.map
+    """
+    the_deck, h = load_instance(deck, hand)
+    refuse_overwrite(output, force)
+    refuse_overwrite(varmap, force)
+    if varmap == "-" and output == "-":
+        raise HanabiError("encode: --varmap - and -o - cannot both go to stdout")
+    enc = encoding_of(the_deck, h)
+    cnf = encoding_cnf(enc)
+    comments = [*provenance("encode: compact CNF, satisfiable iff the deck is winnable",
+                            ["hanabi-cp", "encode", deck, "--hand", h]),
+                f"deck: {deck_summary(the_deck)}",
+                f"h = {h}",
+                f"variables = {cnf.num_vars}, clauses = {cnf.num_clauses}"]
+    if enc.status == "UNWINNABLE":
+        comments.append(f"preprocessing proved UNWINNABLE: {enc.reason}")
+        comments.append("the formula is one empty clause (unsatisfiable)")
+    from ..formats import dimacs_text
+    text = dimacs_text(cnf, comments=comments)
+    with open_output(output, force) as out:
+        out.write(text)
+    if varmap is not None:
+        names = enc.varmap()
+        if varmap.endswith(".json"):
+            body = json.dumps({str(v): nm for v, nm in names.items()}, sort_keys=True, indent=1) + "\n"
+        else:
+            body = "".join(f"{v} {nm}\n" for v, nm in names.items())
+        with open_output(varmap, force) as out:
+            out.write(body)
+    note = click.echo if output != "-" else (lambda s: click.echo(s, err=True))
+    if enc.status == "UNWINNABLE":
+        note(f"c preprocessing proved UNWINNABLE ({enc.reason}); wrote an empty clause")
+    if output != "-":
+        note(f"c wrote {cnf.num_vars} variables, {cnf.num_clauses} clauses to {output}")
+
+
+def read_model(path: str) -> tuple[bool | None, list[int]]:
+    """An external solver's answer: ``s``/``v`` lines (SAT competition) or MiniSat's
+    ``SAT``/``UNSAT`` followed by literals.  Returns (satisfiable?, literals)."""
+    from ..formats import read_text
+    from ..formats.textio import display_name
+    text = read_text(path)
+    path = display_name(path)
+    status, lits = None, []
+    for no, line in enumerate(text.splitlines(), start=1):
+        words = line.split()
+        if not words or words[0] == "c":
+            continue
+        head = words[0]
+        if head == "s" or head in ("SAT", "UNSAT", "SATISFIABLE", "UNSATISFIABLE"):
+            word = words[1] if head == "s" and len(words) > 1 else head
+            if word in ("SAT", "SATISFIABLE"):
+                status = True
+            elif word in ("UNSAT", "UNSATISFIABLE"):
+                status = False
+            elif word in ("UNKNOWN", "INDET", "INDETERMINATE"):
+                status = None
+            else:
+                raise InputError(path, no, "SATISFIABLE, UNSATISFIABLE or UNKNOWN", repr(word))
+            continue
+        if head == "v":
+            words = words[1:]
+        for w in words:
+            try:
+                lit = int(w)
+            except ValueError:
+                raise InputError(path, no, "a literal (integer)", repr(w)) from None
+            if lit != 0:
+                lits.append(lit)
+    if status is None and lits:
+        status = True
+    return status, lits
+
+
+@command("decode")
+@deck_argument
+@click.argument("model", metavar="MODEL")
+@hand_option
+@click.option("--certificate", default="-", show_default=True, metavar="FILE",
+              help="Where the play sequence goes; `-` prints it as a `v` line.")
+@force_option
+@click.pass_context
+def decode_cmd(ctx, deck, model, hand, certificate, force):
+    """Turn an external SAT solver's MODEL of `hanabi-cp encode DECK --hand H`
+    into a play sequence, and check it with the referee.
+
+    The encoding is rebuilt from DECK and H, and the model must satisfy every clause
+    of it.  Exit codes as for solve: 10 verified win, 20 solver says unsatisfiable.
+
+    \b
+    Example:
+      hanabi-cp encode deck.txt --hand 2 -o deck.cnf
+      cadical deck.cnf > deck.model   # any DIMACS solver
+      hanabi-cp decode deck.txt deck.model --hand 2
+    """
+    the_deck, h = load_instance(deck, hand)
+    if certificate != "-":
+        refuse_overwrite(certificate, force)
+    sat, lits = read_model(model)
+    enc = encoding_of(the_deck, h)
+    click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
+    if sat is False:
+        click.echo("s UNWINNABLE")
+        why = f"preprocessing: {enc.reason}" if enc.status == "UNWINNABLE" else \
+            "the external solver says unsatisfiable (not checked; use solve --proof for a checked proof)"
+        click.echo(f"c reason: {why}")
+        ctx.exit(20)
+    if sat is None:
+        raise HanabiError(f"{model}: no model found (the solver answered UNKNOWN or nothing)")
+    if enc.status == "UNWINNABLE":
+        raise HanabiError(f"{model}: claims a model, but the encoding of {deck} at h = {h} is "
+                          f"unsatisfiable ({enc.reason})")
+    cnf = encoding_cnf(enc)
+    too_big = [l for l in lits if abs(l) > cnf.num_vars]
+    if too_big:
+        raise HanabiError(f"{model}: literal {too_big[0]} outside 1..{cnf.num_vars}: not a model "
+                          f"of `hanabi-cp encode {deck} --hand {h}`")
+    assignment = {abs(l): l > 0 for l in lits}
+    bad = cnf.first_falsified(assignment)
+    if bad is not None:
+        raise HanabiError(f"{model}: falsifies clause {bad} of the encoding of {deck} at h = {h}: "
+                          "not a model of that encoding")
+    plays = enc.decode(lits)
+    rep = replay(the_deck, h, plays)
+    if not rep.won:
+        from ..errors import SolverBug
+        raise SolverBug(f"decoded model does not win: {rep.error}")
+    click.echo("s WINNABLE")
+    click.echo("c certificate verified by the referee")
+    write_plays_to(certificate, plays, force)
+    ctx.exit(10)
+
+
+@command("min-hand")
+@deck_argument
+@click.option("--method", default="sat", show_default=True, type=MethodChoice(),
+              help="sat: one incremental CNF; any other method: binary search over h.")
+@click.option("--max-hand", type=click.IntRange(min=0), default=None, metavar="H",
+              help="Look no higher than H.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="S", help="Seconds per SAT call.")
+@click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
+              help="pysat solver for the sat method.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (sorted keys).")
+@click.option("--certificate", default=None, metavar="FILE",
+              help="Write a win with the least hand to FILE; `-` prints a `v` line.")
+@force_option
+@click.pass_context
+def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certificate, force):
+    """Find the least hand size that wins DECK, with a certificate.
+
+    Prints `s MIN-HAND H` (exit code 10), or `s UNWINNABLE` (exit code 20) when no
+    hand size wins (a missing card) or none up to --max-hand does.
+
+    \b
+    Example:
+      hanabi-cp min-hand instances/standard-unwinnable-h2.txt --certificate -
+    """
+    from ..min_hand import min_hand
+    from ..solvers import SolveOptions
+    from .common import load_deck
+    the_deck = load_deck(deck).deck
+    if certificate not in (None, "-"):
+        refuse_overwrite(certificate, force)
+    res = min_hand(the_deck, method, SolveOptions(time_limit=time_limit, solver=solver),
+                   max_hand)
+    if res.plays is not None:
+        rep = replay(the_deck, res.h, res.plays)
+        if not rep.won:
+            from ..errors import SolverBug
+            raise SolverBug(f"min-hand certificate rejected: {rep.error}")
+    if as_json:
+        echo_json(res.to_json())
+        if certificate not in (None, "-") and res.plays is not None:
+            from ..formats import write_plays
+            write_plays(certificate, res.plays, force=force)
+    else:
+        click.echo(f"c method: {res.method}")
+        click.echo(f"c deck: {deck_summary(the_deck)}")
+        if res.h is None:
+            click.echo("s UNWINNABLE")
+            click.echo(f"c reason: {res.below}")
+        else:
+            click.echo(f"s MIN-HAND {res.h}")
+            if res.h > 0:
+                click.echo(f"c h = {res.h - 1} does not win: {res.below or 'no reason recorded'}")
+            click.echo("c certificate verified by the referee")
+            if certificate is not None:
+                write_plays_to(certificate, res.plays, force)
+    ctx.exit(20 if res.h is None else 10)
+
+
+COMMANDS = [encode_cmd, decode_cmd, min_hand_cmd]

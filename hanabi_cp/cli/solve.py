@@ -1,0 +1,112 @@
+"""``solve`` decides a deck with any registered method; ``verify`` replays a play sequence."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import HanabiError
+from ..proofs import cnf_path_for
+from ..solvers import SolveOptions, solve
+from ..verify import replay
+from .common import (MethodChoice, command, deck_argument, echo_json, force_option,
+                     hand_option, load_instance, print_outcome, refuse_overwrite)
+
+
+@command("solve")
+@deck_argument
+@hand_option
+@click.option("--method", default="auto", show_default=True, type=MethodChoice(),
+              help="Decision method; `auto` picks greedy (r = 1), lazy (c = 1), "
+                   "else the first applicable exact method.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="S", help="Seconds; on expiry the answer is UNKNOWN, never a guess.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed for solvers that use one.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Solver threads (cpsat).")
+@click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
+              help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
+@click.option("--proof", default=None, metavar="FILE",
+              help="Write a DRUP proof of UNWINNABLE to FILE (and its CNF to FILE.cnf), "
+                   "checked by drup (method sat).")
+@click.option("--maximize", is_flag=True,
+              help="Report the largest number of cards that can be played.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the outcome as JSON (sorted keys) instead of c/s/v lines.")
+@click.option("--certificate", default=None, metavar="FILE",
+              help="Write the play sequence to FILE; `-` prints it as a `v` line.")
+@force_option
+@click.pass_context
+def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof, maximize,
+              as_json, certificate, force):
+    """Decide whether DECK can be won with hand size H.
+
+    Prints `s WINNABLE`, `s UNWINNABLE` or `s UNKNOWN` and exits with 10, 20 or 0
+    (SAT-competition codes; also with --json).  Every certificate is replayed by the
+    referee before it is printed.  DECK may be `-` for stdin.
+
+    \b
+    Example:
+      hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
+    """
+    the_deck, h = load_instance(deck, hand)
+    if proof is not None:
+        refuse_overwrite(proof, force)
+        refuse_overwrite(cnf_path_for(proof), force)
+    if certificate not in (None, "-"):
+        refuse_overwrite(certificate, force)
+    options = SolveOptions(time_limit=time_limit, seed=seed, workers=workers, solver=solver,
+                           proof=proof, maximize=maximize)
+    out = solve(the_deck, h, method, options)
+    if as_json:
+        echo_json(out.to_json())
+        if certificate not in (None, "-") and out.plays is not None:
+            from ..formats import write_plays
+            write_plays(certificate, out.plays, force=force)
+    else:
+        print_outcome(out, the_deck, h, certificate, force, chosen=method)
+    ctx.exit(out.status.exit_code)
+
+
+@command("verify")
+@deck_argument
+@click.argument("plays", metavar="PLAYS")
+@hand_option
+@click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
+@click.pass_context
+def verify_cmd(ctx, deck, plays, hand, as_json):
+    """Replay the play sequence PLAYS on DECK with hand size H.
+
+    Exit code 0 and `s VERIFIED` if the sequence wins; otherwise exit code 1,
+    `s REJECTED` and the first illegal step (or the colors left unfinished).
+    One of DECK and PLAYS may be `-` for stdin.
+
+    \b
+    Example:
+      hanabi-cp solve instances/standard-winnable-h2.txt --certificate plays.txt
+      hanabi-cp verify instances/standard-winnable-h2.txt plays.txt --hand 2
+    """
+    from ..formats import read_plays
+    if deck == "-" and plays == "-":
+        raise HanabiError("verify: DECK and PLAYS cannot both be `-` (stdin)")
+    the_deck, h = load_instance(deck, hand)
+    try:
+        seq = read_plays(plays)
+    except OSError as exc:
+        raise HanabiError(f"{plays}: cannot read: {exc.strerror or exc}") from None
+    rep = replay(the_deck, h, seq)
+    if as_json:
+        echo_json({"won": rep.won, "score": rep.score, "target": the_deck.target,
+                   "error": rep.error, "step": rep.step, "max_hand": rep.max_hand, "h": h})
+    else:
+        click.echo(f"c deck: {the_deck.N} cards, n = {the_deck.n}, c = {the_deck.c}; "
+                   f"hand size h = {h}")
+        click.echo("s VERIFIED" if rep.won else "s REJECTED")
+        if rep.error:
+            click.echo(f"c reason: {rep.error}")
+        click.echo(f"c score: {rep.score} of {the_deck.target}")
+        click.echo(f"c max hand: {rep.max_hand} of {h}")
+    ctx.exit(0 if rep.won else 1)
+
+
+COMMANDS = [solve_cmd, verify_cmd]
