@@ -1,0 +1,85 @@
+"""The `reduce` and `roundtrip` commands through click's CliRunner."""
+
+import csv
+import io
+import os
+
+from click.testing import CliRunner
+
+from hanabi_cp.cli.main import main
+from hanabi_cp.cnf import CNF
+from hanabi_cp.formats import read_deck, write_dimacs
+from hanabi_cp.reduction import reduce_cnf
+
+FIG2 = "p cnf 3 2\n1 -2 3 0\n1 2 -3 0\n"
+UNSAT = "p cnf 1 2\n1 0\n-1 0\n"
+
+
+def run(args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_reduce_writes_the_annotated_deck(tmp_path):
+    f = tmp_path / "fig2.cnf"
+    f.write_text(FIG2)
+    out = tmp_path / "fig2.deck"
+    res = run(["reduce", f, "-o", out])
+    assert res.exit_code == 0, res.output
+    assert "reduce: 183 cards, n = 15, c = 7, r = 2, h = 2" in res.stderr
+    df = read_deck(str(out))
+    red = reduce_cnf(CNF.of([(1, -2, 3), (1, 2, -3)]))
+    assert df.deck == red.deck and df.h == 2 and df.roles == red.roles
+    again = run(["reduce", f, "-o", out])
+    assert again.exit_code == 2 and "--force" in again.stderr and len(again.stderr.splitlines()) == 1
+    assert run(["reduce", f, "-o", out, "--force"]).exit_code == 0
+
+
+def test_reduce_variants_and_json(tmp_path):
+    f = tmp_path / "u.cnf"
+    f.write_text(UNSAT)
+    out = tmp_path / "u.json"
+    res = run(["reduce", f, "-o", out, "--hand", 3, "--copies", 3])
+    assert res.exit_code == 0, res.output
+    df = read_deck(str(out))
+    assert df.h == 3 and df.deck.r == 3 and df.roles[0].startswith("hand reduction for the whole deck")
+    assert run(["reduce", f, "-o", "-", "--kappa"]).exit_code == 0
+    bad = run(["reduce", f, "--hand", 1, "--copies", 2])
+    assert bad.exit_code == 2 and "r >= 3 for h = 1" in bad.stderr
+
+
+def test_reduce_reports_bad_dimacs_on_one_line(tmp_path):
+    f = tmp_path / "bad.cnf"
+    f.write_text("p cnf 2 2\n1 2 0\n")
+    res = run(["reduce", f])
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1
+    assert str(f) in res.stderr or "bad.cnf" in res.stderr
+
+
+def test_roundtrip_file_and_directory(tmp_path):
+    (tmp_path / "fig2.cnf").write_text(FIG2)
+    (tmp_path / "unsat.cnf").write_text(UNSAT)
+    write_dimacs(str(tmp_path / "mixed.cnf"), CNF(4, ((1, 2, 3, 4), (-1,), (2, 2, -3))))
+    one = run(["roundtrip", tmp_path / "fig2.cnf"])
+    assert one.exit_code == 0, one.output
+    assert "read-back checked: yes; proof's play checked: yes" in one.output
+    table = tmp_path / "rt.csv"
+    res = run(["roundtrip", tmp_path, "--csv", table, "--hand", 3])
+    assert res.exit_code == 0, res.output
+    assert "roundtrip: 3 of 3 formulas agree" in res.output
+    rows = list(csv.DictReader(io.StringIO(table.read_text())))
+    assert [r["file"] for r in rows] == ["fig2.cnf", "mixed.cnf", "unsat.cnf"]
+    assert [r["formula_verdict"] for r in rows] == ["SAT", "SAT", "UNSAT"]
+    assert [r["deck_verdict"] for r in rows] == ["WINNABLE", "WINNABLE", "UNWINNABLE"]
+    assert all(r["agreement"] == "yes" and r["h"] == "3" for r in rows)
+    assert run(["roundtrip", tmp_path, "--csv", table]).exit_code == 2   # exists, no --force
+
+
+def test_roundtrip_names_a_disagreeing_formula(tmp_path, monkeypatch):
+    from hanabi_cp.reduction import roundtrip as rt
+    (tmp_path / "fig2.cnf").write_text(FIG2)
+    monkeypatch.setattr(rt, "formula_sat", lambda cnf: (False, None))   # a lying SAT solver
+    res = run(["roundtrip", tmp_path / "fig2.cnf"])
+    assert res.exit_code == 1 and "DISAGREEMENT on fig2.cnf" in res.output
+    os.remove(tmp_path / "fig2.cnf")
+    empty = run(["roundtrip", tmp_path])
+    assert empty.exit_code == 2 and "no .cnf files" in empty.stderr
