@@ -30,9 +30,9 @@ def _wrong(name: str, base: str, shift: int) -> Method:
 
 
 def test_fixed_seed_all_methods_agree():
-    report = cross_check(2026, 2500, SMALL, select_checks(), SAMPLE)
+    report = cross_check(2026, 2000, SMALL, select_checks(), SAMPLE)
     assert report.ok, [f.problems for f in report.failures[:3]]
-    assert report.instances == 2500
+    assert report.instances == 2000
     # Both answers occur, and every registered method really ran somewhere.
     for label, tally in report.tallies.items():
         assert tally.run > 0, label

@@ -1,0 +1,179 @@
+"""``hanabi-cp study ...``: seeded, resumable sweeps writing CSV rows and figures."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import HanabiError
+from .common import PROG, Command, UsageLine
+
+
+class StudyCommand(Command):
+    """One-line usage errors that name the subcommand as ``study NAME``."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return click.Command.parse_args(self, ctx, args)
+        except click.UsageError as exc:
+            raise UsageLine(f"study {self.name}: {exc.format_message()} "
+                            f"(see '{PROG} study {self.name} --help')") from None
+
+
+def _ints(ctx, param, value):
+    """``0-6`` or ``0,2,4`` (or a mix) -> a sorted list of ints."""
+    return sorted({int(x) for x in _numbers(param, value)})
+
+
+def _floats(ctx, param, value):
+    return sorted(set(_numbers(param, value)))
+
+
+def _numbers(param, value: str) -> list[float]:
+    out = []
+    for part in value.split(","):
+        lo, dash, hi = part.strip().partition("-")
+        try:
+            if dash:
+                out += list(range(int(lo), int(hi) + 1))
+            else:
+                x = float(lo)
+                out.append(int(x) if x.is_integer() else x)
+        except ValueError:
+            raise click.BadParameter(f"expected numbers like 0-6 or 1,1.5,2, found {value!r}",
+                                     param=param) from None
+    if not out:
+        raise click.BadParameter(f"expected at least one number, found {value!r}", param=param)
+    return out
+
+
+def _names(ctx, param, value):
+    if value is None:
+        return None
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def common_options(name: str, count: int):
+    def wrap(func):
+        opts = [
+            click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sweep."),
+            click.option("--count", type=click.IntRange(min=0), default=count, show_default=True,
+                         help="Instances per point of the sweep."),
+            click.option("--methods", callback=_names, default=None, metavar="A,B,...",
+                         help="Methods to time (default: the study's; inapplicable ones are skipped)."),
+            click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
+                         show_default=True, metavar="S", help="Seconds per method call."),
+            click.option("--csv", "csv_path", default=f"results/study-{name}.csv", show_default=True,
+                         metavar="FILE", help="CSV to append to; rows already there are skipped."),
+            click.option("--figure", "stem", default=f"docs/figures/study-{name}", show_default=True,
+                         metavar="STEM", help="Write STEM.png and STEM.svg."),
+            click.option("--progress/--no-progress", default=True, show_default=True,
+                         help="Progress bar on stderr."),
+        ]
+        for opt in reversed(opts):
+            func = opt(func)
+        return func
+    return wrap
+
+
+def _finish(module, rows, stem: str) -> None:
+    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new)")
+    click.echo(module.summary(rows.rows))
+    for path in module.plot(rows.rows, stem):
+        click.echo(f"c wrote {path}")
+
+
+@click.group("study", context_settings={"help_option_names": ["-h", "--help"]})
+def study() -> None:
+    """Empirical studies: seeded, resumable sweeps -> CSV rows and figures.
+
+    Each study appends one row per instance and method (parameters, seed, verdict,
+    time, model size, version) to its CSV, skipping rows already there, so an
+    interrupted or enlarged sweep resumes; the figure is redrawn from the whole CSV.
+
+    \b
+    Example:
+      hanabi-cp study standard --count 200
+    """
+
+
+@study.command("standard", cls=StudyCommand)
+@common_options("standard", 200)
+@click.option("--hands", callback=_ints, default="0-6", show_default=True,
+              help="Hand sizes h to decide.")
+@click.option("--colors", type=click.Choice(["5", "6"]), default="5", show_default=True,
+              help="Colors of the standard deck (6: the variant).")
+@click.option("--maximize/--no-maximize", default=True, show_default=True,
+              help="Also the largest playable score (first applicable of cpsat, dp, brute).")
+@click.option("--min-hand/--no-min-hand", "least", default=True, show_default=True,
+              help="Also the least winning hand size of each deck.")
+def study_standard(seed, count, methods, time_limit, csv_path, stem, progress, hands, colors,
+                   maximize, least):
+    """Shuffled standard 50-card decks: fraction winnable against h (Wilson 95% CI),
+    the largest playable score, the least winning hand size.
+
+    \b
+    Example:
+      hanabi-cp study standard --seed 1 --count 200
+    """
+    from ..studies import standard
+
+    rows = standard.run(csv_path, seed, count, hands, methods, maximize, least, int(colors),
+                        time_limit, progress)
+    _finish(standard, rows, stem)
+
+
+@study.command("random", cls=StudyCommand)
+@common_options("random", 40)
+@click.option("--param", type=click.Choice(["h", "density"]), default="h", show_default=True,
+              help="Control parameter: hand size h, or cards per kind N/(n c).")
+@click.option("--points", callback=_floats, default="0-12", show_default=True,
+              help="Values of the control parameter, e.g. 0-12 or 1,2,3.5,5.")
+@click.option("--n", "n", type=click.IntRange(min=1), default=6, show_default=True, help="Values n.")
+@click.option("--c", "c", type=click.IntRange(min=1), default=5, show_default=True, help="Colors c.")
+@click.option("--r", "r", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Copies per card drawn from 1..r (--param h).")
+@click.option("--hand", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Hand size (--param density).")
+def study_random(seed, count, methods, time_limit, csv_path, stem, progress, param, points, n,
+                 c, r, hand):
+    """Random decks: fraction winnable and median / p95 solve time of each method
+    against a control parameter, to see where the hard instances are.
+
+    \b
+    Example:
+      hanabi-cp study random --param h --points 0-12 --count 40
+      hanabi-cp study random --param density --points 1-8 --hand 2 --count 30 \\
+          --csv results/study-density.csv --figure docs/figures/study-density
+    """
+    from ..studies import random_decks
+
+    if param == "h" and any(x != int(x) or x < 0 for x in points):
+        raise HanabiError(f"--points: hand sizes must be integers >= 0, found {points}")
+    if param == "density" and any(x <= 0 for x in points):
+        raise HanabiError(f"--points: densities must be > 0, found {points}")
+    rows = random_decks.run(csv_path, seed, count, param, points, n, c, r, hand,
+                            methods, time_limit, progress)
+    _finish(random_decks, rows, stem)
+
+
+@study.command("reduction", cls=StudyCommand)
+@common_options("reduction", 3)
+@click.option("--vars", "points", callback=_ints, default="3-6", show_default=True,
+              help="Numbers of variables v.")
+@click.option("--ratio", type=click.FloatRange(min=0, min_open=True), default=4.26,
+              show_default=True, help="Clauses per variable.")
+def study_reduction(seed, count, methods, time_limit, csv_path, stem, progress, points, ratio):
+    """Random 3-SAT near the threshold: solve time of the reduction image (h = 2) per
+    method against CaDiCaL on the formula, and their ratio, against v.
+
+    \b
+    Example:
+      hanabi-cp study reduction --vars 3-6 --count 3
+    """
+    from ..studies import reduction
+
+    rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress)
+    _finish(reduction, rows, stem)
+
+
+COMMANDS = [study]

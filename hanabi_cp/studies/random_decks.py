@@ -1,0 +1,166 @@
+"""Study "random": where are the hard random decks?
+
+Two control parameters:
+
+- ``h``: decks with values 1..n, colors 1..c and 1..r copies of each card (uniform),
+  the same ``count`` decks asked at every hand size in ``points``;
+- ``density``: at a fixed hand size, decks of N = round(x n c) cards, each drawn
+  uniformly from the n c kinds (so low x lacks cards and high x has many copies),
+  ``count`` fresh decks per x in ``points``.
+
+Every selected method that accepts the instance runs on it (methods are those of
+the registry: a method added later joins the sweep by name), one CSV row each.
+The figure shows the fraction winnable with 95 % Wilson intervals, and the median
+and 95th-percentile solve time of each method, against the control parameter: a
+peak of the time where the fraction crosses 1/2 is the easy-hard-easy pattern.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Sequence
+
+from ..generators import random_deck
+from ..model import Deck
+from ..solvers import SolveOptions
+from .common import (SIZE_FIELDS, ResultsCSV, applicable, base_row, check_methods, decided,
+                     figure, panels, percentile, save_figure, timed_solve, wilson)
+
+STUDY = "random"
+PARAMS = ("h", "density")
+FIELDS = ["study", "param", "x", "instance", "seed", "method", "n", "c", "r", "N", "h", "verdict",
+          "seconds", *SIZE_FIELDS, "version"]
+KEY = ["seed", "param", "x", "instance", "method", "n", "c"]
+DEFAULT_METHODS = ("sat", "cpsat", "dp", "greedy", "lazy")
+
+
+def density_deck(rng: random.Random, n: int, c: int, x: float) -> Deck:
+    """round(x n c) cards drawn uniformly (with replacement) from the n c kinds."""
+    kinds = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)]
+    return Deck(tuple(rng.choice(kinds) for _ in range(round(x * n * c))), n, c)
+
+
+def instances(param: str, seed: int, count: int, points: Sequence[float], n: int, c: int,
+              r: int, h: int):
+    """(x, instance index, deck, hand size) in sweep order."""
+    if param == "h":
+        for i in range(count):
+            deck = random_deck(random.Random(f"{seed}:{i}"), n, c, r)
+            for x in points:
+                yield x, i, deck, int(x)
+    else:
+        for x in points:
+            for i in range(count):
+                yield x, i, density_deck(random.Random(f"{seed}:{x}:{i}"), n, c, x), h
+
+
+def run(csv_path: str, seed: int, count: int, param: str = "h",
+        points: Sequence[float] = range(7), n: int = 5, c: int = 4, r: int = 2, h: int = 2,
+        method_names: Sequence[str] | None = None, time_limit: float | None = 30.0,
+        progress: bool = False) -> ResultsCSV:
+    if param not in PARAMS:
+        from ..errors import HanabiError
+        raise HanabiError(f"--param: expected one of {', '.join(PARAMS)}, found {param!r}")
+    names = check_methods(method_names, DEFAULT_METHODS)
+    rows = ResultsCSV(csv_path, FIELDS, KEY)
+    options = SolveOptions(time_limit=time_limit, seed=seed)
+    from tqdm import tqdm
+
+    todo = instances(param, seed, count, points, n, c, r, h)
+    for x, i, deck, hh in tqdm(todo, total=count * len(points), disable=not progress,
+                               unit=" decks", leave=False):
+        base = {**base_row(STUDY, i, seed, deck, hh), "param": param, "x": x,
+                # The requested n, c (a sparse deck still has them), not the deck's.
+                "n": n, "c": c}
+        if param == "h":
+            base["r"] = r          # the bound on copies, as the figure reports it
+        for m in applicable(names, deck, hh):
+            if not rows.has(seed=seed, param=param, x=x, instance=i, method=m, n=n, c=c):
+                rows.add({**base, "method": m, **timed_solve(deck, hh, m, options)})
+    return rows
+
+
+def by_point(rows: list[dict]):
+    """x -> (winnable, decided, {method: [seconds]}) over the rows of one sweep."""
+    verdicts: dict = defaultdict(dict)
+    times: dict = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        x = float(r["x"])
+        if decided(r["verdict"]):
+            verdicts[x].setdefault(r["instance"], r["verdict"])
+            times[x][r["method"]].append(float(r["seconds"]))
+    out = {}
+    for x in sorted(set(verdicts) | set(times)):
+        v = list(verdicts[x].values())
+        out[x] = (sum(s == "WINNABLE" for s in v), len(v), dict(times[x]))
+    return out
+
+
+def plot_winnable(rows, ax=None):
+    fig, ax = figure(ax)
+    data = by_point(rows)
+    xs = list(data)
+    p = [w / t if t else float("nan") for w, t, _ in data.values()]
+    ci = [wilson(w, t) for w, t, _ in data.values()]
+    ax.errorbar(xs, p, yerr=[[a - lo for a, (lo, _) in zip(p, ci)],
+                             [hi - a for a, (_, hi) in zip(p, ci)]], marker="o", capsize=3)
+    ax.set(xlabel=_label(rows), ylabel="fraction winnable", ylim=(-0.02, 1.02),
+           title="Random decks: " + _title(rows))
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def plot_times(rows, ax=None):
+    fig, ax = figure(ax)
+    data = by_point(rows)
+    methods = sorted({m for _, _, t in data.values() for m in t})
+    for j, m in enumerate(methods):
+        xs = [x for x, (_, _, t) in data.items() if t.get(m)]
+        color = f"C{j}"
+        ax.plot(xs, [1000 * percentile(data[x][2][m], 50) for x in xs], "o-", color=color,
+                label=f"{m} median")
+        ax.plot(xs, [1000 * percentile(data[x][2][m], 95) for x in xs], "s--", color=color,
+                alpha=0.7, label=f"{m} p95")
+    ax.set_yscale("log")
+    ax.set(xlabel=_label(rows), ylabel="solve time (ms)", title="Solve time per method")
+    ax.grid(alpha=0.3, which="both")
+    if methods:
+        ax.legend(fontsize="small", ncol=2)
+    return ax
+
+
+def _label(rows) -> str:
+    param = rows[0]["param"] if rows else "h"
+    return "hand size h" if param == "h" else "cards per kind N / (n c)"
+
+
+def _title(rows) -> str:
+    if not rows:
+        return "no rows"
+    r0 = rows[0]
+    per = "same decks at every h" if r0["param"] == "h" else f"h = {r0['h']}"
+    extra = f", r <= {r0['r']}" if r0["param"] == "h" else ""
+    return f"n = {r0['n']}, c = {r0['c']}{extra}, {per}"
+
+
+def plot(rows, stem: str) -> list[str]:
+    fig, axes = panels(1, 2, (12, 4.2))
+    plot_winnable(rows, axes[0])
+    plot_times(rows, axes[1])
+    return save_figure(fig, stem)
+
+
+def summary(rows) -> str:
+    data = by_point(rows)
+    methods = sorted({m for _, _, t in data.values() for m in t})
+    head = ["x", "decks", "winnable"] + [f"{m} med/p95 ms" for m in methods]
+    lines = ["  ".join(head)]
+    for x, (w, t, times) in data.items():
+        cells = [f"{x:g}", str(t), f"{w / t:.3f}" if t else "-"]
+        for m in methods:
+            ts = times.get(m)
+            cells.append(f"{1000 * percentile(ts, 50):.2f}/{1000 * percentile(ts, 95):.2f}"
+                         if ts else "-")
+        lines.append("  ".join(cells))
+    return "\n".join(lines)

@@ -1,0 +1,149 @@
+"""Study "reduction": how much harder is the image deck than the formula?
+
+For each number of variables v in ``points``, ``count`` uniform random 3-CNF
+formulas with m = round(ratio v) clauses (ratio 4.26: the satisfiability threshold,
+where random 3-SAT is hardest) are decided by CaDiCaL directly (method
+``formula``) and, through ``reduction.reduce_cnf`` (h = 2), by every selected
+method on the image deck.  Every image verdict is compared with the formula's:
+a mismatch raises (it is a bug, and ``hanabi-cp harness --cnf-count`` shrinks it).
+The figure shows the median solve time against v, and the ratio image / formula.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import defaultdict
+from typing import Sequence
+
+from .. import __version__
+from ..errors import SolverBug
+from ..generators import random_kcnf
+from ..solvers import SolveOptions
+from .common import (SIZE_FIELDS, ResultsCSV, applicable, check_methods, decided, figure,
+                     panels, percentile, save_figure, timed_solve)
+
+STUDY = "reduction"
+FIELDS = ["study", "instance", "seed", "v", "m", "ratio", "method", "N", "h", "verdict",
+          "seconds", "build_seconds", *SIZE_FIELDS, "version"]
+KEY = ["seed", "v", "m", "instance", "method"]
+DEFAULT_METHODS = ("sat", "cpsat")
+FORMULA = "formula"        # the method column of the rows that time CaDiCaL on the formula
+
+
+def _formula_row(cnf) -> dict:
+    from pysat.solvers import Solver
+
+    start = time.perf_counter()
+    with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as s:
+        sat = s.solve()
+    return {"verdict": "WINNABLE" if sat else "UNWINNABLE",
+            "seconds": round(time.perf_counter() - start, 6),
+            "variables": cnf.num_vars, "constraints": cnf.num_clauses}
+
+
+def run(csv_path: str, seed: int, count: int, points: Sequence[int] = (3, 4, 5, 6),
+        ratio: float = 4.26, method_names: Sequence[str] | None = None,
+        time_limit: float | None = 120.0, progress: bool = False) -> ResultsCSV:
+    from ..reduction import reduce_cnf
+
+    names = check_methods(method_names, DEFAULT_METHODS)
+    rows = ResultsCSV(csv_path, FIELDS, KEY)
+    options = SolveOptions(time_limit=time_limit, seed=seed)
+    from tqdm import tqdm
+
+    todo = [(v, i) for v in points for i in range(count)]
+    for v, i in tqdm(todo, disable=not progress, unit=" formulas", leave=False):
+        m = max(1, round(ratio * v))
+        cnf = random_kcnf(random.Random(f"{seed}:{v}:{m}:{i}"), v, m)
+        base = {"study": STUDY, "instance": i, "seed": seed, "v": v, "m": m, "ratio": ratio,
+                "version": __version__}
+        truth = _formula_row(cnf)
+        if not rows.has(seed=seed, v=v, m=m, instance=i, method=FORMULA):
+            rows.add({**base, "method": FORMULA, "N": "", "h": "", **truth})
+        todo_methods = [x for x in names
+                        if not rows.has(seed=seed, v=v, m=m, instance=i, method=x)]
+        if not todo_methods:
+            continue
+        start = time.perf_counter()
+        red = reduce_cnf(cnf)
+        build = round(time.perf_counter() - start, 6)
+        for x in applicable(todo_methods, red.deck, red.h):
+            row = timed_solve(red.deck, red.h, x, options)
+            if decided(row["verdict"]) and row["verdict"] != truth["verdict"]:
+                raise SolverBug(f"{x} says the image of formula v={v} m={m} #{i} (seed {seed}) "
+                                f"is {row['verdict']}, CaDiCaL on the formula says "
+                                f"{truth['verdict']}")
+            rows.add({**base, "method": x, "N": red.deck.N, "h": red.h,
+                      "build_seconds": build, **row})
+    return rows
+
+
+def times(rows) -> dict[str, dict[int, list[float]]]:
+    """method -> v -> solve seconds of the decided instances."""
+    out: dict = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        if decided(r["verdict"]):
+            out[r["method"]][int(r["v"])].append(float(r["seconds"]))
+    return {m: dict(sorted(d.items())) for m, d in sorted(out.items())}
+
+
+def ratios(rows) -> dict[str, dict[int, float]]:
+    """method -> v -> median over formulas of (image time / formula time)."""
+    formula = {(r["seed"], r["v"], r["m"], r["instance"]): float(r["seconds"])
+               for r in rows if r["method"] == FORMULA}
+    per: dict = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        key = (r["seed"], r["v"], r["m"], r["instance"])
+        if r["method"] != FORMULA and decided(r["verdict"]) and formula.get(key):
+            per[r["method"]][int(r["v"])].append(float(r["seconds"]) / formula[key])
+    return {m: {v: percentile(xs, 50) for v, xs in sorted(d.items())} for m, d in sorted(per.items())}
+
+
+def plot_times(rows, ax=None):
+    fig, ax = figure(ax)
+    for j, (m, data) in enumerate(times(rows).items()):
+        label = "CaDiCaL on the formula" if m == FORMULA else f"{m} on the image"
+        ax.plot(list(data), [1000 * percentile(xs, 50) for xs in data.values()], "o-",
+                color=f"C{j}", label=label)
+    ax.set_yscale("log")
+    ax.set(xlabel="variables v (m = 4.26 v clauses)", ylabel="median solve time (ms)",
+           title="Random 3-SAT and its Hanabi image (h = 2)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_ratios(rows, ax=None):
+    fig, ax = figure(ax)
+    for j, (m, data) in enumerate(ratios(rows).items(), start=1):
+        ax.plot(list(data), list(data.values()), "o-", color=f"C{j}", label=m)
+    ax.set_yscale("log")
+    ax.set(xlabel="variables v", ylabel="image time / formula time (median)",
+           title="Slow-down of solving the image")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot(rows, stem: str) -> list[str]:
+    fig, axes = panels(1, 2, (12, 4.2))
+    plot_times(rows, axes[0])
+    plot_ratios(rows, axes[1])
+    return save_figure(fig, stem)
+
+
+def summary(rows) -> str:
+    t, q = times(rows), ratios(rows)
+    sizes: dict = defaultdict(list)
+    for r in rows:
+        if r["method"] != FORMULA and r["N"] != "":
+            sizes[int(r["v"])].append(int(r["N"]))
+    lines = ["v   cards N  " + "  ".join(f"{m} med ms" for m in t) + "  "
+             + "  ".join(f"{m}/formula" for m in q)]
+    for v in sorted({v for d in t.values() for v in d}):
+        cells = [f"{v:<3}", f"{percentile(sizes[v], 50) if sizes[v] else '-':>7}"]
+        cells += [f"{1000 * percentile(t[m][v], 50):.2f}" if v in t[m] else "-" for m in t]
+        cells += [f"{q[m][v]:.0f}x" if v in q[m] else "-" for m in q]
+        lines.append("  ".join(cells))
+    return "\n".join(lines)
