@@ -61,11 +61,16 @@ def _column_count(n: int, c: int, h: int, seen: list, complete: list) -> int:
     cards are seen values >= 2."""
     total = [1] + [0] * h                       # polynomial in x = hand size
     for k in range(1, c + 1):
-        vals = sorted(seen[k])
+        top = complete[k] if k < c else 0
+        # above[p] = seen values >= p + 2, for p = 0..top
+        above = [0] * (top + 2)
+        for v in seen[k]:
+            if v >= 2:
+                above[min(v - 2, top + 1)] += 1
         poly = [0] * (h + 1)
-        levels = range(complete[k] + 1) if k < c else (0,)
-        for p in levels:
-            m = sum(1 for v in vals if v >= p + 2)
+        m = above[top + 1]
+        for p in range(top, -1, -1):
+            m += above[p]
             for d in range(min(h, m) + 1):
                 poly[d] += comb(m, d)
         total = [sum(total[i] * poly[d - i] for i in range(d + 1)) for d in range(h + 1)]
@@ -96,13 +101,18 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     return total
 
 
+def _big(x: int) -> str:
+    return f"{x:,}" if x < 10 ** 12 else f"about {x:.1e}"
+
+
 def _refuses(deck: Deck, h: int) -> str | None:
     if deck.missing() or deck.c == 0:
         return None                            # decided without a table
     bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
     if bound > ENTRY_LIMIT:
-        return (f"the dp table may hold {bound:,}+ entries (limit {ENTRY_LIMIT:,}; "
-                f"the journal's bound is {paper_bound(deck, h):,}); use sat or cpsat")
+        return (f"the dp table may need more than {_big(bound)} entries (limit "
+                f"{ENTRY_LIMIT:,}; the journal's bound: {_big(paper_bound(deck, h))}); "
+                f"use sat or cpsat")
     return None
 
 
@@ -239,8 +249,8 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     if missing and deck.c:                     # maximize: the table is needed after all
         bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
         if bound > ENTRY_LIMIT:
-            raise LimitError(f"dp: the table may hold {bound:,}+ entries (limit "
-                             f"{ENTRY_LIMIT:,}); use sat or cpsat")
+            raise LimitError(f"dp: the table may need more than {_big(bound)} entries "
+                             f"(limit {ENTRY_LIMIT:,}); use sat or cpsat")
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
     try:
         res = dp_solve(deck, h, deadline)
