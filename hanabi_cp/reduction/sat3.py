@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..cnf import CNF
-from ..errors import HanabiError
+from ..errors import DeckError, HanabiError
 from ..model import Card, Deck
 from .to3cnf import Exact3, bound_occurrences, is_exact3, to_exact3
 
@@ -229,6 +229,13 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
         b.add("padding", [Card(a, d.color) for a in range(d.level + 1, n + 1)],
               "padding (dummy color)")
 
+    if as_written:
+        over = next(((i, card) for i, card in enumerate(b.cards, 1) if card.value > n), None)
+        if over:
+            i, card = over
+            raise DeckError(f"as written, n = 6m+2 = {n}, but card #{i + len(reserve)} ({card}) "
+                            f"of the {b.roles[i - 1]!r} needs value {card.value} "
+                            "(erratum: see encodings/reduction-padding-and-errata.md)")
     shift = len(reserve)
     segments = [Segment("reserve", 0, shift)] if shift else []
     segments += [Segment(s.kind, s.start + shift, s.end + shift, s.clause, s.colors, s.offsets)
