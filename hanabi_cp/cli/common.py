@@ -122,7 +122,7 @@ def open_output(path: str, force: bool):
 
 
 def deck_summary(deck: Deck) -> str:
-    return f"N = {deck.N} cards, n = {deck.n}, c = {deck.c}, r = {deck.r}"
+    return f"{deck.N} cards, n = {deck.n}, c = {deck.c}, r = {deck.r}"
 
 
 def provenance(what: str, argv=()) -> list[str]:

@@ -75,7 +75,8 @@ def encode_cmd(deck, hand, output, varmap, force):
     if enc.status == "UNWINNABLE":
         note(f"c preprocessing proved UNWINNABLE ({enc.reason}); wrote an empty clause")
     if output != "-":
-        note(f"c wrote {cnf.num_vars} variables, {cnf.num_clauses} clauses to {output}")
+        note(f"c wrote {cnf.num_vars} variables, {cnf.num_clauses} "
+             f"clause{'s' if cnf.num_clauses != 1 else ''} to {output}")
 
 
 def read_model(path: str) -> tuple[bool | None, list[int]]:
@@ -142,8 +143,8 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
         refuse_overwrite(certificate, force)
     sat, lits = read_model(model)
     enc = encoding_of(the_deck, h)
-    click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
     if sat is False:
+        click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
         click.echo("s UNWINNABLE")
         why = f"preprocessing: {enc.reason}" if enc.status == "UNWINNABLE" else \
             "the external solver says unsatisfiable (not checked; use solve --proof for a checked proof)"
@@ -164,6 +165,7 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
     if bad is not None:
         raise HanabiError(f"{model}: falsifies clause {bad} of the encoding of {deck} at h = {h}: "
                           "not a model of that encoding")
+    click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
     plays = enc.decode(lits)
     rep = replay(the_deck, h, plays)
     if not rep.won:
@@ -227,7 +229,10 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
         else:
             click.echo(f"s MIN-HAND {res.h}")
             if res.h > 0:
-                click.echo(f"c h = {res.h - 1} does not win: {res.below or 'no reason recorded'}")
+                why = res.below or "no reason recorded"
+                prefix = f"h = {res.h - 1}: "
+                click.echo(f"c h = {res.h - 1} does not win: "
+                           f"{why[len(prefix):] if why.startswith(prefix) else why}")
             click.echo("c certificate verified by the referee")
             if certificate is not None:
                 write_plays_to(certificate, res.plays, force)

@@ -140,26 +140,30 @@ def generate_cmd(n, c, r, exact_copies, missing, standard, colors, cnf, num_vars
                 None if colors is None else int(colors), cnf, num_vars, clauses, k, hand, fmt)
     if seed is None:
         seed = fresh_seed()
-    click.echo(f"c seed: {seed}", err=True)
+    # Every check comes before the seed line and before any file is written, so a
+    # mistake is one line on stderr and leaves nothing behind.
     if count is None:
         if output != "-" and os.path.isdir(output):
             raise HanabiError(f"{output}: is a directory; pass --count K to write files into it")
-        text = spec.text(seed)
-        with open_output(output, force) as out:
+        refuse_overwrite(output, force)
+        jobs = [(output, seed)]
+    else:
+        if output == "-":
+            raise HanabiError("generate --count: pass -o DIR, the directory to write into")
+        if os.path.exists(output) and not os.path.isdir(output):
+            raise HanabiError(f"{output}: not a directory (--count writes K files into -o DIR)")
+        jobs = [(os.path.join(output, f"{spec.name}-s{seed + i}{spec.ext}"), seed + i)
+                for i in range(count)]
+        for path, _ in jobs:
+            refuse_overwrite(path, force)
+    texts = [spec.text(s) for _, s in jobs]
+    click.echo(f"c seed: {seed}", err=True)
+    if count is not None:
+        os.makedirs(output, exist_ok=True)
+    for (path, _), text in zip(jobs, texts):
+        with open_output(path, force) as out:
             out.write(text)
-        return
-    if output == "-":
-        raise HanabiError("generate --count: pass -o DIR, the directory to write into")
-    if os.path.exists(output) and not os.path.isdir(output):
-        raise HanabiError(f"{output}: not a directory (--count writes K files into -o DIR)")
-    paths = [os.path.join(output, f"{spec.name}-s{seed + i}{spec.ext}") for i in range(count)]
-    for p in paths:                # refuse before writing anything
-        refuse_overwrite(p, force)
-    os.makedirs(output, exist_ok=True)
-    for i, p in enumerate(paths):
-        with open_output(p, force) as out:
-            out.write(spec.text(seed + i))
-    click.echo(f"c wrote {count} files to {output} (seeds {seed}..{seed + count - 1})", err=True)
-
+    if count is not None:
+        click.echo(f"c wrote {count} files to {output} (seeds {seed}..{seed + count - 1})", err=True)
 
 COMMANDS = [generate_cmd]

@@ -65,7 +65,23 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
             write_plays(certificate, out.plays, force=force)
     else:
         print_outcome(out, the_deck, h, certificate, force, chosen=method)
+        if proof is not None:
+            if out.stats.get("proof"):
+                checked = "checked by drup" if out.stats.get("proof_checked") else "NOT checked"
+                click.echo(f"c proof: {out.stats['proof']} ({checked}; for the CNF "
+                           f"{out.stats.get('proof_cnf', cnf_path_for(proof))})")
+            else:
+                click.echo(f"c no proof written: {_no_proof(out)}")
     ctx.exit(out.status.exit_code)
+
+
+def _no_proof(out) -> str:
+    if out.status.value == "WINNABLE":
+        return "the deck is winnable (the certificate is the evidence)"
+    if out.status.value == "UNKNOWN":
+        return "undecided"
+    return f"method {out.method} did not need a SAT call or cannot write proofs; " \
+           "the reason above is its evidence"
 
 
 @command("verify")
