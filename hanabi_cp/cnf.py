@@ -6,6 +6,7 @@ Literals are non-zero ints in DIMACS convention (pysat's too).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Iterable, Mapping, Sequence
 
 from .errors import HanabiError
@@ -20,10 +21,13 @@ class CNF:
     def __post_init__(self) -> None:
         clauses = tuple(tuple(c) for c in self.clauses)
         object.__setattr__(self, "clauses", clauses)
-        for j, clause in enumerate(clauses, start=1):
-            for lit in clause:
-                if lit == 0 or abs(lit) > self.num_vars:
-                    raise HanabiError(f"clause {j}: literal {lit} outside 1..{self.num_vars}")
+        # C-level passes over millions of literals; the loop below only names the culprit.
+        lits = list(chain.from_iterable(clauses))
+        if lits and (max(lits) > self.num_vars or min(lits) < -self.num_vars or 0 in lits):
+            for j, clause in enumerate(clauses, start=1):
+                for lit in clause:
+                    if lit == 0 or abs(lit) > self.num_vars:
+                        raise HanabiError(f"clause {j}: literal {lit} outside 1..{self.num_vars}")
 
     @classmethod
     def of(cls, clauses: Iterable[Sequence[int]], num_vars: int | None = None) -> "CNF":

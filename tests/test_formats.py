@@ -424,3 +424,19 @@ def test_dash_reads_stdin(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1r 9x\n")))
     with pytest.raises(InputError, match=r"^<stdin>:1: "):
         read_deck("-")
+
+
+@pytest.mark.parametrize("text", [
+    "c x\np cnf 3 2\n1 -2 0\n3 0\n%\n0\n",        # SATLIB trailer
+    "p cnf 3 2\n1 -2 0 3 0\n  %\n0\n\n",
+    "p cnf 3 2\n1 -2 0 3\n0\n",                    # ragged widths
+    "p cnf 3 2\n1 -2 0\nc a comment in the body\n3 0\n",
+    "p cnf 3 2\r\n1 -2 0\r\n3 0\r\n",               # CRLF
+])
+def test_fast_and_line_parsers_agree(text):
+    from hanabi_cp.formats.dimacs import _parse_fast, _parse_lines
+    by_lines = _parse_lines(text, "x")
+    assert by_lines.clauses == ((1, -2), (3,))
+    fast = _parse_fast(text)
+    assert fast is None or (fast == by_lines and fast.comments == by_lines.comments)
+    assert parse_dimacs(text) == by_lines

@@ -8,6 +8,11 @@ line may hold several clauses.  SATLIB files end with a ``%`` line followed by `
 
 from __future__ import annotations
 
+import contextlib
+import gc
+from itertools import compress
+from operator import not_
+
 from ..cnf import CNF
 from ..errors import InputError
 from .deck_text import comment_lines
@@ -22,6 +27,80 @@ def _bad_token(tokens: list[str]) -> str:
     return ""
 
 
+def _comment(line: str) -> str | None:
+    """The text of a ``c`` comment line (one space after ``c`` dropped), else None."""
+    if line[:1] == "c":
+        return line[2:] if line[1:2] == " " else line[1:]
+    stripped = line.strip()
+    if stripped == "c" or stripped[:2] in ("c ", "c\t"):
+        return stripped[2:]
+    return None
+
+
+def _header(line: str) -> tuple[int, int] | None:
+    tokens = line.split()
+    if len(tokens) == 4 and tokens[:2] == ["p", "cnf"] and all(
+            t.isascii() and t.isdigit() for t in tokens[2:]):
+        return int(tokens[2]), int(tokens[3])
+    return None
+
+
+def _parse_fast(text: str) -> CNF | None:
+    """The whole body in a few C-level passes, or None to let the line parser decide.
+
+    Taken only when everything after the header is integers (no comments, no ``%``)
+    and consistent with the header; any doubt falls back to :func:`_parse_lines`,
+    which gives the same answer or the error with its line number.
+    """
+    comments = []
+    pos, size = 0, len(text)
+    while True:
+        if pos >= size:
+            return None
+        end = text.find("\n", pos)
+        end = size if end < 0 else end
+        line = text[pos:end]
+        pos = end + 1
+        comment = _comment(line)
+        if comment is not None:
+            comments.append(comment)
+        elif line.strip():
+            break
+    header = _header(line)
+    if header is None:
+        return None
+    num_vars, declared = header
+    body = text[pos:]
+    percent = body.find("%")
+    if percent >= 0:
+        # SATLIB's end marker: a line starting with '%' ends the formula
+        if body[body.rfind("\n", 0, percent) + 1:percent].strip():
+            return None
+        body = body[:percent]
+    if "_" in body or "+" in body or not body.isascii():
+        return None
+    try:
+        lits = list(map(int, body.split()))
+    except ValueError:
+        return None
+    if lits and (lits[-1] != 0 or max(lits) > num_vars or min(lits) < -num_vars):
+        return None
+    zeros = list(compress(range(len(lits)), map(not_, lits)))
+    if len(zeros) != declared:
+        return None
+    width = zeros[0] if zeros else 0
+    if zeros == list(range(width, len(lits), width + 1)):
+        # every clause has the same width (the usual k-CNF): slice columns, zip rows
+        clauses = list(zip(*[lits[j::width + 1] for j in range(width)])) if width \
+            else [()] * declared
+    else:
+        clauses, start = [], 0
+        for z in zeros:
+            clauses.append(tuple(lits[start:z]))
+            start = z + 1
+    return CNF(num_vars, tuple(clauses), tuple(comments))
+
+
 def parse_dimacs(text: str, path: str = "<string>") -> CNF:
     """Parse DIMACS CNF text; errors name the line.
 
@@ -32,6 +111,24 @@ def parse_dimacs(text: str, path: str = "<string>") -> CNF:
     ...
     hanabi_cp.errors.InputError: <string>:1: expected 2 clauses as 'p cnf 3 2' declares, found 1
     """
+    with _gc_paused():
+        return _parse_fast(text) or _parse_lines(text, path)
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    # Millions of fresh clause tuples trigger the cyclic GC over and over (it scans
+    # every tracked tuple); none of them can form a cycle, so pause it while parsing.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse_lines(text: str, path: str) -> CNF:
     comments: list[str] = []
     clauses: list[tuple[int, ...]] = []
     append = clauses.append
@@ -41,9 +138,9 @@ def parse_dimacs(text: str, path: str = "<string>") -> CNF:
     lineno = 0
     saw_anything = False
     for lineno, line in enumerate(text.splitlines(), start=1):
-        first = line[:1]
-        if first == "c":
-            comments.append(line[2:] if line[1:2] == " " else line[1:])
+        comment = _comment(line)
+        if comment is not None:
+            comments.append(comment)
             saw_anything = True
             continue
         tokens = line.split()
@@ -51,18 +148,15 @@ def parse_dimacs(text: str, path: str = "<string>") -> CNF:
             continue
         saw_anything = True
         head = tokens[0]
-        if head == "c":
-            comments.append(line.strip()[2:])
-            continue
         if head == "p":
             if num_vars is not None:
                 raise InputError(path, lineno, "one 'p cnf' header",
                                  f"a second one (the first is on line {header_line})")
-            if len(tokens) != 4 or tokens[1] != "cnf" or not all(
-                    t.isascii() and t.isdigit() for t in tokens[2:]):
+            header = _header(line)
+            if header is None:
                 raise InputError(path, lineno, "'p cnf VARIABLES CLAUSES' with two "
                                  "non-negative integers", repr(line.strip()))
-            num_vars, declared, header_line = int(tokens[2]), int(tokens[3]), lineno
+            (num_vars, declared), header_line = header, lineno
             continue
         if head[0] == "%":
             break
@@ -128,7 +222,14 @@ def dimacs_text(cnf: CNF, comments=()) -> str:
     """
     lines = comment_lines(list(comments) + list(cnf.comments), mark="c")
     lines.append(f"p cnf {cnf.num_vars} {len(cnf.clauses)}")
-    lines.extend(" ".join(map(str, clause)) + " 0" if clause else "0" for clause in cnf.clauses)
+    widths = set(map(len, cnf.clauses))
+    if len(widths) == 1:
+        # one %-format for every clause keeps a k-CNF of millions of clauses fast
+        template = "%d " * widths.pop() + "0"
+        lines.extend(map(template.__mod__, cnf.clauses))
+    else:
+        lines.extend(" ".join(map(str, clause)) + " 0" if clause else "0"
+                     for clause in cnf.clauses)
     return "\n".join(lines) + "\n"
 
 
