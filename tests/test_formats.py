@@ -124,6 +124,9 @@ BAD = {
     "bad_plays_unknown_action.txt":
         "bad_plays_unknown_action.txt:2: expected an action P, S, D (or play, store, discard), "
         "found 'DPX'",
+    "bad_plays_unwinnable_output.txt":
+        "bad_plays_unwinnable_output.txt:2: expected the certificate of a winnable deck, "
+        "found 's UNWINNABLE'",
     "bad_plays_empty.txt":
         "bad_plays_empty.txt: expected a play sequence (P, S, D), found an empty file",
     "bad_plays_wrong_shape.json":
@@ -203,7 +206,8 @@ def test_good_dimacs_files():
     assert multi.clauses == ((1, 2, -3), (4,), (-5, -1), (2, 3)) and multi.num_vars == 5
 
 
-@pytest.mark.parametrize("name", ["good_plays.txt", "good_plays_words.txt", "good_plays.json"])
+@pytest.mark.parametrize("name", ["good_plays.txt", "good_plays_words.txt", "good_plays.json",
+                                  "good_plays_solver_output.txt"])
 def test_good_plays(name):
     assert read_plays(str(DATA / name)) == PlaySequence("PSSDPP")
 

@@ -2,7 +2,9 @@
 
 Text: the actions in deck order, as letters ``P S D`` (``PSSD`` or ``P S S D``) or
 words ``play store discard``, any case, across any number of lines; ``#`` starts a
-comment.  JSON: an object whose ``"plays"`` is a string of letters (or a list of
+comment.  The output of ``hanabi-cp solve --certificate -`` reads as is: lines
+starting with ``c`` are comments, ``s WINNABLE`` is skipped (another status is an
+error) and a leading ``v`` is dropped.  JSON: an object whose ``"plays"`` is a string of letters (or a list of
 letters/words); other keys (status, method, ...) are allowed and ignored.
 """
 
@@ -18,6 +20,7 @@ from .textio import display_name, read_text, write_text
 
 _LETTERS = frozenset("PSDpsd")
 EXPECTED_ACTION = "an action P, S, D (or play, store, discard)"
+STATUSES = ("WINNABLE", "UNWINNABLE", "UNKNOWN")
 
 
 def _token_actions(token: str) -> str | None:
@@ -34,12 +37,25 @@ def parse_plays_text(text: str, path: str = "<string>") -> PlaySequence:
 
     >>> str(parse_plays_text("# certificate\\nPSS d\\nplay Discard"))
     'PSSDPD'
+    >>> str(parse_plays_text("c method: dp\\ns WINNABLE\\nv PSSD\\n"))
+    'PSSD'
     """
     if not text.strip():
         raise InputError(path, None, "a play sequence (P, S, D)", "an empty file")
     out = []
     for lineno, line in enumerate(text.splitlines(), start=1):
-        for token in line.split("#", 1)[0].split():
+        tokens = line.split("#", 1)[0].split()
+        # `solve` output (SAT-competition style): `c` comments, an `s` status, `v` actions
+        if tokens and tokens[0] == "c":
+            continue
+        if len(tokens) == 2 and tokens[0] == "s" and tokens[1] in STATUSES:
+            if tokens[1] != "WINNABLE":
+                raise InputError(path, lineno, "the certificate of a winnable deck",
+                                 repr(" ".join(tokens)))
+            continue
+        if tokens and tokens[0] == "v":
+            tokens = tokens[1:]
+        for token in tokens:
             actions = _token_actions(token)
             if actions is None:
                 raise InputError(path, lineno, EXPECTED_ACTION, repr(token))
