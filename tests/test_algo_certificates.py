@@ -1,4 +1,4 @@
-"""Certificates of greedy, lazy and dp under mutation: flip one action of a winning
+"""Certificates of greedy, lazy, dp and search under mutation: flip one action of a winning
 play sequence and the registry must reject it unless it still wins, judged by an
 independent simulator written here (it rescans the whole hand after every action
 instead of following one color's cascade)."""
@@ -57,7 +57,8 @@ def winning_certificates(method: str, shapes: dict, count: int):
 
 
 @pytest.mark.parametrize("method,shapes", [
-    ("greedy", {"r": (1, 1)}), ("lazy", {"c": (1, 1), "n": (1, 7)}), ("dp", {})])
+    ("greedy", {"r": (1, 1)}), ("lazy", {"c": (1, 1), "n": (1, 7)}), ("dp", {}),
+    ("search", {})])
 def test_mutated_certificates(method, shapes):
     rejected = accepted = 0
     for deck, h, actions in winning_certificates(method, shapes, 120):
