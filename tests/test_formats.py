@@ -444,3 +444,21 @@ def test_fast_and_line_parsers_agree(text):
     fast = _parse_fast(text)
     assert fast is None or (fast == by_lines and fast.comments == by_lines.comments)
     assert parse_dimacs(text) == by_lines
+
+
+def test_force_writes_through_a_symlink(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    write_plays(str(link), PlaySequence("P"), force=True)
+    assert link.is_symlink() and real.read_text() == "P\n"
+
+
+@settings(max_examples=100, deadline=None)
+@given(actions=st.text(alphabet="PSD", max_size=60))
+def test_plays_round_trip(actions, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("plays")
+    for name in ("p.txt", "p.json"):
+        write_plays(str(folder / name), PlaySequence(actions), force=True)
+        assert read_plays(str(folder / name)) == PlaySequence(actions)

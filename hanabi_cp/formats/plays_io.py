@@ -128,6 +128,10 @@ def plays_to_json(plays: PlaySequence) -> str:
 
 def write_plays(path: str, plays: PlaySequence, fmt: str | None = None,
                 force: bool = False) -> None:
-    """Write a play sequence (``-`` = stdout); JSON for ``.json`` paths unless ``fmt`` says."""
+    """Write a play sequence (``-`` = stdout); JSON for ``.json`` paths unless ``fmt`` says.
+
+    >>> write_plays("-", PlaySequence("PSSD"), fmt="json")
+    {"plays": "PSSD"}
+    """
     render = plays_to_json if format_of(path, fmt) == "json" else plays_to_text
     write_text(path, render(plays), force)

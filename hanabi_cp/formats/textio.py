@@ -105,7 +105,8 @@ def open_output(path: str, force: bool = False) -> Iterator[TextIO]:
         return
     if st is not None and not force:
         raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
-    folder = os.path.dirname(os.path.abspath(path))
+    target = os.path.realpath(path)   # through a symlink, as open(path, "w") would
+    folder = os.path.dirname(target)
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
     except OSError as e:
@@ -121,7 +122,7 @@ def open_output(path: str, force: bool = False) -> Iterator[TextIO]:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -139,6 +140,10 @@ def _open_or_fail(path: str, mode: str) -> Iterator[TextIO]:
 
 
 def write_text(path: str, text: str, force: bool = False) -> None:
-    """Write ``text`` to ``path`` (``-`` = stdout) through :func:`open_output`."""
+    """Write ``text`` to ``path`` (``-`` = stdout) through :func:`open_output`.
+
+    >>> write_text("-", "1r 2r\\n")
+    1r 2r
+    """
     with open_output(path, force) as f:
         f.write(text)
