@@ -57,7 +57,7 @@ def test_solve_winnable_prints_verified_certificate():
     assert res.exit_code == 10
     assert s_line(res.stdout) == "s WINNABLE"
     assert "c certificate verified by the referee" in res.stdout
-    assert "c method: sat (auto)" in res.stdout
+    assert any(l.startswith("c method: ") and l.endswith(" (auto)") for l in res.stdout.splitlines())
     deck = read_deck(WIN).deck
     assert replay(deck, 2, v_line(res.stdout)).won
 
@@ -141,6 +141,20 @@ def test_proof_not_needed_is_said():
     res = run(["solve", LOSE, "--method", "sat", "--proof", os.devnull])
     assert res.exit_code == 20
     assert "c no proof written" in res.stdout
+
+
+def test_unknown_outcome_is_printed_with_exit_code_0(capsys):
+    from hanabi_cp.cli.common import print_outcome
+    from hanabi_cp.solvers import Outcome, Status
+    deck = read_deck(WIN).deck
+    out = Outcome(Status.UNKNOWN, reason="time limit of 1.0 s reached", method="sat",
+                  stats={"seconds": 1.0})
+    print_outcome(out, deck, 2, certificate="-")
+    text = capsys.readouterr().out
+    assert s_line(text) == "s UNKNOWN"
+    assert "c reason: time limit of 1.0 s reached" in text
+    assert "c no certificate: undecided" in text and "v " not in text
+    assert Status.UNKNOWN.exit_code == 0
 
 
 # --- verify ----------------------------------------------------------------------
@@ -384,7 +398,7 @@ BAD = [
     (["solve", WIN, "--no-such-option"], "No such option"),
     (["solve", WIN, "--method", "greedy"], "method 'greedy' does not apply"),
     (["solve", WIN, "--method", "sat", "--maximize"], "cannot maximize"),
-    (["solve", WIN, "--solver", "nosuchsolver"], "unknown pysat solver"),
+    (["solve", WIN, "--method", "sat", "--solver", "nosuchsolver"], "unknown pysat solver"),
     (["solve"], "Missing argument 'DECK'"),
     (["verify", "-", "-", "--hand", 1], "cannot both be `-`"),
     (["verify", WIN, "{bad}"], "{bad}:"),
@@ -395,6 +409,8 @@ BAD = [
     (["encode", WIN, "-o", "{existing}"], "use --force"),
     (["decode", WIN, "{bad}"], "{bad}:1: expected a literal"),
     (["min-hand", "{bad}"], "{bad}:2: expected a card"),
+    (["no-such-command"], "No such command 'no-such-command'"),
+    (["--no-such-option"], "No such option '--no-such-option'"),
 ]
 
 

@@ -3,6 +3,7 @@ exit code 2; anything else is a bug and keeps its traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pkgutil
@@ -13,6 +14,17 @@ import click
 from .. import __version__
 from ..errors import HanabiError
 
+@contextlib.contextmanager
+def _one_line():
+    from .common import UsageLine
+    try:
+        yield
+    except click.UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":   # bare `hanabi-cp`: show the help
+            raise
+        raise UsageLine(f"{exc.format_message()} (see 'hanabi-cp --help')") from None
+
+
 # Every other module of this package defines click commands and a ``COMMANDS`` list
 # of them; they are attached in name order, so a new command family is one new file.
 _HERE = os.path.dirname(__file__)
@@ -21,6 +33,15 @@ _COMMAND_MODULES = sorted(info.name for info in pkgutil.iter_modules([_HERE])
 
 
 class _Group(click.Group):
+    # Usage errors of the root itself (unknown command or option) as one line too.
+    def parse_args(self, ctx, args):
+        with _one_line():
+            return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx, args):
+        with _one_line():
+            return super().resolve_command(ctx, args)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
