@@ -188,6 +188,14 @@ def test_verify_names_the_first_illegal_step(tmp_path):
     assert res.exit_code == 1
 
 
+def test_verify_takes_inline_letters_and_stdin():
+    res = run(["verify", LAZY, "ddddddddsspsppp", "--hand", 3])
+    assert res.exit_code == 0 and s_line(res.stdout) == "s VERIFIED"
+    res = run(["verify", LAZY, "-", "--hand", 2], input="DDDDDDDDSSPSPPP\n")
+    assert res.exit_code == 1
+    assert "c reason: card #12 (7:1): cannot store, hand is full (2 of 2)" in res.stdout
+
+
 def test_verify_reports_unfinished_colors(tmp_path):
     deck = read_deck(WIN).deck
     plays = tmp_path / "none.txt"

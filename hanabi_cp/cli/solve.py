@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 import click
 
 from ..errors import HanabiError
+from ..plays import PlaySequence
 from ..proofs import cnf_path_for
 from ..solvers import SolveOptions, solve
 from ..verify import replay
@@ -84,6 +88,10 @@ def _no_proof(out) -> str:
            "the reason above is its evidence"
 
 
+# PLAYS given on the command line rather than as a file: letters only.
+_INLINE = re.compile(r"[PSDpsd]+")
+
+
 @command("verify")
 @deck_argument
 @click.argument("plays", metavar="PLAYS")
@@ -95,21 +103,23 @@ def verify_cmd(ctx, deck, plays, hand, as_json):
 
     Exit code 0 and `s VERIFIED` if the sequence wins; otherwise exit code 1,
     `s REJECTED` and the first illegal step (or the colors left unfinished).
-    One of DECK and PLAYS may be `-` for stdin.
+    PLAYS is a play-sequence file (one of DECK and PLAYS may be `-` for stdin),
+    or the letters themselves (P play, S store, D discard) if no such file exists.
 
     \b
     Example:
       hanabi-cp solve instances/standard-winnable-h2.txt --certificate plays.txt
       hanabi-cp verify instances/standard-winnable-h2.txt plays.txt --hand 2
+      hanabi-cp verify instances/lazy-c1.txt DDDDDDDDSSPSPPP --hand 3
     """
     from ..formats import read_plays
     if deck == "-" and plays == "-":
         raise HanabiError("verify: DECK and PLAYS cannot both be `-` (stdin)")
     the_deck, h = load_instance(deck, hand)
-    try:
+    if plays != "-" and not os.path.exists(plays) and _INLINE.fullmatch(plays):
+        seq = PlaySequence(plays.upper())
+    else:
         seq = read_plays(plays)
-    except OSError as exc:
-        raise HanabiError(f"{plays}: cannot read: {exc.strerror or exc}") from None
     rep = replay(the_deck, h, seq)
     if as_json:
         echo_json({"won": rep.won, "score": rep.score, "target": the_deck.target,
