@@ -299,6 +299,13 @@ def test_text_writer_uses_letters_only_up_to_six_colors():
     assert "1:7" in deck_to_text(Deck.of([(1, 7)]))
 
 
+def test_writer_rejects_a_negative_hand():
+    with pytest.raises(HanabiError, match="hand size"):
+        deck_to_text(Deck.of([(1, 1)]), h=-1)
+    with pytest.raises(HanabiError, match="hand size"):
+        deck_to_json(Deck.of([(1, 1)]), h=-1)
+
+
 def test_writer_rejects_roles_that_cannot_read_back():
     deck = Deck.of([(1, 1), (1, 2)])
     for roles in (["a"], ["a", ""], ["a", "b\nc"], ["a", " b"]):
@@ -435,7 +442,8 @@ def test_dash_reads_stdin(monkeypatch):
     "p cnf 3 2\n1 -2 0 3 0\n  %\n0\n\n",
     "p cnf 3 2\n1 -2 0 3\n0\n",                    # ragged widths
     "p cnf 3 2\n1 -2 0\nc a comment in the body\n3 0\n",
-    "p cnf 3 2\r\n1 -2 0\r\n3 0\r\n",               # CRLF
+    "c crlf\r\np cnf 3 2\r\n1 -2 0\r\n3 0\r\n",     # CRLF
+    "c form\x0cc feed\np cnf 3 2\n1 -2 0\n3 0\n",
 ])
 def test_fast_and_line_parsers_agree(text):
     from hanabi_cp.formats.dimacs import _parse_fast, _parse_lines

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from ..errors import InputError
-from ..model import Card, Deck
+from ..model import Card, Deck, check_hand
 from .deck_text import check_roles
 from .jsonpos import describe, line_of, load_json
 
@@ -133,6 +133,8 @@ def deck_to_json(deck: Deck, h: int | None = None, roles=None, comments=()) -> s
     }
     """
     roles = check_roles(deck, roles)
+    if h is not None:
+        check_hand(h)
     items = {"n": json.dumps(deck.n), "c": json.dumps(deck.c),
              "cards": _wrapped([f"[{a}, {k}]" for a, k in deck.cards])}
     if h is not None:

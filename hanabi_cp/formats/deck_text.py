@@ -19,7 +19,7 @@ line; a file that uses roles must give one to every card.
 from __future__ import annotations
 
 from ..errors import InputError
-from ..model import Card, Deck
+from ..model import Card, Deck, check_hand
 
 COLOR_LETTERS = "rygbwm"
 _LETTER_COLOR = {ch: i for i, ch in enumerate(COLOR_LETTERS, start=1)}
@@ -180,6 +180,8 @@ def deck_to_text(deck: Deck, h: int | None = None, roles=None, comments=()) -> s
     1:7
     """
     roles = check_roles(deck, roles)
+    if h is not None:
+        check_hand(h)
     letters = deck.c <= len(COLOR_LETTERS)
     lines = comment_lines(comments)
     lines += [f"n {deck.n}", f"c {deck.c}"]

@@ -59,8 +59,10 @@ def _parse_fast(text: str) -> CNF | None:
             return None
         end = text.find("\n", pos)
         end = size if end < 0 else end
-        line = text[pos:end]
+        line = text[pos:end].removesuffix("\r")
         pos = end + 1
+        if len(line.splitlines()) > 1:   # a rarer line break: leave it to splitlines
+            return None
         comment = _comment(line)
         if comment is not None:
             comments.append(comment)
