@@ -157,7 +157,7 @@ def test_paper_readback_fails_where_ours_holds():
 
 def test_roles_cover_every_card_and_variants_change_parameters():
     red = reduce_cnf(FIG2_FORMULA, h=4)
-    assert red.deck.c == 7 and red.h == 4
+    assert red.deck.c == 7 and red.h == 4 and red.deck.n == 6 * 2 + 4 + 1   # max(6m+h+1, 5m+5)
     assert red.roles[:2] == ("hand reduction for the whole deck (2 of 4 slots)",) * 2
     assert "end of the whole-deck hand reduction" in red.roles
     red3 = reduce_cnf(FIG2_FORMULA, copies=4)
