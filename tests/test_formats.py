@@ -470,3 +470,38 @@ def test_plays_round_trip(actions, tmp_path_factory):
     for name in ("p.txt", "p.json"):
         write_plays(str(folder / name), PlaySequence(actions), force=True)
         assert read_plays(str(folder / name)) == PlaySequence(actions)
+
+
+def _lines_or_error(text):
+    from hanabi_cp.formats.dimacs import _parse_lines
+    try:
+        return _parse_lines(text, "x")
+    except InputError:
+        return "error"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["p cnf 3 2\n", "c x\n\np cnf 3 2\n", "c y\r\np cnf 2 1\r\n", "", "1 0\n"]),
+       st.lists(st.sampled_from(["1", "-2", "3", "0", "0", "0", "4", "\nc x\n", "\n%\n",
+                                 "%", "\n", "\r\n", "\t", "+1", "p cnf 3 2"]), max_size=12))
+def test_fast_path_never_disagrees_with_the_line_parser(head, pieces):
+    from hanabi_cp.formats.dimacs import _parse_fast
+    text = head + " ".join(pieces)
+    fast = _parse_fast(text)
+    if fast is not None:
+        slow = _lines_or_error(text)
+        assert slow == fast and slow.comments == fast.comments
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_dimacs_any_layout(data):
+    cnf = random_kcnf(data.draw(st.integers(0, 10**6)), num_vars=6, num_clauses=data.draw(
+        st.integers(1, 12)), k=data.draw(st.integers(1, 3)))
+    tokens = [str(t) for c in cnf.clauses for t in (*c, 0)]
+    seps = data.draw(st.lists(st.sampled_from([" ", "\n", "  \n\t", "\r\n"]),
+                              min_size=len(tokens), max_size=len(tokens)))
+    trailer = data.draw(st.sampled_from(["", "\n%\n0\n", "\nc the end\n"]))
+    text = f"c head\np cnf 6 {cnf.num_clauses}\n" + "".join(
+        t + s for t, s in zip(tokens, seps)) + trailer
+    assert parse_dimacs(text) == cnf
