@@ -505,3 +505,8 @@ def test_dimacs_any_layout(data):
     text = f"c head\np cnf 6 {cnf.num_clauses}\n" + "".join(
         t + s for t, s in zip(tokens, seps)) + trailer
     assert parse_dimacs(text) == cnf
+
+
+def test_dash_reads_a_text_only_stdin(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("PSD\n"))
+    assert read_plays("-") == PlaySequence("PSD")

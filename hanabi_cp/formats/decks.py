@@ -25,7 +25,11 @@ class DeckFile:
 
 
 def looks_like_json(text: str) -> bool:
-    """A text deck never starts with ``{`` or ``[``; JSON always does here."""
+    """A text deck never starts with ``{`` or ``[``; JSON always does here.
+
+    >>> looks_like_json('  {"cards": []}'), looks_like_json("# deck\\n1r")
+    (True, False)
+    """
     return text.lstrip()[:1] in ("{", "[")
 
 

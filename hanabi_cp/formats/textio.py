@@ -19,7 +19,11 @@ STDIO = "-"
 
 
 def display_name(path: str) -> str:
-    """The name used in error messages: ``<stdin>`` for ``-``."""
+    """The name used in error messages: ``<stdin>`` for ``-``.
+
+    >>> display_name("-"), display_name("deck.txt")
+    ('<stdin>', 'deck.txt')
+    """
     return "<stdin>" if path == STDIO else str(path)
 
 
@@ -33,7 +37,10 @@ def read_text(path: str) -> str:
     """
     name = display_name(path)
     if path == STDIO:
-        data = sys.stdin.buffer.read()
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:   # a text-only stand-in (StringIO): already decoded
+            return decode_text(sys.stdin.read().encode("utf-8", "surrogateescape"), name)
+        data = raw.read()
     else:
         try:
             with open(path, "rb") as f:
