@@ -84,9 +84,10 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     if cnf_count or cnf_dir:
         from ..harness.roundtrip import cross_check_cnf
         cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
-                        report)
+                        report, parse_sample(sample))
     click.echo(f"c instances: {report.instances}")
-    click.echo(summary_table(report))
+    if report.instances:
+        click.echo(summary_table(report))
     if report.roundtrips:
         from ..harness.roundtrip import roundtrip_table
         click.echo(roundtrip_table(report))

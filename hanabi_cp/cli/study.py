@@ -75,10 +75,15 @@ def common_options(name: str, count: int):
     return wrap
 
 
-def _finish(module, rows, stem: str) -> None:
-    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new)")
-    click.echo(module.summary(rows.rows))
-    for path in module.plot(rows.rows, stem):
+def _finish(module, rows, stem: str, **fields) -> None:
+    """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes)."""
+    from ..studies.common import select
+
+    mine = select(rows.rows, **fields)
+    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); "
+               f"{len(mine)} of this sweep (" + ", ".join(f"{k} = {v}" for k, v in fields.items()) + ")")
+    click.echo(module.summary(mine))
+    for path in module.plot(mine, stem):
         click.echo(f"c wrote {path}")
 
 
@@ -119,7 +124,7 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, progress, h
 
     rows = standard.run(csv_path, seed, count, hands, methods, maximize, least, int(colors),
                         time_limit, progress)
-    _finish(standard, rows, stem)
+    _finish(standard, rows, stem, seed=seed, c=int(colors))
 
 
 @study.command("random", cls=StudyCommand)
@@ -153,7 +158,9 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, progress, par
         raise HanabiError(f"--points: densities must be > 0, found {points}")
     rows = random_decks.run(csv_path, seed, count, param, points, n, c, r, hand,
                             methods, time_limit, progress)
-    _finish(random_decks, rows, stem)
+    fields = {"seed": seed, "param": param, "n": n, "c": c}
+    fields.update({"r": r} if param == "h" else {"h": hand})
+    _finish(random_decks, rows, stem, **fields)
 
 
 @study.command("reduction", cls=StudyCommand)
@@ -173,7 +180,7 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, progress, 
     from ..studies import reduction
 
     rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress)
-    _finish(reduction, rows, stem)
+    _finish(reduction, rows, stem, seed=seed, ratio=ratio)
 
 
 COMMANDS = [study]

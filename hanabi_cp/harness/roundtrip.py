@@ -15,13 +15,13 @@ import glob
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..cnf import CNF
 from ..errors import HanabiError
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
-from .check import DECISIVE, WINNABLE, Check, Result, problems, run_check
+from .check import DECISIVE, REFUSED, WINNABLE, Check, Result, problems, run_check
 from .runner import Report, _progress, repro_commands
 
 # Clauses per variable of the random formulas, around the 3-SAT threshold (4.26)
@@ -117,19 +117,23 @@ def shrink_formula(cnf: CNF, fails, max_tests: int = 200) -> CNF:
 def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
                     checks: Sequence[Check], options: SolveOptions | None = None,
                     out_dir: str | None = None, progress: bool = False,
-                    report: Report | None = None) -> Report:
+                    report: Report | None = None,
+                    sample: Mapping[str, float] | None = None) -> Report:
     report = report or Report(seed)
     options = options or SolveOptions(seed=seed)
     # Deciding is what the reduction promises; maximizing images would only add time.
     checks = [c for c in checks if not c.maximize]
     items = list(formulas(seed, count, num_vars, cnf_dir))
     bar = _progress(len(items), progress, "formulas")
+    sample = dict(sample or {})
     for j, (source, cnf) in enumerate(items):
-        sat, N, h, results, found = check_formula(cnf, checks, options)
+        rng = random.Random(f"{seed}:cnf:{j}:sample")
+        active = [c for c in checks if rng.random() < sample.get(c.label, 1.0)]
+        sat, N, h, results, found = check_formula(cnf, active, options)
         rt = Roundtrip(source, cnf, sat, N, h, results, found)
         report.roundtrips.append(rt)
         if found:
-            involved = [c for c in checks if any(p.startswith(c.label + ":") for p in found)] or checks
+            involved = [c for c in active if any(p.startswith(c.label + ":") for p in found)] or active
             rt.shrunk = shrink_formula(cnf, lambda f: bool(check_formula(f, involved, options)[4]))
             if out_dir:
                 write_roundtrip(rt, involved, out_dir, f"roundtrip-s{seed}-f{j}")
@@ -163,11 +167,17 @@ def roundtrip_table(report: Report) -> str:
     labels = sorted({r.label for rt in rts for r in rt.results})
     lines = [f"c round trips: {len(rts)} formulas ({sat} satisfiable, {len(rts) - sat} not), "
              f"{sum(not rt.ok for rt in rts)} failures"]
+    refusing = []
     for label in labels:
         rs = [r for rt in rts for r in rt.results if r.label == label]
+        if all(r.status == REFUSED for r in rs):
+            refusing.append(label)
+            continue
         agree = sum(1 for rt in rts for r in rt.results if r.label == label and r.status in DECISIVE
                     and (r.status == WINNABLE) == rt.satisfiable)
         lines.append(f"c   {label}: {agree} of {len(rs)} images agree with the formula "
                      f"({sum(r.status not in DECISIVE for r in rs)} undecided/refused), "
                      f"{sum(r.seconds for r in rs):.2f} s")
+    if refusing:
+        lines.append(f"c   refused every image: {', '.join(refusing)}")
     return "\n".join(lines)

@@ -70,6 +70,12 @@ class ResultsCSV:
         self.added += 1
 
 
+def select(rows: list[dict], **fields) -> list[dict]:
+    """The rows whose columns equal ``fields`` (compared as CSV text)."""
+    want = {k: str(v) for k, v in fields.items()}
+    return [r for r in rows if all(r[k] == v for k, v in want.items())]
+
+
 def model_size(stats: dict) -> dict:
     return {"variables": stats.get("variables"),
             "constraints": stats.get("clauses", stats.get("constraints")),
@@ -96,9 +102,12 @@ def applicable(names: Iterable[str], deck: Deck, h: int, maximize: bool = False)
             and table[n].refuses(deck, h) is None]
 
 
-def check_methods(names: Sequence[str] | None, default: Sequence[str]) -> list[str]:
+def check_methods(names: Sequence[str] | None, default: Sequence[str] | None) -> list[str]:
+    """The methods to run: ``names``, else ``default`` (None: every registered method)."""
     table = methods()
-    names = [n for n in default if n in table] if names is None else list(names)
+    if names is None:
+        names = sorted(table) if default is None else [n for n in default if n in table]
+    names = list(names)
     unknown = [n for n in names if n not in table]
     if unknown:
         raise HanabiError(f"unknown method {unknown[0]!r}; choose from {', '.join(sorted(table))}")

@@ -27,18 +27,22 @@ STUDY = "reduction"
 FIELDS = ["study", "instance", "seed", "v", "m", "ratio", "method", "N", "h", "verdict",
           "seconds", "build_seconds", *SIZE_FIELDS, "version"]
 KEY = ["seed", "v", "m", "instance", "method"]
-DEFAULT_METHODS = ("sat", "cpsat")
+DEFAULT_METHODS = None      # every registered method that accepts the images
 FORMULA = "formula"        # the method column of the rows that time CaDiCaL on the formula
 
 
-def _formula_row(cnf) -> dict:
+def _formula_row(cnf, repeats: int = 3) -> dict:
+    """CaDiCaL on the formula, best of ``repeats``: these take well under a
+    millisecond, where one scheduling hiccup of a shared machine would dominate."""
     from pysat.solvers import Solver
 
-    start = time.perf_counter()
-    with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as s:
-        sat = s.solve()
-    return {"verdict": "WINNABLE" if sat else "UNWINNABLE",
-            "seconds": round(time.perf_counter() - start, 6),
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as s:
+            sat = s.solve()
+        best = min(best, time.perf_counter() - start)
+    return {"verdict": "WINNABLE" if sat else "UNWINNABLE", "seconds": round(best, 6),
             "variables": cnf.num_vars, "constraints": cnf.num_clauses}
 
 
@@ -100,12 +104,23 @@ def ratios(rows) -> dict[str, dict[int, float]]:
     return {m: {v: percentile(xs, 50) for v, xs in sorted(d.items())} for m, d in sorted(per.items())}
 
 
+def _color(rows, method: str) -> str:
+    """The same color for a method in both panels."""
+    return f"C{sorted({r['method'] for r in rows}).index(method)}"
+
+
+def _integer_ticks(ax) -> None:
+    from matplotlib.ticker import MaxNLocator
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def plot_times(rows, ax=None):
     fig, ax = figure(ax)
-    for j, (m, data) in enumerate(times(rows).items()):
-        label = "CaDiCaL on the formula" if m == FORMULA else f"{m} on the image"
+    for m, data in times(rows).items():
+        label = "CaDiCaL on the formula (best of 3)" if m == FORMULA else f"{m} on the image"
         ax.plot(list(data), [1000 * percentile(xs, 50) for xs in data.values()], "o-",
-                color=f"C{j}", label=label)
+                color=_color(rows, m), label=label)
+    _integer_ticks(ax)
     ax.set_yscale("log")
     ax.set(xlabel="variables v (m = 4.26 v clauses)", ylabel="median solve time (ms)",
            title="Random 3-SAT and its Hanabi image (h = 2)")
@@ -116,8 +131,9 @@ def plot_times(rows, ax=None):
 
 def plot_ratios(rows, ax=None):
     fig, ax = figure(ax)
-    for j, (m, data) in enumerate(ratios(rows).items(), start=1):
-        ax.plot(list(data), list(data.values()), "o-", color=f"C{j}", label=m)
+    for m, data in ratios(rows).items():
+        ax.plot(list(data), list(data.values()), "o-", color=_color(rows, m), label=m)
+    _integer_ticks(ax)
     ax.set_yscale("log")
     ax.set(xlabel="variables v", ylabel="image time / formula time (median)",
            title="Slow-down of solving the image")
