@@ -17,9 +17,6 @@ from .common import (MethodChoice, command, force_option, open_output, provenanc
 
 
 def _variant_options(func):
-    func = click.option("--as-written", is_flag=True,
-                        help="Reproduce the paper's text literally (padding from o_m+6, "
-                             "n = 6m+2, h = 1 gadgets unchanged): to see its errata fail.")(func)
     func = click.option("--kappa", is_flag=True,
                         help="Constant-n variant: occurrences bounded to 5 per variable, one "
                              "dummy color per gadget, n = 30 at most.")(func)
@@ -41,6 +38,9 @@ def _read(path: str):
 @click.option("-o", "--output", default="-", show_default=True, metavar="DECK",
               help="Deck file (text, or JSON if it ends in .json); `-` for stdout.")
 @_variant_options
+@click.option("--as-written", is_flag=True,
+              help="Reproduce the paper's text literally (padding from o_m+6, n = 6m+2, "
+                   "h = 1 gadgets unchanged): to see its errata fail.")
 @force_option
 def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
     """Reduce a DIMACS CNF formula to a deck winnable iff it is satisfiable (journal §5).
@@ -86,7 +86,7 @@ def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
               metavar="S", help="Seconds per deck; on expiry the deck verdict is UNKNOWN.")
 @_variant_options
 @force_option
-def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, as_written, force):
+def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, force):
     """Reduce, solve the deck, map the answer back and compare with CaDiCaL on the formula.
 
     For each formula: the deck verdict and the formula's must agree, a winning play
@@ -102,8 +102,6 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, as_wr
     """
     from ..reduction.roundtrip import RoundtripRow, roundtrip
 
-    if as_written:
-        raise HanabiError("roundtrip checks the fixed construction; --as-written is for reduce")
     refuse_overwrite(csv_path, force)
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".cnf"))
