@@ -126,3 +126,17 @@ def test_cli_study_errors(tmp_path):
     res = CliRunner().invoke(main, ["study", "reduction", "--methods", "zzz", "--csv",
                                     str(tmp_path / "q.csv")])
     assert res.exit_code == 2 and "unknown method 'zzz'" in res.output
+
+
+def test_bench_runner_discovers_modules_and_pairs_ratios():
+    import importlib
+
+    runner = importlib.import_module("bench.__main__")
+    names = runner.discover()
+    assert "linear_algorithms" in names and "__main__" not in names
+    rows = [{"instance": i, "method": m, "verdict": v, "seconds": s}
+            for i, m, v, s in [(0, "sat", "WINNABLE", 0.01), (0, "x", "WINNABLE", 0.04),
+                               (1, "sat", "UNWINNABLE", 0.02), (1, "x", "UNWINNABLE", 0.02),
+                               (2, "sat", "WINNABLE", 0.01), (2, "x", "UNKNOWN", 9.0)]]
+    # Instance 2 is left out: x did not decide it.
+    assert runner.paired_ratios(rows, ("instance",), "sat") == {"x": (2, 0.03, 0.06, 1.0)}
