@@ -37,6 +37,7 @@ memory.  Every column is kept to backtrack a play sequence from the final entry.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from math import comb
 
 from ..errors import LimitError, SolverBug
@@ -120,10 +121,13 @@ class TimeUp(Exception):
     pass
 
 
+@dataclass
 class DPResult:
-    def __init__(self, score: int, actions: str, won: bool, entries: int, widest: int):
-        self.score, self.actions, self.won = score, actions, won
-        self.entries, self.widest = entries, widest
+    score: int          # cards played by ``actions`` (n * c when won)
+    actions: str
+    won: bool
+    entries: int        # finite entries stored, all columns
+    widest: int         # the largest column
 
 
 def dp_solve(deck: Deck, h: int, deadline: float | None = None) -> DPResult:

@@ -23,29 +23,30 @@ from ..solvers import Method, Outcome, SolveOptions, Status, register
 SHOWN = 8   # cards named in an overfull-hand witness
 
 
-def release_positions(deck: Deck) -> list[int] | list[Card]:
-    """f_i (0-based) for every card i of a deck with r = 1, or the missing cards."""
+def release_positions(deck: Deck) -> tuple[list[int], list[Card]]:
+    """(f, missing): f_i (0-based) for every card i of a deck with r = 1, or the
+    cards with no copy (then f is empty)."""
     pos = [[-1] * (deck.n + 1) for _ in range(deck.c + 1)]
     for i, (a, k) in enumerate(deck.cards):
         pos[k][a] = i
     missing = [Card(a, k) for k in range(1, deck.c + 1) for a in range(1, deck.n + 1)
                if pos[k][a] < 0]
     if missing:
-        return missing
+        return [], missing
     for k in range(1, deck.c + 1):
         row = pos[k]
         for a in range(2, deck.n + 1):     # prefix maximum over values
             if row[a - 1] > row[a]:
                 row[a] = row[a - 1]
-    return [pos[k][a] for a, k in deck.cards]
+    return [pos[k][a] for a, k in deck.cards], []
 
 
 def greedy(deck: Deck, h: int) -> tuple[bool, str | None, str | None]:
     """(won, actions, reason): the greedy play when won, else why not."""
-    f = release_positions(deck)
-    if f and type(f[0]) is Card:
-        more = f" ({len(f)} cards missing)" if len(f) > 1 else ""
-        return False, None, f"card {f[0]} has no copy in the deck{more}"
+    f, missing = release_positions(deck)
+    if missing:
+        more = f" ({len(missing)} cards missing)" if len(missing) > 1 else ""
+        return False, None, f"card {missing[0]} has no copy in the deck{more}"
     N = deck.N
     # Card i is in the hand after positions i .. f_i - 1 (the interval (i, f_i]).
     diff = [0] * (N + 1)

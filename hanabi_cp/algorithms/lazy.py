@@ -67,7 +67,7 @@ def lazy(deck: Deck, h: int) -> LazyResult:
                 i = prev[i]
                 removed += 1
             if i == NONE:
-                return LazyResult(False, None, _lost(deck, h, v, heap, last), removed)
+                return LazyResult(False, None, _lost(deck, h, v, heap), removed)
             last[v] = i
             heapq.heapreplace(heap, -i)        # i < bound: i joins the h+1 smallest
     # Only the last surviving copy of each value is used.
@@ -88,10 +88,9 @@ def lazy(deck: Deck, h: int) -> LazyResult:
     return LazyResult(True, "".join(actions), None, removed)
 
 
-def _lost(deck: Deck, h: int, v: int, heap: list, last: list) -> str:
-    witnesses = sorted(-x for x in heap)
-    values = sorted(deck.cards[i][0] for i in witnesses)
-    by_value = sorted(witnesses, key=lambda i: deck.cards[i][0])
+def _lost(deck: Deck, h: int, v: int, heap: list) -> str:
+    by_value = sorted((-x for x in heap), key=lambda i: deck.cards[i][0])
+    values = [deck.cards[i][0] for i in by_value]
     copies = [i + 1 for i, (a, _) in enumerate(deck.cards) if a == v]
     which = f"its only copy (#{copies[0]})" if len(copies) == 1 else (
         "each of its copies (" + ", ".join(f"#{p}" for p in copies[:8])
