@@ -103,7 +103,11 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
 
 
 def _big(x: int) -> str:
-    return f"{x:,}" if x < 10 ** 12 else f"about {x:.1e}"
+    if x < 10 ** 12:
+        return f"{x:,}"
+    # Via Decimal: ints beyond 1e308 (images with many colors) overflow a float.
+    from decimal import Decimal
+    return f"about {Decimal(x):.1e}"
 
 
 def _refuses(deck: Deck, h: int) -> str | None:
