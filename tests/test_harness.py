@@ -214,3 +214,14 @@ def test_cli_harness_cnf_dir(tmp_path):
     assert "round trips: 2 formulas (2 satisfiable, 0 not), 0 failures" in res.output
     res = CliRunner().invoke(main, ["harness", "--count", "0", "--cnf-dir", str(tmp_path / "none")])
     assert res.exit_code == 2 and "no .cnf files found" in res.output
+
+
+def test_cnf_roundtrips_through_every_variant():
+    from hanabi_cp.harness.roundtrip import VARIANTS, cross_check_cnf
+
+    checks = select_checks(["sat", "dp", "search", "brute"], maximize=False)
+    report = cross_check_cnf(3, len(VARIANTS), 3, None, checks, variants=True)
+    # dp's refusal of the constant-n (kappa) images once crashed on a float overflow.
+    assert report.ok, [rt.problems for rt in report.roundtrips if not rt.ok]
+    assert [rt.variant for rt in report.roundtrips] == list(VARIANTS)
+    assert {rt.h for rt in report.roundtrips} == {1, 2, 3}

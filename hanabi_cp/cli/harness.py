@@ -50,12 +50,15 @@ def _names(ctx, param, value):
                    "the reduction.")
 @click.option("--cnf-vars", type=click.IntRange(min=3), default=4, show_default=True,
               help="Variables of the random 3-CNF formulas.")
+@click.option("--cnf-variants", is_flag=True,
+              help="Cycle the round trips through the reduction's variants (h = 1, h = 3, "
+                   "extra copies, constant n).")
 @click.option("--out", "out_dir", default="harness-out", show_default=True, metavar="DIR",
               help="Where shrunk counterexamples and their commands are written.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
 def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximize,
-                time_limit, cnf_dir, cnf_count, cnf_vars, out_dir, progress):
+                time_limit, cnf_dir, cnf_count, cnf_vars, cnf_variants, out_dir, progress):
     """Run every applicable method on seeded random decks and compare the verdicts.
 
     Each certificate is replayed by the referee; a rejected certificate, a crash,
@@ -66,7 +69,7 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     \b
     Example:
       hanabi-cp harness --seed 1 --count 2000 --sample cpsat=0.2
-      hanabi-cp harness --seed 1 --count 0 --cnf-count 20
+      hanabi-cp harness --seed 1 --count 0 --cnf-count 20 --cnf-variants
     """
     from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
                            summary_table)
@@ -84,7 +87,7 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     if cnf_count or cnf_dir:
         from ..harness.roundtrip import cross_check_cnf
         cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
-                        report, parse_sample(sample))
+                        report, parse_sample(sample), cnf_variants)
     click.echo(f"c instances: {report.instances}")
     if report.instances:
         click.echo(summary_table(report))

@@ -27,6 +27,9 @@ from .runner import Report, _progress, repro_commands
 # Clauses per variable of the random formulas, around the 3-SAT threshold (4.26)
 # so that both answers occur.
 RATIOS = (2.0, 3.0, 4.26, 5.0, 6.0)
+# Variants of journal §5.1 (keyword arguments of reduce_cnf), cycled through with
+# --cnf-variants: the base deck, h = 1 (r = 3), h = 3, extra copies, constant n.
+VARIANTS = ({}, {"h": 1}, {"h": 3}, {"copies": 3}, {"kappa": True})
 
 
 @dataclass
@@ -34,6 +37,7 @@ class Roundtrip:
     source: str
     cnf: CNF
     satisfiable: bool
+    variant: dict = field(default_factory=dict)
     N: int = 0
     h: int = 2
     results: list[Result] = field(default_factory=list)
@@ -80,12 +84,13 @@ def formulas(seed: int, count: int, num_vars: int, cnf_dir: str | None):
         yield f"seed {seed}, formula #{i}", random_kcnf(rng, num_vars, m)
 
 
-def check_formula(cnf: CNF, checks: Sequence[Check], options: SolveOptions):
-    """(satisfiable, image size N, results, problems) for one formula."""
+def check_formula(cnf: CNF, checks: Sequence[Check], options: SolveOptions,
+                  variant: dict | None = None):
+    """(satisfiable, image size N, h, results, problems) for one formula."""
     from ..reduction import assignment_from_play, reduce_cnf
 
     sat = formula_sat(cnf)
-    red = reduce_cnf(cnf)
+    red = reduce_cnf(cnf, **(variant or {}))
     results = [run_check(c, red.deck, red.h, options) for c in checks]
     found = problems(results, red.deck.target)
     truth = WINNABLE if sat else "UNWINNABLE"
@@ -118,7 +123,7 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
                     checks: Sequence[Check], options: SolveOptions | None = None,
                     out_dir: str | None = None, progress: bool = False,
                     report: Report | None = None,
-                    sample: Mapping[str, float] | None = None) -> Report:
+                    sample: Mapping[str, float] | None = None, variants: bool = False) -> Report:
     report = report or Report(seed)
     options = options or SolveOptions(seed=seed)
     # Deciding is what the reduction promises; maximizing images would only add time.
@@ -129,12 +134,16 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
     for j, (source, cnf) in enumerate(items):
         rng = random.Random(f"{seed}:cnf:{j}:sample")
         active = [c for c in checks if rng.random() < sample.get(c.label, 1.0)]
-        sat, N, h, results, found = check_formula(cnf, active, options)
-        rt = Roundtrip(source, cnf, sat, N, h, results, found)
+        variant = VARIANTS[j % len(VARIANTS)] if variants else {}
+        if variant:
+            source += " (" + ", ".join(f"{k}={v}" for k, v in variant.items()) + ")"
+        sat, N, h, results, found = check_formula(cnf, active, options, variant)
+        rt = Roundtrip(source, cnf, sat, variant, N, h, results, found)
         report.roundtrips.append(rt)
         if found:
             involved = [c for c in active if any(p.startswith(c.label + ":") for p in found)] or active
-            rt.shrunk = shrink_formula(cnf, lambda f: bool(check_formula(f, involved, options)[4]))
+            rt.shrunk = shrink_formula(
+                cnf, lambda f: bool(check_formula(f, involved, options, variant)[4]))
             if out_dir:
                 write_roundtrip(rt, involved, out_dir, f"roundtrip-s{seed}-f{j}")
         bar.update(1)
@@ -148,7 +157,7 @@ def write_roundtrip(rt: Roundtrip, checks: Sequence[Check], out_dir: str, stem: 
 
     os.makedirs(out_dir, exist_ok=True)
     cnf = rt.shrunk if rt.shrunk is not None else rt.cnf
-    red = reduce_cnf(cnf)
+    red = reduce_cnf(cnf, **rt.variant)
     cnf_path = os.path.join(out_dir, stem + ".cnf")
     deck_path = os.path.join(out_dir, stem + "-image.txt")
     cmds = repro_commands(deck_path, red.h, [c.label for c in checks])
