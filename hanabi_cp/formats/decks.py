@@ -9,7 +9,7 @@ from ..errors import HanabiError
 from ..model import Deck
 from .deck_json import deck_to_json, parse_deck_json
 from .deck_text import deck_to_text, parse_deck_text
-from .textio import display_name, read_text, write_text
+from .textio import display_name, gc_paused, read_text, write_text
 
 FORMATS = ("text", "json")
 
@@ -40,7 +40,8 @@ def parse_deck(text: str, path: str = "<string>") -> DeckFile:
     2
     """
     parse = parse_deck_json if looks_like_json(text) else parse_deck_text
-    deck, h, roles = parse(text, path)
+    with gc_paused():
+        deck, h, roles = parse(text, path)
     return DeckFile(deck, h, roles, path)
 
 

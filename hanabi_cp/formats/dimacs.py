@@ -8,15 +8,13 @@ line may hold several clauses.  SATLIB files end with a ``%`` line followed by `
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from itertools import compress
 from operator import not_
 
 from ..cnf import CNF
 from ..errors import InputError
 from .deck_text import comment_lines
-from .textio import display_name, read_text, write_text
+from .textio import display_name, gc_paused, read_text, write_text
 
 
 def _bad_token(tokens: list[str]) -> str:
@@ -113,21 +111,8 @@ def parse_dimacs(text: str, path: str = "<string>") -> CNF:
     ...
     hanabi_cp.errors.InputError: <string>:1: expected 2 clauses as 'p cnf 3 2' declares, found 1
     """
-    with _gc_paused():
+    with gc_paused():
         return _parse_fast(text) or _parse_lines(text, path)
-
-
-@contextlib.contextmanager
-def _gc_paused():
-    # Millions of fresh clause tuples trigger the cyclic GC over and over (it scans
-    # every tracked tuple); none of them can form a cycle, so pause it while parsing.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _parse_lines(text: str, path: str) -> CNF:
