@@ -114,7 +114,7 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
 
 def build(deck: Deck, h: int, windows: Windows | None = None,
           card_encoding: int = EncType.seqcounter, propagate: bool = False,
-          collect: bool = False) -> Encoding:
+          collect: bool = False, asap: bool = True) -> Encoding:
     """Encode (deck, h); linear in N plus the total size of the hold windows.
 
     ``propagate`` adds the converse of the ``played_by`` definitions (not needed for
@@ -298,6 +298,22 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                             cl.append(g)
                         add(cl)
                 seg_s.append(s); seg_e.append(e); seg_l.append(hv)
+    # 2b. Play as soon as possible (WLOG, see encodings/cnf.md): if T(a-1, k) < q
+    #     for an alive copy q of (a, k), then T(a, k) <= q.
+    if asap:
+        for k in range(1, c + 1):
+            for a in range(1, n + 1):
+                for q in alive[k][a]:
+                    now = played_by(k, a, q)
+                    if now is TRUE:
+                        continue
+                    before = played_by(k, a - 1, q - 1)
+                    if before is FALSE:
+                        continue
+                    if before is TRUE:
+                        add([] if now is FALSE else [now])
+                    else:
+                        add([-before] if now is FALSE else [-before, now])
     define_pending()
 
     # 3. Hand capacity at every store point, once per maximal set of overlapping

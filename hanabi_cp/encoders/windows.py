@@ -132,6 +132,8 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
                     if last <= g < Eprev:
                         # (a, k) is itself one of the forced cards at g.
                         g = nxt[Eprev]
+                    if g > q and _chain_overflows(Ak, a, q, min(g, Lk[a - 1]), h):
+                        g = q            # q can only be played on sight
                     if Eprev > g:
                         continue
                     if g < N and a > 1:
@@ -164,6 +166,29 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
     w.stats = {"passes": w.passes, "dead_copies": removed,
                "forced_full_positions": sum(1 for x in w.forced if x == h)}
     return w
+
+
+def _chain_overflows(Ak: list, a: int, q: int, G: int, h: int) -> bool:
+    """Would storing copy q of (a, k) hold more than h cards of color k after q?
+
+    Stored means T(a-1, k) > q, and the deadline gives T(a-1, k) <= G.  While value
+    b has no alive copy in (q, G], its chosen copy p < q and T(b, k) >= T(a-1, k) > q
+    forces T(b-1, k) = T(b, k) > q, so (b, k) is held after q too (p < q < T(b, k)).
+    The chain ends at a value with a copy in (q, G]; reaching value 0 or a value
+    without any copy <= G is a contradiction (storing q is impossible outright).
+    """
+    held = 1
+    for b in range(a - 1, 0, -1):
+        cb = Ak[b]
+        i = bisect_right(cb, q)
+        if i < len(cb) and cb[i] <= G:
+            return False
+        if i == 0:
+            return True
+        held += 1
+        if held > h:
+            return True
+    return True
 
 
 def _overfull(deck: Deck, h: int, w: Windows, t: int) -> str:
