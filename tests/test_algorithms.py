@@ -229,7 +229,7 @@ def test_lazy_missing_value():
     assert out.status is Status.UNWINNABLE and "2:1 has no copy" in out.reason
 
 
-@pytest.mark.parametrize("method", ["greedy", "lazy", "dp"])
+@pytest.mark.parametrize("method", ["greedy", "lazy", "dp", "search"])
 def test_empty_instances_are_won(method):
     for deck in (Deck((), 0, 0), Deck((), 0, 1)):
         assert solve(deck, 0, method).status is Status.WINNABLE
