@@ -122,7 +122,7 @@ def ratio_table(quick: bool, seed: int) -> list[tuple]:
 
 def print_ratio_table(table) -> None:
     head = ("instances", "baseline", "method", "count", "baseline s", "method s", "median ratio")
-    rows = [head] + [(c, a, m, str(k), f"{x:.4g}", f"{y:.4g}", f"{q:.3g}x")
+    rows = [head] + [(c, a, m, str(k), f"{x:.4g}", f"{y:.4g}", f"{q:,.0f}x" if q >= 100 else f"{q:.2f}x")
                      for c, a, m, k, x, y, q in table]
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     for j, r in enumerate(rows):
