@@ -79,8 +79,14 @@ def check_files(cnf_path: str, proof_path: str) -> bool:
             raise HanabiError(f"{p}: no such file")
     if os.path.getsize(proof_path) == 0:
         return False
+    # drup's parser glues everything before the first " 0" into one chunk and drops it
+    # when it starts with "c": a leading comment would silently drop the first clause.
+    with open(cnf_path) as f:
+        formula = "".join(line for line in f if not line.startswith("c"))
+    with open(proof_path) as f:
+        proof = f.read()
     try:
-        res = drup.check_proof_from_files(cnf_path, proof_path)
+        res = drup.check_proof_from_strings(formula, proof)
     except ValueError as exc:
         raise HanabiError(f"{proof_path}: cannot check proof: {exc}") from None
     return res.outcome == drup.Outcome.VALID

@@ -57,7 +57,8 @@ class Encoding:
     def decode(self, model) -> PlaySequence:
         """The play sequence of a model (list of literals, pysat style)."""
         true = set(l for l in model if l > 0)
-        return decode_choice(self.deck, self.windows, lambda q: self.copy_vars[q] in true)
+        cv = self.copy_vars
+        return decode_choice(self.deck, self.windows, lambda q: q in cv and cv[q] in true)
 
     def solve_model(self, solver: str = "cadical195"):
         """Convenience for doctests and tests: a model, or None if unsatisfiable."""
@@ -82,23 +83,26 @@ class Encoding:
 
 
 def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
-    """Play the earliest chosen alive copy of each card; store it if not playable."""
-    pick = set()
-    for k in range(1, deck.c + 1):
-        for a in range(1, deck.n + 1):
-            copies = win.alive[k][a]
-            if len(copies) == 1:
-                pick.add(copies[0])
-                continue
+    """Play every alive copy that is playable on sight; store a chosen copy otherwise.
+
+    ``chosen(q)`` says whether the storable copy q was chosen (only asked for copies
+    that cannot be played when scanned).  A card whose only alive copy is q is always
+    chosen there.
+    """
+    c = deck.c
+    alive = bytearray(deck.N)
+    single = bytearray(deck.N)
+    for k in range(1, c + 1):
+        for copies in win.alive[k][1:]:
             for q in copies:
-                if chosen(q):
-                    pick.add(q)
-                    break
-    top = [0] * (deck.c + 1)
+                alive[q] = 1
+            if len(copies) == 1:
+                single[copies[0]] = 1
+    top = [0] * (c + 1)
     hand = set()
     out = []
     for t, (a, k) in enumerate(deck.cards):
-        if t not in pick:
+        if not alive[t] or top[k] >= a:
             out.append(DISCARD)
         elif top[k] + 1 == a:
             out.append(PLAY)
@@ -106,9 +110,11 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
             while (top[k] + 1, k) in hand:
                 hand.discard((top[k] + 1, k))
                 top[k] += 1
-        else:
+        elif (a, k) not in hand and (single[t] or chosen(t)):
             out.append(STORE)
             hand.add((a, k))
+        else:
+            out.append(DISCARD)
     return PlaySequence("".join(out))
 
 
@@ -118,10 +124,11 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     """Encode (deck, h); linear in N plus the total size of the hold windows.
 
     ``propagate`` adds the converse of the ``played_by`` definitions (not needed for
-    correctness; more clauses, often fewer conflicts).  ``collect`` leaves the hand
-    capacity out of the clauses and records each maximal set as (literals, surely
-    held) in ``Encoding.capacity`` instead, for callers that vary h (min-hand);
-    ``windows`` must then come from ``analyse`` at the largest h asked.
+    correctness; more clauses, often fewer conflicts).  ``asap`` adds the clauses of
+    the play-as-soon-as-possible normal form.  ``collect`` leaves the hand capacity
+    out of the clauses and records each maximal set as (literals, surely held) in
+    ``Encoding.capacity`` instead, for callers that vary h (min-hand); ``windows``
+    must then come from ``analyse`` at the largest h asked.
     """
     check_hand(h)
     t0 = time.perf_counter()
@@ -132,6 +139,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         return Encoding(deck, h, [[]], 0, names, win, {}, "UNWINNABLE", win.reason,
                         stats=_stats(deck, 0, 1, t_pre, 0.0, win))
     n, c, N = deck.n, deck.c, deck.N
+    cards = deck.cards
     alive, E, L, stop = win.alive, win.earliest, win.latest, win.stop
     clauses: list = []
     add = clauses.append
@@ -145,170 +153,294 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         names.append(name)
         return top[0]
 
-    # Per color: alive positions in deck order with their values, for the positions
-    # where T(b, k) can change (an alive copy of a value <= b).
+    # Per color: alive positions in deck order with their values (the positions where
+    # T(b, k) can change), and each position's index there.
+    is_alive = bytearray(N)
+    for k in range(1, c + 1):
+        for copies in alive[k]:
+            for q in copies:
+                is_alive[q] = 1
     cpos = [[] for _ in range(c + 1)]
     cval = [[] for _ in range(c + 1)]
     index = [0] * N
-    for k in range(1, c + 1):
-        for a in range(1, n + 1):
-            for q in alive[k][a]:
-                cpos[k].append(q)
-    for k in range(1, c + 1):
-        cpos[k].sort()
-        vals = cval[k]
-        for i, q in enumerate(cpos[k]):
-            vals.append(deck.cards[q][0])
-            index[q] = i
+    for t in range(N):
+        if is_alive[t]:
+            a, k = cards[t]
+            index[t] = len(cpos[k])
+            cpos[k].append(t)
+            cval[k].append(a)
 
-    def locate(k: int, t: int) -> int:
-        """Index in cpos[k] of the last alive color-k position <= t (-1 if none)."""
-        ps = cpos[k]
-        lo, hi = 0, len(ps)
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if ps[mid] <= t:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo - 1
+    # Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
+    # Every other alive copy is played on sight whenever it is chosen.
+    # skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end).
+    skeep = [[None] * (n + 1) for _ in range(c + 1)]
+    for k in range(1, c + 1):
+        Lk, Ak, Sk, sk = L[k], alive[k], stop[k], skeep[k]
+        for a in range(2, n + 1):
+            Lp = Lk[a - 1]
+            copies = Ak[a]
+            if copies[0] >= Lp:
+                continue
+            lst = None
+            for q, g in zip(copies, Sk[a]):
+                if q < Lp and g > q:
+                    if lst is None:
+                        lst = sk[a] = []
+                    lst.append((q, g if g < Lp else Lp))
+    # The first storable copy position of each card, for played_by's alias test.
+    first_store = [[N] * (n + 1) for _ in range(c + 1)]
+    for k in range(1, c + 1):
+        fk = first_store[k]
+        for a, lst in enumerate(skeep[k]):
+            if lst:
+                fk[a] = lst[0][0]
 
-    def played_by(k: int, b: int, t: int, i: int = -2):
-        """Literal for T(b, k) <= t (or a constant); i = locate(k, t) if known."""
-        if b == 0 or t >= L[k][b]:
-            return TRUE
-        Eb = E[k][b]
-        if t < Eb:
+    def played_by(k: int, b: int, t: int):
+        """Literal for T(b, k) <= t (or a constant).
+
+        While (b, k) has no storable copy <= t, the normal form plays it at its first
+        alive copy after T(b-1, k), so T(b, k) <= t iff T(b-1, k) < q* (q* the last
+        alive copy <= t): the literal is that of (b-1, q*-1), no new variable.
+        """
+        seen = []
+        lit = None
+        Ek, Lk, ps, vals, Ak, fk = E[k], L[k], cpos[k], cval[k], alive[k], first_store[k]
+        while True:
+            if b == 0 or t >= Lk[b]:
+                lit = TRUE
+                break
+            Eb = Ek[b]
+            if t < Eb:
+                lit = FALSE
+                break
+            if not is_alive[t] or cards[t][1] != k or cards[t][0] > b:
+                i = _last_le(ps, t)
+                while vals[i] > b:       # T(b, k) is never at a higher value's position
+                    i -= 1
+                t = ps[i]
+                if t < Eb:
+                    lit = FALSE
+                    break
+            key = (k, b, t)
+            lit = gvars.get(key)
+            if lit is not None:
+                break
+            seen.append(key)
+            if fk[b] <= t:
+                lit = new(("played_by", b, k, t))
+                pending.append((lit, k, b, t))
+                break
+            copies = Ak[b]
+            j = len(copies) - 1
+            while copies[j] > t:
+                j -= 1
+            b, t = b - 1, copies[j] - 1
+        for key in seen:
+            gvars[key] = lit
+        return lit
+
+    def last_copy_lit(k: int, b: int, t: int):
+        """T(b-1, k) < q* for the last alive copy q* <= t of (b, k), or FALSE."""
+        copies = alive[k][b]
+        if copies[0] > t:
             return FALSE
-        if i == -2:
-            i = locate(k, t)
-        vals, ps = cval[k], cpos[k]
-        while vals[i] > b:          # T(b, k) is never at a higher value's position
-            i -= 1
-        t = ps[i]
-        if t < Eb:
-            return FALSE
-        key = (k, b, t)
-        v = gvars.get(key)
-        if v is None:
-            v = gvars[key] = new(("played_by", b, k, t))
-            pending.append((v, k, b, t, i))
-        return v
+        j = len(copies) - 1
+        while copies[j] > t:
+            j -= 1
+        return played_by(k, b - 1, copies[j] - 1)
 
     def define_pending() -> None:
         while pending:
-            v, k, b, t, i = pending.pop()
-            lower = played_by(k, b - 1, t, i)
+            v, k, b, t = pending.pop()
+            lower = played_by(k, b - 1, t)
             if lower is FALSE:
                 add([-v])
                 continue
             if lower is not TRUE:
                 add([-v, lower])
-            copies = alive[k][b]
-            if copies[-1] > t:       # otherwise "some copy by t" is the at-least-one clause
-                cl = [-v]
-                for q in copies:
-                    if q > t:
-                        break
-                    cl.append(copy_vars[q])
-                add(cl)
+            # A storable copy <= t chosen, or an alive copy <= t after T(b-1, k).
+            seen_lit = last_copy_lit(k, b, t)
+            if seen_lit is TRUE:
+                continue
+            cl = [-v]
+            cvs = []
+            for q, _ in skeep[k][b]:
+                if q > t:
+                    break
+                cv = copy_vars.get(q, TRUE)
+                if cv is TRUE:
+                    cl = None
+                    break
+                cvs.append(cv)
+            if cl is None:
+                continue
+            cl.extend(cvs)
+            if seen_lit is not FALSE:
+                cl.append(seen_lit)
+            add(cl)
             if propagate:
-                # The converse (not needed for correctness) lets propagation see plays.
                 lo = [] if lower is TRUE else [-lower]
-                if copies[-1] <= t and len(copies) == 1:
-                    add(lo + [v])
-                else:
-                    for q in copies:
-                        if q > t:
-                            break
-                        add(lo + [-copy_vars[q], v])
+                for cv in cvs:
+                    add(lo + [-cv, v])
 
-    # 1. One copy per card (at least one).
+    # 1. One copy per card: a chosen storable copy, or an alive copy after T(a-1, k).
+    #    A card with a single alive copy needs no variable.
     for k in range(1, c + 1):
+        sk = skeep[k]
+        for a in range(2, n + 1):
+            lst = sk[a]
+            if lst and len(alive[k][a]) > 1:
+                for q, _ in lst:
+                    copy_vars[q] = new(("copy", a, k, q))
+    for k in range(1, c + 1):
+        sk = skeep[k]
         for a in range(1, n + 1):
-            copies = alive[k][a]
-            if len(copies) > 1:
-                cl = []
-                for q in copies:
-                    v = copy_vars[q] = new(("copy", a, k, q))
-                    cl.append(v)
-                add(cl)
+            lst = sk[a]
+            if lst and len(alive[k][a]) == 1:
+                continue
+            seen_lit = last_copy_lit(k, a, N)
+            if seen_lit is TRUE:
+                continue
+            cl = [copy_vars[q] for q, _ in lst] if lst else []
+            if seen_lit is not FALSE:
+                cl.append(seen_lit)
+            add(cl)
 
-    # 2. Deadlines and held segments.
-    seg_s: list = []             # hold segments [s, e) with their literal (TRUE = surely held)
+    # 2. Deadlines and hold segments of the storable copies.
+    seg_s: list = []             # hold segments [s, e)
     seg_e: list = []
-    seg_l: list = []
+    seg_spec: list = []          # (k, a, s, active storable copies or None = surely chosen)
     storepoint = bytearray(N)
     for k in range(1, c + 1):
-        ps, vals = cpos[k], cval[k]
-        for a in range(1, n + 1):
+        ps, vals, Ek, Lk = cpos[k], cval[k], E[k], L[k]
+        sk = skeep[k]
+        for a in range(2, n + 1):
+            lst = sk[a]
+            if not lst:
+                continue
             copies = alive[k][a]
-            Lp = L[k][a - 1]
-            if copies[0] >= Lp:
-                continue             # every alive copy is played on sight
             single = len(copies) == 1
-            gs = stop[k][a]
-            ends = []
-            for q, g in zip(copies, gs):
-                if q >= Lp:
-                    ends.append(q)   # never stored
-                    continue
+            Lp = Lk[a - 1]
+            last_end = 0
+            for q, end in lst:
                 storepoint[q] = 1
-                if g < Lp:
-                    lit = played_by(k, a - 1, g)
+                if end < Lp:
+                    lit = played_by(k, a - 1, end)
                     if lit is not TRUE:
                         cv = TRUE if single else copy_vars[q]
                         if lit is FALSE:
                             add([-cv] if cv is not TRUE else [])
                         else:
                             add([lit] if cv is TRUE else [-cv, lit])
-                    ends.append(g)
-                else:
-                    ends.append(Lp)
-            # Boundaries: own copies, window ends, and the positions in the window
-            # where T(a-1, k) can change.
-            first, last_end = copies[0], max(ends)
-            cuts = set(copies)
-            cuts.update(ends)
+                if end > last_end:
+                    last_end = end
+            # Boundaries: storable copies, window ends, and the positions in the
+            # window where T(a-1, k) can change.
+            first = lst[0][0]
+            cuts = [q for q, _ in lst]
+            cuts.extend(end for _, end in lst)
             i = index[first] + 1
-            while i < len(ps) and ps[i] < last_end:
+            m = len(ps)
+            while i < m and ps[i] < last_end:
                 if vals[i] < a:
-                    cuts.add(ps[i])
+                    cuts.append(ps[i])
                 i += 1
-            cuts = sorted(x for x in cuts if first <= x <= last_end)
-            nall = len(copies)
+            cuts = sorted(set(cuts))
+            last_copy = copies[-1]
+            Eprev = Ek[a - 1]
             for j in range(len(cuts) - 1):
                 s, e = cuts[j], cuts[j + 1]
-                act = [q for q, x in zip(copies, ends) if q <= s < x]
-                if not act:
-                    continue
-                g = played_by(k, a - 1, s)
-                if g is TRUE:
-                    continue
-                if g is FALSE and (single or len(act) == nall):
-                    seg_s.append(s); seg_e.append(e); seg_l.append(TRUE)
-                    continue
-                hv = new(("held", a, k, s, e))
-                if len(act) == nall:
-                    add([hv] if g is FALSE else [g, hv])
+                if s >= Lp:
+                    break
+                if s >= last_copy:
+                    act = None           # every alive copy is <= s: one is chosen
                 else:
-                    for q in act:
-                        cl = [-copy_vars[q], hv]
-                        if g is not FALSE:
-                            cl.append(g)
-                        add(cl)
-                seg_s.append(s); seg_e.append(e); seg_l.append(hv)
-    # 2b. Play as soon as possible (WLOG, see encodings/cnf.md): if T(a-1, k) < q
-    #     for an alive copy q of (a, k), then T(a, k) <= q.
+                    act = [q for q, x in lst if q <= s < x]
+                    if not act:
+                        continue
+                seg_s.append(s)
+                seg_e.append(e)
+                seg_spec.append((k, a, s, act, s < Eprev))
+
+    # 3. Hand capacity at every store point, once per maximal set of overlapping
+    #    segments (a set that only grows between two removals needs one constraint);
+    #    held variables only for segments in a set that can exceed the hand.
+    starts = [[] for _ in range(N + 1)]
+    stops = [[] for _ in range(N + 1)]
+    for j in range(len(seg_s)):
+        starts[seg_s[j]].append(j)
+        stops[seg_e[j]].append(j)
+    active: dict = {}
+    snapshot = None
+    sets: list = []
+    for t in range(N + 1):
+        if stops[t]:
+            if snapshot is not None:
+                sets.append(snapshot)
+                snapshot = None
+            for j in stops[t]:
+                del active[j]
+        for j in starts[t]:
+            active[j] = None
+        if t < N and storepoint[t]:
+            snapshot = list(active)
+    if snapshot is not None:
+        sets.append(snapshot)
+    seg_lit: list = [None] * len(seg_s)
+
+    def held_lit(j):
+        lit = seg_lit[j]
+        if lit is not None:
+            return lit
+        k, a, s, act, sure_late = seg_spec[j]
+        g = FALSE if sure_late else played_by(k, a - 1, s)
+        if g is TRUE:
+            lit = FALSE
+        elif act is None or (len(act) == 1 and act[0] not in copy_vars):
+            lit = TRUE if g is FALSE else new(("held", a, k, s, seg_e[j]))
+            if g is not FALSE:
+                add([g, lit])
+        else:
+            lit = new(("held", a, k, s, seg_e[j]))
+            for q in act:
+                cl = [-copy_vars[q], lit]
+                if g is not FALSE:
+                    cl.append(g)
+                add(cl)
+        seg_lit[j] = lit
+        return lit
+
+    ncard = [0]
+    card_sizes: dict = {}
+    capacity: list = []
+    for snap in sets:
+        if len(snap) <= h and not collect:
+            continue
+        lits, sure = [], 0
+        for j in snap:
+            lit = held_lit(j)
+            if lit is TRUE:
+                sure += 1
+            elif lit is not FALSE:
+                lits.append(lit)
+        if collect:
+            capacity.append((lits, sure))
+        else:
+            ncard[0] += _at_most(lits, h - sure, add, new, card_encoding, card_sizes)
+
+    # 4. Play as soon as possible (the normal form, see encodings/cnf.md): if
+    #    T(a-1, k) < q for an alive copy q of (a, k), then T(a, k) <= q.
     if asap:
         for k in range(1, c + 1):
-            for a in range(1, n + 1):
+            for a in range(2, n + 1):
+                if not skeep[k][a]:
+                    continue             # played_by aliases this card: implied
                 for q in alive[k][a]:
                     now = played_by(k, a, q)
                     if now is TRUE:
                         continue
                     before = played_by(k, a - 1, q - 1)
-                    if before is FALSE:
+                    if before is FALSE or before == now:
                         continue
                     if before is TRUE:
                         add([] if now is FALSE else [now])
@@ -316,51 +448,24 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                         add([-before] if now is FALSE else [-before, now])
     define_pending()
 
-    # 3. Hand capacity at every store point, once per maximal set of overlapping
-    #    segments (a set that only grows between two removals needs one constraint).
-    starts = [[] for _ in range(N + 1)]
-    stops = [[] for _ in range(N + 1)]
-    for j in range(len(seg_s)):
-        starts[seg_s[j]].append(j)
-        stops[seg_e[j]].append(j)
-    active: dict = {}
-    sure = 0
-    snapshot = None
-    ncard = [0]
-    card_sizes: dict = {}
-    capacity: list = []
-
-    def emit(snap) -> None:
-        if collect:
-            capacity.append(snap)
-        else:
-            ncard[0] += _at_most(snap[0], h - snap[1], add, new, card_encoding, card_sizes)
-    for t in range(N + 1):
-        if stops[t]:
-            if snapshot is not None:
-                emit(snapshot)
-                snapshot = None
-            for j in stops[t]:
-                if seg_l[j] is TRUE:
-                    sure -= 1
-                else:
-                    del active[seg_l[j]]
-        for j in starts[t]:
-            if seg_l[j] is TRUE:
-                sure += 1
-            else:
-                active[seg_l[j]] = None
-        if t < N and storepoint[t]:
-            snapshot = (list(active), sure)
-    if snapshot is not None:
-        emit(snapshot)
-
     build_s = time.perf_counter() - t0
     enc = Encoding(deck, h, clauses, top[0], names, win, copy_vars, capacity=capacity)
     enc.stats = _stats(deck, top[0], len(clauses), t_pre, build_s, win)
     enc.stats.update({"cardinality_clauses": ncard[0], "hold_segments": len(seg_s),
                       "cardinality_sets": dict(sorted(card_sizes.items()))})
     return enc
+
+
+def _last_le(ps: list, t: int) -> int:
+    """Index of the last element <= t in the sorted list ps (-1 if none)."""
+    lo, hi = 0, len(ps)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if ps[mid] <= t:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
 
 
 def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> int:
