@@ -1,0 +1,311 @@
+"""Method "cpsat": Solitaire Hanabi as an OR-Tools CP-SAT model (encodings/cpsat.md).
+
+The model follows SPEC fact 3, not a positions x cards time grid: per card (a, k)
+the chosen copy p(a, k) and the play time T(a, k) = max(p(a, k), T(a-1, k)); the
+card is in the hand over the interval [p, T), and a cumulative constraint keeps at
+most h such intervals open after every position.  A scanned copy q of (a, k) is
+then discarded (not chosen), played (chosen, q > T(a-1, k)) or stored (chosen,
+q < T(a-1, k)).
+
+Two models:
+
+- ``build_decide`` asks for a win.  It starts from ``windows.analyse`` (dead copies,
+  earliest/latest play times, deadlines), which may already prove the deck lost.
+- ``build_maximize`` asks for the largest score.  The win-only pruning of
+  ``analyse`` would be unsound here (it kills copies a win cannot use, but a
+  partial game may use them), so it has a ``played`` flag per card, prefix-closed
+  per color, and optional hold intervals.
+
+>>> from hanabi_cp.model import Deck
+>>> m = build_decide(Deck.of([(2, 1), (1, 1), (3, 1)]), 1)
+>>> m.solve(SolveOptions()).plays.actions
+'SPP'
+>>> build_decide(Deck.of([(3, 1), (2, 1), (1, 1)]), 1).solve(SolveOptions()).status
+<Status.UNWINNABLE: 'UNWINNABLE'>
+>>> m = build_maximize(Deck.of([(2, 1), (3, 1), (1, 1)]), 1)
+>>> out = m.solve(SolveOptions(maximize=True))
+>>> out.score, out.plays.actions
+(2, 'SDP')
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+from ortools.util.python.sorted_interval_list import Domain
+
+from ..errors import SolverBug
+from ..model import Deck, check_hand
+from ..plays import DISCARD, PLAY, STORE, PlaySequence
+from ..solvers import Method, Outcome, SolveOptions, Status, register
+from .windows import analyse
+
+
+@dataclass
+class HanabiModel:
+    """A CP-SAT model of (deck, h) with the variables the decoder reads.
+
+    ``decided`` is set (with ``reason``) when building already settled the
+    question, e.g. preprocessing proved the deck lost; ``model`` is then None.
+    """
+
+    deck: Deck
+    h: int
+    maximize: bool
+    model: cp_model.CpModel | None
+    copy_vars: dict = field(default_factory=dict)   # (a, k, q) -> BoolVar, or True if forced
+    played: dict = field(default_factory=dict)      # (a, k) -> BoolVar (maximize only)
+    decided: Status | None = None
+    reason: str | None = None
+    stats: dict = field(default_factory=dict)
+
+    def picks(self, value) -> set:
+        """Positions of the chosen copies, given ``value(var) -> int``."""
+        return {q for (_, _, q), v in self.copy_vars.items() if v is True or value(v)}
+
+    def solve(self, options: SolveOptions) -> Outcome:
+        stats = dict(self.stats)
+        if self.decided is not None:
+            return Outcome(self.decided, reason=self.reason, stats=stats)
+        solver = cp_model.CpSolver()
+        configure(solver, options)
+        t0 = time.perf_counter()
+        code = solver.solve(self.model)
+        stats.update({"solve_seconds": round(time.perf_counter() - t0, 6),
+                      "cpsat_status": solver.status_name(code),
+                      "cpsat_wall_seconds": round(solver.wall_time, 6),
+                      "cpsat_branches": solver.num_branches,
+                      "cpsat_conflicts": solver.num_conflicts})
+        return (self._maximize_outcome if self.maximize else self._decide_outcome)(
+            solver, code, options, stats)
+
+    def _decide_outcome(self, solver, code, options, stats) -> Outcome:
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            plays = decode_picks(self.deck, self.picks(solver.boolean_value))
+            return Outcome(Status.WINNABLE, plays, stats=stats)
+        if code == cp_model.INFEASIBLE:
+            return Outcome(Status.UNWINNABLE, reason="CP-SAT: infeasible (no choice of one "
+                           "copy per card keeps the hand within h)", stats=stats)
+        return self._unknown(code, options, stats)
+
+    def _maximize_outcome(self, solver, code, options, stats) -> Outcome:
+        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            plays = decode_picks(self.deck, self.picks(solver.boolean_value))
+            score = sum(solver.boolean_value(v) for v in self.played.values())
+            target = self.deck.target
+            bound = int(round(solver.best_objective_bound))
+            stats["objective_bound"] = bound
+            if score == target:
+                return Outcome(Status.WINNABLE, plays, score=score, stats=stats)
+            if code == cp_model.OPTIMAL:
+                return Outcome(Status.UNWINNABLE, plays, score=score, stats=stats,
+                               reason=f"CP-SAT: at most {score} of {target} cards can be "
+                                      f"played (proved optimal)")
+            return Outcome(Status.UNKNOWN, plays, score=score, stats=stats,
+                           reason=f"time limit of {options.time_limit} s reached: best score "
+                                  f"found {score}, upper bound {bound} of {target}")
+        if code == cp_model.INFEASIBLE:
+            # Playing nothing is always feasible: this is our bug, not the user's.
+            raise SolverBug("cpsat: the maximize model is infeasible")
+        return self._unknown(code, options, stats)
+
+    def _unknown(self, code, options, stats) -> Outcome:
+        if code == cp_model.UNKNOWN:
+            return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s "
+                           f"reached before CP-SAT decided", stats=stats)
+        if code == cp_model.MODEL_INVALID:
+            return Outcome(Status.UNKNOWN, reason="CP-SAT rejected the model: "
+                           + (self.model.validate() or "no reason given"), stats=stats)
+        raise SolverBug(f"cpsat: unexpected CP-SAT status {code!r}")
+
+
+def configure(solver: cp_model.CpSolver, options: SolveOptions) -> None:
+    """Every solver parameter the method sets, in one place."""
+    p = solver.parameters
+    p.num_workers = max(1, options.workers)
+    p.random_seed = options.seed
+    # The models are small and propagation-driven: presolve, probing, symmetry
+    # detection and LP relaxations cost more than they save (measured by
+    # bench/encoders.py: median solve 13 ms -> 1.4 ms on standard decks, h = 4,
+    # and 4x less on random r = 2 decks; see encodings/cpsat.md).
+    p.cp_model_presolve = False
+    p.cp_model_probing_level = 0
+    p.symmetry_level = 0
+    p.linearization_level = 0
+    if options.time_limit is not None:
+        p.max_time_in_seconds = float(options.time_limit)
+
+
+def decode_picks(deck: Deck, picks) -> PlaySequence:
+    """Actions for a set of chosen positions: play a chosen card when playable, else
+    store it; discard every other card.  Stored cards leave the hand by cascade."""
+    top = [0] * (deck.c + 1)
+    hand = set()
+    out = []
+    for t, (a, k) in enumerate(deck.cards):
+        if t not in picks:
+            out.append(DISCARD)
+        elif top[k] + 1 == a:
+            out.append(PLAY)
+            top[k] = a
+            while (top[k] + 1, k) in hand:
+                hand.discard((top[k] + 1, k))
+                top[k] += 1
+        else:
+            out.append(STORE)
+            hand.add((a, k))
+    return PlaySequence("".join(out))
+
+
+def _sizes(deck: Deck, model: cp_model.CpModel, t0: float) -> dict:
+    proto = model.Proto()
+    nv, nc, N = len(proto.variables), len(proto.constraints), max(deck.N, 1)
+    return {"cards": deck.N, "variables": nv, "constraints": nc,
+            "variables_per_card": round(nv / N, 3), "constraints_per_card": round(nc / N, 3),
+            "build_seconds": round(time.perf_counter() - t0, 6)}
+
+
+def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
+    """The win model: one copy per card, T chains, hold intervals, capacity h."""
+    check_hand(h)
+    t0 = time.perf_counter()
+    win = windows if windows is not None else analyse(deck, h)
+    pre = {"preprocess_seconds": round(time.perf_counter() - t0, 6), **win.stats}
+    if win.reason is not None:
+        return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE,
+                           reason=win.reason, stats=pre)
+    E, L, alive = win.earliest, win.latest, win.alive
+    m = cp_model.CpModel()
+    copy_vars: dict = {}
+    intervals = []
+    for k in range(1, deck.c + 1):
+        seen: list = []          # alive positions of color k with value <= a
+        prev = None              # T(a-1, k)
+        for a in range(1, deck.n + 1):
+            qs = alive[k][a]
+            seen = sorted(seen + qs)
+            # T(a, k) is the position of an alive copy of a value <= a, within the
+            # earliest/latest bounds every win satisfies.
+            dom = [t for t in seen if E[k][a] <= t <= L[k][a]]
+            if not dom:
+                return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, stats=pre,
+                                   reason=f"card {a}:{k}: no alive copy lets it be played "
+                                          f"between card #{E[k][a] + 1} and card #{L[k][a] + 1}")
+            # Exactly one copy is chosen; p(a, k) is its position.
+            if len(qs) == 1:
+                p = qs[0]
+                copy_vars[(a, k, p)] = True
+                lits = [True]
+            else:
+                lits = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
+                m.add_exactly_one(lits)
+                p = m.new_int_var_from_domain(Domain.from_values(qs), f"pos_{a}_{k}")
+                for q, v in zip(qs, lits):
+                    copy_vars[(a, k, q)] = v
+                    m.add(p == q).only_enforce_if(v)
+                # A cheap hint: the earliest alive copy of every card.
+                m.add_hint(lits[0], True)
+            T = m.new_int_var_from_domain(Domain.from_values(dom), f"time_{a}_{k}")
+            if prev is None:
+                m.add(T == p)
+            else:
+                # The card is played when both it and the value below are out.
+                m.add_max_equality(T, [p, prev])
+                # Deadlines: choosing copy q forces T(a-1, k) <= stop g (windows).
+                for q, g, v in zip(qs, win.stop[k][a], lits):
+                    if g < L[k][a - 1]:
+                        c = m.add(prev <= g)
+                        if v is not True:
+                            c.only_enforce_if(v)
+            # The card is in the hand after positions p .. T-1 (an empty interval
+            # when it is played on sight).
+            if prev is not None and qs[0] < L[k][a - 1]:
+                size = m.new_int_var(0, dom[-1] - qs[0], f"held_{a}_{k}")
+                intervals.append(m.new_interval_var(p, size, T, f"hold_{a}_{k}"))
+            prev = T
+    # Hand capacity: at most h cards held after every position.
+    if intervals:
+        m.add_cumulative(intervals, [1] * len(intervals), h)
+    stats = {**pre, **_sizes(deck, m, t0), "hold_intervals": len(intervals)}
+    return HanabiModel(deck, h, False, m, copy_vars, stats=stats)
+
+
+def greedy_picks(deck: Deck, h: int) -> set:
+    """Positions a simple greedy game ends up playing: play when playable, store a
+    card not yet held while the hand has room, discard the rest.  Feeds add_hint."""
+    top = [0] * (deck.c + 1)
+    hand: dict = {}
+    picks = set()
+    for t, (a, k) in enumerate(deck.cards):
+        if top[k] + 1 == a:
+            picks.add(t)
+            top[k] = a
+            while (top[k] + 1, k) in hand:
+                picks.add(hand.pop((top[k] + 1, k)))
+                top[k] += 1
+        elif a > top[k] + 1 and (a, k) not in hand and len(hand) < h:
+            hand[(a, k)] = t
+    return picks
+
+
+def build_maximize(deck: Deck, h: int) -> HanabiModel:
+    """The score model: played flags, prefix-closed per color; no win-only pruning."""
+    check_hand(h)
+    t0 = time.perf_counter()
+    m = cp_model.CpModel()
+    copies: dict = {}
+    for t, card in enumerate(deck.cards):
+        copies.setdefault(card, []).append(t)
+    hint = greedy_picks(deck, h)
+    copy_vars: dict = {}
+    played: dict = {}
+    intervals, presences = [], []
+    for k in range(1, deck.c + 1):
+        seen: list = []
+        prev = prev_played = None
+        for a in range(1, deck.n + 1):
+            qs = copies.get((a, k))
+            if not qs:
+                break            # this card and every higher one stay unplayed
+            seen = sorted(seen + qs)
+            pl = played[(a, k)] = m.new_bool_var(f"played_{a}_{k}")
+            m.add_hint(pl, any(q in hint for q in qs))
+            # A color is played in order: a played card has its predecessor played.
+            if prev_played is not None:
+                m.add_implication(pl, prev_played)
+            # A played card has exactly one chosen copy, an unplayed one none.
+            lits = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
+            m.add(sum(lits) == pl)
+            for q, v in zip(qs, lits):
+                copy_vars[(a, k, q)] = v
+                m.add_hint(v, q in hint)
+            p = m.new_int_var_from_domain(Domain.from_values(qs), f"pos_{a}_{k}")
+            for q, v in zip(qs, lits):
+                m.add(p == q).only_enforce_if(v)
+            T = m.new_int_var_from_domain(Domain.from_values(seen), f"time_{a}_{k}")
+            if prev is None:
+                m.add(T == p)
+            else:
+                # Satisfiable whatever pl is; it only matters when the card is played.
+                m.add_max_equality(T, [p, prev])
+                size = m.new_int_var(0, seen[-1] - qs[0], f"held_{a}_{k}")
+                intervals.append(m.new_optional_interval_var(p, size, T, pl, f"hold_{a}_{k}"))
+                presences.append(pl)
+            prev, prev_played = T, pl
+    if intervals:
+        m.add_cumulative(intervals, [1] * len(intervals), h)
+    m.maximize(sum(played.values()))
+    stats = {**_sizes(deck, m, t0), "hold_intervals": len(intervals)}
+    return HanabiModel(deck, h, True, m, copy_vars, played, stats=stats)
+
+
+def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
+    model = build_maximize(deck, h) if options.maximize else build_decide(deck, h)
+    return model.solve(options)
+
+
+register(Method("cpsat", run, "OR-Tools CP-SAT: one copy per card, play-time chains, "
+                "hold intervals under a cumulative of capacity h; --maximize for the score",
+                maximizes=True))
