@@ -21,6 +21,7 @@ card can be stored, at most h cards are ``held`` (emitted once per maximal set).
 from __future__ import annotations
 
 import time
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from math import comb
 
@@ -154,21 +155,13 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         return top[0]
 
     # Per color: alive positions in deck order with their values (the positions where
-    # T(b, k) can change), and each position's index there.
-    is_alive = bytearray(N)
-    for k in range(1, c + 1):
-        for copies in alive[k]:
-            for q in copies:
-                is_alive[q] = 1
-    cpos = [[] for _ in range(c + 1)]
-    cval = [[] for _ in range(c + 1)]
-    index = [0] * N
-    for t in range(N):
-        if is_alive[t]:
-            a, k = cards[t]
-            index[t] = len(cpos[k])
-            cpos[k].append(t)
-            cval[k].append(a)
+    # T(b, k) can change).
+    cpos, cval = win.cpos, win.cval
+    if cpos is None:
+        cpos, cval = [[] for _ in range(c + 1)], [[] for _ in range(c + 1)]
+        for k in range(1, c + 1):
+            cpos[k] = sorted(q for copies in alive[k] for q in copies)
+            cval[k] = [cards[q][0] for q in cpos[k]]
 
     # Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
     # Every other alive copy is played on sight whenever it is chosen.
@@ -213,14 +206,13 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             if t < Eb:
                 lit = FALSE
                 break
-            if not is_alive[t] or cards[t][1] != k or cards[t][0] > b:
-                i = _last_le(ps, t)
-                while vals[i] > b:       # T(b, k) is never at a higher value's position
-                    i -= 1
-                t = ps[i]
-                if t < Eb:
-                    lit = FALSE
-                    break
+            i = bisect_right(ps, t) - 1
+            while vals[i] > b:           # T(b, k) is never at a higher value's position
+                i -= 1
+            t = ps[i]
+            if t < Eb:
+                lit = FALSE
+                break
             key = (k, b, t)
             lit = gvars.get(key)
             if lit is not None:
@@ -310,7 +302,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     seg_s: list = []             # hold segments [s, e)
     seg_e: list = []
     seg_spec: list = []          # (k, a, s, active storable copies or None = surely chosen)
-    storepoint = bytearray(N)
+    stores: list = []            # positions where a card may be stored
     for k in range(1, c + 1):
         ps, vals, Ek, Lk = cpos[k], cval[k], E[k], L[k]
         sk = skeep[k]
@@ -323,7 +315,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             Lp = Lk[a - 1]
             last_end = 0
             for q, end in lst:
-                storepoint[q] = 1
+                stores.append(q)
                 if end < Lp:
                     lit = played_by(k, a - 1, end)
                     if lit is not TRUE:
@@ -339,7 +331,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             first = lst[0][0]
             cuts = [q for q, _ in lst]
             cuts.extend(end for _, end in lst)
-            i = index[first] + 1
+            i = bisect_right(ps, first)
             m = len(ps)
             while i < m and ps[i] < last_end:
                 if vals[i] < a:
@@ -362,27 +354,31 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                 seg_e.append(e)
                 seg_spec.append((k, a, s, act, s < Eprev))
 
+    storeset = set(stores)
+
     # 3. Hand capacity at every store point, once per maximal set of overlapping
     #    segments (a set that only grows between two removals needs one constraint);
     #    held variables only for segments in a set that can exceed the hand.
-    starts = [[] for _ in range(N + 1)]
-    stops = [[] for _ in range(N + 1)]
-    for j in range(len(seg_s)):
-        starts[seg_s[j]].append(j)
-        stops[seg_e[j]].append(j)
+    nseg = len(seg_s)
+    by_start = sorted(range(nseg), key=seg_s.__getitem__)
+    by_end = sorted(range(nseg), key=seg_e.__getitem__)
+    points = sorted(set(seg_s).union(seg_e, stores))
     active: dict = {}
     snapshot = None
     sets: list = []
-    for t in range(N + 1):
-        if stops[t]:
+    i_s = i_e = 0
+    for t in points:
+        if i_e < nseg and seg_e[by_end[i_e]] == t:
             if snapshot is not None:
                 sets.append(snapshot)
                 snapshot = None
-            for j in stops[t]:
-                del active[j]
-        for j in starts[t]:
-            active[j] = None
-        if t < N and storepoint[t]:
+            while i_e < nseg and seg_e[by_end[i_e]] == t:
+                del active[by_end[i_e]]
+                i_e += 1
+        while i_s < nseg and seg_s[by_start[i_s]] == t:
+            active[by_start[i_s]] = None
+            i_s += 1
+        if t in storeset:
             snapshot = list(active)
     if snapshot is not None:
         sets.append(snapshot)
@@ -454,18 +450,6 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     enc.stats.update({"cardinality_clauses": ncard[0], "hold_segments": len(seg_s),
                       "cardinality_sets": dict(sorted(card_sizes.items()))})
     return enc
-
-
-def _last_le(ps: list, t: int) -> int:
-    """Index of the last element <= t in the sorted list ps (-1 if none)."""
-    lo, hi = 0, len(ps)
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if ps[mid] <= t:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo - 1
 
 
 def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> int:

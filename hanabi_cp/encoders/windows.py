@@ -45,6 +45,9 @@ class Windows:
     reason: str | None = None
     passes: int = 0
     stats: dict = field(default_factory=dict)
+    # Per color: alive positions in deck order and their values (None if unknown).
+    cpos: list | None = None
+    cval: list | None = None
 
     @property
     def decided_lost(self) -> bool:
@@ -79,6 +82,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
     removed = 0
     for w.passes in range(1, max_passes + 1):
         changed = False
+        cpos, cval = [None] * (c + 1), [None] * (c + 1)
         # E: the chosen copy is no earlier than the first alive one (fact 3).
         for k in range(1, c + 1):
             Ek, Ak = earliest[k], alive[k]
@@ -116,6 +120,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
             # position <= g.
             ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
             vals = [deck.cards[q][0] for q in ps]
+            cpos[k], cval[k] = ps, vals
             below = []   # the h+1 smallest last-copy positions of values above a
             for a in range(n, 0, -1):
                 La, Eprev = Lk[a], Ek[a - 1]
@@ -162,6 +167,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
                 if bound < Lk[a]:
                     Lk[a] = bound
         if not changed:
+            w.cpos, w.cval = cpos, cval      # no copy died in this pass: still exact
             break
     w.stats = {"passes": w.passes, "dead_copies": removed,
                "forced_full_positions": sum(1 for x in w.forced if x == h)}
