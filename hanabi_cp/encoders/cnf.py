@@ -167,8 +167,10 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     # Every other alive copy is played on sight whenever it is chosen.
     # skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end).
     skeep = [[None] * (n + 1) for _ in range(c + 1)]
+    first_store = [[N] * (n + 1) for _ in range(c + 1)]
+    storable_cards = []          # (k, a) with a storable copy, in color-major order
     for k in range(1, c + 1):
-        Lk, Ak, Sk, sk = L[k], alive[k], stop[k], skeep[k]
+        Lk, Ak, Sk, sk, fk = L[k], alive[k], stop[k], skeep[k], first_store[k]
         for a in range(2, n + 1):
             Lp = Lk[a - 1]
             copies = Ak[a]
@@ -179,14 +181,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                 if q < Lp and g > q:
                     if lst is None:
                         lst = sk[a] = []
+                        fk[a] = q
+                        storable_cards.append((k, a))
                     lst.append((q, g if g < Lp else Lp))
-    # The first storable copy position of each card, for played_by's alias test.
-    first_store = [[N] * (n + 1) for _ in range(c + 1)]
-    for k in range(1, c + 1):
-        fk = first_store[k]
-        for a, lst in enumerate(skeep[k]):
-            if lst:
-                fk[a] = lst[0][0]
 
     def played_by(k: int, b: int, t: int):
         """Literal for T(b, k) <= t (or a constant).
@@ -277,23 +274,27 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
 
     # 1. One copy per card: a chosen storable copy, or an alive copy after T(a-1, k).
     #    A card with a single alive copy needs no variable.
+    for k, a in storable_cards:
+        if len(alive[k][a]) > 1:
+            for q, _ in skeep[k][a]:
+                copy_vars[q] = new(("copy", a, k, q))
     for k in range(1, c + 1):
-        sk = skeep[k]
+        sk, Ak, Lk = skeep[k], alive[k], L[k]
         for a in range(2, n + 1):
             lst = sk[a]
-            if lst and len(alive[k][a]) > 1:
-                for q, _ in lst:
-                    copy_vars[q] = new(("copy", a, k, q))
-    for k in range(1, c + 1):
-        sk = skeep[k]
-        for a in range(1, n + 1):
-            lst = sk[a]
-            if lst and len(alive[k][a]) == 1:
+            copies = Ak[a]
+            if lst is None:
+                if copies[-1] <= Lk[a - 1]:      # else T(a-1, k) < last copy surely
+                    lit = last_copy_lit(k, a, N)
+                    if lit is not TRUE:
+                        add([] if lit is FALSE else [lit])
+                continue
+            if len(copies) == 1:
                 continue
             seen_lit = last_copy_lit(k, a, N)
             if seen_lit is TRUE:
                 continue
-            cl = [copy_vars[q] for q, _ in lst] if lst else []
+            cl = [copy_vars[q] for q, _ in lst]
             if seen_lit is not FALSE:
                 cl.append(seen_lit)
             add(cl)
@@ -303,56 +304,52 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     seg_e: list = []
     seg_spec: list = []          # (k, a, s, active storable copies or None = surely chosen)
     stores: list = []            # positions where a card may be stored
-    for k in range(1, c + 1):
+    for k, a in storable_cards:
         ps, vals, Ek, Lk = cpos[k], cval[k], E[k], L[k]
-        sk = skeep[k]
-        for a in range(2, n + 1):
-            lst = sk[a]
-            if not lst:
-                continue
-            copies = alive[k][a]
-            single = len(copies) == 1
-            Lp = Lk[a - 1]
-            last_end = 0
-            for q, end in lst:
-                stores.append(q)
-                if end < Lp:
-                    lit = played_by(k, a - 1, end)
-                    if lit is not TRUE:
-                        cv = TRUE if single else copy_vars[q]
-                        if lit is FALSE:
-                            add([-cv] if cv is not TRUE else [])
-                        else:
-                            add([lit] if cv is TRUE else [-cv, lit])
-                if end > last_end:
-                    last_end = end
-            # Boundaries: storable copies, window ends, and the positions in the
-            # window where T(a-1, k) can change.
-            first = lst[0][0]
-            cuts = [q for q, _ in lst]
-            cuts.extend(end for _, end in lst)
-            i = bisect_right(ps, first)
-            m = len(ps)
-            while i < m and ps[i] < last_end:
-                if vals[i] < a:
-                    cuts.append(ps[i])
-                i += 1
-            cuts = sorted(set(cuts))
-            last_copy = copies[-1]
-            Eprev = Ek[a - 1]
-            for j in range(len(cuts) - 1):
-                s, e = cuts[j], cuts[j + 1]
-                if s >= Lp:
-                    break
-                if s >= last_copy:
-                    act = None           # every alive copy is <= s: one is chosen
-                else:
-                    act = [q for q, x in lst if q <= s < x]
-                    if not act:
-                        continue
-                seg_s.append(s)
-                seg_e.append(e)
-                seg_spec.append((k, a, s, act, s < Eprev))
+        lst = skeep[k][a]
+        copies = alive[k][a]
+        single = len(copies) == 1
+        Lp = Lk[a - 1]
+        last_end = 0
+        for q, end in lst:
+            stores.append(q)
+            if end < Lp:
+                lit = played_by(k, a - 1, end)
+                if lit is not TRUE:
+                    cv = TRUE if single else copy_vars[q]
+                    if lit is FALSE:
+                        add([-cv] if cv is not TRUE else [])
+                    else:
+                        add([lit] if cv is TRUE else [-cv, lit])
+            if end > last_end:
+                last_end = end
+        # Boundaries: storable copies, window ends, and the positions in the
+        # window where T(a-1, k) can change.
+        first = lst[0][0]
+        cuts = [q for q, _ in lst]
+        cuts.extend(end for _, end in lst)
+        i = bisect_right(ps, first)
+        m = len(ps)
+        while i < m and ps[i] < last_end:
+            if vals[i] < a:
+                cuts.append(ps[i])
+            i += 1
+        cuts = sorted(set(cuts))
+        last_copy = copies[-1]
+        Eprev = Ek[a - 1]
+        for j in range(len(cuts) - 1):
+            s, e = cuts[j], cuts[j + 1]
+            if s >= Lp:
+                break
+            if s >= last_copy:
+                act = None           # every alive copy is <= s: one is chosen
+            else:
+                act = [q for q, x in lst if q <= s < x]
+                if not act:
+                    continue
+            seg_s.append(s)
+            seg_e.append(e)
+            seg_spec.append((k, a, s, act, s < Eprev))
 
     storeset = set(stores)
 
@@ -427,21 +424,18 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     # 4. Play as soon as possible (the normal form, see encodings/cnf.md): if
     #    T(a-1, k) < q for an alive copy q of (a, k), then T(a, k) <= q.
     if asap:
-        for k in range(1, c + 1):
-            for a in range(2, n + 1):
-                if not skeep[k][a]:
-                    continue             # played_by aliases this card: implied
-                for q in alive[k][a]:
-                    now = played_by(k, a, q)
-                    if now is TRUE:
-                        continue
-                    before = played_by(k, a - 1, q - 1)
-                    if before is FALSE or before == now:
-                        continue
-                    if before is TRUE:
-                        add([] if now is FALSE else [now])
-                    else:
-                        add([-before] if now is FALSE else [-before, now])
+        for k, a in storable_cards:      # played_by aliases the others: implied
+            for q in alive[k][a]:
+                now = played_by(k, a, q)
+                if now is TRUE:
+                    continue
+                before = played_by(k, a - 1, q - 1)
+                if before is FALSE or before == now:
+                    continue
+                if before is TRUE:
+                    add([] if now is FALSE else [now])
+                else:
+                    add([-before] if now is FALSE else [-before, now])
     define_pending()
 
     build_s = time.perf_counter() - t0

@@ -74,7 +74,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
     latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
     stop = [[[] for _ in range(n + 1)] for _ in range(c + 1)]
     w = Windows(deck, h, alive, earliest, latest, stop, [0] * N)
-    missing = deck.missing()
+    missing = any(not copies for Ak in alive[1:] for copies in Ak[1:]) and deck.missing()
     if missing:
         w.reason = f"card {missing[0]} has no copy in the deck" + (
             f" ({len(missing)} cards missing)" if len(missing) > 1 else "")
