@@ -1,0 +1,87 @@
+"""The CNF rules that make reduction images small (chain rule, normal form, aliases)."""
+
+import os
+import random
+
+import pytest
+
+from hanabi_cp.algorithms.brute import best_play
+from hanabi_cp.encoders.cnf import build
+from hanabi_cp.encoders.windows import analyse
+from hanabi_cp.formats import read_dimacs
+from hanabi_cp.generators import random_kcnf
+from hanabi_cp.model import Deck
+from hanabi_cp.reduction import reduce_cnf
+from hanabi_cp.reduction.roundtrip import formula_sat
+from hanabi_cp.solvers import Status, solve
+from hanabi_cp.verify import replay
+
+UF20 = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "satlib", "uf20-91",
+                    "uf20-01.cnf")
+
+
+def random_deck(rng: random.Random) -> Deck:
+    n, c, r = rng.randint(1, 4), rng.randint(1, 3), rng.randint(1, 3)
+    cards = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)
+             for _ in range(rng.randint(1, r))]
+    rng.shuffle(cards)
+    return Deck.of(cards, n, c)
+
+
+def test_chain_rule_kills_a_copy_that_would_hold_two_cards_of_its_color():
+    # Storing 3:1 at #2 needs 2:1 (its only copy is #1) in the hand too.
+    deck = Deck.of([(2, 1), (3, 1), (1, 1), (3, 1)])
+    assert analyse(deck, 1).alive[1][3] == [3]
+    assert analyse(deck, 2).alive[1][3] == [1, 3]
+    assert solve(deck, 1, "sat").status is Status.WINNABLE
+
+
+def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
+    # With h = 0 the chain rule makes every copy "played on sight": played_by aliases
+    # carry the whole formula.
+    rng = random.Random(8)
+    for _ in range(200):
+        deck = random_deck(rng)
+        enc = build(deck, 0)
+        if enc.status:
+            continue
+        assert enc.copy_vars == {} and enc.stats["hold_segments"] == 0
+        model = enc.solve_model()
+        assert (model is not None) == (best_play(deck, 0)[0] == deck.target)
+        if model is not None:
+            assert replay(deck, 0, enc.decode(model)).won
+
+
+@pytest.mark.parametrize("kw", [{"asap": False}, {"propagate": True}, {}])
+def test_variants_agree_with_brute(kw):
+    rng = random.Random(31)
+    for _ in range(300):
+        deck, h = random_deck(rng), rng.randint(0, 3)
+        truth = best_play(deck, h)[0] == deck.target
+        enc = build(deck, h, **kw)
+        model = None if enc.status else enc.solve_model()
+        assert (model is not None) == truth, (str(deck), h, kw)
+        if model is not None:
+            assert replay(deck, h, enc.decode(model)).won
+
+
+def test_images_of_random_formulas_agree_with_the_formula():
+    rng = random.Random(2024)
+    answers = set()
+    for _ in range(24):
+        v = rng.randint(3, 6)
+        cnf = random_kcnf(rng, v, rng.randint(1, 6 * v))
+        sat, _ = formula_sat(cnf)
+        out = solve(reduce_cnf(cnf).deck, 2, "sat")
+        assert out.status is (Status.WINNABLE if sat else Status.UNWINNABLE), cnf
+        answers.add(sat)
+    assert answers == {True, False}
+
+
+@pytest.mark.skipif(not os.path.exists(UF20), reason="SATLIB files not present")
+def test_uf20_image_is_small_and_needs_only_the_clause_capacity_sets():
+    deck = reduce_cnf(read_dimacs(UF20)).deck
+    enc = build(deck, 2)
+    assert enc.stats["clauses_per_card"] < 1
+    assert max(enc.stats["cardinality_sets"]) <= 3      # the clause gadgets' last parts
+    assert replay(deck, 2, enc.decode(enc.solve_model())).won
