@@ -26,6 +26,7 @@ until nothing changes (a handful on every deck measured).
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass, field
 
 from ..model import Deck
@@ -98,20 +99,16 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
                 if last < Ek[a - 1]:
                     diff[last] += 1
                     diff[Ek[a - 1]] -= 1
-        forced, run = w.forced, 0
-        for t in range(N):
-            run += diff[t]
-            forced[t] = run
-            if run > h:
-                w.reason = _overfull(deck, h, w, t)
-                return w
+        forced = w.forced = list(accumulate(diff[:N]))
+        if N and max(forced) > h:
+            w.reason = _overfull(deck, h, w, next(t for t, x in enumerate(forced) if x > h))
+            return w
         # nxt[t]: first position >= t where the forced cards alone fill the hand.
         nxt = [N] * (N + 1)
-        f = N
-        for t in range(N - 1, -1, -1):
-            if forced[t] == h:
-                f = t
-            nxt[t] = f
+        prev = 0
+        for f in [t for t, x in enumerate(forced) if x == h]:
+            nxt[prev:f + 1] = [f] * (f + 1 - prev)
+            prev = f + 1
         # Top-down per color: deadlines g, dead copies, latest play times L.
         for k in range(1, c + 1):
             Ek, Lk, Ak, Sk = earliest[k], latest[k], alive[k], stop[k]
@@ -137,8 +134,13 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
                     if last <= g < Eprev:
                         # (a, k) is itself one of the forced cards at g.
                         g = nxt[Eprev]
-                    if g > q and _chain_overflows(Ak, a, q, min(g, Lk[a - 1]), h):
-                        g = q            # q can only be played on sight
+                    if g > q:
+                        G = Lk[a - 1] if Lk[a - 1] < g else g
+                        cb = Ak[a - 1]   # fast path: a copy of a-1 in (q, G]
+                        i = bisect_right(cb, q) if a > 1 else 0
+                        if not (a > 1 and i < len(cb) and cb[i] <= G) and \
+                                _chain_overflows(Ak, a, q, G, h):
+                            g = q        # q can only be played on sight
                     if Eprev > g:
                         continue
                     if g < N and a > 1:
