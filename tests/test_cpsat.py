@@ -141,6 +141,9 @@ def test_time_out_is_unknown_never_wrong():
         out = solve(deck, 4, "cpsat", SolveOptions(time_limit=1e-6))
         assert out.status in (truth, Status.UNKNOWN)
         seen.add(out.status)
+        best = solve(deck, 4, "cpsat", SolveOptions(time_limit=1e-6, maximize=True))
+        if best.status is Status.UNKNOWN:
+            assert best.verified and 0 <= best.score <= deck.target   # a greedy lower bound
     assert Status.UNKNOWN in seen
 
 

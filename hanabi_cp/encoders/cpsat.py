@@ -109,7 +109,12 @@ class HanabiModel:
         if code == cp_model.INFEASIBLE:
             # Playing nothing is always feasible: this is our bug, not the user's.
             raise SolverBug("cpsat: the maximize model is infeasible")
-        return self._unknown(code, options, stats)
+        out = self._unknown(code, options, stats)
+        # No solution yet: the greedy game is still a verified lower bound.
+        picks = greedy_picks(self.deck, self.h)
+        out.plays, out.score = decode_picks(self.deck, picks), len(picks)
+        out.reason += f"; a greedy game plays {len(picks)} of {self.deck.target} cards"
+        return out
 
     def _unknown(self, code, options, stats) -> Outcome:
         if code == cp_model.UNKNOWN:
