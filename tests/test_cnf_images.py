@@ -52,7 +52,7 @@ def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
             assert replay(deck, 0, enc.decode(model)).won
 
 
-@pytest.mark.parametrize("kw", [{"asap": False}, {"propagate": True}, {}])
+@pytest.mark.parametrize("kw", [{"asap": True}, {"propagate": True, "asap": True}, {}])
 def test_variants_agree_with_brute(kw):
     rng = random.Random(31)
     for _ in range(300):

@@ -121,12 +121,14 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
 
 def build(deck: Deck, h: int, windows: Windows | None = None,
           card_encoding: int = EncType.seqcounter, propagate: bool = False,
-          collect: bool = False, asap: bool = True) -> Encoding:
+          collect: bool = False, asap: bool = False) -> Encoding:
     """Encode (deck, h); linear in N plus the total size of the hold windows.
 
     ``propagate`` adds the converse of the ``played_by`` definitions (not needed for
     correctness; more clauses, often fewer conflicts).  ``asap`` adds the clauses of
-    the play-as-soon-as-possible normal form.  ``collect`` leaves the hand capacity
+    the play-as-soon-as-possible normal form (valid, not needed: the aliases already
+    rely on the normal form; on reduction images they cost build time and saved no
+    solve time).  ``collect`` leaves the hand capacity
     out of the clauses and records each maximal set as (literals, surely held) in
     ``Encoding.capacity`` instead, for callers that vary h (min-hand); ``windows``
     must then come from ``analyse`` at the largest h asked.
