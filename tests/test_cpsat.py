@@ -6,8 +6,8 @@ import pytest
 from ortools.sat.python import cp_model
 
 from hanabi_cp.algorithms.brute import best_play
-from hanabi_cp.encoders.cpsat import (build_decide, build_maximize, configure,
-                                      decode_picks, greedy_picks)
+from hanabi_cp.encoders.cpsat import (build_decide, build_maximize, capacity_groups,
+                                      configure, decode_picks, greedy_picks)
 from hanabi_cp.errors import SolverBug
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck
@@ -180,3 +180,25 @@ def test_greedy_hint_is_a_legal_game():
 def test_registered_as_maximizing():
     from hanabi_cp.solvers import get
     assert get("cpsat").maximizes
+
+
+def test_capacity_groups_keep_only_sets_that_can_overflow():
+    spans = [(0, 5), (1, 6), (2, 3), (10, 12), (11, 13)]
+    stores = [0, 1, 2, 10, 11]
+    assert capacity_groups(spans, stores, 1) == [[0, 1, 2], [3, 4]]
+    assert capacity_groups(spans, stores, 2) == [[0, 1, 2]]
+    assert capacity_groups(spans, stores, 3) == []
+    # Overlap only between store points does not count: 2 starts after the last store.
+    assert capacity_groups([(0, 9), (1, 9), (5, 9)], [0, 1], 2) == []
+
+
+def test_medium_decks_that_reach_the_solver_agree_with_sat():
+    rng = random.Random(5)
+    reached = 0
+    for _ in range(300):
+        deck = random_deck(rng, rng.randint(4, 7), rng.randint(2, 5), rng.randint(2, 3))
+        h = rng.randint(1, 4)
+        out = solve(deck, h, "cpsat", ONE)
+        assert out.status is solve(deck, h, "sat").status, (str(deck), h)
+        reached += "cpsat_status" in out.stats
+    assert reached > 50

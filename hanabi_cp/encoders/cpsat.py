@@ -185,6 +185,8 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
     m = cp_model.CpModel()
     copy_vars: dict = {}
     intervals = []
+    spans = []                   # per interval: (first storable copy, last possible end)
+    stores = []                  # positions where some card may be stored
     for k in range(1, deck.c + 1):
         seen: list = []          # alive positions of color k with value <= a
         prev = None              # T(a-1, k)
@@ -225,16 +227,64 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
                         if v is not True:
                             c.only_enforce_if(v)
             # The card is in the hand after positions p .. T-1 (an empty interval
-            # when it is played on sight).
-            if prev is not None and qs[0] < L[k][a - 1]:
-                size = m.new_int_var(0, dom[-1] - qs[0], f"held_{a}_{k}")
-                intervals.append(m.new_interval_var(p, size, T, f"hold_{a}_{k}"))
+            # when it is played on sight).  Only storable copies (q < L(a-1) and
+            # deadline g > q) can be held, and only until min(g, L(a-1)): the
+            # deadlines above make every other choice an empty interval.
+            if prev is not None:
+                Lp = L[k][a - 1]
+                span = [(q, min(g, Lp)) for q, g in zip(qs, win.stop[k][a]) if q < Lp and g > q]
+                if span:
+                    size = m.new_int_var(0, dom[-1] - qs[0], f"held_{a}_{k}")
+                    intervals.append(m.new_interval_var(p, size, T, f"hold_{a}_{k}"))
+                    spans.append((span[0][0], max(e for _, e in span)))
+                    stores.extend(q for q, _ in span)
             prev = T
-    # Hand capacity: at most h cards held after every position.
-    if intervals:
-        m.add_cumulative(intervals, [1] * len(intervals), h)
-    stats = {**pre, **_sizes(deck, m, t0), "hold_intervals": len(intervals)}
+    # Hand capacity: at most h cards held after every position, one cumulative per
+    # group of intervals that can overlap more than h deep at a store point.
+    groups = capacity_groups(spans, stores, h)
+    for group in groups:
+        m.add_cumulative([intervals[j] for j in group], [1] * len(group), h)
+    stats = {**pre, **_sizes(deck, m, t0), "hold_intervals": len(intervals),
+             "capacity_groups": len(groups),
+             "constrained_intervals": sum(len(g) for g in groups)}
     return HanabiModel(deck, h, False, m, copy_vars, stats=stats)
+
+
+def capacity_groups(spans: list, stores: list, h: int) -> list:
+    """Groups of span indices that need a capacity constraint.
+
+    The hand grows only at store points, so it suffices that at every store point t
+    at most h of the spans [lo, hi) containing t are held.  Between two span ends
+    the active set only grows, so only the set just before each removal (a maximal
+    set) matters, and one with at most h spans needs nothing.  The spans in larger
+    maximal sets are split into groups of overlapping spans (connected components).
+    """
+    if not spans:
+        return []
+    by_start = sorted(range(len(spans)), key=lambda j: spans[j][0])
+    by_end = sorted(range(len(spans)), key=lambda j: spans[j][1])
+    keep: set = set()
+    active: set = set()
+    i = e = 0
+    for t in sorted(set(stores)):
+        if e < len(by_end) and spans[by_end[e]][1] <= t and len(active) > h:
+            keep |= active                   # the maximal set before a removal
+        while e < len(by_end) and spans[by_end[e]][1] <= t:
+            active.discard(by_end[e])
+            e += 1
+        while i < len(by_start) and spans[by_start[i]][0] <= t:
+            active.add(by_start[i])
+            i += 1
+    if len(active) > h:
+        keep |= active
+    groups, reach = [], -1
+    for j in sorted(keep, key=lambda j: spans[j]):
+        lo, hi = spans[j]
+        if lo >= reach:
+            groups.append([])
+        groups[-1].append(j)
+        reach = max(reach, hi)
+    return [g for g in groups if len(g) > h]
 
 
 def greedy_picks(deck: Deck, h: int) -> set:
