@@ -31,6 +31,7 @@ Two models:
 from __future__ import annotations
 
 import time
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -188,14 +189,16 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
     spans = []                   # per interval: (first storable copy, last possible end)
     stores = []                  # positions where some card may be stored
     for k in range(1, deck.c + 1):
-        seen: list = []          # alive positions of color k with value <= a
+        # Alive positions of color k in deck order, with their values.
+        ps = sorted(q for copies in alive[k] for q in copies)
+        vals = [deck.cards[q][0] for q in ps]
         prev = None              # T(a-1, k)
         for a in range(1, deck.n + 1):
             qs = alive[k][a]
-            seen = sorted(seen + qs)
             # T(a, k) is the position of an alive copy of a value <= a, within the
             # earliest/latest bounds every win satisfies.
-            dom = [t for t in seen if E[k][a] <= t <= L[k][a]]
+            lo, hi = bisect_left(ps, E[k][a]), bisect_right(ps, L[k][a])
+            dom = [ps[i] for i in range(lo, hi) if vals[i] <= a]
             if not dom:
                 return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, stats=pre,
                                    reason=f"card {a}:{k}: no alive copy lets it be played "
@@ -214,30 +217,33 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
                     m.add(p == q).only_enforce_if(v)
                 # A cheap hint: the earliest alive copy of every card.
                 m.add_hint(lits[0], True)
-            T = m.new_int_var_from_domain(Domain.from_values(dom), f"time_{a}_{k}")
+            # Storable copies (q < L(a-1) and deadline g > q) are the only ones a
+            # win can hold, and only until min(g, L(a-1)) (encodings/cnf.md §2).
+            Lp = L[k][a - 1]
+            span = [(q, min(g, Lp)) for q, g in zip(qs, win.stop[k][a]) if q < Lp and g > q]
             if prev is None:
-                m.add(T == p)
+                T = p            # value 1 is always played on sight
+            elif not span:
+                # Every win plays this card on sight: T(a, k) = p(a, k) > T(a-1, k).
+                T = p
+                m.add(prev < p)
             else:
+                T = m.new_int_var_from_domain(Domain.from_values(dom), f"time_{a}_{k}")
                 # The card is played when both it and the value below are out.
                 m.add_max_equality(T, [p, prev])
+                # The card is in the hand after positions p .. T-1 (an empty
+                # interval when it is played on sight).
+                size = m.new_int_var(0, dom[-1] - qs[0], f"held_{a}_{k}")
+                intervals.append(m.new_interval_var(p, size, T, f"hold_{a}_{k}"))
+                spans.append((span[0][0], max(e for _, e in span)))
+                stores.extend(q for q, _ in span)
+            if prev is not None:
                 # Deadlines: choosing copy q forces T(a-1, k) <= stop g (windows).
                 for q, g, v in zip(qs, win.stop[k][a], lits):
-                    if g < L[k][a - 1]:
+                    if g < Lp and (span or g < q - 1):
                         c = m.add(prev <= g)
                         if v is not True:
                             c.only_enforce_if(v)
-            # The card is in the hand after positions p .. T-1 (an empty interval
-            # when it is played on sight).  Only storable copies (q < L(a-1) and
-            # deadline g > q) can be held, and only until min(g, L(a-1)): the
-            # deadlines above make every other choice an empty interval.
-            if prev is not None:
-                Lp = L[k][a - 1]
-                span = [(q, min(g, Lp)) for q, g in zip(qs, win.stop[k][a]) if q < Lp and g > q]
-                if span:
-                    size = m.new_int_var(0, dom[-1] - qs[0], f"held_{a}_{k}")
-                    intervals.append(m.new_interval_var(p, size, T, f"hold_{a}_{k}"))
-                    spans.append((span[0][0], max(e for _, e in span)))
-                    stores.extend(q for q, _ in span)
             prev = T
     # Hand capacity: at most h cards held after every position, one cumulative per
     # group of intervals that can overlap more than h deep at a store point.
