@@ -2,8 +2,9 @@
 
 The model follows SPEC fact 3, not a positions x cards time grid: per card (a, k)
 the chosen copy p(a, k) and the play time T(a, k) = max(p(a, k), T(a-1, k)); the
-card is in the hand over the interval [p, T), and a cumulative constraint keeps at
-most h such intervals open after every position.  A scanned copy q of (a, k) is
+card is in the hand over the interval [p, T), and cumulative constraints keep at
+most h such intervals open after every position (only over the groups of cards
+that could ever overflow the hand at a store point).  A scanned copy q of (a, k) is
 then discarded (not chosen), played (chosen, q > T(a-1, k)) or stored (chosen,
 q < T(a-1, k)).
 
@@ -322,7 +323,7 @@ def build_maximize(deck: Deck, h: int) -> HanabiModel:
     hint = greedy_picks(deck, h)
     copy_vars: dict = {}
     played: dict = {}
-    intervals, presences = [], []
+    intervals = []
     for k in range(1, deck.c + 1):
         seen: list = []
         prev = prev_played = None
@@ -353,7 +354,6 @@ def build_maximize(deck: Deck, h: int) -> HanabiModel:
                 m.add_max_equality(T, [p, prev])
                 size = m.new_int_var(0, seen[-1] - qs[0], f"held_{a}_{k}")
                 intervals.append(m.new_optional_interval_var(p, size, T, pl, f"hold_{a}_{k}"))
-                presences.append(pl)
             prev, prev_played = T, pl
     if intervals:
         m.add_cumulative(intervals, [1] * len(intervals), h)
@@ -368,5 +368,5 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
 
 
 register(Method("cpsat", run, "OR-Tools CP-SAT: one copy per card, play-time chains, "
-                "hold intervals under a cumulative of capacity h; --maximize for the score",
+                "hold intervals under cumulatives of capacity h; --maximize for the score",
                 maximizes=True))
