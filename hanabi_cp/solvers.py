@@ -73,8 +73,9 @@ class Method:
 
 _REGISTRY: dict[str, Method] = {}
 _METHOD_PACKAGES = ("hanabi_cp.algorithms", "hanabi_cp.encoders")
-# Order in which ``auto`` tries exact general-purpose methods.
-AUTO_ORDER = ("greedy", "lazy", "search", "sat", "dp", "cpsat", "brute")
+# Order in which ``auto`` tries exact methods; with --maximize only the maximizing
+# ones count, and cpsat is 4-100x faster than dp on standard decks (bench.encoders).
+AUTO_ORDER = ("greedy", "lazy", "search", "sat", "cpsat", "dp", "brute")
 
 
 def register(method: Method) -> Method:
