@@ -27,6 +27,8 @@ from hanabi_cp.generators import standard_deck
 from hanabi_cp.solvers import SolveOptions, Status, methods, solve
 
 CANDIDATES = ("cpsat", "sat", "dp", "search", "brute")
+# What ``python -m bench --quick`` passes.
+QUICK_ARGS = ["--count", "100"]
 QUICK_ARGS = ["--count", "100"]
 SIZE_KEYS = {"cpsat": ("variables", "constraints"), "sat": ("variables", "clauses")}
 

@@ -28,6 +28,8 @@ from hanabi_cp.algorithms.lazy import lazy
 from hanabi_cp.model import Deck
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
+# What ``python -m bench --quick`` passes: sizes up to 10^5 (seconds, not minutes).
+QUICK_ARGS = ["--max-n", "100000"]
 WINDOW = 4
 
 

@@ -24,6 +24,8 @@ from hanabi_cp.solvers import solve
 
 SATLIB = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "satlib")
 DEFAULT = ("uf20-91/uf20-01.cnf", "uf50-218/uf50-01.cnf", "uuf50-218/uuf50-01.cnf")
+# What ``python -m bench --quick`` passes: the uf20 image only.
+QUICK_ARGS = [os.path.join(SATLIB, DEFAULT[0])]
 
 
 def main(argv=None) -> None:

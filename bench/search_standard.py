@@ -18,6 +18,9 @@ import time
 from hanabi_cp.algorithms.search import search
 from hanabi_cp.generators import standard_deck
 
+# What ``python -m bench --quick`` passes.
+QUICK_ARGS = ["--decks", "50"]
+
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.search_standard",
