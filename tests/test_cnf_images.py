@@ -85,3 +85,14 @@ def test_uf20_image_is_small_and_needs_only_the_clause_capacity_sets():
     assert enc.stats["clauses_per_card"] < 1
     assert max(enc.stats["cardinality_sets"]) <= 3      # the clause gadgets' last parts
     assert replay(deck, 2, enc.decode(enc.solve_model())).won
+
+
+def test_cards_that_never_meet_an_overfull_point_get_no_hold_segments():
+    # n..1 then 1..n with h = n: every window fits, so no capacity set is needed
+    # (this took seconds and millions of clauses when every window was segmented).
+    n = 300
+    deck = Deck.of([(a, 1) for a in range(n, 0, -1)] + [(a, 1) for a in range(1, n + 1)])
+    enc = build(deck, n)
+    assert enc.stats["hold_segments"] == 0 and enc.stats["cardinality_clauses"] == 0
+    assert replay(deck, n, enc.decode(enc.solve_model())).won
+    assert solve(deck, 0, "sat").status is Status.WINNABLE   # the second run alone wins

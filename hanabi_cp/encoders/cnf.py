@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass, field
 from math import comb
 
@@ -307,12 +308,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     seg_spec: list = []          # (k, a, s, active storable copies or None = surely chosen)
     stores: list = []            # positions where a card may be stored
     for k, a in storable_cards:
-        ps, vals, Ek, Lk = cpos[k], cval[k], E[k], L[k]
         lst = skeep[k][a]
-        copies = alive[k][a]
-        single = len(copies) == 1
-        Lp = Lk[a - 1]
-        last_end = 0
+        single = len(alive[k][a]) == 1
+        Lp = L[k][a - 1]
         for q, end in lst:
             stores.append(q)
             if end < Lp:
@@ -323,8 +321,32 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                         add([-cv] if cv is not TRUE else [])
                     else:
                         add([lit] if cv is TRUE else [-cv, lit])
-            if end > last_end:
-                last_end = end
+
+    # Cards that can take part in an overfull hand: a window of theirs covers a store
+    # point that more than h windows cover.  At any other store point the hand holds
+    # at most h cards anyway (each held card is inside the window of its copy), so
+    # the other cards need no hold segments.  min-hand (collect) varies h: keep all.
+    needed = storable_cards
+    if not collect:
+        diff = [0] * (N + 1)
+        for k, a in storable_cards:
+            for q, end in skeep[k][a]:
+                diff[q] += 1
+                diff[end] -= 1
+        cover = list(accumulate(diff))
+        bad = [0] * (N + 1)
+        for q in stores:
+            if cover[q] > h:
+                bad[q + 1] = 1
+        bad = list(accumulate(bad))      # bad[t]: overfull store points before t
+        needed = [(k, a) for k, a in storable_cards
+                  if any(bad[end] > bad[q] for q, end in skeep[k][a])]
+    for k, a in needed:
+        ps, vals, Ek, Lk = cpos[k], cval[k], E[k], L[k]
+        lst = skeep[k][a]
+        copies = alive[k][a]
+        Lp = Lk[a - 1]
+        last_end = max(end for _, end in lst)
         # Boundaries: storable copies, window ends, and the positions in the
         # window where T(a-1, k) can change.
         first = lst[0][0]

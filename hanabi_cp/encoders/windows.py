@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from ..model import Deck
 
 NEVER = -1    # "played before the deck starts": T(0, k)
+CHAIN_CAP = 32  # longest same-color chain the chain rule follows (large h only)
 
 
 @dataclass
@@ -196,6 +197,8 @@ def _chain_overflows(Ak: list, a: int, q: int, G: int, h: int) -> bool:
         held += 1
         if held > h:
             return True
+        if held > CHAIN_CAP:
+            return False         # giving up is sound (weaker) and keeps analyse linear
     return True
 
 
