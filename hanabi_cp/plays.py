@@ -50,3 +50,34 @@ class PlaySequence:
     def played(self) -> int:
         """Cards the sequence plays from the deck directly."""
         return self.actions.count(PLAY)
+
+
+def play_out(cards, c: int, keep, store) -> PlaySequence:
+    """The actions of the normal form every decoder produces (journal fact 1).
+
+    Scanning ``cards`` (colors 1..c): a kept card (``keep(t)``) is played when it is
+    playable; otherwise it is stored if ``store(t)`` and no copy of it is in hand
+    yet; every other card is discarded.  Stored cards leave the hand by cascade.
+    Decoders only choose ``keep`` and ``store``; the referee then judges the result.
+
+    >>> str(play_out([(2, 1), (1, 1), (2, 1)], 1, lambda t: True, lambda t: t == 0))
+    'SPD'
+    """
+    top = [0] * (c + 1)
+    hand = set()
+    out = []
+    for t, (a, k) in enumerate(cards):
+        if not keep(t) or top[k] >= a:
+            out.append(DISCARD)
+        elif top[k] + 1 == a:
+            out.append(PLAY)
+            top[k] = a
+            while (top[k] + 1, k) in hand:
+                hand.discard((top[k] + 1, k))
+                top[k] += 1
+        elif (a, k) not in hand and store(t):
+            out.append(STORE)
+            hand.add((a, k))
+        else:
+            out.append(DISCARD)
+    return PlaySequence("".join(out))

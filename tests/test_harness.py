@@ -10,7 +10,7 @@ from hanabi_cp.cli import main
 from hanabi_cp.formats import read_deck
 from hanabi_cp.harness import (Check, Space, cross_check, parse_sample, problems, run_check,
                                select_checks, shrink, summary_table)
-from hanabi_cp.harness.check import BUG, CRASH, UNWINNABLE, WINNABLE
+from hanabi_cp.harness.check import CRASH, UNWINNABLE, WINNABLE
 from hanabi_cp.harness.shrink import drop_color, drop_value
 from hanabi_cp.model import Deck
 from hanabi_cp.solvers import Method, SolveOptions, methods
@@ -75,7 +75,7 @@ def test_planted_verdict_bug_is_caught_and_shrunk(tmp_path):
     assert df.deck == small.deck and df.h == small.h
     text = open(deck_file).read()
     assert f"hanabi-cp solve {deck_file} --hand {small.h} --method sat-minus-one" in text
-    assert f"--method sat-minus-one" in open(script).read()
+    assert "--method sat-minus-one" in open(script).read()
 
 
 def test_planted_certificate_bug_is_a_disagreement():

@@ -29,7 +29,7 @@ from math import comb
 from pysat.card import CardEnc, EncType
 
 from ..model import Deck, check_hand
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
+from ..plays import PlaySequence, play_out
 from .windows import Windows, analyse
 
 TRUE, FALSE = True, False
@@ -100,24 +100,7 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
                 alive[q] = 1
             if len(copies) == 1:
                 single[copies[0]] = 1
-    top = [0] * (c + 1)
-    hand = set()
-    out = []
-    for t, (a, k) in enumerate(deck.cards):
-        if not alive[t] or top[k] >= a:
-            out.append(DISCARD)
-        elif top[k] + 1 == a:
-            out.append(PLAY)
-            top[k] = a
-            while (top[k] + 1, k) in hand:
-                hand.discard((top[k] + 1, k))
-                top[k] += 1
-        elif (a, k) not in hand and (single[t] or chosen(t)):
-            out.append(STORE)
-            hand.add((a, k))
-        else:
-            out.append(DISCARD)
-    return PlaySequence("".join(out))
+    return play_out(deck.cards, c, alive.__getitem__, lambda t: single[t] or chosen(t))
 
 
 def build(deck: Deck, h: int, windows: Windows | None = None,

@@ -40,7 +40,7 @@ from ortools.util.python.sorted_interval_list import Domain
 
 from ..errors import SolverBug
 from ..model import Deck, check_hand
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
+from ..plays import PlaySequence, play_out
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .windows import analyse
 
@@ -148,22 +148,7 @@ def configure(solver: cp_model.CpSolver, options: SolveOptions) -> None:
 def decode_picks(deck: Deck, picks) -> PlaySequence:
     """Actions for a set of chosen positions: play a chosen card when playable, else
     store it; discard every other card.  Stored cards leave the hand by cascade."""
-    top = [0] * (deck.c + 1)
-    hand = set()
-    out = []
-    for t, (a, k) in enumerate(deck.cards):
-        if t not in picks:
-            out.append(DISCARD)
-        elif top[k] + 1 == a:
-            out.append(PLAY)
-            top[k] = a
-            while (top[k] + 1, k) in hand:
-                hand.discard((top[k] + 1, k))
-                top[k] += 1
-        else:
-            out.append(STORE)
-            hand.add((a, k))
-    return PlaySequence("".join(out))
+    return play_out(deck.cards, deck.c, picks.__contains__, picks.__contains__)
 
 
 def _sizes(deck: Deck, model: cp_model.CpModel, t0: float) -> dict:

@@ -18,7 +18,7 @@ from typing import Iterable, Mapping, Sequence
 from ..errors import HanabiError
 from ..model import Deck
 from ..solvers import Method, SolveOptions, methods
-from .check import (BUG, CRASH, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
+from .check import (REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
                     culprits, problems, run_check)
 from .shrink import Shrunk, shrink
 from .space import Instance, Space

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..cnf import CNF
 from ..errors import DeckError, HanabiError
 from ..model import Card, Deck
-from .to3cnf import Exact3, bound_occurrences, is_exact3, to_exact3
+from .to3cnf import Exact3, bound_occurrences, to_exact3
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def _stores(red: Reduction, seg, game: _Game, assignment: Mapping[int, bool],
         want = t if assignment.get((t + 1) // 2, False) else f
         return {i for i in idx if cards[i] == (2, want)}
     if seg.kind == "part2":
-        (c,), level = seg.colors, game.top[seg.colors[0]]
+        level = game.top[seg.colors[0]]
         # A low color keeps the cards above its next three values until they play.
         return {i for i in idx if level + 2 <= cards[i].value <= level + 5}
     if seg.kind in ("part4", "part4x"):
