@@ -272,11 +272,16 @@ def structured(rng: random.Random, kind: str) -> tuple[Deck, int]:
         deck = cap_stress(rng, rng.randint(33, 42))
         # around the hand every win needs, so that both answers occur
         return deck, max(0, max(analyse(deck, deck.N).forced) + rng.randint(-1, 3))
+    if kind == "tight":
+        # the hand the forced holds already fill (or one more): deadlines bind
+        n, c, r = rng.randint(3, 7), rng.randint(2, 3), rng.randint(1, 4)
+        deck = random_small(rng, n, c, r) if rng.random() < 0.3 else reversed_blocks(rng, n, c, r)
+        return deck, max(analyse(deck, deck.N).forced, default=0) + rng.choice([0, 0, 1])
     n, c, r = rng.randint(1, 6), rng.randint(1, 4), rng.randint(1, 4)
     return random_small(rng, n, c, r), rng.randint(0, 4)
 
 
-KINDS = ("chain", "blocks", "two", "cap", "random")
+KINDS = ("chain", "blocks", "two", "cap", "tight", "random")
 
 
 def sweep(seed: int, count: int, kind: str) -> dict:
@@ -457,8 +462,8 @@ def test_min_hand_and_images_sweep():
         for _ in range(100):
             deck, _h = structured(rng, kind)
             assert min_hand(deck, "sat").h == reference_min_hand(deck), str(deck)
-    for i in range(40):
-        cnf = random_kcnf(rng, rng.randint(3, 5), rng.randint(3, 20))
+    for i in range(20):
+        cnf = random_kcnf(rng, rng.randint(3, 4), rng.randint(3, 18))
         sat = formula_sat(cnf)[0]
         var = VARIANTS[i % len(VARIANTS)]
         deck, h = reduce_cnf(cnf, **var).deck, var.get("h", 2)
