@@ -425,6 +425,68 @@ def test_reduction_images_of_random_formulas_under_every_variant():
         assert (out.status is Status.WINNABLE) == sat, (cnf.clauses, var)
 
 
+def normal_form(deck: Deck, w, p: dict) -> dict:
+    """cnf-images.md §2: per color, for a = 1..n, switch p(a) to the first alive copy
+    q with T(a-1) < q < T(a) (play on sight)."""
+    p = dict(p)
+    for k in range(1, deck.c + 1):
+        prev = -1
+        for a in range(1, deck.n + 1):
+            Ta = max(p[(a, k)], prev)
+            for q in w.alive[k][a]:
+                if prev < q < Ta:
+                    p[(a, k)], Ta = q, q
+                    break
+            prev = Ta
+    return p
+
+
+def max_hold(deck: Deck, p: dict) -> int:
+    diff = [0] * (deck.N + 1)
+    for k in range(1, deck.c + 1):
+        prev = -1
+        for a in range(1, deck.n + 1):
+            Ta = max(p[(a, k)], prev)
+            diff[p[(a, k)]] += 1
+            diff[Ta] -= 1
+            prev = Ta
+    held, most = 0, 0
+    for x in diff[:-1]:
+        held += x
+        most = max(most, held)
+    return most
+
+
+def check_every_normal_form_win_is_a_model(deck: Deck, h: int) -> int:
+    """Completeness per win (cnf.md §5), not only per deck: the copy choice of the
+    normal form of every winning choice extends to a model."""
+    from pysat.solvers import Solver
+    w = analyse(deck, h)
+    enc = build(deck, h, windows=w)
+    wins = 0
+    with Solver(name="cadical195", bootstrap_with=enc.clauses) as s:
+        for p, _T in winning_choices(deck, h):
+            wins += 1
+            p = normal_form(deck, w, p)
+            assert max_hold(deck, p) <= h, (str(deck), h)
+            chosen = set(p.values())
+            assum = [v if q in chosen else -v for q, v in enc.copy_vars.items()]
+            assert s.solve(assumptions=assum), (str(deck), h, sorted(p.items()))
+    return wins
+
+
+def test_every_normal_form_win_is_a_model():
+    import math
+    rng = random.Random(21)
+    wins = 0
+    for _ in range(400):
+        n, c = rng.randint(1, 5), rng.randint(1, 3)
+        deck = random_small(rng, n, c, 3) if rng.random() < 0.5 else reversed_blocks(rng, n, c, 2)
+        if math.prod(deck.counts.values()) <= 3000:
+            wins += check_every_normal_form_win_is_a_model(deck, rng.randint(0, 3))
+    assert wins > 1000
+
+
 def every_model_decodes_to_a_win(seed: int, decks: int, per_deck: int) -> int:
     """Enumerate the models' distinct ``copy`` choices (blocking clauses) and replay
     each decoded play: soundness of the decoder, not only of one model per deck."""
@@ -499,7 +561,9 @@ def test_theorem_w_sweep():
             deck = long_chain(rng, rng.randint(2, 10), rng.randint(0, 5))
         if math.prod(deck.counts.values()) > 20000:
             continue
-        wins += check_theorem_w(deck, rng.randint(0, 4))
+        h = rng.randint(0, 4)
+        wins += check_theorem_w(deck, h)
+        check_every_normal_form_win_is_a_model(deck, h)
     assert wins > 10000
 
 
