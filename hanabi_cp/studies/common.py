@@ -162,6 +162,15 @@ def panels(nrows: int, ncols: int, size):
     return fig, [a for row in axes for a in row]
 
 
+def plot_row(rows, stem: str, drawers, size) -> list[str]:
+    """One figure with a panel per drawer (each ``drawer(rows, ax)``), saved as
+    ``stem``.png and ``stem``.svg; returns the paths."""
+    fig, axes = panels(1, len(drawers), size)
+    for draw, ax in zip(drawers, axes):
+        draw(rows, ax)
+    return save_figure(fig, stem)
+
+
 def save_figure(fig, stem: str) -> list[str]:
     """Write ``stem``.png and ``stem``.svg; SVG output has no timestamp, so the same
     data gives the same file."""

@@ -25,7 +25,7 @@ from ..generators import random_deck
 from ..model import Deck
 from ..solvers import SolveOptions
 from .common import (SIZE_FIELDS, ResultsCSV, applicable, base_row, check_methods, decided,
-                     figure, panels, percentile, save_figure, timed_solve, wilson)
+                     figure, percentile, plot_row, timed_solve, wilson)
 
 STUDY = "random"
 PARAMS = ("h", "density")
@@ -145,10 +145,7 @@ def _title(rows) -> str:
 
 
 def plot(rows, stem: str) -> list[str]:
-    fig, axes = panels(1, 2, (12, 4.2))
-    plot_winnable(rows, axes[0])
-    plot_times(rows, axes[1])
-    return save_figure(fig, stem)
+    return plot_row(rows, stem, (plot_winnable, plot_times), (12, 4.2))
 
 
 def summary(rows) -> str:

@@ -21,7 +21,7 @@ from ..errors import SolverBug
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
 from .common import (SIZE_FIELDS, ResultsCSV, applicable, check_methods, decided, figure,
-                     panels, percentile, save_figure, timed_solve)
+                     percentile, plot_row, timed_solve)
 
 STUDY = "reduction"
 FIELDS = ["study", "instance", "seed", "v", "m", "ratio", "method", "N", "h", "verdict",
@@ -143,10 +143,7 @@ def plot_ratios(rows, ax=None):
 
 
 def plot(rows, stem: str) -> list[str]:
-    fig, axes = panels(1, 2, (12, 4.2))
-    plot_times(rows, axes[0])
-    plot_ratios(rows, axes[1])
-    return save_figure(fig, stem)
+    return plot_row(rows, stem, (plot_times, plot_ratios), (12, 4.2))
 
 
 def summary(rows) -> str:

@@ -19,8 +19,8 @@ from typing import Sequence
 from ..generators import standard_deck
 from ..min_hand import min_hand
 from ..solvers import SolveOptions, Status
-from .common import (SIZE_FIELDS, ResultsCSV, applicable, base_row, check_methods, figure, panels,
-                     save_figure, timed_solve, wilson)
+from .common import (SIZE_FIELDS, ResultsCSV, applicable, base_row, check_methods, figure, plot_row,
+                     timed_solve, wilson)
 
 STUDY = "standard"
 FIELDS = ["study", "instance", "seed", "task", "method", "n", "c", "r", "N", "h", "verdict",
@@ -129,11 +129,7 @@ def plot_min_hand(rows, ax=None):
 
 
 def plot(rows, stem: str) -> list[str]:
-    fig, axes = panels(1, 3, (13, 3.8))
-    plot_winnable(rows, axes[0])
-    plot_scores(rows, axes[1])
-    plot_min_hand(rows, axes[2])
-    return save_figure(fig, stem)
+    return plot_row(rows, stem, (plot_winnable, plot_scores, plot_min_hand), (13, 3.8))
 
 
 def summary(rows) -> str:
