@@ -225,3 +225,18 @@ def test_cnf_roundtrips_through_every_variant():
     assert report.ok, [rt.problems for rt in report.roundtrips if not rt.ok]
     assert [rt.variant for rt in report.roundtrips] == list(VARIANTS)
     assert {rt.h for rt in report.roundtrips} == {1, 2, 3}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_vars", [3, 4, 5])
+def test_thousands_of_formulas_round_trip(num_vars):
+    """Issue 4's "thousands of random formulas": 1,000 per size through the reduction
+    (cycling the variants of journal §5.1), each image decided by sat and search and
+    compared with CaDiCaL on the formula, winning plays read back."""
+    from hanabi_cp.harness.roundtrip import cross_check_cnf
+
+    checks = select_checks(["sat", "search"], maximize=False)
+    report = cross_check_cnf(20 + num_vars, 1000, num_vars, None, checks, variants=True)
+    assert report.ok, [rt.problems for rt in report.roundtrips if not rt.ok][:3]
+    verdicts = {rt.satisfiable for rt in report.roundtrips}
+    assert verdicts == {True, False}
