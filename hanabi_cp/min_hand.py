@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .errors import HanabiError, SolverBug
 from .model import Deck
-from .plays import PlaySequence
+from .plays import PlaySequence, play_out
 from .solvers import SolveOptions, Status, solve
 from .verify import replay
 
@@ -34,27 +34,17 @@ class MinHand:
 
 
 def first_copy_bound(deck: Deck) -> tuple[int, PlaySequence]:
-    """Hand size used by "play or store the first copy of every card": an upper bound."""
-    top = [0] * (deck.c + 1)
-    seen, hand, out, held, most = set(), set(), [], 0, 0
-    for a, k in deck.cards:
-        if (a, k) in seen or a <= top[k]:
-            out.append("D")
-            continue
-        seen.add((a, k))
-        if top[k] + 1 == a:
-            out.append("P")
-            top[k] = a
-            while (top[k] + 1, k) in hand:
-                hand.discard((top[k] + 1, k))
-                held -= 1
-                top[k] += 1
-        else:
-            out.append("S")
-            hand.add((a, k))
-            held += 1
-            most = max(most, held)
-    return most, PlaySequence("".join(out))
+    """Hand size used by "play or store the first copy of every card": an upper bound.
+
+    The referee measures the largest hand the sequence uses, so the bound is only
+    as trusted as the referee, which every certificate goes through anyway.
+    """
+    first: dict = {}
+    for t, card in enumerate(deck.cards):
+        first.setdefault(card, t)
+    keep = set(first.values())
+    plays = play_out(deck.cards, deck.c, keep.__contains__, keep.__contains__)
+    return replay(deck, deck.N, plays).max_hand, plays
 
 
 def _checked(deck: Deck, h: int, plays: PlaySequence, who: str) -> PlaySequence:
