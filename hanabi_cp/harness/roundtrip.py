@@ -59,13 +59,6 @@ class Roundtrip:
         return "\n".join(lines)
 
 
-def formula_sat(cnf: CNF) -> bool:
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as s:
-        return bool(s.solve())
-
-
 def formulas(seed: int, count: int, num_vars: int, cnf_dir: str | None):
     """(source, CNF) pairs: the files of ``cnf_dir`` (the first ``count``, or all if
     count is 0), else ``count`` random 3-CNF with ``num_vars`` variables."""
@@ -88,8 +81,9 @@ def check_formula(cnf: CNF, checks: Sequence[Check], options: SolveOptions,
                   variant: dict | None = None):
     """(satisfiable, image size N, h, results, problems) for one formula."""
     from ..reduction import assignment_from_play, reduce_cnf
+    from ..reduction.roundtrip import formula_sat
 
-    sat = formula_sat(cnf)
+    sat = formula_sat(cnf)[0]
     red = reduce_cnf(cnf, **(variant or {}))
     results = [run_check(c, red.deck, red.h, options) for c in checks]
     found = problems(results, red.deck.target)
