@@ -25,17 +25,13 @@ import time
 
 from hanabi_cp.generators import standard_deck
 from hanabi_cp.solvers import SolveOptions, Status, methods, solve
+from hanabi_cp.studies.common import percentile
 
 CANDIDATES = ("cpsat", "sat", "dp", "search", "brute")
 # What ``python -m bench --quick`` passes.
 QUICK_ARGS = ["--count", "100"]
 QUICK_ARGS = ["--count", "100"]
 SIZE_KEYS = {"cpsat": ("variables", "constraints"), "sat": ("variables", "clauses")}
-
-
-def percentile(xs: list, q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
 def run_method(name: str, decks: list, h: int, budget: float) -> dict:
@@ -98,11 +94,11 @@ def main(argv=None) -> dict:
             built = [dt for _, dt, s in res.values() if s.get(key)] if name in SIZE_KEYS else []
             model_ms = f"{1000 * statistics.median(built):.3f}" if built else "-"
             print(f"{h:>2} {name:<7} {len(res):>6} {1000 * statistics.median(times):>10.3f} "
-                  f"{1000 * percentile(times, 0.95):>8.3f} {won / len(res):>9.3f} "
+                  f"{1000 * percentile(times, 95):>8.3f} {won / len(res):>9.3f} "
                   f"{'-' if nomodel is None else f'{nomodel / len(res):.3f}':>9} {model_ms:>9}  "
                   f"{size_of(name, stats)}")
             results[(h, name)] = {"decks": len(res), "median": statistics.median(times),
-                                  "p95": percentile(times, 0.95), "winnable": won / len(res)}
+                                  "p95": percentile(times, 95), "winnable": won / len(res)}
         # Every method must give the same answer on every deck.
         for i in range(len(decks)):
             answers = {name: res[i][0] for name, res in runs.items() if i in res}
