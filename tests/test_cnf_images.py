@@ -9,7 +9,7 @@ from hanabi_cp.algorithms.brute import best_play
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.windows import analyse
 from hanabi_cp.formats import read_dimacs
-from hanabi_cp.generators import random_kcnf
+from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
@@ -20,12 +20,8 @@ UF20 = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "satlib", "
                     "uf20-01.cnf")
 
 
-def random_deck(rng: random.Random) -> Deck:
-    n, c, r = rng.randint(1, 4), rng.randint(1, 3), rng.randint(1, 3)
-    cards = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)
-             for _ in range(rng.randint(1, r))]
-    rng.shuffle(cards)
-    return Deck.of(cards, n, c)
+def small_deck(rng: random.Random) -> Deck:
+    return random_deck(rng, rng.randint(1, 4), rng.randint(1, 3), rng.randint(1, 3))
 
 
 def test_chain_rule_kills_a_copy_that_would_hold_two_cards_of_its_color():
@@ -41,7 +37,7 @@ def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
     # carry the whole formula.
     rng = random.Random(8)
     for _ in range(200):
-        deck = random_deck(rng)
+        deck = small_deck(rng)
         enc = build(deck, 0)
         if enc.status:
             continue
@@ -56,7 +52,7 @@ def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
 def test_variants_agree_with_brute(kw):
     rng = random.Random(31)
     for _ in range(300):
-        deck, h = random_deck(rng), rng.randint(0, 3)
+        deck, h = small_deck(rng), rng.randint(0, 3)
         truth = best_play(deck, h)[0] == deck.target
         enc = build(deck, h, **kw)
         model = None if enc.status else enc.solve_model()

@@ -7,24 +7,22 @@ import pytest
 from hanabi_cp.algorithms.brute import best_play
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.windows import analyse
+from hanabi_cp.generators import random_deck
 from hanabi_cp.model import Deck
 from hanabi_cp.solvers import SolveOptions, Status, solve
 from hanabi_cp.verify import replay
 
 
-def random_deck(rng: random.Random, n_max=4, c_max=3, r_max=3, p_missing=0.08) -> Deck:
-    n, c, r = rng.randint(1, n_max), rng.randint(1, c_max), rng.randint(1, r_max)
-    cards = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)
-             for _ in range(rng.randint(0 if rng.random() < p_missing else 1, r))]
-    rng.shuffle(cards)
-    return Deck.of(cards, n, c)
+def small_deck(rng: random.Random, n_max=4, c_max=3, r_max=3, p_missing=0.08) -> Deck:
+    return random_deck(rng, rng.randint(1, n_max), rng.randint(1, c_max), rng.randint(1, r_max),
+                       p_missing=p_missing)
 
 
-def agree(seed: int, count: int, **kw) -> int:
+def agree(seed: int, count: int) -> int:
     rng = random.Random(seed)
     yes = 0
     for _ in range(count):
-        deck, h = random_deck(rng, **kw), rng.randint(0, 3)
+        deck, h = small_deck(rng), rng.randint(0, 3)
         truth = best_play(deck, h)[0] == deck.target
         out = solve(deck, h, "sat")     # the registry replays every certificate
         assert out.status is (Status.WINNABLE if truth else Status.UNWINNABLE), (str(deck), h)
@@ -44,7 +42,7 @@ def test_sat_equals_brute_on_random_small_decks():
 def test_propagating_variant_agrees():
     rng = random.Random(11)
     for _ in range(600):
-        deck, h = random_deck(rng), rng.randint(0, 3)
+        deck, h = small_deck(rng), rng.randint(0, 3)
         truth = best_play(deck, h)[0] == deck.target
         enc = build(deck, h, propagate=True)
         model = None if enc.status else enc.solve_model()
@@ -71,7 +69,7 @@ def test_analysis_never_kills_the_copy_a_win_uses():
     # Every copy a brute-force win plays must survive the analysis.
     rng = random.Random(5)
     for _ in range(400):
-        deck, h = random_deck(rng, p_missing=0), rng.randint(0, 3)
+        deck, h = small_deck(rng, p_missing=0), rng.randint(0, 3)
         score, actions = best_play(deck, h)
         if score != deck.target:
             continue

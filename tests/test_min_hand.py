@@ -7,7 +7,7 @@ from hanabi_cp.min_hand import first_copy_bound, min_hand
 from hanabi_cp.model import Deck
 from hanabi_cp.verify import replay
 
-from test_cnf_random import random_deck
+from test_cnf_random import small_deck
 
 
 def brute_min(deck: Deck):
@@ -21,7 +21,7 @@ def brute_min(deck: Deck):
 def test_sat_min_hand_equals_brute():
     rng = random.Random(99)
     for _ in range(1200):
-        deck = random_deck(rng, p_missing=0.05)
+        deck = small_deck(rng, p_missing=0.05)
         res = min_hand(deck, "sat")
         assert res.h == brute_min(deck), str(deck)
         if res.h is not None:
@@ -34,14 +34,14 @@ def test_sat_min_hand_equals_brute():
 def test_generic_search_equals_sat():
     rng = random.Random(12)
     for _ in range(150):
-        deck = random_deck(rng, n_max=3, c_max=2, r_max=2)
+        deck = small_deck(rng, n_max=3, c_max=2, r_max=2)
         assert min_hand(deck, "brute").h == min_hand(deck, "sat").h, str(deck)
 
 
 def test_first_copy_bound_is_a_win():
     rng = random.Random(1)
     for _ in range(300):
-        deck = random_deck(rng, p_missing=0)
+        deck = small_deck(rng, p_missing=0)
         h, plays = first_copy_bound(deck)
         assert replay(deck, h, plays).won
 

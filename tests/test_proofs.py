@@ -9,14 +9,14 @@ from hanabi_cp.model import Deck
 from hanabi_cp.proofs import check_files, prove_unsat
 from hanabi_cp.solvers import SolveOptions, Status, solve
 
-from test_cnf_random import random_deck
+from test_cnf_random import small_deck
 
 
 def unsat_decks(seed: int, count: int):
     """Decks the analysis alone cannot refute but the SAT solver does."""
     rng = random.Random(seed)
     while count:
-        deck, h = random_deck(rng, p_missing=0), rng.randint(1, 3)
+        deck, h = small_deck(rng, p_missing=0), rng.randint(1, 3)
         enc = build(deck, h)
         if enc.status is None and enc.clauses and enc.solve_model() is None:
             count -= 1
