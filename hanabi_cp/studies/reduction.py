@@ -62,11 +62,14 @@ def run(csv_path: str, seed: int, count: int, points: Sequence[int] = (3, 4, 5, 
         cnf = random_kcnf(random.Random(f"{seed}:{v}:{m}:{i}"), v, m)
         base = {"study": STUDY, "instance": i, "seed": seed, "v": v, "m": m, "ratio": ratio,
                 "version": __version__}
-        truth = _formula_row(cnf)
-        if not rows.has(seed=seed, v=v, m=m, instance=i, method=FORMULA):
-            rows.add({**base, "method": FORMULA, "N": "", "h": "", **truth})
+        timed = rows.has(seed=seed, v=v, m=m, instance=i, method=FORMULA)
         todo_methods = [x for x in names
                         if not rows.has(seed=seed, v=v, m=m, instance=i, method=x)]
+        if timed and not todo_methods:
+            continue        # a resumed sweep: nothing left to time for this formula
+        truth = _formula_row(cnf)
+        if not timed:
+            rows.add({**base, "method": FORMULA, "N": "", "h": "", **truth})
         if not todo_methods:
             continue
         start = time.perf_counter()
