@@ -19,6 +19,7 @@ from hanabi_cp.generators import random_deck
 from hanabi_cp.plays import PlaySequence
 from hanabi_cp.solvers import methods
 from hanabi_cp.verify import replay
+from test_min_hand import brute_min
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 WIN = os.path.join(INST, "standard-winnable-h2.txt")       # h 2 header; wins at 2, not at 1
@@ -362,12 +363,6 @@ def read_dimacs_of(deck_path, tmp_path):
 
 
 # --- min-hand --------------------------------------------------------------------
-
-def brute_min(deck):
-    if deck.missing():
-        return None
-    return next(h for h in range(deck.N + 1) if best_play(deck, h)[0] == deck.target)
-
 
 def test_min_hand_matches_brute_force(tmp_path):
     rng = random.Random(3)
