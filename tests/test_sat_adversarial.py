@@ -23,7 +23,7 @@ import pytest
 from hanabi_cp.algorithms.brute import best_play
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.windows import CHAIN_CAP, analyse
-from hanabi_cp.generators import random_kcnf
+from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.min_hand import min_hand
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import reduce_cnf
@@ -138,12 +138,11 @@ def cap_stress(rng: random.Random, n: int) -> Deck:
 
 
 def random_small(rng: random.Random, n: int, c: int, r: int) -> Deck:
-    cards = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)
-             for _ in range(rng.randint(1, r))]
-    rng.shuffle(cards)
+    deck = random_deck(rng, n, c, r)
     if rng.random() < 0.3:                            # runs of one color, in reverse
-        cards.sort(key=lambda x: (x[1], -x[0]) if rng.random() < 0.5 else (0, 0))
-    return Deck.of(cards, n, c)
+        cards = sorted(deck.cards, key=lambda x: (x[1], -x[0]) if rng.random() < 0.5 else (0, 0))
+        return Deck.of(cards, n, c)
+    return deck
 
 
 # --- checks ----------------------------------------------------------------------
