@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_right
-from itertools import accumulate
+from itertools import accumulate, combinations
 from dataclasses import dataclass, field
 from math import comb
 
@@ -410,7 +410,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         seg_lit[j] = lit
         return lit
 
-    ncard = [0]
+    ncard = 0
     card_sizes: dict = {}
     capacity: list = []
     for snap in sets:
@@ -426,7 +426,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         if collect:
             capacity.append((lits, sure))
         else:
-            ncard[0] += _at_most(lits, h - sure, add, new, card_encoding, card_sizes)
+            ncard += _at_most(lits, h - sure, add, new, card_encoding, card_sizes)
 
     # 4. Play as soon as possible (the normal form, see encodings/cnf.md): if
     #    T(a-1, k) < q for an alive copy q of (a, k), then T(a, k) <= q.
@@ -448,7 +448,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     build_s = time.perf_counter() - t0
     enc = Encoding(deck, h, clauses, top[0], names, win, copy_vars, capacity=capacity)
     enc.stats = _stats(deck, top[0], len(clauses), t_pre, build_s, win)
-    enc.stats.update({"cardinality_clauses": ncard[0], "hold_segments": len(seg_s),
+    enc.stats.update({"cardinality_clauses": ncard, "hold_segments": len(seg_s),
                       "cardinality_sets": dict(sorted(card_sizes.items()))})
     return enc
 
@@ -468,7 +468,7 @@ def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> in
         return m
     if comb(m, bound + 1) <= 2 * m * bound:
         count = 0
-        for sub in _subsets(lits, bound + 1):
+        for sub in combinations(lits, bound + 1):
             add([-x for x in sub])
             count += 1
         return count
@@ -479,11 +479,6 @@ def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> in
     for cl in enc.clauses:
         add(cl)
     return len(enc.clauses)
-
-
-def _subsets(lits: list, size: int):
-    from itertools import combinations
-    return combinations(lits, size)
 
 
 def _stats(deck: Deck, nv: int, nc: int, pre: float, build: float, win: Windows) -> dict:
