@@ -126,7 +126,6 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         return Encoding(deck, h, [[]], 0, names, win, {}, "UNWINNABLE", win.reason,
                         stats=_stats(deck, 0, 1, t_pre, 0.0, win))
     n, c, N = deck.n, deck.c, deck.N
-    cards = deck.cards
     alive, E, L, stop = win.alive, win.earliest, win.latest, win.stop
     clauses: list = []
     add = clauses.append
@@ -142,12 +141,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
 
     # Per color: alive positions in deck order with their values (the positions where
     # T(b, k) can change).
-    cpos, cval = win.cpos, win.cval
-    if cpos is None:
-        cpos, cval = [[] for _ in range(c + 1)], [[] for _ in range(c + 1)]
-        for k in range(1, c + 1):
-            cpos[k] = sorted(q for copies in alive[k] for q in copies)
-            cval[k] = [cards[q][0] for q in cpos[k]]
+    cpos, cval = win.positions()
 
     # Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
     # Every other alive copy is played on sight whenever it is chosen.

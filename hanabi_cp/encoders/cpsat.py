@@ -174,10 +174,9 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
     intervals = []
     spans = []                   # per interval: (first storable copy, last possible end)
     stores = []                  # positions where some card may be stored
+    cpos, cval = win.positions()
     for k in range(1, deck.c + 1):
-        # Alive positions of color k in deck order, with their values.
-        ps = sorted(q for copies in alive[k] for q in copies)
-        vals = [deck.cards[q][0] for q in ps]
+        ps, vals = cpos[k], cval[k]      # alive positions of color k, with their values
         prev = None              # T(a-1, k)
         for a in range(1, deck.n + 1):
             qs = alive[k][a]

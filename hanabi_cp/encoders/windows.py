@@ -55,6 +55,18 @@ class Windows:
     def decided_lost(self) -> bool:
         return self.reason is not None
 
+    def positions(self) -> tuple[list, list]:
+        """Per color: alive positions in deck order and their values (cpos, cval);
+        from the last pass when still exact, else recomputed."""
+        if self.cpos is not None:
+            return self.cpos, self.cval
+        cpos, cval = [[]], [[]]
+        for Ak in self.alive[1:]:
+            ps = sorted(q for copies in Ak for q in copies)
+            cpos.append(ps)
+            cval.append([self.deck.cards[q][0] for q in ps])
+        return cpos, cval
+
     def storable(self, k: int, a: int, j: int) -> bool:
         """Can the j-th alive copy of (a, k) be stored (not played at once)?"""
         return self.alive[k][a][j] < self.latest[k][a - 1]
