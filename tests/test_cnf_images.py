@@ -9,19 +9,16 @@ from hanabi_cp.algorithms.brute import best_play
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.windows import analyse
 from hanabi_cp.formats import read_dimacs
-from hanabi_cp.generators import random_deck, random_kcnf
+from hanabi_cp.generators import random_kcnf
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
 from hanabi_cp.solvers import Status, solve
 from hanabi_cp.verify import replay
+from test_cnf_random import small_deck
 
 UF20 = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "satlib", "uf20-91",
                     "uf20-01.cnf")
-
-
-def small_deck(rng: random.Random) -> Deck:
-    return random_deck(rng, rng.randint(1, 4), rng.randint(1, 3), rng.randint(1, 3))
 
 
 def test_chain_rule_kills_a_copy_that_would_hold_two_cards_of_its_color():
@@ -37,7 +34,7 @@ def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
     # carry the whole formula.
     rng = random.Random(8)
     for _ in range(200):
-        deck = small_deck(rng)
+        deck = small_deck(rng, p_missing=0)
         enc = build(deck, 0)
         if enc.status:
             continue
@@ -52,7 +49,7 @@ def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
 def test_variants_agree_with_brute(kw):
     rng = random.Random(31)
     for _ in range(300):
-        deck, h = small_deck(rng), rng.randint(0, 3)
+        deck, h = small_deck(rng, p_missing=0), rng.randint(0, 3)
         truth = best_play(deck, h)[0] == deck.target
         enc = build(deck, h, **kw)
         model = None if enc.status else enc.solve_model()
