@@ -13,21 +13,14 @@ from hanabi_cp.reduction import assignment_from_play, play_from_assignment, redu
 from hanabi_cp.reduction.roundtrip import formula_sat
 from hanabi_cp.solvers import Status, solve
 from hanabi_cp.verify import replay
+from test_reduction_to3cnf import models
 
 SATLIB = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "satlib")
 
 
-def brute_model(cnf: CNF):
-    for bits in itertools.product((False, True), repeat=cnf.num_vars):
-        a = {i + 1: b for i, b in enumerate(bits)}
-        if cnf.satisfied_by(a):
-            return a
-    return None
-
-
 def check(cnf: CNF, **variant) -> bool:
     """The reduction's claim on one formula; returns satisfiability."""
-    model = brute_model(cnf)
+    model = next(models(cnf), None)
     red = reduce_cnf(cnf, **variant)
     out = solve(red.deck, red.h, "sat")
     assert out.status is (Status.UNWINNABLE if model is None else Status.WINNABLE), (cnf, variant)
