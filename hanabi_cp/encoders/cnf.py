@@ -126,7 +126,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         return Encoding(deck, h, [[]], 0, names, win, {}, "UNWINNABLE", win.reason,
                         stats=_stats(deck, 0, 1, t_pre, 0.0, win))
     n, c, N = deck.n, deck.c, deck.N
-    alive, E, L, stop = win.alive, win.earliest, win.latest, win.stop
+    alive, E, L = win.alive, win.earliest, win.latest
     clauses: list = []
     add = clauses.append
     copy_vars: dict = {}
@@ -150,20 +150,15 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     first_store = [[N] * (n + 1) for _ in range(c + 1)]
     storable_cards = []          # (k, a) with a storable copy, in color-major order
     for k in range(1, c + 1):
-        Lk, Ak, Sk, sk, fk = L[k], alive[k], stop[k], skeep[k], first_store[k]
+        Lk, Ak, sk, fk = L[k], alive[k], skeep[k], first_store[k]
         for a in range(2, n + 1):
-            Lp = Lk[a - 1]
-            copies = Ak[a]
-            if copies[0] >= Lp:
-                continue
-            lst = None
-            for q, g in zip(copies, Sk[a]):
-                if q < Lp and g > q:
-                    if lst is None:
-                        lst = sk[a] = []
-                        fk[a] = q
-                        storable_cards.append((k, a))
-                    lst.append((q, g if g < Lp else Lp))
+            if Ak[a][0] >= Lk[a - 1]:
+                continue         # every copy is played on sight
+            lst = win.spans(k, a)
+            if lst:
+                sk[a] = lst
+                fk[a] = lst[0][0]
+                storable_cards.append((k, a))
 
     def played_by(k: int, b: int, t: int):
         """Literal for T(b, k) <= t (or a constant).

@@ -205,7 +205,7 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
             # Storable copies (q < L(a-1) and deadline g > q) are the only ones a
             # win can hold, and only until min(g, L(a-1)) (encodings/cnf.md §2).
             Lp = L[k][a - 1]
-            span = [(q, min(g, Lp)) for q, g in zip(qs, win.stop[k][a]) if q < Lp and g > q]
+            span = win.spans(k, a)
             if prev is None:
                 T = p            # value 1 is always played on sight
             elif not span:

@@ -67,6 +67,13 @@ class Windows:
             cval.append([self.deck.cards[q][0] for q in ps])
         return cpos, cval
 
+    def spans(self, k: int, a: int) -> list:
+        """(q, end) for every copy q of (a, k) a win may store: q < L(a-1, k) and its
+        deadline g > q; it is held at most over [q, end), end = min(g, L(a-1, k))."""
+        Lp = self.latest[k][a - 1]
+        return [(q, g if g < Lp else Lp) for q, g in zip(self.alive[k][a], self.stop[k][a])
+                if q < Lp and g > q]
+
     def storable(self, k: int, a: int, j: int) -> bool:
         """Can the j-th alive copy of (a, k) be stored (not played at once)?"""
         return self.alive[k][a][j] < self.latest[k][a - 1]
