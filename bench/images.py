@@ -1,7 +1,7 @@
 """Benchmark: methods "sat" and "cpsat" end to end on reduction images of SATLIB formulas.
 
 For the first N files of each family (uf20-91, uf50-218, uuf50-218 in
-../shared/satlib), or for the DIMACS files given, one line per (formula, method):
+instances/satlib), or for the DIMACS files given, one line per (formula, method):
 
 - the formula (v variables, m clauses) and its image under the reduction (h = 2):
   cards N, values n, colors c, reduction time ("reduce s"), the proof's play built
@@ -22,7 +22,7 @@ verdicts: W winnable, U unwinnable, ? unknown).
     .venv/bin/python -m bench.images --files 3 --methods sat,cpsat   # side by side
     .venv/bin/python -m bench.images --quick                  # uf20-01, uf50-01, uuf50-01
     .venv/bin/python -m bench.images --no-solve               # reduction sizes and times only
-    .venv/bin/python -m bench.images ../shared/satlib/uf50-218/uf50-02.cnf --methods cpsat
+    .venv/bin/python -m bench.images instances/satlib/uf50-218/uf50-02.cnf --methods cpsat
 """
 
 from __future__ import annotations
@@ -39,8 +39,7 @@ from hanabi_cp.reduction import play_from_assignment, reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
 from hanabi_cp.solvers import SolveOptions, Status, methods, solve
 
-SATLIB = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "shared",
-                                      "satlib"))
+SATLIB = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "instances", "satlib"))
 FAMILIES = ("uf20-91", "uf50-218", "uuf50-218")
 # What ``python -m bench --quick`` passes: the uf20-01 image, method sat (seconds).
 QUICK_ARGS = [os.path.join(SATLIB, "uf20-91", "uf20-01.cnf")]

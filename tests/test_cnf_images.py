@@ -17,7 +17,7 @@ from hanabi_cp.solvers import Status, solve
 from hanabi_cp.verify import replay
 from test_cnf_random import small_deck
 
-UF20 = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "satlib", "uf20-91",
+UF20 = os.path.join(os.path.dirname(__file__), "..", "instances", "satlib", "uf20-91",
                     "uf20-01.cnf")
 
 
@@ -71,7 +71,6 @@ def test_images_of_random_formulas_agree_with_the_formula():
     assert answers == {True, False}
 
 
-@pytest.mark.skipif(not os.path.exists(UF20), reason="SATLIB files not present")
 def test_uf20_image_is_small_and_needs_only_the_clause_capacity_sets():
     deck = reduce_cnf(read_dimacs(UF20)).deck
     enc = build(deck, 2)

@@ -64,7 +64,7 @@ def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
 
     \b
     Example:
-      hanabi-cp reduce ../shared/satlib/uf20-91/uf20-01.cnf -o uf20-01.deck
+      hanabi-cp reduce instances/satlib/uf20-91/uf20-01.cnf -o uf20-01.deck
     """
     from ..formats import write_deck
     from ..reduction import reduce_cnf
@@ -108,8 +108,8 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, force
 
     \b
     Example:
-      hanabi-cp roundtrip ../shared/satlib/uf20-91/uf20-01.cnf
-      hanabi-cp roundtrip ../shared/satlib/uf20-91 --csv uf20.csv
+      hanabi-cp roundtrip instances/satlib/uf20-91/uf20-01.cnf
+      hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv
     """
     from ..reduction.roundtrip import RoundtripRow, roundtrip
 

@@ -141,6 +141,9 @@ def configure(solver: cp_model.CpSolver, options: SolveOptions) -> None:
     p.cp_model_probing_level = 0
     p.symmetry_level = 0
     p.linearization_level = 0
+    # CP-SAT would otherwise take SIGINT for itself and return its best answer so far
+    # as if the search had ended; Ctrl-C must end the command, not shape its answer.
+    p.catch_sigint_signal = False
     if options.time_limit is not None:
         p.max_time_in_seconds = float(options.time_limit)
 
