@@ -77,8 +77,10 @@ class Deck:
     def missing(self) -> list[Card]:
         """Cards (a, k) with a <= n, k <= c that have no copy: each makes the deck lost."""
         counts = self.counts
+        if len(counts) == self.n * self.c:     # every kind present: no pass over n x c
+            return []
         return [Card(a, k) for k in range(1, self.c + 1) for a in range(1, self.n + 1)
-                if counts[Card(a, k)] == 0]
+                if Card(a, k) not in counts]
 
     def __len__(self) -> int:
         return len(self.cards)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from .errors import HanabiError, SolverBug
+from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
 from .verify import replay
@@ -118,6 +119,7 @@ def solve(deck: Deck, h: int, method: str = "auto",
           options: SolveOptions | None = None) -> Outcome:
     """Decide (deck, h) with ``method``; every certificate is replayed before return."""
     check_hand(h)
+    h = effective_hand(h, deck.N)      # h >= N is h = N: no method sizes anything by h
     options = options or SolveOptions()
     m = choose(deck, h, options.maximize) if method == "auto" else get(method)
     if options.maximize and not m.maximizes:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from math import comb
 
+from ..limits import effective_hand
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
 from ..solvers import Method, Outcome, SolveOptions, Status, register
@@ -18,18 +19,36 @@ from ..solvers import Method, Outcome, SolveOptions, Status, register
 STATE_LIMIT = 2_000_000
 
 
-def state_bound(deck: Deck, h: int) -> int:
-    """An upper bound on memoised states: positions x color levels x hands."""
+def state_bound(deck: Deck, h: int, cap: int | None = None) -> int:
+    """An upper bound on memoised states: positions x color levels x hands.
+
+    Past ``cap`` it returns cap + 1 without finishing the count, so huge decks and
+    hand sizes never build the giant integers an exact count would.
+    """
+    h = effective_hand(h, deck.N)       # no hand holds more than the deck
     kinds = len(deck.counts)
-    # max(.., 0): with no card kinds (empty deck) the only hand is the empty one.
-    hands = sum(comb(max(kinds + j - 1, 0), j) for j in range(min(h, deck.N) + 1))
-    return (deck.N + 1) * (deck.n + 1) ** deck.c * hands
+    over = None if cap is None else cap + 1
+    total = deck.N + 1
+    # (n+1)^c >= 2^(c (bits(n+1) - 1)), which past bits(cap) is above cap
+    if over is not None and (total > cap or
+                             deck.c * ((deck.n + 1).bit_length() - 1) >= cap.bit_length()):
+        return over
+    total *= (deck.n + 1) ** deck.c
+    # sum_j C(kinds + j - 1, j), j <= h: multisets of j card kinds (empty deck: 1).
+    hands = term = 1
+    for j in range(1, h + 1 if kinds else 1):
+        term = term * (kinds + j - 1) // j
+        hands += term
+        if over is not None and total * hands > cap:
+            return over
+    total *= hands
+    return total if over is None or total <= cap else over
 
 
 def _refuses(deck: Deck, h: int) -> str | None:
-    bound = state_bound(deck, h)
+    bound = state_bound(deck, h, cap=STATE_LIMIT)
     if bound > STATE_LIMIT:
-        return f"up to {bound:,} states (limit {STATE_LIMIT:,}); use dp, sat or cpsat"
+        return f"more than {STATE_LIMIT:,} states (the limit); use dp, sat or cpsat"
     return None
 
 

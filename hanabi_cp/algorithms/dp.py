@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from math import comb
+from math import comb, lgamma, log, log10
 
 from ..errors import LimitError, SolverBug
+from ..limits import effective_hand
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
 from ..solvers import Method, Outcome, SolveOptions, Status, register
@@ -50,31 +51,87 @@ BOUND_SAMPLES = 256         # columns at which table_bound evaluates its count
 
 
 def paper_bound(deck: Deck, h: int) -> int:
-    """The journal's table size N * sum_{i<=h} C(nc, i) * (n+1)^(c-1)."""
+    """The journal's table size N * sum_{i<=h} C(nc, i) * (n+1)^(c-1).
+
+    Exact, so only for small decks; messages use :func:`paper_bound_text`.
+    """
     cards = deck.n * deck.c
     hands = sum(comb(cards, i) for i in range(min(h, cards) + 1))
     return deck.N * hands * (deck.n + 1) ** max(deck.c - 1, 0)
 
 
-def _column_count(n: int, c: int, h: int, seen: list, complete: list) -> int:
+def _log10_paper_bound(deck: Deck, h: int) -> float:
+    """log10 of :func:`paper_bound` within about 0.3, without big integers."""
+    cards, t = deck.n * deck.c, min(h, deck.n * deck.c)
+    if 2 * t >= cards:                         # sum of C(cards, i), i <= t: 2^(cards-1)..2^cards
+        hands = cards * log10(2)
+    else:                                      # C(cards, t) <= sum <= 2 C(cards, t) here
+        hands = (lgamma(cards + 1) - lgamma(t + 1) - lgamma(cards - t + 1)) / log(10)
+    return log10(max(deck.N, 1)) + hands + max(deck.c - 1, 0) * log10(deck.n + 1)
+
+
+def paper_bound_text(deck: Deck, h: int) -> str:
+    """The journal's table size for messages: exact below 10^12, else its magnitude.
+
+    >>> from hanabi_cp.generators import standard_deck
+    >>> paper_bound_text(standard_deck(1), 1), paper_bound_text(standard_deck(1), 10**9)
+    ('1,684,800', 'about 10^12')
+    """
+    h = effective_hand(h, deck.N)
+    if deck.N == 0 or _log10_paper_bound(deck, h) < 11:
+        return f"{paper_bound(deck, h):,}"
+    return f"about 10^{_log10_paper_bound(deck, h):.0f}"
+
+
+def _sat_add(x: int, y: int, cap: int | None) -> int:
+    return x + y if cap is None else min(x + y, cap + 1)
+
+
+def _color_poly(K: int, top: int, h: int, cap: int | None) -> list[int] | None:
+    """sum over p = 0..top of C(m_p, d), d = 0..h: the hands of color k by size.
+
+    m_p, the seen values >= p + 2, is K for the two largest p and K + j for
+    p = top - 1 - j (values 1..top are seen and top + 1 is not), so the sum over
+    p is K's term (once if top = 0, else twice) plus a hockey-stick sum.
+    None if the sum exceeds ``cap``.
+    """
+    deg = min(h, K + max(top - 1, 0))
+    poly = []
+    total = 0
+    for d in range(deg + 1):
+        v = comb(K, d) * (2 if top >= 1 else 1)
+        if top >= 2:                           # sum_{i=K+1}^{K+top-1} C(i, d)
+            v += comb(K + top, d + 1) - comb(K + 1, d + 1)
+        poly.append(v)
+        total += v
+        if cap is not None and total > cap:
+            return None
+    return poly
+
+
+def _column_count(h: int, colors: list[tuple[int, int]], cap: int | None = None) -> int:
     """Entries possible after some prefix: for color k < c, p_k ranges over
-    0..complete[k] and the hand may hold seen values >= p_k + 2; color c's hand
-    cards are seen values >= 2."""
-    total = [1] + [0] * h                       # polynomial in x = hand size
-    for k in range(1, c + 1):
-        top = complete[k] if k < c else 0
-        # above[p] = seen values >= p + 2, for p = 0..top
-        above = [0] * (top + 2)
-        for v in seen[k]:
-            if v >= 2:
-                above[min(v - 2, top + 1)] += 1
-        poly = [0] * (h + 1)
-        m = above[top + 1]
-        for p in range(top, -1, -1):
-            m += above[p]
-            for d in range(min(h, m) + 1):
-                poly[d] += comb(m, d)
-        total = [sum(total[i] * poly[d - i] for i in range(d + 1)) for d in range(h + 1)]
+    0..top_k (the complete prefix of values seen) and the hand may hold seen values
+    >= p_k + 2; color c's hand cards are seen values >= 2 (top = 0).  ``colors``
+    holds (K, top) per color, K = seen values >= top + 2.  Past ``cap`` the count
+    stops early and returns cap + 1: every partial product is at most the count,
+    because each color's polynomial has a constant term >= 1."""
+    total = [1]                                # polynomial in x = hand size
+    for K, top in colors:
+        poly = _color_poly(K, top, h, cap)
+        if poly is None:
+            return cap + 1                     # type: ignore[operator]
+        if len(poly) == 1 and poly[0] == 1:
+            continue
+        size = min(h, len(total) + len(poly) - 2) + 1
+        nxt = [0] * size
+        for i, x in enumerate(total):
+            if x:
+                for d, y in enumerate(poly[:size - i]):
+                    nxt[i + d] = _sat_add(nxt[i + d], x * y, cap)
+        total = nxt
+        if cap is not None and sum(total) > cap:
+            return cap + 1
     return sum(total)
 
 
@@ -85,6 +142,9 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     n, c, N = deck.n, deck.c, deck.N
     if c == 0 or N == 0:
         return N + 1
+    if stop_at is not None and N + 1 > stop_at:
+        return N + 1                           # at least one entry per column
+    h = effective_hand(h, N)                   # no hand holds more than the deck
     seen = [set() for _ in range(c + 1)]
     complete = [0] * (c + 1)
     step = max(1, -(-N // BOUND_SAMPLES))
@@ -95,28 +155,23 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
             seen[k].add(a)
             while complete[k] + 1 in seen[k]:
                 complete[k] += 1
-        total += (end - s) * _column_count(n, c, h, seen, complete)
+        # K = seen values >= top + 2: all seen values but 1..top (top + 1 is unseen).
+        colors = [(len(seen[k]) - complete[k], complete[k]) for k in range(1, c)]
+        colors.append((len(seen[c]) - (1 in seen[c]), 0))
+        total += (end - s) * _column_count(h, colors, stop_at)
         s = end
         if stop_at is not None and total > stop_at:
             break
     return total
 
 
-def _big(x: int) -> str:
-    if x < 10 ** 12:
-        return f"{x:,}"
-    # Via Decimal: ints beyond 1e308 (images with many colors) overflow a float.
-    from decimal import Decimal
-    return f"about {Decimal(x):.1e}"
-
-
 def _refuses(deck: Deck, h: int) -> str | None:
-    if deck.missing() or deck.c == 0:
+    if deck.c == 0 or deck.missing():
         return None                            # decided without a table
     bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
     if bound > ENTRY_LIMIT:
-        return (f"the dp table may need more than {_big(bound)} entries (limit "
-                f"{ENTRY_LIMIT:,}; the journal's bound: {_big(paper_bound(deck, h))}); "
+        return (f"the dp table may need more than {bound:,} entries (limit "
+                f"{ENTRY_LIMIT:,}; the journal's bound: {paper_bound_text(deck, h)}); "
                 f"use sat or cpsat")
     return None
 
@@ -257,7 +312,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     if missing and deck.c:                     # maximize: the table is needed after all
         bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
         if bound > ENTRY_LIMIT:
-            raise LimitError(f"dp: the table may need more than {_big(bound)} entries "
+            raise LimitError(f"dp: the table may need more than {bound:,} entries "
                              f"(limit {ENTRY_LIMIT:,}); use sat or cpsat")
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
     try:
@@ -265,7 +320,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     except TimeUp:
         return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s reached")
     stats = {"entries": res.entries, "widest_column": res.widest,
-             "paper_bound": paper_bound(deck, h)}
+             "paper_bound": paper_bound_text(deck, h)}
     plays = PlaySequence(res.actions)
     if res.won:
         return Outcome(Status.WINNABLE, plays, stats=stats,

@@ -10,6 +10,7 @@ import click
 
 from ..cnf import CNF
 from ..errors import HanabiError, InputError
+from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..verify import replay
 from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json,
                      force_option, hand_option, load_instance, open_output, provenance,
@@ -18,7 +19,8 @@ from .common import (MethodChoice, command, deck_argument, deck_summary, echo_js
 
 def encoding_of(deck, h):
     from ..encoders.cnf import build
-    return build(deck, h)
+    # h >= N encodes the same instance as h = N; only the latter keeps bounds small.
+    return build(deck, effective_hand(h, deck.N))
 
 
 def encoding_cnf(enc) -> CNF:
@@ -80,12 +82,19 @@ def encode_cmd(deck, hand, output, varmap, force):
 
 
 def read_model(path: str) -> tuple[bool | None, list[int]]:
-    """An external solver's answer: ``s``/``v`` lines (SAT competition) or MiniSat's
-    ``SAT``/``UNSAT`` followed by literals.  Returns (satisfiable?, literals)."""
+    """An external solver's answer from a file (``-`` = stdin); see :func:`parse_model`."""
     from ..formats import read_text
     from ..formats.textio import display_name
-    text = read_text(path)
-    path = display_name(path)
+    return parse_model(read_text(path), display_name(path))
+
+
+def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[int]]:
+    """An external solver's answer: ``s``/``v`` lines (SAT competition) or MiniSat's
+    ``SAT``/``UNSAT`` followed by literals.  Returns (satisfiable?, literals).
+
+    >>> parse_model("s SATISFIABLE\nv 1 -2 0\n")
+    (True, [1, -2])
+    """
     status, lits = None, []
     for no, line in enumerate(text.splitlines(), start=1):
         words = line.split()
@@ -101,15 +110,18 @@ def read_model(path: str) -> tuple[bool | None, list[int]]:
             elif word in ("UNKNOWN", "INDET", "INDETERMINATE"):
                 status = None
             else:
-                raise InputError(path, no, "SATISFIABLE, UNSATISFIABLE or UNKNOWN", repr(word))
+                raise InputError(path, no, "SATISFIABLE, UNSATISFIABLE or UNKNOWN", echo(word))
             continue
         if head == "v":
             words = words[1:]
         for w in words:
             try:
-                lit = int(w)
+                lit = int(w) if not too_many_digits(w.lstrip("+-")) else None
             except ValueError:
-                raise InputError(path, no, "a literal (integer)", repr(w)) from None
+                lit = None
+            if lit is None:
+                raise InputError(path, no, f"a literal (an integer of at most {MAX_DIGITS} digits)",
+                                 echo(w))
             if lit != 0:
                 lits.append(lit)
     if status is None and lits:

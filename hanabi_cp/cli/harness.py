@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
 from .common import command
 
@@ -18,6 +19,25 @@ def _names(ctx, param, value):
     if not names:
         raise click.BadParameter("expected a comma-separated list of method names")
     return names
+
+
+def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bool) -> None:
+    """The largest deck and image the draw can make, before drawing any."""
+    from ..harness.roundtrip import RATIOS, VARIANTS
+    from ..reduction.size import random_image_size
+
+    # one-color decks ("c1") take up to 2 max_n values
+    check_kinds(max_n, max_c, "harness --max-n, --max-c")
+    check_kinds(2 * max_n, 1, "harness --max-n (one-color decks take 2 max_n values)")
+    check_cards(max(max_n * max_c, 2 * max_n) * max_r, "harness: the largest random deck",
+                option=None)
+    if cnf_vars:
+        m = max(1, round(max(RATIOS) * cnf_vars))
+        for variant in (VARIANTS if variants else VARIANTS[:1]):
+            if not variant.get("kappa"):       # kappa's images are smaller (n <= 30)
+                check_cards(random_image_size(cnf_vars, m, **variant).cards,
+                            f"harness --cnf-vars {cnf_vars}: the image of a formula with "
+                            f"{m:,} clauses", option=None)
 
 
 @command("harness")
@@ -75,6 +95,7 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
                            summary_table)
     from ..harness.runner import Report
 
+    _check_sizes(max_n, max_c, max_r, cnf_count and not cnf_dir and cnf_vars, cnf_variants)
     if seed is None:
         seed = secrets.randbelow(2**31)
     click.echo(f"c seed: {seed}")

@@ -11,12 +11,18 @@ import sys
 import click
 
 from ..errors import HanabiError
+from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
 from .common import (MethodChoice, command, force_option, open_output, provenance,
                      refuse_overwrite)
 
 
 def _variant_options(func):
+    func = click.option("--max-cards", type=click.IntRange(min=1), default=MAX_CARDS,
+                        show_default=True, metavar="N",
+                        help="Refuse a formula whose deck would have more than N cards "
+                             f"(computed before building; ~{BYTES_PER_CARD} bytes per card "
+                             "to solve).")(func)
     func = click.option("--kappa", is_flag=True,
                         help="Constant-n variant: occurrences bounded to 5 per variable, one "
                              "dummy color per gadget, n = 30 at most.")(func)
@@ -55,7 +61,7 @@ def _read(path: str):
               help="Reproduce the paper's text literally (padding from o_m+6, n = 6m+2, "
                    "h = 1 gadgets unchanged): to see its errata fail.")
 @force_option
-def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
+def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, force):
     """Reduce a DIMACS CNF formula to a deck winnable iff it is satisfiable (journal §5).
 
     Any CNF is accepted: it is first made an equisatisfiable exact 3-CNF.  Every card
@@ -71,7 +77,8 @@ def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
 
     refuse_overwrite(output, force)
     cnf = _read(formula)
-    red = reduce_cnf(cnf, h=hand, copies=copies, kappa=kappa, as_written=as_written)
+    red = reduce_cnf(cnf, h=hand, copies=copies, kappa=kappa, as_written=as_written,
+                     max_cards=max_cards)
     argv = ["hanabi-cp", "reduce", os.path.basename(formula), "--hand", hand]
     if copies is not None:
         argv += ["--copies", copies]
@@ -97,7 +104,7 @@ def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
               metavar="S", help="Seconds per deck; on expiry the deck verdict is UNKNOWN.")
 @_variant_options
 @force_option
-def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, force):
+def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_cards, force):
     """Reduce, solve the deck, map the answer back and compare with CaDiCaL on the formula.
 
     For each formula: the deck verdict and the formula's must agree, a winning play
@@ -129,7 +136,8 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, force
         files_iter = files
     for f in files_iter:
         row = roundtrip(_read(f), os.path.basename(f) if f != "-" else "-", method=method,
-                        h=hand, copies=copies, kappa=kappa, options=options)
+                        h=hand, copies=copies, kappa=kappa, options=options,
+                        max_cards=max_cards)
         rows.append(row)
         if len(files) == 1:
             click.echo(f"c {row.file}: {row.vars} variables, {row.clauses} clauses -> "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import HanabiError
+from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
 from .common import PROG, Command, UsageLine
 
 
@@ -34,6 +35,8 @@ def _numbers(param, value: str) -> list[float]:
         lo, dash, hi = part.strip().partition("-")
         try:
             if dash:
+                check_at_most(f"--{param.name}: {part.strip()} is", int(hi) - int(lo) + 1,
+                              MAX_SWEEP_POINTS - len(out), "points of one sweep")
                 out += list(range(int(lo), int(hi) + 1))
             else:
                 x = float(lo)
@@ -156,6 +159,9 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, progress, par
         raise HanabiError(f"--points: hand sizes must be integers >= 0, found {points}")
     if param == "density" and any(x <= 0 for x in points):
         raise HanabiError(f"--points: densities must be > 0, found {points}")
+    check_kinds(n, c, "study random --n, --c")
+    check_cards(n * c * r if param == "h" else round(max(points) * n * c),
+                "study random: the largest deck", option=None)
     rows = random_decks.run(csv_path, seed, count, param, points, n, c, r, hand,
                             methods, time_limit, progress)
     fields = {"seed": seed, "param": param, "n": n, "c": c}
@@ -177,8 +183,12 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, progress, 
     Example:
       hanabi-cp study reduction --vars 3-6 --count 3
     """
+    from ..reduction.size import random_image_size
     from ..studies import reduction
 
+    v = max(points)
+    check_cards(random_image_size(v, max(1, round(ratio * v))).cards,
+                f"study reduction --vars {v}: the image", option=None)
     rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress)
     _finish(reduction, rows, stem, seed=seed, ratio=ratio)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 from ..errors import InputError
+from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, clip, kinds_excess
 from ..model import Card, Deck, check_hand
 from .deck_text import check_roles
 from .jsonpos import describe, line_of, load_json
@@ -61,12 +62,14 @@ def _ours(data: dict, shape: _Shape):
     for key in data:
         if key not in OUR_KEYS:
             shape.fail((key,), "only the keys " + ", ".join(f'"{k}"' for k in OUR_KEYS),
-                       json.dumps(key))
+                       clip(json.dumps(key)))
     params = {}
     for key in ("n", "c", "h"):
         if key in data:
             if not (_is_int(data[key]) and data[key] >= 0):
                 shape.fail((key,), f'"{key}": a non-negative integer', describe(data[key]))
+            if key != "h" and data[key] > MAX_CARD_KINDS:
+                shape.fail((key,), KINDS_EXPECTED, f'"{key}": {data[key]:,}')
             params[key] = data[key]
     cards = data["cards"]
     if not isinstance(cards, list):
@@ -84,6 +87,9 @@ def _ours(data: dict, shape: _Shape):
         if c is not None and card[1] > c:
             shape.fail(("cards", i), f'card #{i + 1} with a color in 1..{c} ("c": {c})',
                        describe(card))
+        if max(card) > MAX_CARD_KINDS:
+            shape.fail(("cards", i), f"card #{i + 1} with a value and color of at most "
+                       f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", describe(card))
         out.append(Card(card[0], card[1]))
     if not out and (n is None or c is None):
         shape.fail(("cards",), 'at least one card (or both "n" and "c" for an empty deck)',
@@ -92,6 +98,11 @@ def _ours(data: dict, shape: _Shape):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
             shape.fail((key,), f'"{key}": a list of strings', describe(value))
+    n = max((a for a, _ in out), default=0) if n is None else n
+    c = max((k for _, k in out), default=0) if c is None else c
+    excess = kinds_excess(n, c)
+    if excess is not None:
+        shape.fail(("n",) if "n" in data else ("cards",), KINDS_EXPECTED, excess)
     deck = Deck.of(out, n, c)
     roles = data.get("roles")
     if roles is not None:
@@ -100,7 +111,7 @@ def _ours(data: dict, shape: _Shape):
         try:
             roles = check_roles(deck, roles)
         except ValueError as e:
-            shape.fail(("roles",), '"roles": non-empty single-line strings', str(e))
+            shape.fail(("roles",), '"roles": non-empty single-line strings', clip(str(e), 200))
     return deck, params.get("h"), roles
 
 
@@ -116,8 +127,15 @@ def _hanab_live(data: dict, shape: _Shape) -> Deck:
                 and entry["rank"] >= 1):
             shape.fail(("deck", i), f'card #{i + 1} as {{"suitIndex": s >= 0, "rank": r >= 1}}',
                        describe(entry))
+        if max(entry["rank"], entry["suitIndex"] + 1) > MAX_CARD_KINDS:
+            shape.fail(("deck", i), f'card #{i + 1} with "rank" and "suitIndex" + 1 of at most '
+                       f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", describe(entry))
         cards.append(Card(entry["rank"], entry["suitIndex"] + 1))
-    return Deck.of(cards)
+    n, c = max(a for a, _ in cards), max(k for _, k in cards)
+    excess = kinds_excess(n, c)
+    if excess is not None:
+        shape.fail(("deck",), KINDS_EXPECTED, excess)
+    return Deck.of(cards, n, c)
 
 
 def deck_to_json(deck: Deck, h: int | None = None, roles=None, comments=()) -> str:

@@ -19,6 +19,8 @@ line; a file that uses roles must give one to every card.
 from __future__ import annotations
 
 from ..errors import InputError
+from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, MAX_DIGITS, clip, echo, kinds_excess, \
+    too_many_digits
 from ..model import Card, Deck, check_hand
 
 COLOR_LETTERS = "rygbwm"
@@ -34,10 +36,18 @@ def _is_uint(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
+def _uint(token: str) -> int:
+    # Past MAX_DIGITS digits a number is above every limit, and int() refuses to
+    # convert more than 4,300 digits: MAX_CARD_KINDS + 1 stands for "too large".
+    return MAX_CARD_KINDS + 1 if too_many_digits(token) else int(token)
+
+
 def parse_card(token: str) -> Card | None:
     """``3:2`` or ``3g`` -> Card(3, 3); None if the token is not card-shaped at all.
 
-    Value 0 and color 0 are returned as such; the caller rejects them with context.
+    Value 0 and color 0 are returned as such; the caller rejects them with context,
+    as it does values or colors above MAX_CARD_KINDS (any with too many digits to
+    convert are returned as MAX_CARD_KINDS + 1).
 
     >>> parse_card("3:2"), parse_card("12w"), parse_card("3x")
     (Card(value=3, color=2), Card(value=12, color=5), None)
@@ -45,11 +55,11 @@ def parse_card(token: str) -> Card | None:
     value, sep, color = token.partition(":")
     if sep:
         if _is_uint(value) and _is_uint(color):
-            return Card(int(value), int(color))
+            return Card(_uint(value), _uint(color))
         return None
     value, letter = token[:-1], token[-1:]
     if _is_uint(value) and letter in _LETTER_COLOR:
-        return Card(int(value), _LETTER_COLOR[letter])
+        return Card(_uint(value), _LETTER_COLOR[letter])
     return None
 
 
@@ -76,7 +86,7 @@ def parse_deck_text(text: str, path: str = "<string>"):
             role = stripped[len(ROLE_MARK):].strip()
             if not role:
                 raise InputError(path, lineno, "'#: role NAME' with a non-empty NAME",
-                                 repr(raw.strip()))
+                                 echo(raw.strip()))
             if not uses_roles and cards:
                 raise InputError(path, lineno, "the first '#: role' line before the first "
                                  "card (a file with roles gives one to every card)",
@@ -90,30 +100,38 @@ def parse_deck_text(text: str, path: str = "<string>"):
         if key in HEADER_KEYS:
             if cards:
                 raise InputError(path, lineno, "header lines (n, c, h) before the first card",
-                                 repr(" ".join(tokens)))
+                                 echo(" ".join(tokens)))
             if len(tokens) != 2 or not _is_uint(tokens[1]):
                 raise InputError(path, lineno, f"'{key}' followed by one non-negative integer",
-                                 repr(" ".join(tokens)))
+                                 echo(" ".join(tokens)))
+            if too_many_digits(tokens[1]):
+                raise InputError(path, lineno, f"'{key}' followed by at most {MAX_DIGITS} digits",
+                                 echo(" ".join(tokens)))
             if key in header:
                 raise InputError(path, lineno, f"one '{key}' header line",
                                  f"a second one (the first is on line {header[key][1]})")
             header[key] = (int(tokens[1]), lineno)
+            if key != "h" and header[key][0] > MAX_CARD_KINDS:
+                raise InputError(path, lineno, KINDS_EXPECTED, f"{key} {header[key][0]:,}")
             continue
         for token in tokens:
             card = parse_card(token)
             if card is None:
                 raise InputError(path, lineno, "a card like 3:2 or 3y (colors r y g b w m)",
-                                 repr(token))
+                                 echo(token))
             if card.value == 0:
-                raise InputError(path, lineno, "a card value >= 1", repr(token))
+                raise InputError(path, lineno, "a card value >= 1", echo(token))
             if card.color == 0:
-                raise InputError(path, lineno, "a card color >= 1", repr(token))
+                raise InputError(path, lineno, "a card color >= 1", echo(token))
             if "n" in header and card.value > header["n"][0]:
                 raise InputError(path, lineno, f"a card value in 1..{header['n'][0]} "
-                                 f"(line {header['n'][1]} says n {header['n'][0]})", repr(token))
+                                 f"(line {header['n'][1]} says n {header['n'][0]})", echo(token))
             if "c" in header and card.color > header["c"][0]:
                 raise InputError(path, lineno, f"a card color in 1..{header['c'][0]} "
-                                 f"(line {header['c'][1]} says c {header['c'][0]})", repr(token))
+                                 f"(line {header['c'][1]} says c {header['c'][0]})", echo(token))
+            if max(card) > MAX_CARD_KINDS:
+                raise InputError(path, lineno, f"a card value and color of at most "
+                                 f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", echo(token))
             cards.append(card)
             card_lines.append(lineno)
             if uses_roles:
@@ -123,9 +141,13 @@ def parse_deck_text(text: str, path: str = "<string>"):
     if not cards and not ("n" in header and "c" in header):
         raise InputError(path, None, "at least one card (or both 'n' and 'c' header lines "
                          "for an empty deck)", "no cards")
-    n = header["n"][0] if "n" in header else None
-    c = header["c"][0] if "c" in header else None
+    n = header["n"][0] if "n" in header else max((a for a, _ in cards), default=0)
+    c = header["c"][0] if "c" in header else max((k for _, k in cards), default=0)
     h = header["h"][0] if "h" in header else None
+    excess = kinds_excess(n, c)
+    if excess is not None:
+        lines = [header[key][1] for key in "nc" if key in header]
+        raise InputError(path, max(lines) if lines else None, KINDS_EXPECTED, excess)
     return Deck.of(cards, n, c), h, (tuple(roles) if uses_roles else None)
 
 
@@ -172,7 +194,8 @@ def check_roles(deck: Deck, roles) -> tuple[str, ...] | None:
         if not isinstance(role, str) or not role.strip() or role != role.strip() \
                 or len(role.splitlines()) != 1:
             raise ValueError(f"card #{i}: role must be a non-empty single-line string "
-                             f"without surrounding spaces, found {role!r}")
+                             f"without surrounding spaces, found "
+                             f"{echo(role) if isinstance(role, str) else clip(repr(role))}")
     return roles
 
 

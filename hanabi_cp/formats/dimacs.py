@@ -13,16 +13,20 @@ from operator import not_
 
 from ..cnf import CNF
 from ..errors import InputError
+from ..limits import MAX_CNF_VARS, MAX_DIGITS, clip, echo, too_many_digits
 from .deck_text import comment_lines
 from .textio import display_name, gc_paused, read_text, write_text
 
 
-def _bad_token(tokens: list[str]) -> str:
+def _bad_token(tokens: list[str]) -> tuple[str, str]:
+    """The first token that is not a literal, and what a literal is."""
     for tok in tokens:
         body = tok[1:] if tok[:1] == "-" else tok
         if not (body.isascii() and body.isdigit()):
-            return tok
-    return ""
+            return tok, "integer literals"
+        if too_many_digits(body):
+            return tok, f"integer literals of at most {MAX_DIGITS} digits"
+    return "", "integer literals"
 
 
 def _comment(line: str) -> str | None:
@@ -38,7 +42,7 @@ def _comment(line: str) -> str | None:
 def _header(line: str) -> tuple[int, int] | None:
     tokens = line.split()
     if len(tokens) == 4 and tokens[:2] == ["p", "cnf"] and all(
-            t.isascii() and t.isdigit() for t in tokens[2:]):
+            t.isascii() and t.isdigit() and not too_many_digits(t) for t in tokens[2:]):
         return int(tokens[2]), int(tokens[3])
     return None
 
@@ -67,7 +71,7 @@ def _parse_fast(text: str) -> CNF | None:
         elif line.strip():
             break
     header = _header(line)
-    if header is None:
+    if header is None or header[0] > MAX_CNF_VARS:
         return None
     num_vars, declared = header
     body = text[pos:]
@@ -141,23 +145,29 @@ def _parse_lines(text: str, path: str) -> CNF:
                                  f"a second one (the first is on line {header_line})")
             header = _header(line)
             if header is None:
-                raise InputError(path, lineno, "'p cnf VARIABLES CLAUSES' with two "
-                                 "non-negative integers", repr(line.strip()))
+                long = any(too_many_digits(t) for t in tokens[2:])
+                raise InputError(path, lineno, "'p cnf VARIABLES CLAUSES' with two non-negative "
+                                 f"integers{f' of at most {MAX_DIGITS} digits' if long else ''}",
+                                 echo(line.strip()))
+            if header[0] > MAX_CNF_VARS:
+                # Solvers and the read-back allocate per variable, whatever the body uses.
+                raise InputError(path, lineno, f"at most {MAX_CNF_VARS:,} variables "
+                                 "(hanabi-cp's limit on CNF variables)", echo(line.strip()))
             (num_vars, declared), header_line = header, lineno
             continue
         if head[0] == "%":
             break
         if num_vars is None:
             raise InputError(path, lineno, "a 'p cnf VARIABLES CLAUSES' header before the "
-                             "first clause", repr(line.strip()))
+                             "first clause", echo(line.strip()))
         try:
             lits = list(map(int, tokens))
         except ValueError:
             lits = None
         if lits is None or "_" in line or "+" in line or not line.isascii():
-            bad = _bad_token(tokens)
+            bad, expected = _bad_token(tokens)
             if bad or lits is None:
-                raise InputError(path, lineno, "integer literals", repr(bad or line.strip()))
+                raise InputError(path, lineno, expected, echo(bad or line.strip()))
         if max(lits) > num_vars or min(lits) < -num_vars:
             bad = next(l for l in lits if abs(l) > num_vars)
             raise InputError(path, lineno, f"literals within -{num_vars}..{num_vars} as "
@@ -180,7 +190,7 @@ def _parse_lines(text: str, path: str) -> CNF:
         raise InputError(path, lineno + 1, "a 'p cnf VARIABLES CLAUSES' header", "end of file")
     if current:
         raise InputError(path, current_line, "a clause ending in 0",
-                         f"end of the formula after {' '.join(map(str, current))}")
+                         f"end of the formula after {clip(' '.join(map(str, current)))}")
     if len(clauses) != declared:
         raise InputError(path, header_line, f"{declared} clause{'s' * (declared != 1)} as "
                          f"'p cnf {num_vars} {declared}' declares", str(len(clauses)))

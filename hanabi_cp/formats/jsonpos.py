@@ -13,6 +13,7 @@ import json.scanner
 from typing import Any, Sequence
 
 from ..errors import InputError
+from ..limits import clip, echo
 
 
 class _Located(list):
@@ -72,8 +73,12 @@ def load_json(text: str, path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         bit = text[e.pos:e.pos + 10].split("\n", 1)[0]
-        found = repr(bit) if bit else "end of line" if e.pos < len(text) else "end of file"
+        found = echo(bit) if bit else "end of line" if e.pos < len(text) else "end of file"
         raise InputError(path, e.lineno, f"valid JSON ({e.msg})", found) from None
+    except ValueError as e:
+        # int() refuses numbers of more than 4,300 digits (not a JSONDecodeError)
+        raise InputError(path, None, "JSON numbers of at most 4,300 digits",
+                         clip(str(e))) from None
     except RecursionError:
         raise InputError(path, None, "JSON nested at most a few hundred levels deep",
                          "deeper nesting") from None
@@ -109,7 +114,7 @@ def describe(value: Any) -> str:
     if len(text) <= 60:
         return text
     if isinstance(value, dict):
-        return "an object with keys " + ", ".join(json.dumps(k) for k in list(value)[:6])
+        return "an object with keys " + clip(", ".join(json.dumps(k) for k in list(value)[:6]))
     if isinstance(value, list):
         return f"a list of {len(value)}: " + text[:40] + "..."
-    return text[:57] + "..."
+    return clip(text)

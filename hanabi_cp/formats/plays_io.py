@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from ..errors import InputError
+from ..limits import echo
 from ..plays import ACTIONS, PlaySequence, parse_action
 from .decks import format_of, looks_like_json
 from .jsonpos import describe, line_of, load_json
@@ -51,14 +52,14 @@ def parse_plays_text(text: str, path: str = "<string>") -> PlaySequence:
         if len(tokens) == 2 and tokens[0] == "s" and tokens[1] in STATUSES:
             if tokens[1] != "WINNABLE":
                 raise InputError(path, lineno, "the certificate of a winnable deck",
-                                 repr(" ".join(tokens)))
+                                 echo(" ".join(tokens)))
             continue
         if tokens and tokens[0] == "v":
             tokens = tokens[1:]
         for token in tokens:
             actions = _token_actions(token)
             if actions is None:
-                raise InputError(path, lineno, EXPECTED_ACTION, repr(token))
+                raise InputError(path, lineno, EXPECTED_ACTION, echo(token))
             out.append(actions)
     return PlaySequence("".join(out))
 
@@ -77,7 +78,7 @@ def parse_plays_json(text: str, path: str = "<string>") -> PlaySequence:
         bad = set(plays) - _LETTERS - set(" \t\r\n")
         if bad:
             raise InputError(path, line_of(text, ("plays",)), f'"plays": letters {", ".join(ACTIONS)}',
-                             repr(sorted(bad)[0]))
+                             echo(sorted(bad)[0]))
         return PlaySequence("".join(plays.split()).upper())
     if isinstance(plays, list):
         out = []

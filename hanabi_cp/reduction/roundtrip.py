@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, fields
 from .. import __version__
 from ..cnf import CNF
 from ..errors import HanabiError
+from ..limits import MAX_CARDS
 from ..solvers import SolveOptions, Status, solve
 from .sat3 import reduce_cnf
 from .witnesses import ReadbackFailure, assignment_from_play, play_from_assignment
@@ -64,9 +65,10 @@ def formula_sat(cnf: CNF, solver: str = "cadical195") -> tuple[bool, dict[int, b
 
 def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
               copies: int | None = None, kappa: bool = False,
-              options: SolveOptions | None = None) -> RoundtripRow:
+              options: SolveOptions | None = None,
+              max_cards: int | None = MAX_CARDS) -> RoundtripRow:
     t0 = time.perf_counter()
-    red = reduce_cnf(cnf, h=h, copies=copies, kappa=kappa)
+    red = reduce_cnf(cnf, h=h, copies=copies, kappa=kappa, max_cards=max_cards)
     t1 = time.perf_counter()
     out = solve(red.deck, red.h, method, options or SolveOptions())
     t2 = time.perf_counter()

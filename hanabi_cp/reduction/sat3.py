@@ -20,7 +20,9 @@ from dataclasses import dataclass
 
 from ..cnf import CNF
 from ..errors import DeckError, HanabiError
+from ..limits import MAX_CARDS
 from ..model import Card, Deck
+from .size import check_image, default_copies, image_size
 from .to3cnf import Exact3, bound_occurrences, to_exact3
 
 
@@ -68,11 +70,6 @@ class Reduction:
                 + (", as written in the paper" if self.as_written else "") + ")")
 
 
-def default_copies(h: int) -> int:
-    """r of the construction: 2, or 3 for h = 1 (the extended clause gadget)."""
-    return 3 if h == 1 else 2
-
-
 def literal_color(lit: int) -> int:
     return 2 * lit - 1 if lit > 0 else -2 * lit
 
@@ -106,11 +103,19 @@ class _Builder:
 
 
 def reduce_cnf(cnf: CNF, h: int = 2, copies: int | None = None, kappa: bool = False,
-               as_written: bool = False) -> Reduction:
-    """Any CNF -> deck: to_exact3 (and, for kappa, bound_occurrences), then ``build``."""
+               as_written: bool = False, max_cards: int | None = MAX_CARDS) -> Reduction:
+    """Any CNF -> deck: to_exact3 (and, for kappa, bound_occurrences), then ``build``.
+
+    The image's size is computed first: above ``max_cards`` cards (None: no limit)
+    it raises LimitError before building anything.
+    """
     e = to_exact3(cnf)
     if kappa:
         e = bound_occurrences(e)
+    if max_cards is not None:
+        copies = default_copies(h) if copies is None else copies
+        _check(e.cnf, h, copies, kappa, as_written)
+        check_image(image_size(e, h, copies, kappa, as_written), max_cards)
     return build(e, h=h, copies=copies, kappa=kappa, as_written=as_written)
 
 

@@ -92,7 +92,9 @@ def to_exact3(cnf: CNF) -> Exact3:
     """Transform ``cnf`` into an equisatisfiable exact 3-CNF (identity if it already is one
     and uses every variable)."""
     used = sorted({abs(l) for c in cnf.clauses for l in c})
-    if is_exact3(cnf) and used == list(range(1, cnf.num_vars + 1)):
+    # distinct, sorted, within 1..num_vars: all of them iff there are num_vars
+    # (never a list of num_vars items: the header may declare billions)
+    if is_exact3(cnf) and len(used) == cnf.num_vars:
         return Exact3(cnf, cnf, tuple(range(1, cnf.num_vars + 1)), ())
     if any(len(c) == 0 for c in cnf.clauses):
         clauses = [tuple(s * v for s, v in zip(signs, (1, 2, 3)))
