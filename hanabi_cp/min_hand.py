@@ -108,7 +108,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
                 stats["seconds"] = round(time.perf_counter() - t0, 6)
                 return MinHand(h, found, below, "sat", stats)
             below = f"h = {h}: SAT solver: unsatisfiable"
-    if max_hand is not None and H == max_hand:
+    if max_hand is not None and max_hand == H:
         return MinHand(None, None, f"no hand size up to {max_hand} wins ({below})", "sat", stats)
     raise SolverBug(f"sat min-hand: the first-copy play wins with {H} but the CNF says no")
 

@@ -76,7 +76,7 @@ def search(deck: Deck, h: int, deadline: float | None = None) -> tuple[bool, str
             stats["nodes"] += 1
             if deadline is not None and stats["nodes"] % 1024 == 0 and time.perf_counter() > deadline:
                 raise TimeUp
-            for card, g in hand.items():
+            for _card, g in hand.items():
                 if g < t:
                     return False
             for k in range(1, c + 1):

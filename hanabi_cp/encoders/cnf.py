@@ -58,7 +58,7 @@ class Encoding:
 
     def decode(self, model) -> PlaySequence:
         """The play sequence of a model (list of literals, pysat style)."""
-        true = set(l for l in model if l > 0)
+        true = {l for l in model if l > 0}
         cv = self.copy_vars
         return decode_choice(self.deck, self.windows, lambda q: q in cv and cv[q] in true)
 

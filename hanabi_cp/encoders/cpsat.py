@@ -335,7 +335,7 @@ def build_maximize(deck: Deck, h: int) -> HanabiModel:
                 m.add(p == q).only_enforce_if(v)
             T = m.new_int_var_from_domain(Domain.from_values(seen), f"time_{a}_{k}")
             if prev is None:
-                m.add(T == p)
+                m.add(p == T)
             else:
                 # Satisfiable whatever pl is; it only matters when the card is played.
                 m.add_max_equality(T, [p, prev])

@@ -13,7 +13,7 @@ import os
 import random
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import HanabiError
 from ..model import Deck

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..errors import CertificateError, HanabiError
 from ..plays import DISCARD, PLAY, STORE, PlaySequence

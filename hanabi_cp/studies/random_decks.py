@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..generators import random_deck
 from ..model import Deck

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..generators import standard_deck
 from ..min_hand import min_hand
