@@ -50,7 +50,7 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     referee before it is printed.  DECK may be `-` for stdin.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
     """
     the_deck, h = load_instance(deck, hand)
@@ -107,7 +107,7 @@ def verify_cmd(ctx, deck, plays, hand, as_json):
     or the letters themselves (P play, S store, D discard) if no such file exists.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --certificate plays.txt
       hanabi-cp verify instances/standard-winnable-h2.txt plays.txt --hand 2
       hanabi-cp verify instances/lazy-c1.txt DDDDDDDDSSPSPPP --hand 3
