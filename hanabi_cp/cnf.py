@@ -31,10 +31,10 @@ class CNF:
 
     @classmethod
     def of(cls, clauses: Iterable[Sequence[int]], num_vars: int | None = None) -> CNF:
-        clauses = [tuple(c) for c in clauses]
+        clause_tuples = [tuple(c) for c in clauses]
         if num_vars is None:
-            num_vars = max((abs(l) for c in clauses for l in c), default=0)
-        return cls(num_vars, tuple(clauses))
+            num_vars = max((abs(l) for c in clause_tuples for l in c), default=0)
+        return cls(num_vars, tuple(clause_tuples))
 
     @property
     def num_clauses(self) -> int:

@@ -85,7 +85,7 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     n, c, N = deck.n, deck.c, deck.N
     if c == 0 or N == 0:
         return N + 1
-    seen = [set() for _ in range(c + 1)]
+    seen: list[set[int]] = [set() for _ in range(c + 1)]
     complete = [0] * (c + 1)
     step = max(1, -(-N // BOUND_SAMPLES))
     total, s = 1, 0

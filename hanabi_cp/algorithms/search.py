@@ -149,6 +149,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     except TimeUp:
         return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s reached")
     if won:
+        assert actions is not None       # search returns actions exactly when won
         return Outcome(Status.WINNABLE, PlaySequence(actions), stats=stats)
     return Outcome(Status.UNWINNABLE, reason=reason, stats=stats)
 

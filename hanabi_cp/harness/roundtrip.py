@@ -29,7 +29,7 @@ from .runner import Report, _progress, repro_commands
 RATIOS = (2.0, 3.0, 4.26, 5.0, 6.0)
 # Variants of journal §5.1 (keyword arguments of reduce_cnf), cycled through with
 # --cnf-variants: the base deck, h = 1 (r = 3), h = 3, extra copies, constant n.
-VARIANTS = ({}, {"h": 1}, {"h": 3}, {"copies": 3}, {"kappa": True})
+VARIANTS: tuple[dict[str, int | bool], ...] = ({}, {"h": 1}, {"h": 3}, {"copies": 3}, {"kappa": True})
 
 
 @dataclass
