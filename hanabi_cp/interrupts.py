@@ -71,6 +71,22 @@ def install() -> None:
             signal.signal(signum, _on_signal)
     threading.Thread(target=_watch, args=(read_end,), name="interrupt watchdog",
                      daemon=True).start()
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
+def _forget_in_child() -> None:
+    # A forked helper (multiprocessing) shares our wakeup pipe: a SIGTERM meant for
+    # it alone would otherwise reach this process's watchdog and end it.
+    global _wakeup_fd, _first, _raised, _depth, _reported
+    if _wakeup_fd is None:
+        return
+    signal.set_wakeup_fd(-1)
+    with contextlib.suppress(OSError):
+        os.close(_wakeup_fd)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _wakeup_fd, _first, _raised, _depth, _reported = None, None, False, 0, False
+    _temporaries.clear()
 
 
 def received() -> int | None:

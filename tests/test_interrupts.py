@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
+from hanabi_cp.studies import standard
 
 HANG_GUARD = 120     # seconds; a correct run takes a fraction of one
 CLI = [sys.executable, "-m", "hanabi_cp"]
@@ -61,16 +62,13 @@ STUDY = ["study", "standard", "--seed", "4", "--count", "10", "--hands", "2,4",
          "--no-progress"]
 
 
-@pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_interrupted_study_keeps_only_true_rows_and_resumes(tmp_path, sig, code):
-    reference = tmp_path / "reference.csv"
-    res = CliRunner().invoke(main, STUDY + ["--csv", str(reference)])
-    assert res.exit_code == 0, res.output
-    want = table(reference)
+def test_interrupted_study_keeps_only_true_rows_and_resumes(tmp_path):
+    # The same sweep as STUDY (default methods, maximize and min-hand), uninterrupted.
+    want = standard.run(str(tmp_path / "reference.csv"), seed=4, count=10, hands=[2, 4]).rows
 
     returncode, out, err = interrupt_when(STUDY + ["--csv", "s.csv"], tmp_path,
-                                          tmp_path / "s.csv", rows=4, sig=sig)
-    assert returncode == code, (out, err)
+                                          tmp_path / "s.csv", rows=4)
+    assert returncode == 130, (out, err)
     assert out.splitlines()[-1] == "c interrupted" and "Traceback" not in err
     complete_lines(tmp_path / "s.csv")
     got = table(tmp_path / "s.csv")
@@ -115,7 +113,7 @@ def test_interrupted_roundtrip_keeps_finished_formulas_and_resumes(tmp_path):
     assert deterministic(final) == deterministic(want)
 
 
-def test_interrupted_harness_resumes_to_the_same_report(tmp_path):
+def test_terminated_harness_resumes_to_the_same_report(tmp_path):
     args = ["harness", "--seed", "2", "--count", "60", "--max-n", "3", "--methods",
             "sat,brute,dp", "--no-progress", "--out", "out"]
     reference = CliRunner().invoke(main, args + ["--csv", str(tmp_path / "reference.csv")])
@@ -123,8 +121,8 @@ def test_interrupted_harness_resumes_to_the_same_report(tmp_path):
     want = table(tmp_path / "reference.csv")
 
     returncode, out, err = interrupt_when(args + ["--csv", "h.csv"], tmp_path,
-                                          tmp_path / "h.csv", rows=6)
-    assert returncode == 130 and out.splitlines()[-1] == "c interrupted", (out, err)
+                                          tmp_path / "h.csv", rows=6, sig=signal.SIGTERM)
+    assert returncode == 143 and out.splitlines()[-1] == "c interrupted", (out, err)
     got = table(tmp_path / "h.csv")
     assert len(got) < len(want) and deterministic(got) <= deterministic(want)
 
@@ -203,3 +201,35 @@ def test_signal_during_a_long_cpsat_solve_ends_within_the_grace_period(tmp_path,
     assert proc.returncode == code, (out, err)
     assert out == "c interrupted\n" and err == ""
     assert sorted(os.listdir(tmp_path)) == ["native.py"]     # no out.txt, no temporary
+
+
+FORKED_HELPER = textwrap.dedent("""
+    import multiprocessing, time
+    from hanabi_cp import interrupts
+
+    def helper(started):
+        started.set()
+        time.sleep(60)
+
+    if __name__ == "__main__":
+        interrupts.install()
+        multiprocessing.set_start_method("fork")
+        started = multiprocessing.Event()
+        p = multiprocessing.Process(target=helper, args=(started,))
+        p.start()
+        started.wait()
+        p.terminate()           # SIGTERM to the helper alone (as a deadline kill would)
+        p.join()
+        time.sleep(2 * interrupts.GRACE_SECONDS)
+        print("alive", p.exitcode, flush=True)
+""")
+
+
+def test_a_forked_helper_killed_alone_does_not_end_its_parent(tmp_path):
+    """A forked child shares the wakeup pipe; it must forget it, or its own SIGTERM
+    would wake this process's watchdog."""
+    script = tmp_path / "fork.py"
+    script.write_text(FORKED_HELPER)
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=HANG_GUARD)
+    assert res.returncode == 0 and res.stdout == "alive -15\n", (res.stdout, res.stderr)
