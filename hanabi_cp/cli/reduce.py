@@ -135,8 +135,9 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa):
     for f in files_iter:
         name = os.path.basename(f) if f != "-" else "-"
         key = {"file": name, "method": method, "h": hand, "variant": variant}
-        if table is not None and table.has(**key):
-            rows += [r for r in table.rows if all(r[k] == str(v) for k, v in key.items())][:1]
+        done = table.get(**key) if table is not None else None
+        if done is not None:
+            rows.append(done)
             if single:
                 click.echo(f"c {name}: already in {csv_path}, not run again")
             continue
