@@ -19,6 +19,7 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 
+from .. import interrupts
 from ..errors import HanabiError, SolverBug
 from ..model import Deck
 from ..plays import PlaySequence
@@ -71,6 +72,9 @@ def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result
         # A method may still decline at run time (e.g. a resource limit).
         return Result(label, REFUSED, time.perf_counter() - start, str(exc))
     except Exception as exc:
+        interrupted = interrupts.from_exception(exc)   # pysat's own catch of Ctrl-C
+        if interrupted is not None:
+            raise interrupted from None
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
     if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
         return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")

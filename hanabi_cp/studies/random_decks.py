@@ -144,8 +144,9 @@ def _title(rows) -> str:
     return f"n = {r0['n']}, c = {r0['c']}{extra}, {per}"
 
 
-def plot(rows, stem: str) -> list[str]:
-    return plot_row(rows, stem, (plot_winnable, plot_times), (12, 4.2))
+def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
+    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``)."""
+    return plot_row(rows, stem, (plot_winnable, plot_times), (12, 4.2), csv_path, force)
 
 
 def summary(rows) -> str:

@@ -128,8 +128,9 @@ def plot_min_hand(rows, ax=None):
     return ax
 
 
-def plot(rows, stem: str) -> list[str]:
-    return plot_row(rows, stem, (plot_winnable, plot_scores, plot_min_hand), (13, 3.8))
+def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
+    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``)."""
+    return plot_row(rows, stem, (plot_winnable, plot_scores, plot_min_hand), (13, 3.8), csv_path, force)
 
 
 def summary(rows) -> str:
