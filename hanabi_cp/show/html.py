@@ -32,7 +32,7 @@ def data(scene: Scene) -> dict:
         "actionColors": ACTION, "alarm": ALARM,
         "actions": "", "stop": None, "stopError": "", "start": {"piles": [0] * deck.c, "hand": []},
         "handCounts": [], "finalPiles": [0] * deck.c,
-        "gadgets": [], "parts": [], "witness": None, "witnessText": "",
+        "gadgets": [], "parts": [], "witness": None, "witnessText": "", "witnessCards": [],
     }
     if scene.roles:
         out["gadgets"] = [[s.start - lo, s.end - lo, s.label] for s in gadget_spans(scene.roles, lo, hi)]
@@ -40,6 +40,7 @@ def data(scene: Scene) -> dict:
     wit = scene.witness
     if wit.position is not None and lo <= wit.position < hi:
         out["witness"] = wit.position - lo
+        out["witnessCards"] = [t - lo for t in range(lo, wit.position + 1) if deck.cards[t] in wit.cards]
         out["witnessText"] = (f"after card #{wit.position + 1} every win must hold {wit.needed} cards; "
                               f"h = {scene.h}")
     if tl is not None:

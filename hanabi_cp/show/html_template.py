@@ -160,7 +160,8 @@ function render() {
     const col = document.createElement("div");
     const act = j < R ? D.actions[j] : "";
     const faded = act === "D" || (j >= R && R > 0);
-    col.appendChild(tile(D.cards[2 * j], D.cards[2 * j + 1], (j === i ? "now" : "") + (faded ? " faded" : "")));
+    const mark = j === i ? "now" : (D.witnessCards.includes(j) ? "bad" : "");
+    col.appendChild(tile(D.cards[2 * j], D.cards[2 * j + 1], mark + (faded ? " faded" : "")));
     const lab = document.createElement("div");
     lab.className = "act";
     lab.textContent = D.stop === j ? "\u2717" : act;
@@ -189,11 +190,14 @@ function render() {
   drawCursor();
 }
 
-let base = null;
+let base = null;   // the timeline without its cursor, drawn once per size
 function drawTimeline() {
-  const cv = $("timeline"), ctx = cv.getContext("2d");
+  const cv = $("timeline");
   cv.width = Math.max(200, cv.clientWidth || 800);
-  const w = cv.width, h = cv.height;
+  base = document.createElement("canvas");
+  base.width = cv.width;
+  base.height = cv.height;
+  const ctx = base.getContext("2d"), w = base.width, h = base.height;
   ctx.fillStyle = "#fff";
   ctx.fillRect(0, 0, w, h);
   for (let j = 0; j < W; j++) {
@@ -209,13 +213,13 @@ function drawTimeline() {
     ctx.fillStyle = D.alarm;
     ctx.fillRect(Math.floor((at + 1) * w / W) - 1, 0, 2, h);
   }
-  base = ctx.getImageData(0, 0, w, h);
 }
 
 function drawCursor() {
   const cv = $("timeline"), ctx = cv.getContext("2d");
   if (base === null) drawTimeline();
-  ctx.putImageData(base, 0, 0);
+  ctx.clearRect(0, 0, cv.width, cv.height);
+  ctx.drawImage(base, 0, 0);
   const x = Math.round(step * cv.width / Math.max(1, W));
   ctx.fillStyle = "#000";
   ctx.fillRect(Math.min(cv.width - 2, Math.max(0, x - 1)), 0, 2, cv.height);

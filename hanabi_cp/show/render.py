@@ -40,8 +40,11 @@ def render(scene: Scene, fmt: str) -> bytes:
     if fmt == ".html":
         from .html import page
         return page(scene).encode("utf-8")
+    import matplotlib
     buf = io.BytesIO()
-    draw(scene).savefig(buf, format=fmt[1:], dpi=DPI, metadata=_metadata(fmt))
+    # SVG text stays text (searchable, small); a fixed salt gives the same ids each run.
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hanabi-cp"}):
+        draw(scene).savefig(buf, format=fmt[1:], dpi=DPI, metadata=_metadata(fmt))
     return buf.getvalue()
 
 
