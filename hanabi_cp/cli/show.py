@@ -65,7 +65,7 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
         from ..formats import read_plays
         plays = read_plays(certificate)
         view = scene.make(the_deck, h, name, deck_file.roles, lo, hi, plays,
-                          source=f"the play sequence {certificate}")
+                          source=f"the play sequence {certificate}", path=certificate)
     elif do_solve:
         view = _solved(the_deck, h, name, deck_file.roles, lo, hi, method or "auto", time_limit)
     else:

@@ -47,10 +47,11 @@ def draw(scene: Scene) -> Figure:
     if tl is not None:
         panels += [("actions", 0.5), ("occupancy", 0.5),
                    ("piles", 1.3 if c <= LINES_MAX else grid_h / 2)]
-    fig, ax = stack(WIDTH, panels)
+    right = 0.75 if tl is not None and c > LINES_MAX else RIGHT     # room for the color bar
+    fig, ax = stack(WIDTH, panels, right=right)
     title(fig, scene, f"aggregated: {nbins} bins of {size} cards")
     xmax = lo + nbins * size
-    per_inch = (WIDTH - LEFT - RIGHT) / scene.width
+    per_inch = (WIDTH - LEFT - right) / scene.width
     if scene.roles:
         spans = merge_narrow(gadget_spans(scene.roles, lo, hi), NARROW / per_inch)
         draw_spans(ax["roles"], [spans], lo, hi, per_inch)
@@ -106,7 +107,13 @@ def _shade(ax: Axes, share: np.ndarray, scene: Scene, names: dict[int, str], xma
     rgba[:, :, 3] = np.clip(share, 0, 1)
     ax.imshow(rgba, aspect="auto", interpolation="nearest",
               extent=(scene.lo - 0.5, xmax - 0.5, c + 0.5, 0.5))
-    every = max(1, -(-c // 24))
+    _row_ticks(ax, c, names)
+
+
+def _row_ticks(ax: Axes, c: int, names: dict[int, str]) -> None:
+    """Row labels, as many as fit 9 points apart."""
+    room = ax.get_position().height * ax.get_figure().get_figheight() * 72 / 9
+    every = max(1, -(-c // max(1, int(room))))
     rows = list(range(1, c + 1, every))
     ax.set_yticks(rows, [row_name(k, c, names) for k in rows], fontsize=6)
     ax.tick_params(axis="y", length=0)
@@ -117,10 +124,7 @@ def _level_map(fig: Figure, ax: Axes, levels: np.ndarray, scene: Scene, names: d
     c = scene.deck.c
     image = ax.imshow(levels, aspect="auto", interpolation="nearest", cmap="viridis", vmin=0,
                       vmax=max(1, scene.deck.n), extent=(scene.lo - 0.5, xmax - 0.5, c + 0.5, 0.5))
-    every = max(1, -(-c // 24))
-    rows = list(range(1, c + 1, every))
-    ax.set_yticks(rows, [row_name(k, c, names) for k in rows], fontsize=6)
-    ax.tick_params(axis="y", length=0)
+    _row_ticks(ax, c, names)
     ax.set_ylabel("pile level", fontsize=8)
     box = ax.get_position()
     cax = fig.add_axes((box.x1 + 0.005, box.y0, 0.008, box.height))

@@ -78,6 +78,11 @@ def draw(scene: Scene) -> Figure:
         draw_spans(ax["roles"], [gadget_spans(scene.roles, lo, hi), part_spans(scene.roles, lo, hi)],
                    lo, hi, CELL)
     _grid(ax["grid"], scene, colors, names)
+    if scene.roles:
+        for s in gadget_spans(scene.roles, lo, hi)[1:]:
+            for name in ("grid", "hand", "occupancy"):
+                if name in ax:
+                    ax[name].axvline(s.start - 0.5, color="#c8c8c8", lw=0.8, zorder=1)
     if tl is not None:
         _hand(ax["hand"], scene, tl, names)
         _occupancy(ax["occupancy"], scene, tl)

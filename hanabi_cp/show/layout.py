@@ -20,7 +20,8 @@ GAP = 0.12
 TITLE = 0.75
 
 
-def stack(width: float, panels: list[tuple[str, float]], bottom: float = 0.45) -> tuple[Figure, dict[str, Axes]]:
+def stack(width: float, panels: list[tuple[str, float]], bottom: float = 0.45,
+          right: float = RIGHT) -> tuple[Figure, dict[str, Axes]]:
     """A figure ``width`` inches wide with the named panels stacked under a title."""
     height = TITLE + sum(h for _, h in panels) + GAP * len(panels) + bottom
     fig = Figure(figsize=(width, height))
@@ -28,7 +29,7 @@ def stack(width: float, panels: list[tuple[str, float]], bottom: float = 0.45) -
     top = height - TITLE
     for name, h in panels:
         top -= h
-        axes[name] = fig.add_axes((LEFT / width, top / height, (width - LEFT - RIGHT) / width,
+        axes[name] = fig.add_axes((LEFT / width, top / height, (width - LEFT - right) / width,
                                    h / height))
         top -= GAP
     return fig, axes

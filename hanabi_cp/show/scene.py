@@ -51,12 +51,14 @@ def window(deck: Deck, first: int | None, last: int | None) -> tuple[int, int]:
     return lo - 1, hi
 
 
-def from_plays(deck: Deck, h: int, plays: PlaySequence, source: str) -> tuple[Timeline, str, str | None]:
-    """Timeline, verdict and reason of a play sequence as the referee judges it."""
+def from_plays(deck: Deck, h: int, plays: PlaySequence, source: str,
+               path: str | None = None) -> tuple[Timeline, str, str | None]:
+    """Timeline, verdict and reason of a play sequence as the referee judges it;
+    ``source`` names it in the verdict, ``path`` (else ``source``) in errors."""
     try:
         tl = build(deck, h, plays)
     except HanabiError as exc:
-        raise HanabiError(f"{source}: {exc}") from None
+        raise HanabiError(f"{path or source}: {exc}") from None
     if tl.won:
         return tl, f"{source} wins with h = {h} (checked by the referee)", None
     if tl.stop is not None:
@@ -65,12 +67,13 @@ def from_plays(deck: Deck, h: int, plays: PlaySequence, source: str) -> tuple[Ti
 
 
 def make(deck: Deck, h: int | None, name: str, roles, lo: int, hi: int, plays: PlaySequence | None = None,
-         source: str = "", status: str | None = None, reason: str | None = None) -> Scene:
+         source: str = "", status: str | None = None, reason: str | None = None,
+         path: str | None = None) -> Scene:
     """A scene: with ``plays`` (judged by the referee) or with a solver's verdict only."""
     if plays is not None:
         if h is None:
             raise HanabiError("a play sequence needs a hand size")
-        tl, verdict, why = from_plays(deck, h, plays, source)
+        tl, verdict, why = from_plays(deck, h, plays, source, path)
         if status is not None:
             verdict = f"{status}; {verdict}"
         return Scene(deck, h, name, roles, tl, verdict, why or reason, parse(reason), lo, hi)

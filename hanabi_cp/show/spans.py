@@ -70,9 +70,9 @@ def part_of(role: str) -> str:
 
     >>> [part_of(r) for r in ("var 2 gadget", "clause 1 part 1 (B = -x2)",
     ...  "clause 1 part 2 (color 2 = x1 false, not in the clause)", "something else")]
-    ['V2', 'B = -x2', '¬x1 (other)', 'something else']
+    ['V2', 'B = ¬x2', '¬x1 (other)', 'something else']
     """
-    return _rewrite(role.removesuffix(_EXTRA), _PART_RULES)
+    return _rewrite(role.removesuffix(_EXTRA), _PART_RULES).replace("= -x", "= ¬x")
 
 
 def _runs(keys: Sequence[str]) -> list[tuple[int, int]]:
