@@ -93,9 +93,10 @@ def test_wide_deck_is_aggregated_and_says_so(tmp_path):
     deck = tmp_path / "wide.txt"
     write_deck(str(deck), random_deck(3, 30, 10, 2, exact_copies=True), h=3)
     out = tmp_path / "wide.svg"
-    res = run(["show", deck, "--solve", "--method", "cpsat", "-o", out])
-    assert res.exit_code == 0 and "aggregated" in res.stderr
-    assert "aggregated: 600 bins of 1 cards" in out.read_text()
+    res = run(["show", deck, "--hand", 120, "--solve", "--method", "cpsat", "-o", out])   # least h: 117
+    assert res.exit_code == 0 and "aggregated" in res.stderr and "wins with h = 120" in res.stderr
+    text = out.read_text()
+    assert "aggregated: 600 bins of 1 card" in text and "most held in the bin" in text
     res = run(["show", deck, "--from", 101, "--to", 140, "-o", tmp_path / "window.svg"])
     assert res.exit_code == 0 and "40 of 600 cards, card by card" in res.stderr
 

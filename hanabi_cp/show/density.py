@@ -9,6 +9,8 @@ The title says the bin width, so nobody mistakes a bin for a card.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
@@ -49,7 +51,7 @@ def draw(scene: Scene) -> Figure:
                    ("piles", 1.3 if c <= LINES_MAX else grid_h / 2)]
     right = 0.75 if tl is not None and c > LINES_MAX else RIGHT     # room for the color bar
     fig, ax = stack(WIDTH, panels, right=right)
-    title(fig, scene, f"aggregated: {nbins} bins of {size} cards")
+    title(fig, scene, f"aggregated: {nbins} bins of {size} card{'s' if size > 1 else ''}")
     xmax = lo + nbins * size
     per_inch = (WIDTH - LEFT - right) / scene.width
     if scene.roles:
@@ -112,7 +114,8 @@ def _shade(ax: Axes, share: np.ndarray, scene: Scene, names: dict[int, str], xma
 
 def _row_ticks(ax: Axes, c: int, names: dict[int, str]) -> None:
     """Row labels, as many as fit 9 points apart."""
-    room = ax.get_position().height * ax.get_figure().get_figheight() * 72 / 9
+    fig = cast(Figure, ax.get_figure())       # our axes sit on a Figure, never a SubFigure
+    room = ax.get_position().height * fig.get_figheight() * 72 / 9
     every = max(1, -(-c // max(1, int(room))))
     rows = list(range(1, c + 1, every))
     ax.set_yticks(rows, [row_name(k, c, names) for k in rows], fontsize=6)

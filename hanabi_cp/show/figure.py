@@ -126,13 +126,15 @@ def _grid(ax: Axes, scene: Scene, colors: list[int], names: dict[int, str]) -> N
         a, k = deck.cards[t]
         fill = color_hex(k, deck.c, names)
         act = tl.actions[t] if tl is not None and t < tl.steps else None
-        faded = act == "D" or (tl is not None and act is None)
+        unplayed = tl is not None and act is None and t != tl.stop
+        faded = act == "D"
         edge, lw = ("black", 1.4) if act == "S" else ("none", 0)
         if (tl is not None and t == tl.stop) or (wit.position is not None and t <= wit.position
                                                  and (a, k) in wit.cards):
             edge, lw = ALARM, 2.0
         ax.add_patch(Rectangle((t - 0.44, row[k] - 0.4), 0.88, 0.8, facecolor=fill,
-                               alpha=0.25 if faded else 1.0, edgecolor=edge, lw=lw, zorder=2))
+                               alpha=0.25 if faded else 0.55 if unplayed else 1.0, edgecolor=edge,
+                               lw=lw, zorder=2))
         ax.text(t, row[k], str(a), ha="center", va="center", fontsize=small, zorder=3,
                 color="#555555" if faded else ink_on(fill))
         if act is not None:
@@ -142,13 +144,19 @@ def _grid(ax: Axes, scene: Scene, colors: list[int], names: dict[int, str]) -> N
             ax.text(t, rows - 1, "✗", ha="center", va="center", fontsize=8, color=ALARM)
     if tl is not None:
         ax.axhline(rows - 1.5, color="#bbbbbb", lw=0.6)
+        if tl.stop is not None and tl.stop + 1 < hi:
+            start = max(lo, tl.stop + 1) - 0.5
+            ax.axvspan(start, hi - 0.5, facecolor="none", hatch="///", edgecolor="#d0d0d0", lw=0, zorder=1)
+            ax.text((start + hi - 0.5) / 2, rows - 1, "not replayed after the illegal step",
+                    ha="center", va="center", fontsize=7, color="#777777", zorder=3)
     if wit.position is not None and lo <= wit.position < hi:
         ax.axvline(wit.position + 0.5, color=ALARM, lw=1.5, zorder=4)
         ax.text(wit.position + 0.6, -0.45, f" after #{wit.position + 1} a win must hold "
                 f"{wit.needed} > h = {scene.h} cards",
                 color=ALARM, fontsize=7, va="bottom", ha="left", zorder=5, clip_on=False)
     if wit.unusable is not None and wit.unusable.color in row:
-        ax.text(hi - 0.5, row[wit.unusable.color], f"no usable {wit.unusable} ",
+        a, k = wit.unusable
+        ax.text(hi - 0.5, row[k], f"no usable {card_name(a, k, deck.c)} ",
                 color=ALARM, fontsize=7, fontweight="bold", ha="right", va="center", zorder=5,
                 bbox={"facecolor": "white", "edgecolor": ALARM, "lw": 0.8, "pad": 1.5})
 
