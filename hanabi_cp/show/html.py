@@ -12,7 +12,7 @@ import html
 import json
 
 from .html_template import TEMPLATE
-from .palette import ACTION, ALARM, card_name, color_hex, ink_on, row_name
+from .palette import ACTION, ALARM, color_hex, ink_on, row_name
 from .scene import Scene
 from .spans import gadget_spans, part_spans, variable_rows
 
@@ -28,7 +28,6 @@ def data(scene: Scene) -> dict:
         "colors": [color_hex(k, deck.c, names) for k in range(1, deck.c + 1)],
         "ink": [ink_on(color_hex(k, deck.c, names)) for k in range(1, deck.c + 1)],
         "rows": [row_name(k, deck.c, names) for k in range(1, deck.c + 1)],
-        "names": [card_name(a, k, deck.c) for a, k in zip(cards[::2], cards[1::2])],
         "actionColors": ACTION, "alarm": ALARM,
         "actions": "", "stop": None, "stopError": "", "start": {"piles": [0] * deck.c, "hand": []},
         "handCounts": [], "finalPiles": [0] * deck.c,
