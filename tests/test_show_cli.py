@@ -130,3 +130,20 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
     assert run(["show", nohand, "-o", tmp_path / "a.svg"]).exit_code == 0   # the deck alone
     one_line_error(run(["show", tmp_path / "missing.txt", "-o", tmp_path / "b.svg"]), "missing.txt")
     assert sorted(os.listdir(tmp_path)) == ["a.svg", "garbage.plays", "nohand.txt", "short.plays"]
+
+
+def test_wide_reduction_image_has_a_level_map_and_merged_gadgets(tmp_path):
+    # 6 variables: 13 colors, more than the pile lines the aggregated view draws.
+    red = reduce_cnf(CNF.of([(1, 2, 3), (-1, 4, 5), (2, -4, 6), (-3, -5, -6)]))
+    assert red.deck.N > 240 and red.deck.c > 12
+    deck = tmp_path / "six.deck"
+    write_deck(str(deck), red.deck, h=red.h, roles=red.roles)
+    out = tmp_path / "six.svg"
+    res = run(["show", deck, "--solve", "-o", out])
+    assert res.exit_code == 0 and "aggregated" in res.stderr, res.output
+    text = out.read_text()
+    assert "pile level" in text and "cards per bin" in text and "padding" in text
+    assert "x6" in text and "¬x6" in text
+    page = tmp_path / "six.html"
+    assert run(["show", deck, "--solve", "-o", page]).exit_code == 0
+    assert '"gadgets":[[0,' in page.read_text() and "clause 4 part 4" in page.read_text()

@@ -43,7 +43,7 @@ def draw(scene: Scene) -> Figure:
     names = variable_rows(scene.roles, deck.cards) if scene.roles else {}
     size, nbins = binning(scene.width)
     c = deck.c
-    grid_h = min(4.5, max(1.2, 0.06 * c))
+    grid_h = min(4.5, max(1.2, 0.1 * c))
     panels = [("roles", 0.3)] if scene.roles else []
     panels.append(("grid", grid_h))
     if tl is not None:
@@ -113,9 +113,9 @@ def _shade(ax: Axes, share: np.ndarray, scene: Scene, names: dict[int, str], xma
 
 
 def _row_ticks(ax: Axes, c: int, names: dict[int, str]) -> None:
-    """Row labels, as many as fit 9 points apart."""
+    """Row labels, as many as fit 7 points apart."""
     fig = cast(Figure, ax.get_figure())       # our axes sit on a Figure, never a SubFigure
-    room = ax.get_position().height * fig.get_figheight() * 72 / 9
+    room = ax.get_position().height * fig.get_figheight() * 72 / 7
     every = max(1, -(-c // max(1, int(room))))
     rows = list(range(1, c + 1, every))
     ax.set_yticks(rows, [row_name(k, c, names) for k in rows], fontsize=6)
