@@ -25,7 +25,8 @@ canvas { display: block; width: 100%; height: 34px; border: 1px solid #bbb; back
 .panels { display: grid; grid-template-columns: max-content 1fr; gap: 8px 18px; align-items: center; margin-top: 12px; }
 .label { color: #555; font-size: 12px; text-align: right; }
 .cards { display: flex; gap: 4px; flex-wrap: wrap; align-items: center; }
-.card { min-width: 30px; padding: 0 3px; box-sizing: border-box; height: 40px; border-radius: 5px; display: flex; flex-direction: column; align-items: center;
+.card { min-width: 30px; padding: 0 3px; box-sizing: border-box; height: 40px; border-radius: 5px;
+        display: flex; flex-direction: column; align-items: center;
         justify-content: center; font-weight: bold; font-size: 15px; box-shadow: 0 1px 2px rgba(0,0,0,.35); }
 .card small { font-weight: normal; font-size: 9px; opacity: .85; }
 .card.big { min-width: 54px; height: 72px; font-size: 26px; }
