@@ -23,6 +23,7 @@ import os
 from dataclasses import dataclass
 
 from .errors import HanabiError
+from .formats.outputs import open_output
 
 PROOF_SOLVERS = ("cadical195", "cadical153")
 
@@ -43,7 +44,7 @@ def cnf_path_for(proof_path: str) -> str:
 
 
 def write_cnf(clauses, num_vars: int, path: str, comments=()) -> None:
-    with open(path, "w") as out:
+    with open_output(path, force=True) as out:
         for c in comments:
             out.write(f"c {c}\n")
         out.write(f"p cnf {num_vars} {len(clauses)}\n")
@@ -64,7 +65,7 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = "cadical1
         proof = s.get_proof()
     cnf_path = cnf_path_for(proof_path)
     write_cnf(clauses, num_vars, cnf_path, comments)
-    with open(proof_path, "w") as out:
+    with open_output(proof_path, force=True) as out:
         out.write("\n".join(proof) + "\n")
     return ProofResult(True, check_files(cnf_path, proof_path), cnf_path, proof_path,
                        lines=len(proof))

@@ -71,7 +71,16 @@ def test_roundtrip_file_and_directory(tmp_path):
     assert [r["formula_verdict"] for r in rows] == ["SAT", "SAT", "UNSAT"]
     assert [r["deck_verdict"] for r in rows] == ["WINNABLE", "WINNABLE", "UNWINNABLE"]
     assert all(r["agreement"] == "yes" and r["h"] == "3" for r in rows)
-    assert run(["roundtrip", tmp_path, "--csv", table]).exit_code == 2   # exists, no --force
+    # The CSV is never overwritten: a rerun resumes (nothing left to do), another
+    # hand size adds its own rows, and the variant is part of each row's identity.
+    again = run(["roundtrip", tmp_path, "--csv", table, "--hand", 3])
+    assert again.exit_code == 0 and "(0 new)" in again.output
+    assert "roundtrip: 3 of 3 formulas agree" in again.output
+    assert list(csv.DictReader(io.StringIO(table.read_text()))) == rows
+    other = run(["roundtrip", tmp_path, "--csv", table])
+    assert other.exit_code == 0 and "(3 new)" in other.output
+    rows = list(csv.DictReader(io.StringIO(table.read_text())))
+    assert [(r["h"], r["variant"]) for r in rows] == [("3", "base")] * 3 + [("2", "base")] * 3
 
 
 def test_roundtrip_names_a_disagreeing_formula(tmp_path, monkeypatch):

@@ -145,7 +145,7 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     if stop_at is not None and N + 1 > stop_at:
         return N + 1                           # at least one entry per column
     h = effective_hand(h, N)                   # no hand holds more than the deck
-    seen = [set() for _ in range(c + 1)]
+    seen: list[set[int]] = [set() for _ in range(c + 1)]
     complete = [0] * (c + 1)
     step = max(1, -(-N // BOUND_SAMPLES))
     total, s = 1, 0

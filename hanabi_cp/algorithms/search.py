@@ -76,7 +76,7 @@ def search(deck: Deck, h: int, deadline: float | None = None) -> tuple[bool, str
             stats["nodes"] += 1
             if deadline is not None and stats["nodes"] % 1024 == 0 and time.perf_counter() > deadline:
                 raise TimeUp
-            for card, g in hand.items():
+            for _card, g in hand.items():
                 if g < t:
                     return False
             for k in range(1, c + 1):
@@ -149,6 +149,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     except TimeUp:
         return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s reached")
     if won:
+        assert actions is not None       # search returns actions exactly when won
         return Outcome(Status.WINNABLE, PlaySequence(actions), stats=stats)
     return Outcome(Status.UNWINNABLE, reason=reason, stats=stats)
 

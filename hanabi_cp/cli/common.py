@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+from collections.abc import Collection, Mapping
 
 import click
 
@@ -114,6 +115,62 @@ def refuse_overwrite(path: str | None, force: bool) -> None:
     """
     if path and path != "-" and not force and os.path.isfile(path):
         raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
+
+
+def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,
+                  inputs: Mapping[str, str | None] | None = None,
+                  appended: Collection[str] = (), dirs_made: Collection[str] = ()) -> None:
+    """Refuse, before any work, every output that would be wrong or clobber a file.
+
+    ``outputs`` and ``inputs`` map option labels (for the messages) to paths (None:
+    not given; ``-``: stdout/stdin).  Refused, whatever ``force`` says: two outputs
+    naming one file however spelled (``x``, ``./x``, a symlink), both on stdout, an
+    output that is also an input, an output that is a directory or lies in a missing
+    or read-only directory (except ``dirs_made`` ones, whose folders are created).
+    Refused without ``force``: an existing file (except ``appended`` outputs, which
+    a rerun resumes).
+    """
+    given = [(label, path) for label, path in outputs.items() if path is not None]
+    for i, (label, path) in enumerate(given):
+        for other, other_path in given[:i]:
+            if path == "-" and other_path == "-":
+                raise HanabiError(f"{command}: {other} - and {label} - cannot both go to stdout")
+            if path != "-" and other_path != "-" and same_file(path, other_path):
+                raise HanabiError(f"{command}: {other} and {label} name the same file: "
+                                  f"{other_path}, {path}")
+        if path == "-":
+            continue
+        for in_label, in_path in (inputs or {}).items():
+            if in_path not in (None, "-") and same_file(path, in_path):
+                raise HanabiError(f"{command}: {label} {path} is also the input {in_label}; "
+                                  "write it elsewhere")
+        if os.path.isdir(path):
+            raise HanabiError(f"{path}: cannot write: it is a directory")
+        check_folder(os.path.dirname(os.path.abspath(path)), label in dirs_made, path)
+        if label not in appended:
+            refuse_overwrite(path, force)
+
+
+def same_file(a: str, b: str) -> bool:
+    """Do two spellings name one file (through symlinks and hard links)?"""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_folder(folder: str, may_create: bool, path: str) -> None:
+    """Can ``path`` be written in ``folder`` (or, ``may_create``, in a folder made there)?"""
+    if may_create:
+        while not os.path.exists(folder):
+            folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        what = "not a directory" if os.path.exists(folder) else "no such directory"
+        raise HanabiError(f"{path}: cannot write: {what}: {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise HanabiError(f"{path}: cannot write: permission denied: {folder}")
 
 
 def open_output(path: str, force: bool):

@@ -12,9 +12,9 @@ from ..cnf import CNF
 from ..errors import HanabiError, InputError
 from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..verify import replay
-from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json,
-                     force_option, hand_option, load_instance, open_output, provenance,
-                     refuse_overwrite, write_plays_to)
+from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
+                     echo_json, force_option, hand_option, load_instance, provenance,
+                     write_plays_to)
 
 
 def encoding_of(deck, h):
@@ -43,14 +43,11 @@ def encode_cmd(deck, hand, output, varmap, force):
     preprocessing already proves the deck lost, the CNF is a single empty clause.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 -o deck.cnf --varmap deck.map
     """
+    check_outputs("encode", {"-o": output, "--varmap": varmap}, force, {"DECK": deck})
     the_deck, h = load_instance(deck, hand)
-    refuse_overwrite(output, force)
-    refuse_overwrite(varmap, force)
-    if varmap == "-" and output == "-":
-        raise HanabiError("encode: --varmap - and -o - cannot both go to stdout")
     enc = encoding_of(the_deck, h)
     cnf = encoding_cnf(enc)
     comments = [*provenance("encode: compact CNF, satisfiable iff the deck is winnable",
@@ -62,17 +59,16 @@ def encode_cmd(deck, hand, output, varmap, force):
         comments.append(f"preprocessing proved UNWINNABLE: {enc.reason}")
         comments.append("the formula is one empty clause (unsatisfiable)")
     from ..formats import dimacs_text
-    text = dimacs_text(cnf, comments=comments)
-    with open_output(output, force) as out:
-        out.write(text)
+    from ..formats.outputs import write_texts
+    files = [(output, dimacs_text(cnf, comments=comments))]
     if varmap is not None:
         names = enc.varmap()
         if varmap.endswith(".json"):
             body = json.dumps({str(v): nm for v, nm in names.items()}, sort_keys=True, indent=1) + "\n"
         else:
             body = "".join(f"{v} {nm}\n" for v, nm in names.items())
-        with open_output(varmap, force) as out:
-            out.write(body)
+        files.append((varmap, body))
+    write_texts(files, force)   # both or neither
     note = click.echo if output != "-" else (lambda s: click.echo(s, err=True))
     if enc.status == "UNWINNABLE":
         note(f"c preprocessing proved UNWINNABLE ({enc.reason}); wrote an empty clause")
@@ -145,14 +141,13 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
     of it.  Exit codes as for solve: 10 verified win, 20 solver says unsatisfiable.
 
     \b
-    Example:
-      hanabi-cp encode deck.txt --hand 2 -o deck.cnf
-      cadical deck.cnf > deck.model   # any DIMACS solver
-      hanabi-cp decode deck.txt deck.model --hand 2
+    Example (run from a clone's root: instances/ is the repository's):
+      hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 -o deck.cnf
+      cadical deck.cnf > deck.model   # any DIMACS solver (not part of hanabi-cp)
+      hanabi-cp decode instances/standard-winnable-h2.txt deck.model --hand 2
     """
+    check_outputs("decode", {"--certificate": certificate}, force, {"DECK": deck, "MODEL": model})
     the_deck, h = load_instance(deck, hand)
-    if certificate != "-":
-        refuse_overwrite(certificate, force)
     sat, lits = read_model(model)
     enc = encoding_of(the_deck, h)
     if sat is False:
@@ -211,15 +206,14 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     hand size wins (a missing card) or none up to --max-hand does.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp min-hand instances/standard-unwinnable-h2.txt --certificate -
     """
     from ..min_hand import min_hand
     from ..solvers import SolveOptions
     from .common import load_deck
+    check_outputs("min-hand", {"--certificate": certificate}, force, {"DECK": deck})
     the_deck = load_deck(deck).deck
-    if certificate not in (None, "-"):
-        refuse_overwrite(certificate, force)
     res = min_hand(the_deck, method, SolveOptions(time_limit=time_limit, solver=solver),
                    max_hand)
     if res.plays is not None:

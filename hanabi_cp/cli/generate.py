@@ -12,9 +12,10 @@ import click
 
 from ..errors import HanabiError
 from ..generators import random_deck, random_kcnf, standard_deck
+from ..formats.outputs import write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
-from .common import command, force_option, provenance, refuse_overwrite, open_output
+from .common import check_folder, check_outputs, command, force_option, provenance, refuse_overwrite
 
 
 def fresh_seed() -> int:
@@ -34,10 +35,9 @@ class Spec:
             given_deck.append("--missing")
         if standard and cnf:
             raise HanabiError("generate: choose one of --standard and --cnf")
-        if standard or cnf:
-            if given_deck:
-                raise HanabiError(f"generate: {given_deck[0]} does not apply with "
-                                  f"{'--standard' if standard else '--cnf'}")
+        if (standard or cnf) and given_deck:
+            raise HanabiError(f"generate: {given_deck[0]} does not apply with "
+                              f"{'--standard' if standard else '--cnf'}")
         if not cnf and (num_vars is not None or clauses is not None or k is not None):
             raise HanabiError("generate: --vars, --clauses and --k need --cnf")
         if not standard and colors is not None:
@@ -155,7 +155,7 @@ def generate_cmd(n, c, r, exact_copies, missing, standard, colors, cnf, num_vars
     if count is None:
         if output != "-" and os.path.isdir(output):
             raise HanabiError(f"{output}: is a directory; pass --count K to write files into it")
-        refuse_overwrite(output, force)
+        check_outputs("generate", {"-o": output}, force)
         jobs = [(output, seed)]
     else:
         # Every file is made before the first is written: bound the files and their sum.
@@ -172,15 +172,14 @@ def generate_cmd(n, c, r, exact_copies, missing, standard, colors, cnf, num_vars
             raise HanabiError(f"{output}: not a directory (--count writes K files into -o DIR)")
         jobs = [(os.path.join(output, f"{spec.name}-s{seed + i}{spec.ext}"), seed + i)
                 for i in range(count)]
+        check_folder(os.path.abspath(output), True, output)
         for path, _ in jobs:
             refuse_overwrite(path, force)
     texts = [spec.text(s) for _, s in jobs]
     click.echo(f"c seed: {seed}", err=True)
     if count is not None:
         os.makedirs(output, exist_ok=True)
-    for (path, _), text in zip(jobs, texts):
-        with open_output(path, force) as out:
-            out.write(text)
+    write_texts([(path, text) for (path, _), text in zip(jobs, texts)], force)   # all or none
     if count is not None:
         click.echo(f"c wrote {count} files to {output} (seeds {seed}..{seed + count - 1})", err=True)
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 
 import click
 
+from ..errors import HanabiError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
-from .common import command
+from .common import check_folder, check_outputs, command
 
 
 def _names(ctx, param, value):
@@ -75,10 +77,17 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
                    "extra copies, constant n).")
 @click.option("--out", "out_dir", default="harness-out", show_default=True, metavar="DIR",
               help="Where shrunk counterexamples and their commands are written.")
+@click.option("--csv", "csv_path", default=None, metavar="FILE",
+              help="Append one row per instance and method to FILE as soon as the instance "
+                   "is checked; instances already there are read back, not run (a rerun "
+                   "resumes).")
+@click.option("--force", is_flag=True,
+              help="Overwrite counterexample files in --out that hold something else.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
 def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximize,
-                time_limit, cnf_dir, cnf_count, cnf_vars, cnf_variants, out_dir, progress):
+                time_limit, cnf_dir, cnf_count, cnf_vars, cnf_variants, out_dir, csv_path, force,
+                progress):
     """Run every applicable method on seeded random decks and compare the verdicts.
 
     Each certificate is replayed by the referee; a rejected certificate, a crash,
@@ -93,9 +102,17 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     """
     from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
                            summary_table)
+    from ..formats.results_csv import ResultsCSV
+    from ..harness.results import FIELDS, KEY
     from ..harness.runner import Report
 
     _check_sizes(max_n, max_c, max_r, cnf_count and not cnf_dir and cnf_vars, cnf_variants)
+    check_outputs("harness", {"--csv": csv_path}, False, appended=["--csv"],
+                  dirs_made=["--csv"])
+    check_folder(os.path.abspath(out_dir), True, out_dir)
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise HanabiError(f"{out_dir}: not a directory (--out names the folder for counterexamples)")
+    table = ResultsCSV(csv_path, FIELDS, KEY) if csv_path else None
     if seed is None:
         seed = secrets.randbelow(2**31)
     click.echo(f"c seed: {seed}")
@@ -104,11 +121,14 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     options = SolveOptions(time_limit=time_limit, seed=seed)
     report = Report(seed)
     cross_check(seed, count, space, checks, parse_sample(sample), options, out_dir, progress,
-                report=report)
+                report=report, table=table, force=force)
     if cnf_count or cnf_dir:
         from ..harness.roundtrip import cross_check_cnf
         cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
-                        report, parse_sample(sample), cnf_variants)
+                        report, parse_sample(sample), cnf_variants, table, force)
+    if table is not None and table.path != "-":
+        click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
+                   f"{report.resumed} instances read back, not run again")
     click.echo(f"c instances: {report.instances}")
     if report.instances:
         click.echo(summary_table(report))

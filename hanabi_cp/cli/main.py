@@ -1,5 +1,7 @@
 """Root click group.  User mistakes (HanabiError) become one line on stderr and
-exit code 2; anything else is a bug and keeps its traceback."""
+exit code 2; an interrupt (SIGINT, SIGTERM) becomes ``c interrupted`` on stdout and
+exit code 130 / 143 (see hanabi_cp.interrupts); anything else is a bug and keeps
+its traceback."""
 
 from __future__ import annotations
 
@@ -8,11 +10,13 @@ import importlib
 import os
 import pkgutil
 import sys
+from typing import Any
 
 import click
 
-from .. import __version__
+from .. import __version__, interrupts
 from ..errors import HanabiError
+
 
 @contextlib.contextmanager
 def _one_line():
@@ -42,6 +46,22 @@ class _Group(click.Group):
         with _one_line():
             return super().resolve_command(ctx, args)
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # Only the process entry point (console script, python -m hanabi_cp) comes
+        # here; CliRunner calls main(), so in-process tests keep their own handlers.
+        interrupts.install()
+        return super().__call__(*args, **kwargs)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except BaseException as exc:
+            interrupted = interrupts.from_exception(exc)
+            if interrupted is None:
+                raise
+        interrupts.report()
+        sys.exit(interrupted.exit_code)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -56,7 +76,7 @@ def main() -> None:
     """Decide, encode and reduce Solitaire Hanabi with checked certificates.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2
     """
 

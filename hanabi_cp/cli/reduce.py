@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import csv
-import io
+import functools
 import os
 import sys
 
@@ -13,8 +12,7 @@ import click
 from ..errors import HanabiError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
-from .common import (MethodChoice, command, force_option, open_output, provenance,
-                     refuse_overwrite)
+from .common import MethodChoice, check_outputs, command, force_option, provenance
 
 
 def _variant_options(func):
@@ -69,13 +67,13 @@ def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, forc
     (cards, n, c, r, h) goes to stderr.  FORMULA may be `-` for stdin.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp reduce instances/satlib/uf20-91/uf20-01.cnf -o uf20-01.deck
     """
     from ..formats import write_deck
     from ..reduction import reduce_cnf
 
-    refuse_overwrite(output, force)
+    check_outputs("reduce", {"-o": output}, force, {"FORMULA": formula})
     cnf = _read(formula)
     red = reduce_cnf(cnf, h=hand, copies=copies, kappa=kappa, as_written=as_written,
                      max_cards=max_cards)
@@ -99,69 +97,88 @@ def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, forc
 @click.option("--method", default="sat", show_default=True, type=MethodChoice(),
               help="Method that decides the deck.")
 @click.option("--csv", "csv_path", default=None, metavar="FILE",
-              help="Write one CSV row per formula to FILE (`-` for stdout).")
+              help="Append one CSV row per formula to FILE as soon as it is done; formulas "
+                   "already there are skipped, so a rerun resumes (`-` for stdout).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="S", help="Seconds per deck; on expiry the deck verdict is UNKNOWN.")
 @_variant_options
-@force_option
-def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_cards, force):
+def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_cards):
     """Reduce, solve the deck, map the answer back and compare with CaDiCaL on the formula.
 
     For each formula: the deck verdict and the formula's must agree, a winning play
     must read back to an assignment satisfying the ORIGINAL formula, and the proof's
     play built from the SAT solver's model must win.  On a directory, every .cnf file
-    is processed (progress bar on stderr).  Exit code 1 if anything disagrees, naming
-    the formula.
+    is processed (progress bar on stderr); a file that cannot be read or reduced is
+    an error row and the others go on.  Exit code 1 if anything disagrees, naming the
+    formula, else 2 if a file was in error.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp roundtrip instances/satlib/uf20-91/uf20-01.cnf
       hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv
     """
-    from ..reduction.roundtrip import RoundtripRow, roundtrip
+    from ..formats.results_csv import ResultsCSV
+    from ..reduction.roundtrip import KEY, RoundtripRow, disagrees, roundtrip, variant_name
 
-    refuse_overwrite(csv_path, force)
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".cnf"))
         if not files:
             raise HanabiError(f"{path}: no .cnf files in this directory")
     else:
         files = [path]
+    check_outputs("roundtrip", {"--csv": csv_path}, False, {f: f for f in files},
+                  appended=["--csv"], dirs_made=["--csv"])
+    table = ResultsCSV(csv_path, RoundtripRow.header(), KEY) if csv_path else None
+    variant = variant_name(copies, kappa)
     options = SolveOptions(time_limit=time_limit)
-    rows = []
-    if len(files) > 1:
+    rows: list[dict] = []
+    single = len(files) == 1
+    files_iter = files
+    warn = functools.partial(click.echo, err=True)
+    if not single:
         from tqdm import tqdm
         files_iter = tqdm(files, file=sys.stderr, unit="formula", desc="roundtrip")
-    else:
-        files_iter = files
+        warn = functools.partial(tqdm.write, file=sys.stderr)     # above the bar
     for f in files_iter:
-        row = roundtrip(_read(f), os.path.basename(f) if f != "-" else "-", method=method,
-                        h=hand, copies=copies, kappa=kappa, options=options,
-                        max_cards=max_cards)
-        rows.append(row)
-        if len(files) == 1:
+        name = os.path.basename(f) if f != "-" else "-"
+        key = {"file": name, "method": method, "h": hand, "variant": variant}
+        done = table.get(**key) if table is not None else None
+        if done is not None:
+            rows.append(done)
+            if single:
+                click.echo(f"c {name}: already in {csv_path}, not run again")
+            continue
+        try:
+            row = roundtrip(_read(f), name, method=method, h=hand, copies=copies, kappa=kappa,
+                            options=options, max_cards=max_cards)
+        except HanabiError as exc:
+            warn(f"hanabi-cp: error: {exc}")
+            row = RoundtripRow.failed(name, method, hand, variant, str(exc))
+        if table is not None:
+            table.add(row.as_dict())
+        rows.append(row.as_dict())
+        if single and not row.error:
             click.echo(f"c {row.file}: {row.vars} variables, {row.clauses} clauses -> "
                        f"{row.cards} cards, n = {row.n}, c = {row.c}, r = {row.r}, h = {row.h}")
-            click.echo(f"c deck ({row.method}): {row.deck_verdict} in {row.solve_seconds} s "
+            click.echo(f"c deck ({method}): {row.deck_verdict} in {row.solve_seconds} s "
                        f"(reduction {row.reduce_seconds} s); formula (CaDiCaL): "
                        f"{row.formula_verdict} in {row.sat_seconds} s")
             click.echo(f"c read-back checked: {row.readback_checked}; proof's play checked: "
                        f"{row.witness_checked}")
-    if csv_path:
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(RoundtripRow.header())
-        writer.writerows(r.row() for r in rows)
-        with open_output(csv_path, force) as out:
-            out.write(buf.getvalue())
-    bad = [r.file for r in rows if r.disagrees]
-    unknown = sum(r.agreement == "unknown" for r in rows)
-    agree = len(rows) - len(bad) - unknown
+    if table is not None and table.path != "-":
+        click.echo(f"c rows: {len(rows)} of this run in {table.path} ({table.added} new)")
+    bad = [r["file"] for r in rows if disagrees(r)]
+    failed = [r["file"] for r in rows if r["agreement"] == "error"]
+    unknown = sum(r["agreement"] == "unknown" for r in rows)
+    agree = sum(r["agreement"] == "yes" and not disagrees(r) for r in rows)
     click.echo(f"roundtrip: {agree} of {len(rows)} formulas agree"
                + (f", {unknown} undecided" if unknown else "")
+               + (f", {len(failed)} in error ({', '.join(failed)})" if failed else "")
                + (f"; DISAGREEMENT on {', '.join(bad)}" if bad else ""))
     if bad:
         sys.exit(1)
+    if failed:
+        sys.exit(2)
 
 
 COMMANDS = [reduce_cmd, roundtrip_cmd]

@@ -13,7 +13,7 @@ from ..proofs import cnf_path_for
 from ..solvers import SolveOptions, solve
 from ..verify import replay
 from .common import (MethodChoice, command, deck_argument, echo_json, force_option,
-                     hand_option, load_instance, print_outcome, refuse_overwrite)
+                     hand_option, load_instance, print_outcome, check_outputs)
 
 
 @command("solve")
@@ -50,15 +50,13 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     referee before it is printed.  DECK may be `-` for stdin.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
     """
+    check_outputs("solve", {"--proof": proof,
+                            "--proof's CNF": None if proof is None else cnf_path_for(proof),
+                            "--certificate": certificate}, force, {"DECK": deck})
     the_deck, h = load_instance(deck, hand)
-    if proof is not None:
-        refuse_overwrite(proof, force)
-        refuse_overwrite(cnf_path_for(proof), force)
-    if certificate not in (None, "-"):
-        refuse_overwrite(certificate, force)
     options = SolveOptions(time_limit=time_limit, seed=seed, workers=workers, solver=solver,
                            proof=proof, maximize=maximize)
     out = solve(the_deck, h, method, options)
@@ -107,7 +105,7 @@ def verify_cmd(ctx, deck, plays, hand, as_json):
     or the letters themselves (P play, S store, D discard) if no such file exists.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --certificate plays.txt
       hanabi-cp verify instances/standard-winnable-h2.txt plays.txt --hand 2
       hanabi-cp verify instances/lazy-c1.txt DDDDDDDDSSPSPPP --hand 3

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..errors import HanabiError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import PROG, Command, UsageLine
+from .common import PROG, Command, UsageLine, check_outputs
 
 
 class StudyCommand(Command):
@@ -30,7 +32,7 @@ def _floats(ctx, param, value):
 
 
 def _numbers(param, value: str) -> list[float]:
-    out = []
+    out: list[float] = []
     for part in value.split(","):
         lo, dash, hi = part.strip().partition("-")
         try:
@@ -66,9 +68,13 @@ def common_options(name: str, count: int):
             click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
                          show_default=True, metavar="S", help="Seconds per method call."),
             click.option("--csv", "csv_path", default=f"results/study-{name}.csv", show_default=True,
-                         metavar="FILE", help="CSV to append to; rows already there are skipped."),
-            click.option("--figure", "stem", default=f"docs/figures/study-{name}", show_default=True,
-                         metavar="STEM", help="Write STEM.png and STEM.svg."),
+                         metavar="FILE", help="CSV to append each row to as soon as it is done; "
+                                              "rows already there are skipped (a rerun resumes)."),
+            click.option("--figure", "stem", default=None, metavar="STEM",
+                         help="Write STEM.png and STEM.svg (default: the CSV's path without "
+                              ".csv); a figure drawn from the same CSV is redrawn."),
+            click.option("--force", is_flag=True,
+                         help="Overwrite figure files that were not drawn from this CSV."),
             click.option("--progress/--no-progress", default=True, show_default=True,
                          help="Progress bar on stderr."),
         ]
@@ -78,7 +84,24 @@ def common_options(name: str, count: int):
     return wrap
 
 
-def _finish(module, rows, stem: str, **fields) -> None:
+def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
+    """Check the CSV and figure paths before any work; the figure stem to use."""
+    from ..studies.figure_files import check_figures, figure_paths
+
+    if csv_path == "-":
+        raise HanabiError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
+    if stem is None:
+        base, ext = os.path.splitext(csv_path)
+        stem = base if ext.lower() == ".csv" else csv_path
+    png, svg = figure_paths(stem)
+    check_outputs(f"study {name}", {"--csv": csv_path, "--figure (png)": png,
+                                    "--figure (svg)": svg}, True,
+                  appended=["--csv"], dirs_made=["--csv", "--figure (png)", "--figure (svg)"])
+    check_figures(stem, csv_path, force)
+    return stem
+
+
+def _finish(module, rows, stem: str, force: bool, **fields) -> None:
     """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes)."""
     from ..studies.common import select
 
@@ -86,7 +109,7 @@ def _finish(module, rows, stem: str, **fields) -> None:
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); "
                f"{len(mine)} of this sweep (" + ", ".join(f"{k} = {v}" for k, v in fields.items()) + ")")
     click.echo(module.summary(mine))
-    for path in module.plot(mine, stem):
+    for path in module.plot(mine, stem, rows.path, force):
         click.echo(f"c wrote {path}")
 
 
@@ -95,8 +118,9 @@ def study() -> None:
     """Empirical studies: seeded, resumable sweeps -> CSV rows and figures.
 
     Each study appends one row per instance and method (parameters, seed, verdict,
-    time, model size, version) to its CSV, skipping rows already there, so an
-    interrupted or enlarged sweep resumes; the figure is redrawn from the whole CSV.
+    time, model size, version) to its CSV as soon as it is done, skipping rows
+    already there, so an interrupted (Ctrl-C) or enlarged sweep resumes; the figure,
+    next to the CSV unless --figure, is redrawn from the rows of the sweep.
 
     \b
     Example:
@@ -114,8 +138,8 @@ def study() -> None:
               help="Also the largest playable score (first applicable of cpsat, dp, brute).")
 @click.option("--min-hand/--no-min-hand", "least", default=True, show_default=True,
               help="Also the least winning hand size of each deck.")
-def study_standard(seed, count, methods, time_limit, csv_path, stem, progress, hands, colors,
-                   maximize, least):
+def study_standard(seed, count, methods, time_limit, csv_path, stem, force, progress, hands,
+                   colors, maximize, least):
     """Shuffled standard 50-card decks: fraction winnable against h (Wilson 95% CI),
     the largest playable score, the least winning hand size.
 
@@ -125,9 +149,10 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, progress, h
     """
     from ..studies import standard
 
+    stem = _outputs("standard", csv_path, stem, force)
     rows = standard.run(csv_path, seed, count, hands, methods, maximize, least, int(colors),
                         time_limit, progress)
-    _finish(standard, rows, stem, seed=seed, c=int(colors))
+    _finish(standard, rows, stem, force, seed=seed, c=int(colors))
 
 
 @study.command("random", cls=StudyCommand)
@@ -142,8 +167,8 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, progress, h
               help="Copies per card drawn from 1..r (--param h).")
 @click.option("--hand", type=click.IntRange(min=0), default=2, show_default=True,
               help="Hand size (--param density).")
-def study_random(seed, count, methods, time_limit, csv_path, stem, progress, param, points, n,
-                 c, r, hand):
+def study_random(seed, count, methods, time_limit, csv_path, stem, force, progress, param,
+                 points, n, c, r, hand):
     """Random decks: fraction winnable and median / p95 solve time of each method
     against a control parameter, to see where the hard instances are.
 
@@ -151,7 +176,7 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, progress, par
     Example:
       hanabi-cp study random --param h --points 0-12 --count 40
       hanabi-cp study random --param density --points 1-8 --hand 2 --count 30 \\
-          --csv results/study-density.csv --figure docs/figures/study-density
+          --csv results/study-density.csv
     """
     from ..studies import random_decks
 
@@ -162,11 +187,12 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, progress, par
     check_kinds(n, c, "study random --n, --c")
     check_cards(n * c * r if param == "h" else round(max(points) * n * c),
                 "study random: the largest deck", option=None)
+    stem = _outputs("random", csv_path, stem, force)
     rows = random_decks.run(csv_path, seed, count, param, points, n, c, r, hand,
                             methods, time_limit, progress)
     fields = {"seed": seed, "param": param, "n": n, "c": c}
     fields.update({"r": r} if param == "h" else {"h": hand})
-    _finish(random_decks, rows, stem, **fields)
+    _finish(random_decks, rows, stem, force, **fields)
 
 
 @study.command("reduction", cls=StudyCommand)
@@ -175,7 +201,8 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, progress, par
               help="Numbers of variables v.")
 @click.option("--ratio", type=click.FloatRange(min=0, min_open=True), default=4.26,
               show_default=True, help="Clauses per variable.")
-def study_reduction(seed, count, methods, time_limit, csv_path, stem, progress, points, ratio):
+def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, progress, points,
+                    ratio):
     """Random 3-SAT near the threshold: solve time of the reduction image (h = 2) per
     method against CaDiCaL on the formula, and their ratio, against v.
 
@@ -189,8 +216,9 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, progress, 
     v = max(points)
     check_cards(random_image_size(v, max(1, round(ratio * v))).cards,
                 f"study reduction --vars {v}: the image", option=None)
+    stem = _outputs("reduction", csv_path, stem, force)
     rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress)
-    _finish(reduction, rows, stem, seed=seed, ratio=ratio)
+    _finish(reduction, rows, stem, force, seed=seed, ratio=ratio)
 
 
 COMMANDS = [study]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -74,6 +75,7 @@ class HanabiModel:
         solver = cp_model.CpSolver()
         configure(solver, options)
         t0 = time.perf_counter()
+        assert self.model is not None      # None only when building decided the question
         code = solver.solve(self.model)
         stats.update({"solve_seconds": round(time.perf_counter() - t0, 6),
                       "cpsat_status": solver.status_name(code),
@@ -115,6 +117,7 @@ class HanabiModel:
         # No solution yet: the greedy game is still a verified lower bound.
         picks = greedy_picks(self.deck, self.h)
         out.plays, out.score = decode_picks(self.deck, picks), len(picks)
+        assert out.reason is not None      # _unknown always says why
         out.reason += f"; a greedy game plays {len(picks)} of {self.deck.target} cards"
         return out
 
@@ -123,6 +126,7 @@ class HanabiModel:
             return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s "
                            f"reached before CP-SAT decided", stats=stats)
         if code == cp_model.MODEL_INVALID:
+            assert self.model is not None  # CP-SAT only reports on a model it was given
             return Outcome(Status.UNKNOWN, reason="CP-SAT rejected the model: "
                            + (self.model.validate() or "no reason given"), stats=stats)
         raise SolverBug(f"cpsat: unexpected CP-SAT status {code!r}")
@@ -176,7 +180,7 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
     copy_vars: dict = {}
     intervals = []
     spans = []                   # per interval: (first storable copy, last possible end)
-    stores = []                  # positions where some card may be stored
+    stores: list[int] = []       # positions where some card may be stored
     cpos, cval = win.positions()
     for k in range(1, deck.c + 1):
         ps, vals = cpos[k], cval[k]      # alive positions of color k, with their values
@@ -192,12 +196,15 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
                                    reason=f"card {a}:{k}: no alive copy lets it be played "
                                           f"between card #{E[k][a] + 1} and card #{L[k][a] + 1}")
             # Exactly one copy is chosen; p(a, k) is its position.
+            lits: Sequence[cp_model.IntVar | bool]   # [True] for a single alive copy
+            v: cp_model.IntVar | bool
             if len(qs) == 1:
                 p = qs[0]
                 copy_vars[(a, k, p)] = True
                 lits = [True]
             else:
-                lits = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
+                copy_bools = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
+                lits = copy_bools
                 m.add_exactly_one(lits)
                 p = m.new_int_var_from_domain(Domain.from_values(qs), f"pos_{a}_{k}")
                 for q, v in zip(qs, lits):
@@ -271,6 +278,7 @@ def capacity_groups(spans: list, stores: list, h: int) -> list:
             i += 1
     if len(active) > h:
         keep |= active
+    groups: list[list[int]]
     groups, reach = [], -1
     for j in sorted(keep, key=lambda j: spans[j]):
         lo, hi = spans[j]
@@ -335,7 +343,7 @@ def build_maximize(deck: Deck, h: int) -> HanabiModel:
                 m.add(p == q).only_enforce_if(v)
             T = m.new_int_var_from_domain(Domain.from_values(seen), f"time_{a}_{k}")
             if prev is None:
-                m.add(T == p)
+                m.add(p == T)
             else:
                 # Satisfiable whatever pl is; it only matters when the card is played.
                 m.add_max_equality(T, [p, prev])

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
-import stat
 import sys
-import tempfile
-from typing import Iterator, TextIO
+from collections.abc import Iterator
 
-from ..errors import HanabiError, InputError
+from ..errors import InputError
+# The writer side lives in .outputs; these names stay importable from here.
+from .outputs import open_output as open_output
+from .outputs import write_text as write_text
 
 STDIO = "-"
 
@@ -91,83 +91,3 @@ def decode_text(data: bytes, name: str) -> str:
         line = text.count("\n", 0, nul) + 1
         raise InputError(name, line, "text", "a NUL byte (a binary file?)")
     return text[1:] if text.startswith("\ufeff") else text
-
-
-@contextlib.contextmanager
-def open_output(path: str, force: bool = False) -> Iterator[TextIO]:
-    """A text stream to write ``path`` (``-`` = stdout), refusing to overwrite a file.
-
-    The content goes to a temporary file renamed into place at the end, so a failure
-    midway never leaves a truncated output (nor destroys the old file under ``force``).
-    Non-regular files (``/dev/null``, a FIFO) are written in place.
-
-    >>> import os, tempfile
-    >>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
-    >>> with open_output(p) as f:
-    ...     _ = f.write("hello\\n")
-    >>> with open_output(p) as f:
-    ...     _ = f.write("again\\n")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    hanabi_cp.errors.HanabiError: .../out.txt: refusing to overwrite an existing file; use --force
-    """
-    if path == STDIO:
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise HanabiError(f"{path}: cannot write: it is a directory")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with _open_or_fail(path, "w") as f:
-            yield f
-        return
-    if st is not None and not force:
-        raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
-    target = os.path.realpath(path)   # through a symlink, as open(path, "w") would
-    folder = os.path.dirname(target)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-    except OSError as e:
-        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            yield f
-        if not force and os.path.exists(path):
-            raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
-        if st is not None:
-            os.chmod(tmp, stat.S_IMODE(st.st_mode))
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-@contextlib.contextmanager
-def _open_or_fail(path: str, mode: str) -> Iterator[TextIO]:
-    try:
-        f = open(path, mode, encoding="utf-8", newline="\n")
-    except OSError as e:
-        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
-    with f:
-        yield f
-
-
-def write_text(path: str, text: str, force: bool = False) -> None:
-    """Write ``text`` to ``path`` (``-`` = stdout) through :func:`open_output`.
-
-    >>> write_text("-", "1r 2r\\n")
-    1r 2r
-    """
-    with open_output(path, force) as f:
-        f.write(text)

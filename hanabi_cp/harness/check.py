@@ -19,8 +19,10 @@ import time
 import traceback
 from dataclasses import dataclass, replace
 
+from .. import interrupts
 from ..errors import HanabiError, SolverBug
 from ..model import Deck
+from ..plays import PlaySequence
 from ..solvers import Method, SolveOptions, Status, certify
 
 WINNABLE, UNWINNABLE, UNKNOWN = Status.WINNABLE.value, Status.UNWINNABLE.value, Status.UNKNOWN.value
@@ -46,7 +48,7 @@ class Result:
     detail: str | None = None   # refusal reason, bug message or exception
     score: int | None = None    # maximizing checks only
     stats: dict | None = None
-    plays: object = None        # the replayed PlaySequence, if the method gave one
+    plays: PlaySequence | None = None   # the replayed PlaySequence, if the method gave one
 
 
 def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result:
@@ -70,6 +72,9 @@ def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result
         # A method may still decline at run time (e.g. a resource limit).
         return Result(label, REFUSED, time.perf_counter() - start, str(exc))
     except Exception as exc:
+        interrupted = interrupts.from_exception(exc)   # pysat's own catch of Ctrl-C
+        if interrupted is not None:
+            raise interrupted from None
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
     if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
         return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")

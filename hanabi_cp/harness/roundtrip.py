@@ -15,21 +15,23 @@ import glob
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..cnf import CNF
 from ..errors import HanabiError
+from ..formats.results_csv import ResultsCSV
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
+from . import results as csv_rows
 from .check import DECISIVE, REFUSED, WINNABLE, Check, Result, problems, run_check
-from .runner import Report, _progress, repro_commands
+from .runner import Report, _progress, repro_commands, write_counterexample
 
 # Clauses per variable of the random formulas, around the 3-SAT threshold (4.26)
 # so that both answers occur.
 RATIOS = (2.0, 3.0, 4.26, 5.0, 6.0)
 # Variants of journal §5.1 (keyword arguments of reduce_cnf), cycled through with
 # --cnf-variants: the base deck, h = 1 (r = 3), h = 3, extra copies, constant n.
-VARIANTS = ({}, {"h": 1}, {"h": 3}, {"copies": 3}, {"kappa": True})
+VARIANTS: tuple[dict[str, int | bool], ...] = ({}, {"h": 1}, {"h": 3}, {"copies": 3}, {"kappa": True})
 
 
 @dataclass
@@ -44,6 +46,7 @@ class Roundtrip:
     problems: list[str] = field(default_factory=list)
     shrunk: CNF | None = None
     files: list[str] = field(default_factory=list)
+    not_written: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,6 +59,8 @@ class Roundtrip:
         if self.shrunk is not None:
             lines.append(f"  shrunk to {self.shrunk.num_clauses} clauses: {list(self.shrunk.clauses)}")
         lines += [f"  wrote {p}" for p in self.files]
+        if self.not_written:
+            lines.append(f"  not written: {self.not_written}")
         return "\n".join(lines)
 
 
@@ -117,8 +122,10 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
                     checks: Sequence[Check], options: SolveOptions | None = None,
                     out_dir: str | None = None, progress: bool = False,
                     report: Report | None = None,
-                    sample: Mapping[str, float] | None = None, variants: bool = False) -> Report:
+                    sample: Mapping[str, float] | None = None, variants: bool = False,
+                    table: ResultsCSV | None = None, force: bool = False) -> Report:
     report = report or Report(seed)
+    stream = csv_rows.cnf_stream(num_vars, cnf_dir, variants)
     options = options or SolveOptions(seed=seed)
     # Deciding is what the reduction promises; maximizing images would only add time.
     checks = [c for c in checks if not c.maximize]
@@ -131,22 +138,32 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
         variant = VARIANTS[j % len(VARIANTS)] if variants else {}
         if variant:
             source += " (" + ", ".join(f"{k}={v}" for k, v in variant.items()) + ")"
-        sat, N, h, results, found = check_formula(cnf, active, options, variant)
+        known = csv_rows.stored(table, seed, stream, j, [c.label for c in active])
+        if known is not None:
+            results, found, row = known
+            sat, N, h = row["formula"] == "SAT", int(row["N"]), int(row["h"])
+            report.resumed += 1
+        else:
+            sat, N, h, results, found = check_formula(cnf, active, options, variant)
+            csv_rows.store(table, seed, stream, j, source, "cnf", None, N, h,
+                           "SAT" if sat else "UNSAT", results, found)
         rt = Roundtrip(source, cnf, sat, variant, N, h, results, found)
         report.roundtrips.append(rt)
         if found:
             involved = [c for c in active if any(p.startswith(c.label + ":") for p in found)] or active
             rt.shrunk = shrink_formula(
-                cnf, lambda f: bool(check_formula(f, involved, options, variant)[4]))
+                cnf, lambda f, involved=involved, variant=variant:
+                bool(check_formula(f, involved, options, variant)[4]))
             if out_dir:
-                write_roundtrip(rt, involved, out_dir, f"roundtrip-s{seed}-f{j}")
+                write_roundtrip(rt, involved, out_dir, f"roundtrip-s{seed}-f{j}", force)
         bar.update(1)
     bar.close()
     return report
 
 
-def write_roundtrip(rt: Roundtrip, checks: Sequence[Check], out_dir: str, stem: str) -> list[str]:
-    from ..formats import write_deck, write_dimacs
+def write_roundtrip(rt: Roundtrip, checks: Sequence[Check], out_dir: str, stem: str,
+                    force: bool = False) -> list[str]:
+    from ..formats import deck_to_text, dimacs_text
     from ..reduction import reduce_cnf
 
     os.makedirs(out_dir, exist_ok=True)
@@ -157,10 +174,11 @@ def write_roundtrip(rt: Roundtrip, checks: Sequence[Check], out_dir: str, stem: 
     cmds = repro_commands(deck_path, red.h, [c.label for c in checks])
     comments = [f"hanabi-cp harness round-trip failure: {rt.source}"] + \
         [f"problem: {p}" for p in rt.problems] + [f"reproduce: {c}" for c in cmds]
-    write_dimacs(cnf_path, cnf, comments=comments, force=True)
-    write_deck(deck_path, red.deck, h=red.h, roles=red.roles,
-               comments=comments + [f"image of {cnf_path}"], force=True)
-    rt.files = [cnf_path, deck_path]
+    rt.not_written = write_counterexample(
+        [(cnf_path, dimacs_text(cnf, comments)),
+         (deck_path, deck_to_text(red.deck, h=red.h, roles=red.roles,
+                                  comments=comments + [f"image of {cnf_path}"]))], force)
+    rt.files = [] if rt.not_written else [cnf_path, deck_path]
     return rt.files
 
 

@@ -5,6 +5,8 @@ on each (methods are discovered through ``solvers.methods()``, so a method added
 later is cross-checked without any change here), tallies the verdicts, and for each
 failing instance (see ``check.problems``) shrinks it to a small one that still fails
 and, given ``out_dir``, writes it as a deck file with the commands reproducing it.
+Given a ``ResultsCSV`` (see ``results``), each instance's rows are appended once its
+checks have run, and instances already there are read back instead of run again.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ import os
 import random
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import HanabiError
+from ..formats.results_csv import ResultsCSV
 from ..model import Deck
 from ..solvers import Method, SolveOptions, methods
+from . import results as csv_rows
 from .check import (REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
                     culprits, problems, run_check)
 from .shrink import Shrunk, shrink
@@ -65,12 +69,14 @@ class Failure:
     shrunk: Shrunk | None = None
     shrunk_results: list[Result] | None = None
     files: list[str] = field(default_factory=list)
+    not_written: str | None = None      # why the counterexample files were not written
 
 
 @dataclass
 class Report:
     seed: int
     instances: int = 0
+    resumed: int = 0                    # instances read back from the CSV, not run
     tallies: dict[str, Tally] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     roundtrips: list = field(default_factory=list)   # roundtrip.Roundtrip records
@@ -123,8 +129,10 @@ def cross_check(seed: int, count: int, space: Space | None = None,
                 checks: Sequence[Check] | None = None, sample: Mapping[str, float] | None = None,
                 options: SolveOptions | None = None, out_dir: str | None = None,
                 progress: bool = False, shrink_tests: int = 2000,
-                report: Report | None = None) -> Report:
+                report: Report | None = None, table: ResultsCSV | None = None,
+                force: bool = False) -> Report:
     space = space or Space()
+    stream = csv_rows.deck_stream(space.max_n, space.max_c, space.max_r, space.max_h)
     checks = list(checks) if checks is not None else select_checks()
     sample = dict(sample or {})
     options = options or SolveOptions(seed=seed)
@@ -135,11 +143,18 @@ def cross_check(seed: int, count: int, space: Space | None = None,
     for inst in space.instances(seed, count):
         rng = random.Random(f"{seed}:{inst.index}:sample")
         active = [c for c in checks if rng.random() < sample.get(c.label, sample.get(c.method.name, 1.0))]
-        results = run_all(active, inst.deck, inst.h, options)
+        known = csv_rows.stored(table, seed, stream, inst.index, [c.label for c in active])
+        if known is not None:
+            results, found, _ = known
+            report.resumed += 1
+        else:
+            results = run_all(active, inst.deck, inst.h, options)
+            found = problems(results, inst.deck.target)
+            csv_rows.store(table, seed, stream, inst.index, f"seed {seed}, instance #{inst.index}",
+                           inst.kind, inst.deck, inst.deck.N, inst.h, "", results, found)
         report.instances += 1
         for r in results:
             report.tallies[r.label].add(r)
-        found = problems(results, inst.deck.target)
         if found:
             fail = Failure(f"seed {seed}, instance #{inst.index} ({inst.kind})", inst.deck, inst.h,
                            results, found, culprits(results, inst.deck.target))
@@ -147,7 +162,7 @@ def cross_check(seed: int, count: int, space: Space | None = None,
             if len(report.failures) <= MAX_SHRUNK:
                 minimise(fail, active, options, shrink_tests)
                 if out_dir:
-                    write_failure(fail, out_dir, f"failure-s{seed}-i{inst.index}")
+                    write_failure(fail, out_dir, f"failure-s{seed}-i{inst.index}", force)
         bar.update(1)
         if report.failures:
             bar.set_postfix(failures=len(report.failures))
@@ -175,14 +190,36 @@ def repro_commands(path: str, h: int, labels: Iterable[str]) -> list[str]:
     return cmds
 
 
-def write_failure(fail: Failure, out_dir: str, stem: str) -> list[str]:
+def write_counterexample(files: list[tuple[str, str]], force: bool = False) -> str | None:
+    """Write (path, text) pairs, all or none; None, or why they were not written.
+
+    A file that already holds the same text is rewritten unchanged (a resumed run
+    finds the same counterexample); one with other content is kept unless ``force``.
+    """
+    from ..formats.outputs import write_texts
+
+    for path, text in files:
+        if not force and os.path.exists(path):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    same = fh.read() == text
+            except (OSError, UnicodeDecodeError):
+                same = False
+            if not same:
+                return f"{path} exists with other content (use --force)"
+    write_texts(files, force=True)
+    return None
+
+
+def write_failure(fail: Failure, out_dir: str, stem: str, force: bool = False) -> list[str]:
     """The shrunk deck (or the original) as a commented deck file, plus a shell script
     with the commands that show the disagreement; returns the paths written."""
-    from ..formats import write_deck
+    from ..formats import deck_to_text
 
     os.makedirs(out_dir, exist_ok=True)
     deck, h = (fail.shrunk.deck, fail.shrunk.h) if fail.shrunk else (fail.deck, fail.h)
     results = fail.shrunk_results if fail.shrunk else fail.results
+    assert results is not None      # minimise sets shrunk and shrunk_results together
     deck_path = os.path.join(out_dir, stem + ".txt")
     cmds = repro_commands(deck_path, h, fail.culprits)
     comments = [f"hanabi-cp harness counterexample: {fail.source}",
@@ -192,11 +229,11 @@ def write_failure(fail: Failure, out_dir: str, stem: str) -> list[str]:
     comments += [f"problem: {p}" for p in problems(results, deck.target) or fail.problems]
     comments += [f"{r.label}: {r.status}" + (f" ({r.detail})" if r.detail else "") for r in results]
     comments += [f"reproduce: {c}" for c in cmds]
-    write_deck(deck_path, deck, h=h, comments=comments, force=True)
     sh_path = os.path.join(out_dir, stem + ".sh")
-    with open(sh_path, "w") as fh:
-        fh.write("#!/bin/sh\n# " + comments[0] + "\n" + "\n".join(cmds) + "\n")
-    fail.files = [deck_path, sh_path]
+    fail.not_written = write_counterexample(
+        [(deck_path, deck_to_text(deck, h=h, comments=comments)),
+         (sh_path, "#!/bin/sh\n# " + comments[0] + "\n" + "\n".join(cmds) + "\n")], force)
+    fail.files = [] if fail.not_written else [deck_path, sh_path]
     return fail.files
 
 
@@ -227,6 +264,8 @@ def failure_text(fail: Failure) -> str:
         d = fail.shrunk.deck
         lines.append(f"  shrunk to n={d.n} c={d.c} h={fail.shrunk.h} N={d.N}: {d}")
     lines += [f"  wrote {p}" for p in fail.files]
+    if fail.not_written:
+        lines.append(f"  not written: {fail.not_written}")
     return "\n".join(lines)
 
 

@@ -3,6 +3,9 @@
 One ``RoundtripRow`` per formula: sizes, the two verdicts, whether they agree,
 whether the read-back assignment satisfies the ORIGINAL formula and whether the
 proof's play for the SAT solver's model wins (both checked, not assumed), timings.
+A formula that cannot be read or reduced is a row too (``agreement`` ``error``,
+the message in ``error``).  Rows are identified by ``KEY``: ``roundtrip --csv``
+skips formulas whose row is already there.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, fields
 
-from .. import __version__
+from .. import __version__, interrupts
 from ..cnf import CNF
 from ..errors import HanabiError
 from ..limits import MAX_CARDS
@@ -22,34 +25,63 @@ from .witnesses import ReadbackFailure, assignment_from_play, play_from_assignme
 @dataclass
 class RoundtripRow:
     file: str
-    vars: int
-    clauses: int
-    cards: int
-    n: int
-    c: int
-    r: int
+    vars: int | None            # None (empty in the CSV) on an error row
+    clauses: int | None
+    cards: int | None
+    n: int | None
+    c: int | None
+    r: int | None
     h: int
-    method: str
+    variant: str                # the reduction's options: base, or e.g. "copies=3 kappa"
+    method: str                 # as asked (auto stays auto)
     deck_verdict: str           # WINNABLE / UNWINNABLE / UNKNOWN
     formula_verdict: str        # SAT / UNSAT (CaDiCaL on the original formula)
-    agreement: str              # yes / NO / unknown (deck undecided)
+    agreement: str              # yes / NO / unknown (deck undecided) / error
     readback_checked: str       # winning play -> assignment satisfies the formula: yes/FAILED/-
     witness_checked: str        # SAT model -> proof's play accepted by the referee: yes/FAILED/-
-    reduce_seconds: float
-    solve_seconds: float
-    sat_seconds: float
+    reduce_seconds: float | None
+    solve_seconds: float | None
+    sat_seconds: float | None
+    error: str = ""             # why the formula could not be read or reduced
     version: str = __version__
 
     @classmethod
     def header(cls) -> list[str]:
         return [f.name for f in fields(cls)]
 
+    @classmethod
+    def failed(cls, file: str, method: str, h: int, variant: str, error: str) -> RoundtripRow:
+        return cls(file, None, None, None, None, None, None, h, variant, method, "", "", "error",
+                   "", "", None, None, None, error)
+
     def row(self) -> list:
         return list(asdict(self).values())
 
+    def as_dict(self) -> dict:
+        return asdict(self)
+
     @property
     def disagrees(self) -> bool:
-        return "NO" in self.agreement or "FAILED" in (self.readback_checked, self.witness_checked)
+        return disagrees(self.as_dict())
+
+
+KEY = ("file", "method", "h", "variant")
+
+
+def disagrees(row: dict) -> bool:
+    """A row (as written, or read back from a CSV) where something does not match."""
+    return "NO" in str(row["agreement"]) or "FAILED" in (row["readback_checked"],
+                                                         row["witness_checked"])
+
+
+def variant_name(copies: int | None = None, kappa: bool = False) -> str:
+    """``base``, or the reduction options that change the deck.
+
+    >>> variant_name(), variant_name(3, True)
+    ('base', 'copies=3 kappa')
+    """
+    parts = ([f"copies={copies}"] if copies is not None else []) + (["kappa"] if kappa else [])
+    return " ".join(parts) or "base"
 
 
 def formula_sat(cnf: CNF, solver: str = "cadical195") -> tuple[bool, dict[int, bool] | None]:
@@ -57,7 +89,7 @@ def formula_sat(cnf: CNF, solver: str = "cadical195") -> tuple[bool, dict[int, b
 
     with Solver(name=solver) as s:
         s.append_formula([list(c) for c in cnf.clauses])
-        if not s.solve():
+        if not interrupts.solve_in_slices(s):
             return False, None
         model = {abs(l): l > 0 for l in s.get_model() or ()}
     return True, {v: model.get(v, False) for v in range(1, cnf.num_vars + 1)}
@@ -76,12 +108,14 @@ def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
     t3 = time.perf_counter()
     readback = witness = "-"
     if out.status is Status.WINNABLE:
+        assert out.plays is not None       # solve certifies every WINNABLE play sequence
         try:
             assignment_from_play(red, out.plays)  # raises unless it satisfies the formula
             readback = "yes"
         except ReadbackFailure:
             readback = "FAILED"
     if sat:
+        assert model is not None           # formula_sat returns a model exactly when sat
         try:
             play_from_assignment(red, model)      # raises unless the referee accepts
             witness = "yes"
@@ -93,6 +127,6 @@ def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
         agreement = "yes" if (out.status is Status.WINNABLE) == sat else "NO"
     d = red.deck
     return RoundtripRow(name, cnf.num_vars, cnf.num_clauses, d.N, d.n, d.c, d.r, red.h,
-                        out.method, out.status.value, "SAT" if sat else "UNSAT", agreement,
-                        readback, witness, round(t1 - t0, 4), round(t2 - t1, 4),
-                        round(t3 - t2, 4))
+                        variant_name(copies, kappa), method, out.status.value,
+                        "SAT" if sat else "UNSAT", agreement, readback, witness,
+                        round(t1 - t0, 4), round(t2 - t1, 4), round(t3 - t2, 4))

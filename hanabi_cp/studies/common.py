@@ -1,8 +1,9 @@
 """What every study shares: a resumable CSV, timed method runs, statistics, figures.
 
 A study writes one CSV row per (instance, method, question) as soon as it has the
-answer, so a sweep that is interrupted (or extended with a larger --count) resumes
-where it stopped: rows whose key is already in the file are skipped.
+answer (formats.results_csv), so a sweep that is interrupted (or extended with a
+larger --count) resumes where it stopped: rows whose key is already in the file are
+skipped.  Figures are written by figure_files.
 
 >>> [round(x, 3) for x in wilson(7, 10)]
 [0.397, 0.892]
@@ -14,60 +15,21 @@ where it stopped: rows whose key is already in the file are skipped.
 
 from __future__ import annotations
 
-import csv
 import math
-import os
 import time
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .. import __version__
 from ..errors import HanabiError
+from ..formats.results_csv import ResultsCSV as ResultsCSV
 from ..model import Deck
 from ..solvers import SolveOptions, Status, methods, solve
+from .figure_files import panels as panels
+from .figure_files import save_figure
 
 # Columns describing how big the method's model was: CNF/CP-SAT variables and
 # clauses/constraints, or dp table entries / brute-force states.
 SIZE_FIELDS = ("variables", "constraints", "table")
-
-
-class ResultsCSV:
-    """Append-only CSV whose rows are identified by the ``key`` columns."""
-
-    def __init__(self, path: str, fields: Sequence[str], key: Sequence[str]):
-        self.path, self.fields, self.key = path, list(fields), list(key)
-        self.rows: list[dict] = []
-        if os.path.exists(path) and os.path.getsize(path) > 0:
-            with open(path, newline="") as fh:
-                reader = csv.DictReader(fh)
-                if reader.fieldnames != self.fields:
-                    raise HanabiError(f"{path}:1: expected the columns {','.join(self.fields)}, "
-                                      f"found {','.join(reader.fieldnames or [])} (another study's "
-                                      "CSV? use another --csv path)")
-                self.rows = list(reader)
-        self.done = {self._key(r) for r in self.rows}
-        self.added = 0
-
-    def _key(self, row: dict) -> tuple:
-        return tuple(str(row[k]) for k in self.key)
-
-    def has(self, **key) -> bool:
-        return self._key({k: "" if v is None else v for k, v in key.items()}) in self.done
-
-    def add(self, row: dict) -> None:
-        row = {f: ("" if row.get(f) is None else row.get(f)) for f in self.fields}
-        k = self._key(row)
-        if k in self.done:
-            return
-        new = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
-        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-        with open(self.path, "a", newline="") as fh:
-            writer = csv.DictWriter(fh, self.fields, lineterminator="\n")
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
-        self.rows.append({f: str(v) for f, v in row.items()})
-        self.done.add(k)
-        self.added += 1
 
 
 def select(rows: list[dict], **fields) -> list[dict]:
@@ -151,38 +113,11 @@ def figure(ax=None, size=(6.4, 4.2)):
     return fig, axes[0]
 
 
-def panels(nrows: int, ncols: int, size):
-    """A new Agg figure with a flat list of nrows x ncols axes."""
-    import matplotlib
-    matplotlib.use("Agg")
-    # A fixed salt makes the SVG element ids, hence the files, reproducible.
-    matplotlib.rcParams["svg.hashsalt"] = "hanabi-cp"
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(nrows, ncols, figsize=size, squeeze=False)
-    return fig, [a for row in axes for a in row]
-
-
-def plot_row(rows, stem: str, drawers, size) -> list[str]:
+def plot_row(rows, stem: str, drawers, size, csv_path: str | None = None,
+             force: bool = False) -> list[str]:
     """One figure with a panel per drawer (each ``drawer(rows, ax)``), saved as
-    ``stem``.png and ``stem``.svg; returns the paths."""
+    ``stem``.png and ``stem``.svg (see figure_files); returns the paths."""
     fig, axes = panels(1, len(drawers), size)
     for draw, ax in zip(drawers, axes):
         draw(rows, ax)
-    return save_figure(fig, stem)
-
-
-def save_figure(fig, stem: str) -> list[str]:
-    """Write ``stem``.png and ``stem``.svg; SVG output has no timestamp, so the same
-    data gives the same file."""
-    import matplotlib.pyplot as plt
-
-    os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
-    fig.tight_layout()
-    paths = []
-    for ext, extra in (("png", {"dpi": 110, "metadata": {"Software": None}}),
-                       ("svg", {"metadata": {"Date": None}})):
-        path = f"{stem}.{ext}"
-        fig.savefig(path, **extra)
-        paths.append(path)
-    plt.close(fig)
-    return paths
+    return save_figure(fig, stem, csv_path, force)

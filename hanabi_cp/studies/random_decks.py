@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..generators import random_deck
 from ..model import Deck
@@ -38,7 +38,7 @@ DEFAULT_METHODS = None      # every registered method (each skips decks it refus
 def density_deck(rng: random.Random, n: int, c: int, x: float) -> Deck:
     """round(x n c) cards drawn uniformly (with replacement) from the n c kinds."""
     kinds = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)]
-    return Deck(tuple(rng.choice(kinds) for _ in range(round(x * n * c))), n, c)
+    return Deck.of((rng.choice(kinds) for _ in range(round(x * n * c))), n, c)
 
 
 def instances(param: str, seed: int, count: int, points: Sequence[float], n: int, c: int,
@@ -144,8 +144,9 @@ def _title(rows) -> str:
     return f"n = {r0['n']}, c = {r0['c']}{extra}, {per}"
 
 
-def plot(rows, stem: str) -> list[str]:
-    return plot_row(rows, stem, (plot_winnable, plot_times), (12, 4.2))
+def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
+    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``)."""
+    return plot_row(rows, stem, (plot_winnable, plot_times), (12, 4.2), csv_path, force)
 
 
 def summary(rows) -> str:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
-from .. import __version__
+from .. import __version__, interrupts
 from ..errors import SolverBug
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
@@ -40,7 +40,7 @@ def _formula_row(cnf, repeats: int = 3) -> dict:
     for _ in range(repeats):
         start = time.perf_counter()
         with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as s:
-            sat = s.solve()
+            sat = interrupts.solve_in_slices(s)
         best = min(best, time.perf_counter() - start)
     return {"verdict": "WINNABLE" if sat else "UNWINNABLE", "seconds": round(best, 6),
             "variables": cnf.num_vars, "constraints": cnf.num_clauses}
@@ -145,8 +145,9 @@ def plot_ratios(rows, ax=None):
     return ax
 
 
-def plot(rows, stem: str) -> list[str]:
-    return plot_row(rows, stem, (plot_times, plot_ratios), (12, 4.2))
+def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
+    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``)."""
+    return plot_row(rows, stem, (plot_times, plot_ratios), (12, 4.2), csv_path, force)
 
 
 def summary(rows) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..generators import standard_deck
 from ..min_hand import min_hand
@@ -74,7 +74,7 @@ def winnable_by_hand(rows: list[dict], method: str | None = None) -> dict[int, t
         if r["method"] == method and r["verdict"] in ("WINNABLE", "UNWINNABLE"):
             out[int(r["h"])][0] += r["verdict"] == "WINNABLE"
             out[int(r["h"])][1] += 1
-    return {h: tuple(v) for h, v in sorted(out.items())}
+    return {h: (v[0], v[1]) for h, v in sorted(out.items())}
 
 
 def scores_by_hand(rows: list[dict]) -> dict[int, list[int]]:
@@ -128,8 +128,9 @@ def plot_min_hand(rows, ax=None):
     return ax
 
 
-def plot(rows, stem: str) -> list[str]:
-    return plot_row(rows, stem, (plot_winnable, plot_scores, plot_min_hand), (13, 3.8))
+def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
+    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``)."""
+    return plot_row(rows, stem, (plot_winnable, plot_scores, plot_min_hand), (13, 3.8), csv_path, force)
 
 
 def summary(rows) -> str:

@@ -1,0 +1,175 @@
+"""Writing output files all or nothing, and never over an existing file without force.
+
+Each output goes to a temporary file in its own directory, renamed into place only
+when complete; the outputs of one command are renamed together at the end, inside
+``interrupts.critical`` (an interrupt waits for the renames), so an error or an
+interrupt midway leaves no partial file and no old file destroyed.  Temporary files
+are registered with ``hanabi_cp.interrupts``, whose watchdog deletes them if it has
+to end the process.  ``-`` is stdout; other non-regular files (``/dev/null``, a
+FIFO) are written in place.
+
+>>> import os, tempfile
+>>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
+>>> with open_output(p) as f:
+...     _ = f.write("hello\\n")
+>>> with open_output(p) as f:
+...     _ = f.write("again\\n")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+hanabi_cp.errors.HanabiError: .../out.txt: refusing to overwrite an existing file; use --force
+>>> write_texts([(p + ".a", "a\\n"), (p, "b\\n")])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+hanabi_cp.errors.HanabiError: .../out.txt: refusing to overwrite an existing file; use --force
+>>> os.path.exists(p + ".a"), sorted(os.listdir(os.path.dirname(p)))
+(False, ['out.txt'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from .. import interrupts
+from ..errors import HanabiError
+
+STDOUT = "-"
+
+
+@dataclass
+class _Staged:
+    path: str
+    target: str | None = None       # the real path renamed onto (None: written in place)
+    tmp: str | None = None
+    mode: int | None = None         # permissions to keep (an existing file's)
+    existed: bool = False
+
+    def open(self, binary: bool) -> IO[Any]:
+        if self.path == STDOUT:
+            return sys.stdout.buffer if binary else sys.stdout
+        kind = "wb" if binary else "w"
+        text: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+        try:
+            return open(self.tmp or self.path, kind, **text)
+        except OSError as e:
+            raise HanabiError(f"{self.path}: cannot write: {e.strerror}") from None
+
+
+def _stage(path: str, force: bool) -> _Staged:
+    if path == STDOUT:
+        return _Staged(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise HanabiError(f"{path}: cannot write: it is a directory")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return _Staged(path)
+    if st is not None and not force:
+        raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
+    target = os.path.realpath(path)   # through a symlink, as open(path, "w") would
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(target))
+    except OSError as e:
+        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
+    interrupts.register(tmp)
+    os.close(fd)    # reopened when written: a thousand staged files hold no descriptors
+    return _Staged(path, target, tmp, None if st is None else stat.S_IMODE(st.st_mode),
+                   st is not None)
+
+
+def _commit(staged: Sequence[_Staged], force: bool) -> None:
+    with interrupts.critical():
+        for s in staged:
+            if s.tmp is not None and not force and not s.existed and os.path.exists(s.path):
+                raise HanabiError(f"{s.path}: refusing to overwrite an existing file; use --force")
+        umask = os.umask(0)
+        os.umask(umask)
+        for s in staged:
+            if s.tmp is None or s.target is None:
+                continue
+            try:
+                os.chmod(s.tmp, 0o666 & ~umask if s.mode is None else s.mode)
+                os.replace(s.tmp, s.target)
+            except OSError as e:
+                raise HanabiError(f"{s.path}: cannot write: {e.strerror}") from None
+            interrupts.unregister(s.tmp)
+
+
+def _discard(staged: Sequence[_Staged]) -> None:
+    for s in staged:
+        if s.tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(s.tmp)
+            interrupts.unregister(s.tmp)
+
+
+@contextlib.contextmanager
+def open_outputs(paths: Sequence[str], force: bool = False,
+                 binary: bool = False) -> Iterator[list[IO[Any]]]:
+    """One stream per path, all renamed into place when the block ends without error."""
+    staged: list[_Staged] = []
+    streams: list[IO[Any]] = []
+    try:
+        for path in paths:
+            staged.append(_stage(path, force))
+        for s in staged:
+            streams.append(s.open(binary))
+        yield streams
+        for s, f in zip(staged, streams):
+            if s.path == STDOUT:
+                f.flush()
+            else:
+                f.close()
+        _commit(staged, force)
+    except BaseException:
+        for s, f in zip(staged, streams):
+            if s.path != STDOUT:
+                with contextlib.suppress(OSError):
+                    f.close()
+        _discard(staged)
+        raise
+
+
+@contextlib.contextmanager
+def open_output(path: str, force: bool = False, binary: bool = False) -> Iterator[IO[Any]]:
+    """A stream to write ``path`` (``-`` = stdout), refusing to overwrite a file."""
+    with open_outputs([path], force, binary) as (stream,):
+        yield stream
+
+
+def write_texts(items: Sequence[tuple[str, str]], force: bool = False) -> None:
+    """Write each (path, text), all or none; one file open at a time."""
+    staged: list[_Staged] = []
+    try:
+        for path, _ in items:
+            staged.append(_stage(path, force))
+        for s, (_, text) in zip(staged, items):
+            if s.path == STDOUT:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+                continue
+            with s.open(binary=False) as f:
+                f.write(text)
+        _commit(staged, force)
+    except BaseException:
+        _discard(staged)
+        raise
+
+
+def write_text(path: str, text: str, force: bool = False) -> None:
+    """Write ``text`` to ``path`` (``-`` = stdout) through :func:`write_texts`.
+
+    >>> write_text("-", "1r 2r\\n")
+    1r 2r
+    """
+    write_texts([(path, text)], force)

@@ -1,0 +1,168 @@
+"""Result tables that an interrupt can neither corrupt nor empty: append, never rewrite.
+
+``study``, ``roundtrip`` and ``harness`` write one row per finished piece of work
+as soon as it is final, as one complete line in a single ``write`` (the header goes
+with the first row), so the CSV is valid at every instant.  A rerun reads the rows
+already there and the caller skips their keys: an interrupted or enlarged run
+resumes.  A last line without its newline is what a crash in an older version left
+behind: it is dropped with a warning and its work is done again.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "r.csv")
+>>> t = ResultsCSV(path, ["x", "verdict"], key=["x"])
+>>> t.add({"x": 1, "verdict": "WINNABLE"}); t.add({"x": 2, "verdict": None})
+>>> print(open(path).read(), end="")
+x,verdict
+1,WINNABLE
+2,
+>>> again = ResultsCSV(path, ["x", "verdict"], key=["x"])
+>>> again.has(x=1), again.has(x=3), len(again.rows)
+(True, False, 2)
+>>> try:
+...     ResultsCSV(path, ["x", "score"], key=["x"])
+... except HanabiError as e:
+...     print(str(e).replace(path, "r.csv"))
+r.csv:1: expected the columns x,score, found x,verdict (a CSV of another table or version? use another --csv path)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import stat
+import sys
+from collections.abc import Sequence
+
+from .. import interrupts
+from ..errors import HanabiError, InputError
+from .textio import STDIO, display_name, read_text
+
+
+class ResultsCSV:
+    """Rows identified by the ``key`` columns; ``path`` ``-`` streams to stdout."""
+
+    def __init__(self, path: str, fields: Sequence[str], key: Sequence[str]):
+        self.path, self.fields, self.key = path, list(fields), list(key)
+        self.rows: list[dict] = [] if path == STDIO else self._read()
+        self._index = {self._key(r): r for r in self.rows}
+        self.added = 0
+        self._header_written = False
+
+    def _key(self, row: dict) -> tuple:
+        return tuple(str(row[k]) for k in self.key)
+
+    def has(self, **key) -> bool:
+        return self.get(**key) is not None
+
+    def get(self, **key) -> dict | None:
+        """The row with these key columns (compared as CSV text), if there is one."""
+        return self._index.get(self._key({k: "" if v is None else v for k, v in key.items()}))
+
+    def add(self, row: dict) -> None:
+        """Append ``row`` (missing columns and None are empty) unless its key is there."""
+        cells = [_cell(row.get(f)) for f in self.fields]
+        as_text = dict(zip(self.fields, cells))
+        k = self._key(as_text)
+        if k in self._index:
+            return
+        with interrupts.critical():
+            # A row finished after a signal may be the signal's doing (a solver that
+            # stopped early): it is not written, and the rerun computes it again.
+            interrupts.refuse_if_received()
+            self._append(_line(cells))
+        self.rows.append(as_text)
+        self._index[k] = as_text
+        self.added += 1
+
+    def _append(self, line: str) -> None:
+        if self.path == STDIO:
+            if not self._header_written:
+                line = _line(self.fields) + line
+                self._header_written = True
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            return
+        folder = os.path.dirname(os.path.abspath(self.path))
+        try:
+            os.makedirs(folder, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise HanabiError(f"{self.path}: cannot write: {e.strerror}") from None
+        try:
+            if os.fstat(fd).st_size == 0:
+                line = _line(self.fields) + line
+            data = line.encode("utf-8")
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError as e:
+            raise HanabiError(f"{self.path}: cannot write: {e.strerror}") from None
+        finally:
+            os.close(fd)
+
+    def _read(self) -> list[dict]:
+        path, name = self.path, display_name(self.path)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            _check_creatable(path)
+            return []
+        except OSError as e:
+            raise InputError(name, None, "a readable CSV file", e.strerror or str(e)) from None
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(name, None, "a CSV file", "a directory")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(name, None, "a regular CSV file", "a special file")
+        if not os.access(path, os.W_OK):
+            raise HanabiError(f"{name}: cannot write: permission denied")
+        text = read_text(path)
+        header = _line(self.fields).rstrip("\n")
+        first, newline, rest = text.partition("\n")
+        if not newline and header.startswith(first):
+            if first:
+                self._drop(len(first), 1, "an incomplete header")
+            return []
+        rows = list(csv.reader(io.StringIO(first)))
+        if not rows or rows[0] != self.fields:
+            found = ",".join(rows[0]) if rows else "an empty line"
+            raise InputError(name, 1, f"the columns {','.join(self.fields)}",
+                             f"{found} (a CSV of another table or version? use another "
+                             "--csv path)")
+        lines = rest.split("\n")
+        if lines[-1]:
+            self._drop(len(lines[-1].encode("utf-8")), len(lines) + 1, "an incomplete last row")
+        out = []
+        for no, cells in enumerate(csv.reader(lines[:-1]), start=2):
+            if len(cells) != len(self.fields):
+                raise InputError(name, no, f"{len(self.fields)} columns", f"{len(cells)}")
+            out.append(dict(zip(self.fields, cells)))
+        return out
+
+    def _drop(self, size: int, line: int, what: str) -> None:
+        """Cut the last ``size`` bytes: a line that an interrupted write left unfinished."""
+        print(f"hanabi-cp: warning: {display_name(self.path)}:{line}: dropped {what} (an "
+              "interrupted write); its work is done again", file=sys.stderr)
+        with interrupts.critical(), open(self.path, "r+b") as fh:
+            fh.truncate(os.fstat(fh.fileno()).st_size - size)
+
+
+def _check_creatable(path: str) -> None:
+    """The nearest existing folder above ``path`` must be a writable directory."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(folder):
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        raise HanabiError(f"{path}: cannot write: {folder} is not a directory")
+    if not os.access(folder, os.W_OK):
+        raise HanabiError(f"{path}: cannot write: permission denied ({folder})")
+
+
+def _cell(value) -> str:
+    # One row is one line: a message with a newline would break that.
+    return "" if value is None else " ".join(str(value).splitlines())
+
+
+def _line(cells: Sequence[str]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(cells)
+    return buf.getvalue()
