@@ -27,7 +27,7 @@ from hanabi_cp.limits import (MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_car
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import bound_occurrences, reduce_cnf, to_exact3
 from hanabi_cp.reduction.size import image_size, random_image_size
-from hanabi_cp.solvers import get, methods, solve
+from hanabi_cp.solvers import SolveOptions, get, methods, solve
 
 pytestmark = needs_fork
 
@@ -218,9 +218,8 @@ DECKS = {   # a deck every method accepts, per method
 def test_a_hand_beyond_the_deck_is_the_whole_deck(method):
     deck = DECKS.get(method, Deck.of([(2, 1), (1, 2), (2, 2), (1, 1), (2, 1)]))
     for maximize in (False, True) if get(method).maximizes else (False,):
-        from hanabi_cp.solvers import SolveOptions
         opts = SolveOptions(maximize=maximize)
-        huge = capped(lambda: solve(deck, 10**30, method, opts), extra_mb=500)
+        huge = capped(lambda opts=opts: solve(deck, 10**30, method, opts), extra_mb=500)
         exact = solve(deck, deck.N, method, opts)
         assert (huge.status, huge.score) == (exact.status, exact.score)
         assert huge.verified
@@ -272,7 +271,7 @@ def test_image_size_is_exact_on_every_variant():
                 {"kappa": True}, {"kappa": True, "h": 1}, {"kappa": True, "h": 4, "copies": 3},
                 {"as_written": True}, {"as_written": True, "h": 1}, {"as_written": True, "h": 3})
     checked = 0
-    for _ in range(60):
+    for _ in range(40):
         v = rng.randint(1, 6)
         clauses = [tuple(rng.choice((1, -1)) * rng.randint(1, v)
                          for _ in range(rng.choice((0, 1, 2, 3, 3, 3, 5, 7))))
@@ -288,14 +287,14 @@ def test_image_size_is_exact_on_every_variant():
                               kw.get("as_written", False))
             assert (size.cards, size.n, size.c) == (red.deck.N, red.deck.n, red.deck.c), (cnf, kw)
             checked += 1
-    assert checked > 400
+    assert checked > 250
 
 
 def test_random_image_size_bounds_the_random_formulas():
     for v, m in ((3, 5), (10, 43), (20, 91)):
         for kw in ({}, {"h": 1}, {"h": 3}, {"copies": 3}):
             red = reduce_cnf(random_kcnf(v, v, m), **kw)
-            assert red.deck.N <= random_image_size(v, m, **kw).cards
+            assert random_image_size(v, m, **kw).cards >= red.deck.N
 
 
 def _error_of(fn) -> str | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from math import comb
 
 from ..limits import effective_hand
 from ..model import Deck
@@ -28,22 +27,21 @@ def state_bound(deck: Deck, h: int, cap: int | None = None) -> int:
     """
     h = effective_hand(h, deck.N)       # no hand holds more than the deck
     kinds = len(deck.counts)
-    over = None if cap is None else cap + 1
     total = deck.N + 1
     # (n+1)^c >= 2^(c (bits(n+1) - 1)), which past bits(cap) is above cap
-    if over is not None and (total > cap or
-                             deck.c * ((deck.n + 1).bit_length() - 1) >= cap.bit_length()):
-        return over
+    if cap is not None and (total > cap or
+                            deck.c * ((deck.n + 1).bit_length() - 1) >= cap.bit_length()):
+        return cap + 1
     total *= (deck.n + 1) ** deck.c
     # sum_j C(kinds + j - 1, j), j <= h: multisets of j card kinds (empty deck: 1).
     hands = term = 1
     for j in range(1, h + 1 if kinds else 1):
         term = term * (kinds + j - 1) // j
         hands += term
-        if over is not None and total * hands > cap:
-            return over
+        if cap is not None and total * hands > cap:
+            return cap + 1
     total *= hands
-    return total if over is None or total <= cap else over
+    return total if cap is None or total <= cap else cap + 1
 
 
 def _refuses(deck: Deck, h: int) -> str | None:

@@ -109,18 +109,18 @@ def _color_poly(K: int, top: int, h: int, cap: int | None) -> list[int] | None:
     return poly
 
 
-def _column_count(h: int, colors: list[tuple[int, int]], cap: int | None = None) -> int:
+def _column_count(h: int, colors: list[tuple[int, int]], cap: int | None = None) -> int | None:
     """Entries possible after some prefix: for color k < c, p_k ranges over
     0..top_k (the complete prefix of values seen) and the hand may hold seen values
     >= p_k + 2; color c's hand cards are seen values >= 2 (top = 0).  ``colors``
     holds (K, top) per color, K = seen values >= top + 2.  Past ``cap`` the count
-    stops early and returns cap + 1: every partial product is at most the count,
+    stops early and returns None: every partial product is at most the count,
     because each color's polynomial has a constant term >= 1."""
     total = [1]                                # polynomial in x = hand size
     for K, top in colors:
         poly = _color_poly(K, top, h, cap)
         if poly is None:
-            return cap + 1                     # type: ignore[operator]
+            return None
         if len(poly) == 1 and poly[0] == 1:
             continue
         size = min(h, len(total) + len(poly) - 2) + 1
@@ -131,7 +131,7 @@ def _column_count(h: int, colors: list[tuple[int, int]], cap: int | None = None)
                     nxt[i + d] = _sat_add(nxt[i + d], x * y, cap)
         total = nxt
         if cap is not None and sum(total) > cap:
-            return cap + 1
+            return None
     return sum(total)
 
 
@@ -139,10 +139,10 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     """An upper bound on the entries dp stores (all columns), at most ``stop_at``
     plus one column's worth once that is exceeded.  Per-column counts never
     decrease with s, so a block of columns is bounded by its last column."""
-    n, c, N = deck.n, deck.c, deck.N
+    c, N = deck.c, deck.N
     if c == 0 or N == 0:
         return N + 1
-    if stop_at is not None and N + 1 > stop_at:
+    if stop_at is not None and stop_at < N + 1:
         return N + 1                           # at least one entry per column
     h = effective_hand(h, N)                   # no hand holds more than the deck
     seen: list[set[int]] = [set() for _ in range(c + 1)]
@@ -158,7 +158,10 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
         # K = seen values >= top + 2: all seen values but 1..top (top + 1 is unseen).
         colors = [(len(seen[k]) - complete[k], complete[k]) for k in range(1, c)]
         colors.append((len(seen[c]) - (1 in seen[c]), 0))
-        total += (end - s) * _column_count(h, colors, stop_at)
+        count = _column_count(h, colors, stop_at)
+        if count is None:                      # past stop_at (only given one)
+            return total + (end - s) * (1 + (stop_at or 0))
+        total += (end - s) * count
         s = end
         if stop_at is not None and total > stop_at:
             break

@@ -88,7 +88,7 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
     """An external solver's answer: ``s``/``v`` lines (SAT competition) or MiniSat's
     ``SAT``/``UNSAT`` followed by literals.  Returns (satisfiable?, literals).
 
-    >>> parse_model("s SATISFIABLE\nv 1 -2 0\n")
+    >>> parse_model("s SATISFIABLE\\nv 1 -2 0\\n")
     (True, [1, -2])
     """
     status, lits = None, []
