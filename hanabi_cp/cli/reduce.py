@@ -13,7 +13,7 @@ import click
 from ..errors import HanabiError
 from ..solvers import SolveOptions
 from .common import (MethodChoice, command, force_option, open_output, provenance,
-                     refuse_overwrite)
+                     refuse_overwrite, time_limit_option)
 
 
 def _variant_options(func):
@@ -93,8 +93,8 @@ def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
               help="Method that decides the deck.")
 @click.option("--csv", "csv_path", default=None, metavar="FILE",
               help="Write one CSV row per formula to FILE (`-` for stdout).")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="S", help="Seconds per deck; on expiry the deck verdict is UNKNOWN.")
+@time_limit_option("Seconds per instance (per formula: its reduction and deciding its "
+                   "deck); on expiry the deck verdict is UNKNOWN.")
 @_variant_options
 @force_option
 def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, force):

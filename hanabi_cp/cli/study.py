@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import HanabiError
-from .common import PROG, Command, UsageLine
+from .common import PROG, Command, UsageLine, time_limit_option
 
 
 class StudyCommand(Command):
@@ -60,8 +60,8 @@ def common_options(name: str, count: int):
                          help="Instances per point of the sweep."),
             click.option("--methods", callback=_names, default=None, metavar="A,B,...",
                          help="Methods to time (default: the study's; inapplicable ones are skipped)."),
-            click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
-                         show_default=True, metavar="S", help="Seconds per method call."),
+            time_limit_option("Seconds per instance and method (building and solving).",
+                              default=60.0),
             click.option("--csv", "csv_path", default=f"results/study-{name}.csv", show_default=True,
                          metavar="FILE", help="CSV to append to; rows already there are skipped."),
             click.option("--figure", "stem", default=f"docs/figures/study-{name}", show_default=True,
