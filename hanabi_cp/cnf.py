@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .errors import HanabiError
 
@@ -30,11 +30,11 @@ class CNF:
                         raise HanabiError(f"clause {j}: literal {lit} outside 1..{self.num_vars}")
 
     @classmethod
-    def of(cls, clauses: Iterable[Sequence[int]], num_vars: int | None = None) -> "CNF":
-        clauses = [tuple(c) for c in clauses]
+    def of(cls, clauses: Iterable[Sequence[int]], num_vars: int | None = None) -> CNF:
+        clause_tuples = [tuple(c) for c in clauses]
         if num_vars is None:
-            num_vars = max((abs(l) for c in clauses for l in c), default=0)
-        return cls(num_vars, tuple(clauses))
+            num_vars = max((abs(l) for c in clause_tuples for l in c), default=0)
+        return cls(num_vars, tuple(clause_tuples))
 
     @property
     def num_clauses(self) -> int:

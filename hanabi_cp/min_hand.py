@@ -53,7 +53,9 @@ def first_copy_bound(deck: Deck) -> tuple[int, PlaySequence]:
     return replay(deck, deck.N, plays).max_hand, plays
 
 
-def _checked(deck: Deck, h: int, plays: PlaySequence, who: str) -> PlaySequence:
+def _checked(deck: Deck, h: int, plays: PlaySequence | None, who: str) -> PlaySequence:
+    if plays is None:
+        raise SolverBug(f"{who}: min-hand for h = {h} without a play sequence")
     rep = replay(deck, h, plays)
     if not rep.won:
         raise SolverBug(f"{who}: min-hand certificate for h = {h} rejected: {rep.error}")
@@ -115,7 +117,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
                 stats["seconds"] = round(time.perf_counter() - t0, 6)
                 return MinHand(h, found, below, "sat", stats)
             below = f"h = {h}: SAT solver: unsatisfiable"
-    if max_hand is not None and H == max_hand:
+    if max_hand is not None and max_hand == H:
         return MinHand(None, None, f"no hand size up to {max_hand} wins ({below})", "sat", stats)
     raise SolverBug(f"sat min-hand: the first-copy play wins with {H} but the CNF says no")
 
@@ -137,6 +139,8 @@ def min_hand_search(deck: Deck, method: str, options: SolveOptions,
     missing = deck.missing()
     if missing:
         return MinHand(None, None, f"card {missing[0]} has no copy: no hand size wins", method)
+    plays: PlaySequence | None
+    best: tuple[int, PlaySequence | None]
     H, plays = first_copy_bound(deck)
     best, below = (H, plays), None
     if max_hand is not None and max_hand < H:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
 from operator import add, itemgetter, mul
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Iterable
 
 from .errors import DeckError
 
@@ -53,14 +54,14 @@ class Deck:
                 raise DeckError(f"card #{i} ({a}:{k}): color must be in 1..{c}")
 
     @classmethod
-    def of(cls, cards: Iterable[tuple[int, int]], n: int | None = None, c: int | None = None) -> "Deck":
+    def of(cls, cards: Iterable[tuple[int, int]], n: int | None = None, c: int | None = None) -> Deck:
         """Build a deck; n and c default to the largest value and color seen."""
-        cards = [x if type(x) is Card else Card(*x) for x in cards]
+        deck_cards = [x if type(x) is Card else Card(*x) for x in cards]
         if n is None:
-            n = max((a for a, _ in cards), default=0)
+            n = max((a for a, _ in deck_cards), default=0)
         if c is None:
-            c = max((k for _, k in cards), default=0)
-        return cls(tuple(cards), n, c)
+            c = max((k for _, k in deck_cards), default=0)
+        return cls(tuple(deck_cards), n, c)
 
     @property
     def N(self) -> int:

@@ -34,7 +34,7 @@ class PlaySequence:
             raise DeckError(f"play sequence: unknown action(s) {sorted(bad)}; use P, S or D")
 
     @classmethod
-    def from_list(cls, actions) -> "PlaySequence":
+    def from_list(cls, actions) -> PlaySequence:
         return cls("".join(actions))
 
     def __len__(self) -> int:

@@ -15,7 +15,7 @@ import importlib
 import pkgutil
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from collections.abc import Callable
 
 from .deadline import Deadline, TimeUp
 from .errors import HanabiError, SolverBug

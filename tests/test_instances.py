@@ -22,7 +22,9 @@ def test_every_bundled_file_has_a_stated_answer():
     for root, _, files in os.walk(HERE):
         for f in files:
             rel = os.path.relpath(os.path.join(root, f), HERE).replace(os.sep, "/")
-            if rel not in ("answers.json", "README.md"):
+            # satlib/ carries SATLIB's own labels (checked against CaDiCaL by the
+            # round-trip tests: a sample by default, all 200 with --runslow).
+            if rel not in ("answers.json", "README.md") and not rel.startswith("satlib/"):
                 on_disk.add(rel)
     assert on_disk == listed
 

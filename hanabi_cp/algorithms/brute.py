@@ -9,6 +9,7 @@ the referee plays stored cards as soon as they are playable.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from math import comb
 
 from ..deadline import EVERY, NEVER, Deadline
@@ -40,7 +41,8 @@ def best_play(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[int, str]
     cards, n_cards = deck.cards, deck.N
     memo: dict = {}
 
-    def advance(tops: tuple, hand: tuple, k: int, a: int):
+    def advance(tops: Sequence[int], hand: Sequence[tuple[int, int]], k: int,
+                a: int) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], int]:
         """Play (a, k) and cascade from the hand; return new tops, hand, cards played."""
         tops = list(tops)
         tops[k] = a
@@ -79,6 +81,7 @@ def best_play(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[int, str]
     try:
         tops0 = (0,) * (deck.c + 1)
         score = go(0, tops0, ())
+        hand: tuple[tuple[int, int], ...]
         actions, tops, hand = [], tops0, ()
         for i in range(n_cards):
             act = memo[(i, tops, hand)][1]

@@ -85,7 +85,7 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     n, c, N = deck.n, deck.c, deck.N
     if c == 0 or N == 0:
         return N + 1
-    seen = [set() for _ in range(c + 1)]
+    seen: list[set[int]] = [set() for _ in range(c + 1)]
     complete = [0] * (c + 1)
     step = max(1, -(-N // BOUND_SAMPLES))
     total, s = 1, 0
@@ -153,7 +153,7 @@ def dp_solve(deck: Deck, h: int, deadline: Deadline = NEVER) -> DPResult:
 
     columns = [{0: 0}]
     entries = widest = 1
-    for s, (a, k) in enumerate(deck.cards, start=1):
+    for a, k in deck.cards:
         deadline.check("the dynamic program")   # a column costs O(its entries)
         old = columns[-1]
         new = dict(old)                                      # D

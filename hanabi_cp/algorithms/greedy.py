@@ -79,6 +79,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     won, actions, reason = greedy(deck, h)
     stats = {"cards": deck.N}
     if won:
+        assert actions is not None       # greedy returns actions exactly when won
         return Outcome(Status.WINNABLE, PlaySequence(actions), stats=stats)
     return Outcome(Status.UNWINNABLE, reason=reason, stats=stats)
 

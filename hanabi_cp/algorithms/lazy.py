@@ -109,6 +109,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     res = lazy(deck, h)
     stats = {"cards": deck.N, "useless_copies": res.useless}
     if res.won:
+        assert res.actions is not None   # lazy returns actions exactly when won
         return Outcome(Status.WINNABLE, PlaySequence(res.actions), stats=stats)
     return Outcome(Status.UNWINNABLE, reason=res.reason, stats=stats)
 

@@ -75,7 +75,7 @@ def search(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[bool, str | 
             stats["nodes"] += 1
             if not stats["nodes"] & 1023:
                 deadline.check(PHASE)
-            for card, g in hand.items():
+            for _card, g in hand.items():
                 if g < t:
                     return False
             for k in range(1, c + 1):
@@ -144,6 +144,7 @@ def _refuses(deck: Deck, h: int) -> str | None:
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     won, actions, reason, stats = search(deck, h, options.clock())
     if won:
+        assert actions is not None       # search returns actions exactly when won
         return Outcome(Status.WINNABLE, PlaySequence(actions), stats=stats)
     return Outcome(Status.UNWINNABLE, reason=reason, stats=stats)
 

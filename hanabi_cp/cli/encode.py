@@ -41,7 +41,7 @@ def encode_cmd(deck, hand, output, varmap, force):
     preprocessing already proves the deck lost, the CNF is a single empty clause.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 -o deck.cnf --varmap deck.map
     """
     the_deck, h = load_instance(deck, hand)
@@ -133,10 +133,10 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
     of it.  Exit codes as for solve: 10 verified win, 20 solver says unsatisfiable.
 
     \b
-    Example:
-      hanabi-cp encode deck.txt --hand 2 -o deck.cnf
-      cadical deck.cnf > deck.model   # any DIMACS solver
-      hanabi-cp decode deck.txt deck.model --hand 2
+    Example (run from a clone's root: instances/ is the repository's):
+      hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 -o deck.cnf
+      cadical deck.cnf > deck.model   # any DIMACS solver (not part of hanabi-cp)
+      hanabi-cp decode instances/standard-winnable-h2.txt deck.model --hand 2
     """
     the_deck, h = load_instance(deck, hand)
     if certificate != "-":
@@ -200,7 +200,7 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     (exit code 0) when --time-limit runs out first.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp min-hand instances/standard-unwinnable-h2.txt --certificate -
     """
     from ..deadline import TimeUp, ambient

@@ -32,10 +32,9 @@ class Spec:
             given_deck.append("--missing")
         if standard and cnf:
             raise HanabiError("generate: choose one of --standard and --cnf")
-        if standard or cnf:
-            if given_deck:
-                raise HanabiError(f"generate: {given_deck[0]} does not apply with "
-                                  f"{'--standard' if standard else '--cnf'}")
+        if (standard or cnf) and given_deck:
+            raise HanabiError(f"generate: {given_deck[0]} does not apply with "
+                              f"{'--standard' if standard else '--cnf'}")
         if not cnf and (num_vars is not None or clauses is not None or k is not None):
             raise HanabiError("generate: --vars, --clauses and --k need --cnf")
         if not standard and colors is not None:

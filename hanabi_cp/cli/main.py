@@ -56,7 +56,7 @@ def main() -> None:
     """Decide, encode and reduce Solitaire Hanabi with checked certificates.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2
     """
 

@@ -63,7 +63,7 @@ def reduce_cmd(formula, output, hand, copies, kappa, as_written, force):
     (cards, n, c, r, h) goes to stderr.  FORMULA may be `-` for stdin.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp reduce instances/satlib/uf20-91/uf20-01.cnf -o uf20-01.deck
     """
     from ..formats import write_deck
@@ -107,7 +107,7 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, force
     the formula.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp roundtrip instances/satlib/uf20-91/uf20-01.cnf
       hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv
     """

@@ -53,7 +53,7 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     referee before it is printed.  DECK may be `-` for stdin.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
     """
     deadline = command_deadline(time_limit)     # reading the deck counts too
@@ -125,7 +125,7 @@ def verify_cmd(ctx, deck, plays, hand, as_json):
     or the letters themselves (P play, S store, D discard) if no such file exists.
 
     \b
-    Example:
+    Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --certificate plays.txt
       hanabi-cp verify instances/standard-winnable-h2.txt plays.txt --hand 2
       hanabi-cp verify instances/lazy-c1.txt DDDDDDDDSSPSPPP --hand 3

@@ -29,7 +29,7 @@ def _floats(ctx, param, value):
 
 
 def _numbers(param, value: str) -> list[float]:
-    out = []
+    out: list[float] = []
     for part in value.split(","):
         lo, dash, hi = part.strip().partition("-")
         try:

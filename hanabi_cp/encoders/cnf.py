@@ -60,7 +60,7 @@ class Encoding:
 
     def decode(self, model) -> PlaySequence:
         """The play sequence of a model (list of literals, pysat style)."""
-        true = set(l for l in model if l > 0)
+        true = {l for l in model if l > 0}
         cv = self.copy_vars
         return decode_choice(self.deck, self.windows, lambda q: q in cv and cv[q] in true)
 
@@ -148,8 +148,8 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
 
     # Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
     # Every other alive copy is played on sight whenever it is chosen.
-    # skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end).
-    skeep = [[None] * (n + 1) for _ in range(c + 1)]
+    # skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end); [] if none.
+    skeep: list[list[list[tuple[int, int]]]] = [[[] for _ in range(n + 1)] for _ in range(c + 1)]
     first_store = [[N] * (n + 1) for _ in range(c + 1)]
     storable_cards = []          # (k, a) with a storable copy, in color-major order
     for k in range(1, c + 1):
@@ -174,7 +174,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         alive copy <= t): the literal is that of (b-1, q*-1), no new variable.
         """
         seen = []
-        lit = None
+        lit: int | None = None       # a literal, or TRUE / FALSE
         Ek, Lk, ps, vals, Ak, fk = E[k], L[k], cpos[k], cval[k], alive[k], first_store[k]
         while True:
             if b == 0 or t >= Lk[b]:
@@ -236,7 +236,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             seen_lit = last_copy_lit(k, b, t)
             if seen_lit is TRUE:
                 continue
-            cl = [-v]
+            cl: list[int] | None = [-v]
             cvs = []
             for q, _ in skeep[k][b]:
                 if q > t:
@@ -271,7 +271,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                 deadline.check(PHASE)
             lst = sk[a]
             copies = Ak[a]
-            if lst is None:
+            if not lst:
                 if copies[-1] <= Lk[a - 1]:      # else T(a-1, k) < last copy surely
                     lit = last_copy_lit(k, a, N)
                     if lit is not TRUE:

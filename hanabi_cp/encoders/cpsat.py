@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -82,6 +83,7 @@ class HanabiModel:
         solver = cp_model.CpSolver()
         configure(solver, options, deadline)
         t0 = time.perf_counter()
+        assert self.model is not None      # None only when building decided the question
         code = solver.solve(self.model)
         stats.update({"solve_seconds": round(time.perf_counter() - t0, 6),
                       "cpsat_status": solver.status_name(code),
@@ -125,6 +127,7 @@ class HanabiModel:
         if code == cp_model.UNKNOWN:
             return Outcome(Status.UNKNOWN, reason=_time_up(options), stats=stats)
         if code == cp_model.MODEL_INVALID:
+            assert self.model is not None  # CP-SAT only reports on a model it was given
             return Outcome(Status.UNKNOWN, reason="CP-SAT rejected the model: "
                            + (self.model.validate() or "no reason given"), stats=stats)
         raise SolverBug(f"cpsat: unexpected CP-SAT status {code!r}")
@@ -206,7 +209,7 @@ def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -
     copy_vars: dict = {}
     intervals = []
     spans = []                   # per interval: (first storable copy, last possible end)
-    stores = []                  # positions where some card may be stored
+    stores: list[int] = []       # positions where some card may be stored
     cpos, cval = win.positions()
     for k in range(1, deck.c + 1):
         deadline.check(BUILD)
@@ -225,12 +228,15 @@ def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -
                                    reason=f"card {a}:{k}: no alive copy lets it be played "
                                           f"between card #{E[k][a] + 1} and card #{L[k][a] + 1}")
             # Exactly one copy is chosen; p(a, k) is its position.
+            lits: Sequence[cp_model.IntVar | bool]   # [True] for a single alive copy
+            v: cp_model.IntVar | bool
             if len(qs) == 1:
                 p = qs[0]
                 copy_vars[(a, k, p)] = True
                 lits = [True]
             else:
-                lits = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
+                copy_bools = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
+                lits = copy_bools
                 m.add_exactly_one(lits)
                 p = m.new_int_var_from_domain(Domain.from_values(qs), f"pos_{a}_{k}")
                 for q, v in zip(qs, lits):
@@ -306,6 +312,7 @@ def capacity_groups(spans: list, stores: list, h: int) -> list:
             i += 1
     if len(active) > h:
         keep |= active
+    groups: list[list[int]]
     groups, reach = [], -1
     for j in sorted(keep, key=lambda j: spans[j]):
         lo, hi = spans[j]
@@ -380,7 +387,7 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
             # the copies (a domain of every copy made the model quadratic in N).
             T = m.new_int_var(lo, hi, f"time_{a}_{k}")
             if prev is None:
-                m.add(T == p)
+                m.add(p == T)
             else:
                 # Satisfiable whatever pl is; it only matters when the card is played.
                 m.add_max_equality(T, [p, prev])

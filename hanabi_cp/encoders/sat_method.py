@@ -110,6 +110,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
 def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadline,
                 stats: dict, t1: float) -> Outcome:
     from ..proofs import CHECK_PHASE, prove_unsat
+    assert options.proof is not None
     try:
         res = prove_unsat(enc.clauses, enc.num_vars, options.proof,
                           solver=options.solver if options.solver.startswith("cadical") else "cadical195",

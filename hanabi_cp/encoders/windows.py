@@ -40,35 +40,36 @@ CHAIN_CAP = 32  # longest same-color chain the chain rule follows (large h only)
 class Windows:
     deck: Deck
     h: int
-    alive: list            # alive[k][a]: sorted positions (k, a 1-based; index 0 unused)
-    earliest: list         # earliest[k][a], earliest[k][0] = NEVER
-    latest: list           # latest[k][a], latest[k][0] = NEVER
-    stop: list             # stop[k][a]: list parallel to alive[k][a]
-    forced: list           # forced[t]: cards held after position t in every win
+    alive: list[list[list[int]]]  # alive[k][a]: sorted positions (k, a 1-based; index 0 unused)
+    earliest: list[list[int]]     # earliest[k][a], earliest[k][0] = NEVER
+    latest: list[list[int]]       # latest[k][a], latest[k][0] = NEVER
+    stop: list[list[list[int]]]   # stop[k][a]: list parallel to alive[k][a]
+    forced: list[int]             # forced[t]: cards held after position t in every win
     reason: str | None = None
     passes: int = 0
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)
     # Per color: alive positions in deck order and their values (None if unknown).
-    cpos: list | None = None
-    cval: list | None = None
+    cpos: list[list[int]] | None = None
+    cval: list[list[int]] | None = None
 
     @property
     def decided_lost(self) -> bool:
         return self.reason is not None
 
-    def positions(self) -> tuple[list, list]:
+    def positions(self) -> tuple[list[list[int]], list[list[int]]]:
         """Per color: alive positions in deck order and their values (cpos, cval);
         from the last pass when still exact, else recomputed."""
-        if self.cpos is not None:
+        if self.cpos is not None and self.cval is not None:
             return self.cpos, self.cval
-        cpos, cval = [[]], [[]]
+        cpos: list[list[int]] = [[]]
+        cval: list[list[int]] = [[]]
         for Ak in self.alive[1:]:
             ps = sorted(q for copies in Ak for q in copies)
             cpos.append(ps)
             cval.append([self.deck.cards[q][0] for q in ps])
         return cpos, cval
 
-    def spans(self, k: int, a: int) -> list:
+    def spans(self, k: int, a: int) -> list[tuple[int, int]]:
         """(q, end) for every copy q of (a, k) a win may store: q < L(a-1, k) and its
         deadline g > q; it is held at most over [q, end), end = min(g, L(a-1, k))."""
         Lp = self.latest[k][a - 1]
@@ -83,9 +84,9 @@ class Windows:
 PHASE = "preprocessing (hold windows)"
 
 
-def _by_color(deck: Deck, deadline: Deadline = NO_DEADLINE) -> list:
+def _by_color(deck: Deck, deadline: Deadline = NO_DEADLINE) -> list[list[list[int]]]:
     """copies[k][a] = positions of (a, k) in deck order."""
-    copies = []
+    copies: list[list[list[int]]] = []
     for _ in range(deck.c + 1):
         deadline.check(PHASE)
         copies.append([[] for _ in range(deck.n + 1)])
@@ -105,8 +106,8 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
     alive = _by_color(deck, deadline)
     earliest = [[NEVER] * (n + 1) for _ in range(c + 1)]
     latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
-    stop = []
-    for k in range(c + 1):
+    stop: list[list[list[int]]] = []
+    for _ in range(c + 1):
         deadline.check(PHASE)
         stop.append([[] for _ in range(n + 1)])
     w = Windows(deck, h, alive, earliest, latest, stop, [0] * N)
@@ -119,7 +120,8 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
     for w.passes in range(1, max_passes + 1):
         deadline.check(PHASE)
         changed = False
-        cpos, cval = [None] * (c + 1), [None] * (c + 1)
+        cpos: list[list[int]] = [[] for _ in range(c + 1)]
+        cval: list[list[int]] = [[] for _ in range(c + 1)]
         # E: the chosen copy is no earlier than the first alive one (fact 3).
         for k in range(1, c + 1):
             deadline.check(PHASE)
@@ -159,7 +161,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
             ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
             vals = [deck.cards[q][0] for q in ps]
             cpos[k], cval[k] = ps, vals
-            below = []   # the h+1 smallest last-copy positions of values above a
+            below: list[int] = []   # the h+1 smallest last-copy positions of values above a
             for a in range(n, 0, -1):
                 if not a & EVERY:
                     deadline.check(PHASE)
@@ -219,7 +221,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
     return w
 
 
-def _chain_overflows(Ak: list, a: int, q: int, G: int, h: int) -> bool:
+def _chain_overflows(Ak: list[list[int]], a: int, q: int, G: int, h: int) -> bool:
     """Would storing copy q of (a, k) hold more than h cards of color k after q?
 
     Stored means T(a-1, k) > q, and the deadline gives T(a-1, k) <= G.  While value

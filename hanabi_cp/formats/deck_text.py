@@ -120,6 +120,7 @@ def parse_deck_text(text: str, path: str = "<string>"):
             cards.append(card)
             card_lines.append(lineno)
             if uses_roles:
+                assert role is not None    # uses_roles is set by the first '#: role' line
                 roles.append(role)
     if not saw_anything:
         raise InputError(path, None, "a deck (cards like 3:2 or 3y)", "an empty file")

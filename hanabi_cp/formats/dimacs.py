@@ -89,6 +89,7 @@ def _parse_fast(text: str) -> CNF | None:
     if len(zeros) != declared:
         return None
     width = zeros[0] if zeros else 0
+    clauses: list[tuple[int, ...]]
     if zeros == list(range(width, len(lits), width + 1)):
         # every clause has the same width (the usual k-CNF): slice columns, zip rows
         clauses = list(zip(*[lits[j::width + 1] for j in range(width)])) if width \
@@ -159,9 +160,9 @@ def _parse_lines(text: str, path: str) -> CNF:
             if bad or lits is None:
                 raise InputError(path, lineno, "integer literals", repr(bad or line.strip()))
         if max(lits) > num_vars or min(lits) < -num_vars:
-            bad = next(l for l in lits if abs(l) > num_vars)
+            bad = str(next(l for l in lits if abs(l) > num_vars))
             raise InputError(path, lineno, f"literals within -{num_vars}..{num_vars} as "
-                             f"'p cnf {num_vars} {declared}' declares", str(bad))
+                             f"'p cnf {num_vars} {declared}' declares", bad)
         # The common case, one whole clause per line, stays in C-level list operations.
         if not current and lits[-1] == 0 and lits.count(0) == 1:
             append(tuple(lits[:-1]))

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import json.decoder
 import json.scanner
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from ..errors import InputError
 

@@ -12,9 +12,13 @@ import os
 import stat
 import sys
 import tempfile
-from typing import Iterator, TextIO
+from typing import TYPE_CHECKING, TextIO
+from collections.abc import Iterator
 
 from ..errors import HanabiError, InputError
+
+if TYPE_CHECKING:
+    from _typeshed import OpenTextMode
 
 STDIO = "-"
 
@@ -154,9 +158,9 @@ def open_output(path: str, force: bool = False) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def _open_or_fail(path: str, mode: str) -> Iterator[TextIO]:
+def _open_or_fail(path: str, mode: OpenTextMode) -> Iterator[TextIO]:
     try:
-        f = open(path, mode, encoding="utf-8", newline="\n")
+        f = open(path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115 (closed by the caller's with)
     except OSError as e:
         raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
     with f:

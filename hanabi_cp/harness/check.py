@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import HanabiError, SolverBug
 from ..model import Deck
+from ..plays import PlaySequence
 from ..solvers import Method, SolveOptions, Status, certify
 
 WINNABLE, UNWINNABLE, UNKNOWN = Status.WINNABLE.value, Status.UNWINNABLE.value, Status.UNKNOWN.value
@@ -46,7 +47,7 @@ class Result:
     detail: str | None = None   # refusal reason, bug message or exception
     score: int | None = None    # maximizing checks only
     stats: dict | None = None
-    plays: object = None        # the replayed PlaySequence, if the method gave one
+    plays: PlaySequence | None = None   # the replayed PlaySequence, if the method gave one
 
 
 def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result:

@@ -15,7 +15,7 @@ import glob
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..cnf import CNF
 from ..errors import HanabiError
@@ -29,7 +29,7 @@ from .runner import Report, _progress, repro_commands
 RATIOS = (2.0, 3.0, 4.26, 5.0, 6.0)
 # Variants of journal §5.1 (keyword arguments of reduce_cnf), cycled through with
 # --cnf-variants: the base deck, h = 1 (r = 3), h = 3, extra copies, constant n.
-VARIANTS = ({}, {"h": 1}, {"h": 3}, {"copies": 3}, {"kappa": True})
+VARIANTS: tuple[dict[str, int | bool], ...] = ({}, {"h": 1}, {"h": 3}, {"copies": 3}, {"kappa": True})
 
 
 @dataclass
@@ -137,7 +137,8 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
         if found:
             involved = [c for c in active if any(p.startswith(c.label + ":") for p in found)] or active
             rt.shrunk = shrink_formula(
-                cnf, lambda f: bool(check_formula(f, involved, options, variant)[4]))
+                cnf, lambda f, involved=involved, variant=variant:
+                bool(check_formula(f, involved, options, variant)[4]))
             if out_dir:
                 write_roundtrip(rt, involved, out_dir, f"roundtrip-s{seed}-f{j}")
         bar.update(1)

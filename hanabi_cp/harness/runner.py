@@ -13,7 +13,7 @@ import os
 import random
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import HanabiError
 from ..model import Deck
@@ -183,6 +183,7 @@ def write_failure(fail: Failure, out_dir: str, stem: str) -> list[str]:
     os.makedirs(out_dir, exist_ok=True)
     deck, h = (fail.shrunk.deck, fail.shrunk.h) if fail.shrunk else (fail.deck, fail.h)
     results = fail.shrunk_results if fail.shrunk else fail.results
+    assert results is not None      # minimise sets shrunk and shrunk_results together
     deck_path = os.path.join(out_dir, stem + ".txt")
     cmds = repro_commands(deck_path, h, fail.culprits)
     comments = [f"hanabi-cp harness counterexample: {fail.source}",

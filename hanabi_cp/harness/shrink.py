@@ -19,7 +19,7 @@ strictly smaller (in h, N, n + c, or the sum of the card labels), so the loop en
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ..model import Card, Deck
 

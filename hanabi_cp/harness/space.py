@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..errors import HanabiError
 from ..generators import random_deck
@@ -87,5 +87,5 @@ class Space:
         if kind == "tiny":
             # Empty and one-card decks, with n and c possibly larger than what is present.
             cards = [(rng.randint(1, n), rng.randint(1, c)) for _ in range(rng.randint(0, 2))]
-            return Deck(tuple(cards), n, c)
+            return Deck.of(cards, n, c)
         return random_deck(rng, n, c, r, exact_copies=rng.random() < 0.3)

@@ -79,12 +79,14 @@ def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
     t3 = time.perf_counter()
     readback = witness = "-"
     if out.status is Status.WINNABLE:
+        assert out.plays is not None       # solve certifies every WINNABLE play sequence
         try:
             assignment_from_play(red, out.plays)  # raises unless it satisfies the formula
             readback = "yes"
         except ReadbackFailure:
             readback = "FAILED"
     if sat:
+        assert model is not None           # formula_sat returns a model exactly when sat
         try:
             play_from_assignment(red, model)      # raises unless the referee accepts
             witness = "yes"

@@ -91,7 +91,7 @@ class _Dummy:
 
 
 class _Builder:
-    def __init__(self):
+    def __init__(self) -> None:
         self.cards: list[Card] = []
         self.roles: list[str] = []
         self.segments: list[Segment] = []
@@ -155,6 +155,7 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
     # sigma_1: the variable gadgets inside a hand reduction (one slot taken).
     d0 = new_dummy() if (not small or not kappa) else None
     if not small:
+        assert d0 is not None        # d0 is missing only when small and kappa
         b.add("sigma1-open", [Card(d0.level + 2, d0.color)], "hand reduction: start of sigma_1")
     for i in range(1, v + 1):
         t, f = 2 * i - 1, 2 * i
@@ -162,13 +163,15 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
                  Card(1, f), Card(3, f), Card(4, f), Card(5, f)]
         b.add("var", cards, f"var {i} gadget", colors=(t, f))
     if not small:
+        assert d0 is not None
         b.add("sigma1-close", [Card(d0.level + 1, d0.color)], "hand reduction: end of sigma_1")
         d0.level += 2
     sigma1_end = len(b.cards)
 
-    occ = Counter()           # clause gadgets each non-dummy color took part in
+    occ: Counter[int] = Counter()           # clause gadgets each non-dummy color took part in
     for j, clause in enumerate(cnf.clauses, start=1):
         dj = new_dummy() if kappa else d0
+        assert dj is not None        # without kappa d0 exists
         assoc = tuple(literal_color(l) for l in clause)
         if kappa:
             others = tuple(sorted(c + 1 if c % 2 else c - 1 for c in assoc))
@@ -211,6 +214,7 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
     # after the last clause gadget are stored from the very first card.
     reserve: list[Card] = []
     if h > 2:
+        assert d0 is not None        # h > 2 is never small
         top = d0.level
         reserve = [Card(top + x, d0.color) for x in range(2, h)]
         b.add("reserve-end", [Card(top + 1, d0.color)], "end of the whole-deck hand reduction")

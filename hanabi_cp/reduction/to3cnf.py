@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..cnf import CNF
 
@@ -46,7 +46,7 @@ class Exact3:
     def to_original(self, assignment: Mapping[int, bool]) -> dict[int, bool]:
         """Restrict an assignment of the exact 3-CNF to the original variables
         (variables the transformation dropped are false)."""
-        out = {v: False for v in range(1, self.original.num_vars + 1)}
+        out = dict.fromkeys(range(1, self.original.num_vars + 1), False)
         done = set()
         for v, orig in enumerate(self.back, start=1):
             if orig is not None and orig not in done:   # copies (bound_occurrences): the first
@@ -60,7 +60,7 @@ class Exact3:
         If it satisfies the original formula, the result satisfies ``cnf``: padding
         variables are free, and chain variable t_i is true iff l1..l_{i+1} are all false.
         """
-        out = {v: False for v in range(1, self.cnf.num_vars + 1)}
+        out = dict.fromkeys(range(1, self.cnf.num_vars + 1), False)
         for v, orig in enumerate(self.back, start=1):
             if orig is not None:
                 out[v] = bool(assignment.get(orig, False))
@@ -138,7 +138,7 @@ def to_exact3(cnf: CNF) -> Exact3:
 
 def occurrences(cnf: CNF) -> dict[int, int]:
     """Number of clauses each variable occurs in."""
-    occ = {v: 0 for v in range(1, cnf.num_vars + 1)}
+    occ = dict.fromkeys(range(1, cnf.num_vars + 1), 0)
     for c in cnf.clauses:
         for v in {abs(l) for l in c}:
             occ[v] += 1

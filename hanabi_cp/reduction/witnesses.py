@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..errors import CertificateError, HanabiError
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
@@ -73,7 +73,7 @@ def _stores(red: Reduction, seg, game: _Game, assignment: Mapping[int, bool],
             low = low[:1] if seg.kind == "part4" else low[1:2]
         elif seg.kind == "part4x":
             low = ()
-        first = {}
+        first: dict[int, int] = {}
         for i in idx:
             first.setdefault(cards[i].color, i)
         return {first[c] for c in low}

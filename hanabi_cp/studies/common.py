@@ -18,7 +18,7 @@ import csv
 import math
 import os
 import time
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .. import __version__
 from ..errors import HanabiError

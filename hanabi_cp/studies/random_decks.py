@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..generators import random_deck
 from ..model import Deck
@@ -38,7 +38,7 @@ DEFAULT_METHODS = None      # every registered method (each skips decks it refus
 def density_deck(rng: random.Random, n: int, c: int, x: float) -> Deck:
     """round(x n c) cards drawn uniformly (with replacement) from the n c kinds."""
     kinds = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)]
-    return Deck(tuple(rng.choice(kinds) for _ in range(round(x * n * c))), n, c)
+    return Deck.of((rng.choice(kinds) for _ in range(round(x * n * c))), n, c)
 
 
 def instances(param: str, seed: int, count: int, points: Sequence[float], n: int, c: int,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import SolverBug

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..deadline import TimeUp
 from ..generators import standard_deck
@@ -79,7 +79,7 @@ def winnable_by_hand(rows: list[dict], method: str | None = None) -> dict[int, t
         if r["method"] == method and r["verdict"] in ("WINNABLE", "UNWINNABLE"):
             out[int(r["h"])][0] += r["verdict"] == "WINNABLE"
             out[int(r["h"])][1] += 1
-    return {h: tuple(v) for h, v in sorted(out.items())}
+    return {h: (v[0], v[1]) for h, v in sorted(out.items())}
 
 
 def scores_by_hand(rows: list[dict]) -> dict[int, list[int]]:

@@ -1,0 +1,1 @@
+"""Real-rules methods: every module here registers one with ``live.solve.register``."""

@@ -1,0 +1,125 @@
+"""The registry of real-rules methods and the one result type they return.
+
+A method is ``(deck, rules, options) -> LiveOutcome``.  ``solve_live`` runs it and
+replays every certificate with the referee before anyone sees it: a WINNABLE answer
+must come with a complete, legal game that wins; a best score (``maximize``) with a
+complete, legal game that scores exactly that.  A certificate the referee rejects is
+a SolverBug, never shown as an answer.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..errors import HanabiError, SolverBug
+from ..model import Deck
+from ..solvers import SolveOptions, Status
+from .actions import Action
+from .referee import replay
+from .rules import Rules
+
+
+@dataclass
+class LiveOutcome:
+    status: Status
+    actions: list[Action] | None = None   # a complete game (the certificate)
+    score: int | None = None              # with maximize: the best score, reached by ``actions``
+    reason: str | None = None             # evidence for UNWINNABLE / why UNKNOWN
+    method: str = ""
+    stats: dict = field(default_factory=dict)
+    verified: bool = False
+
+    def to_json(self) -> dict:
+        return {"status": self.status.value, "method": self.method, "score": self.score,
+                "actions": None if self.actions is None else [a.to_json() for a in self.actions],
+                "reason": self.reason, "verified": self.verified, "stats": self.stats}
+
+
+@dataclass(frozen=True)
+class LiveMethod:
+    name: str
+    run: Callable[[Deck, Rules, SolveOptions], LiveOutcome]
+    summary: str
+    # None if the method can decide (deck, rules); else a one-line reason why not.
+    refuses: Callable[[Deck, Rules], str | None] = lambda deck, rules: None
+    maximizes: bool = False
+
+
+_REGISTRY: dict[str, LiveMethod] = {}
+_METHOD_PACKAGE = "hanabi_cp.live.methods"
+# ``auto``: the first method in this order that accepts the instance.
+AUTO_ORDER = ("search", "sat", "cpsat", "brute")
+
+
+def register(method: LiveMethod) -> LiveMethod:
+    if method.name in _REGISTRY:
+        raise ValueError(f"real-rules method {method.name!r} registered twice")
+    _REGISTRY[method.name] = method
+    return method
+
+
+def live_methods() -> dict[str, LiveMethod]:
+    pkg = importlib.import_module(_METHOD_PACKAGE)
+    for info in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"{_METHOD_PACKAGE}.{info.name}")
+    return dict(_REGISTRY)
+
+
+def choose(deck: Deck, rules: Rules, maximize: bool = False) -> LiveMethod:
+    table = live_methods()
+    for name in AUTO_ORDER:
+        m = table.get(name)
+        if m and (m.maximizes or not maximize) and m.refuses(deck, rules) is None:
+            return m
+    raise HanabiError("no real-rules method can decide this instance")
+
+
+def solve_live(deck: Deck, rules: Rules, method: str = "auto",
+               options: SolveOptions | None = None) -> LiveOutcome:
+    """Decide whether (deck, rules) can be won (or its best score, with
+    ``options.maximize``); every certificate is replayed before return."""
+    options = options or SolveOptions()
+    table = live_methods()
+    if method == "auto":
+        m = choose(deck, rules, options.maximize)
+    elif method in table:
+        m = table[method]
+    else:
+        raise HanabiError(f"unknown real-rules method {method!r}; choose from auto, "
+                          + ", ".join(sorted(table)))
+    if options.maximize and not m.maximizes:
+        raise HanabiError(f"real-rules method {m.name!r} cannot maximize")
+    why = m.refuses(deck, rules)
+    if why is not None:
+        raise HanabiError(f"real-rules method {m.name!r} does not apply: {why}")
+    start = time.perf_counter()
+    out = m.run(deck, rules, options)
+    out = replace(out, method=m.name,
+                  stats={**out.stats, "seconds": round(time.perf_counter() - start, 6)})
+    return certify_live(deck, rules, out)
+
+
+def certify_live(deck: Deck, rules: Rules, out: LiveOutcome) -> LiveOutcome:
+    """Replay the outcome's game; raise SolverBug if it does not back the claim."""
+    if out.actions is None:
+        if out.status is Status.WINNABLE:
+            raise SolverBug(f"{out.method}: WINNABLE without a game")
+        if out.score is not None:
+            raise SolverBug(f"{out.method}: best score {out.score} without a game")
+        return out
+    rep = replay(deck, rules, out.actions)
+    if not rep.legal:
+        raise SolverBug(f"{out.method}: illegal certificate: {rep.error}")
+    if not rep.complete:
+        raise SolverBug(f"{out.method}: certificate stops before the game is over")
+    if out.status is Status.WINNABLE and not rep.won:
+        raise SolverBug(f"{out.method}: certificate does not win (score {rep.score})")
+    if out.status is Status.UNWINNABLE and rep.won:
+        raise SolverBug(f"{out.method}: says UNWINNABLE but its own game wins")
+    if out.score is not None and rep.score != out.score:
+        raise SolverBug(f"{out.method}: claims score {out.score}, referee counts {rep.score}")
+    return replace(out, verified=True)
