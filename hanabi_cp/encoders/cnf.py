@@ -480,7 +480,10 @@ def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> in
         for x in lits:
             add([-x])
         return m
-    if comb(m, bound + 1) <= 2 * m * bound:
+    # comb(m, j) >= 2**j for j = min(bound + 1, m - bound - 1), which beats 2 m bound
+    # once j > 64 (m < 2**31): skipping the comparison then gives the same choice
+    # without computing a binomial of 10^5 digits (seconds, uninterruptible).
+    if min(bound + 1, m - bound - 1) <= 64 and comb(m, bound + 1) <= 2 * m * bound:
         count = 0
         for sub in combinations(lits, bound + 1):
             add([-x for x in sub])
