@@ -333,3 +333,14 @@ def test_workers_and_seed_are_checked():
             SolveOptions(**bad)
     res = run(["study", "standard", "--count", 0, "--seed", 2**40])
     assert res.exit_code == 2 and "random_seed" in res.stderr
+
+
+def test_harness_counts_a_time_out_during_building_as_unknown():
+    from hanabi_cp.harness.check import UNKNOWN, run_check
+    from hanabi_cp.harness.runner import select_checks
+    deck = random_deck(random.Random(3), 4, 3, 2)
+    for check in select_checks(None, maximize=True):
+        res = run_check(check, deck, 2, SolveOptions(deadline=PASSED))
+        assert res.status in (UNKNOWN, "WINNABLE", "UNWINNABLE", "REFUSED"), (check.label, res)
+        if check.method.name in ("sat", "cpsat", "dp", "search"):   # they all check first
+            assert res.status == UNKNOWN and res.detail.startswith("time limit of "), res
