@@ -9,6 +9,7 @@ import math
 import os
 import random
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -122,8 +123,9 @@ def test_cpsat_maximize_time_out_keeps_a_verified_lower_bound():
 
 
 def test_cpsat_gets_what_is_left_of_the_command_time():
-    solver = cpsat.cp_model.CpSolver()
-    cpsat.configure(solver, SolveOptions(time_limit=30), Deadline.after(30, start=cpsat.time.monotonic() - 20))
+    from ortools.sat.python import cp_model
+    solver = cp_model.CpSolver()
+    cpsat.configure(solver, SolveOptions(time_limit=30), Deadline.after(30, start=time.monotonic() - 20))
     assert 0 < solver.parameters.max_time_in_seconds <= 10
     assert solver.parameters.catch_sigint_signal is False
 

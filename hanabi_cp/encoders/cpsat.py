@@ -35,9 +35,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-from ortools.sat.python import cp_model
-from ortools.util.python.sorted_interval_list import Domain
+from typing import TYPE_CHECKING
 
 from ..deadline import EVERY, NEVER, Deadline, TimeUp
 from ..errors import SolverBug
@@ -45,6 +43,17 @@ from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .windows import analyse
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+
+def _ortools():
+    """OR-Tools, imported on first use: it pulls in numpy and pandas (half a second),
+    which every other command and method can do without."""
+    from ortools.sat.python import cp_model
+    from ortools.util.python.sorted_interval_list import Domain
+    return cp_model, Domain
 
 
 @dataclass
@@ -80,6 +89,7 @@ class HanabiModel:
             out = Outcome(Status.UNKNOWN, reason=str(TimeUp(deadline.limit, SEARCH)),
                           stats=stats)
             return with_greedy_bound(self.deck, self.h, out) if self.maximize else out
+        cp_model, _ = _ortools()
         solver = cp_model.CpSolver()
         configure(solver, options, deadline)
         t0 = time.perf_counter()
@@ -94,6 +104,7 @@ class HanabiModel:
             solver, code, options, stats)
 
     def _decide_outcome(self, solver, code, options, stats) -> Outcome:
+        cp_model, _ = _ortools()
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             plays = decode_picks(self.deck, self.picks(solver.boolean_value))
             return Outcome(Status.WINNABLE, plays, stats=stats)
@@ -103,6 +114,7 @@ class HanabiModel:
         return self._unknown(code, options, stats)
 
     def _maximize_outcome(self, solver, code, options, stats) -> Outcome:
+        cp_model, _ = _ortools()
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             plays = decode_picks(self.deck, self.picks(solver.boolean_value))
             score = sum(solver.boolean_value(v) for v in self.played.values())
@@ -124,6 +136,7 @@ class HanabiModel:
         return with_greedy_bound(self.deck, self.h, self._unknown(code, options, stats))
 
     def _unknown(self, code, options, stats) -> Outcome:
+        cp_model, _ = _ortools()
         if code == cp_model.UNKNOWN:
             return Outcome(Status.UNKNOWN, reason=_time_up(options), stats=stats)
         if code == cp_model.MODEL_INVALID:
@@ -205,7 +218,8 @@ def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -
         return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE,
                            reason=win.reason, stats=pre)
     E, L, alive = win.earliest, win.latest, win.alive
-    m = cp_model.CpModel()
+    cpm, Domain = _ortools()
+    m = cpm.CpModel()
     copy_vars: dict = {}
     intervals = []
     spans = []                   # per interval: (first storable copy, last possible end)
@@ -345,7 +359,8 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     """The score model: played flags, prefix-closed per color; no win-only pruning."""
     check_hand(h)
     t0 = time.perf_counter()
-    m = cp_model.CpModel()
+    cpm, Domain = _ortools()
+    m = cpm.CpModel()
     copies: dict = {}
     for t, card in enumerate(deck.cards):
         if not t & EVERY:
