@@ -88,14 +88,24 @@ class SolveOptions:
         return self.deadline if self.deadline is not None else Deadline.after(self.time_limit)
 
 
+def _accepts_all(deck: Deck, h: int) -> str | None:
+    return None
+
+
+def _nothing() -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class Method:
     name: str
     run: Callable[[Deck, int, SolveOptions], Outcome]
     summary: str
     # None if the method can decide (deck, h); else a one-line reason why not.
-    refuses: Callable[[Deck, int], str | None] = lambda deck, h: None
+    refuses: Callable[[Deck, int], str | None] = _accepts_all
     maximizes: bool = False            # supports SolveOptions.maximize
+    # Imports what ``run`` needs (OR-Tools: half a second), for ``prepare``.
+    prepare: Callable[[], object] = _nothing
 
 
 _REGISTRY: dict[str, Method] = {}
@@ -128,6 +138,23 @@ def get(name: str) -> Method:
     if name not in table:
         raise HanabiError(f"unknown method {name!r}; choose from auto, {', '.join(sorted(table))}")
     return table[name]
+
+
+def prepare(method: str, maximize: bool = False) -> None:
+    """Import now what ``method`` will need (for ``auto``: every method it may
+    choose), so that a command pays for it before it reads the deck, not after its
+    time limit has run out in the middle of building a model."""
+    table = methods()
+    if method != "auto":
+        if method in table:
+            table[method].prepare()
+        return
+    for name in AUTO_ORDER:
+        m = table.get(name)
+        if m and (m.maximizes or not maximize):
+            m.prepare()
+            if m.refuses is _accepts_all:
+                return                   # auto never looks further
 
 
 def choose(deck: Deck, h: int, maximize: bool = False) -> Method:

@@ -346,3 +346,14 @@ def test_harness_counts_a_time_out_during_building_as_unknown():
         assert res.status in (UNKNOWN, "WINNABLE", "UNWINNABLE", "REFUSED"), (check.label, res)
         if check.method.name in ("sat", "cpsat", "dp", "search"):   # they all check first
             assert res.status == UNKNOWN and res.detail.startswith("time limit of "), res
+
+
+def test_prepare_imports_or_tools_only_for_methods_that_use_it():
+    import subprocess
+    code = ("import sys; from hanabi_cp.solvers import prepare; prepare({!r}, {}); "
+            "print('ortools.sat.python.cp_model' in sys.modules)")
+    for method, maximize, loaded in (("auto", False, False), ("sat", False, False),
+                                     ("cpsat", False, True), ("auto", True, True)):
+        out = subprocess.run([sys.executable, "-c", code.format(method, maximize)],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        assert out == str(loaded), (method, maximize)

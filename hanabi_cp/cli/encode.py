@@ -205,9 +205,10 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     """
     from ..deadline import TimeUp, ambient
     from ..min_hand import min_hand
-    from ..solvers import SolveOptions
+    from ..solvers import SolveOptions, prepare
     from .common import command_deadline, load_deck
     deadline = command_deadline(time_limit)
+    prepare(method)
     try:
         with ambient(deadline):
             the_deck = load_deck(deck).deck

@@ -11,7 +11,7 @@ from ..deadline import TimeUp, ambient
 from ..errors import HanabiError
 from ..plays import PlaySequence
 from ..proofs import cnf_path_for
-from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, solve
+from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..verify import replay
 from .common import (MethodChoice, command, command_deadline, deck_argument, echo_json,
                      force_option, hand_option, load_instance, print_outcome,
@@ -57,6 +57,7 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
     """
     deadline = command_deadline(time_limit)     # reading the deck counts too
+    prepare(method, maximize)
     try:
         with ambient(deadline):
             the_deck, h = load_instance(deck, hand)

@@ -428,4 +428,4 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
 
 register(Method("cpsat", run, "OR-Tools CP-SAT: one copy per card, play-time chains, "
                 "hold intervals under cumulatives of capacity h; --maximize for the score",
-                maximizes=True))
+                maximizes=True, prepare=_ortools))
