@@ -30,7 +30,7 @@ from .common import (MethodChoice, command, command_deadline, deck_argument, ech
 @click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
               help="Random seed for solvers that use one (CP-SAT: an int32).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
-              help=f"Solver threads (cpsat), at most {MAX_WORKERS}.")
+              help="Solver threads (cpsat).")
 @click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
 @click.option("--proof", default=None, metavar="FILE",
