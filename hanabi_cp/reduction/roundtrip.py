@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, fields, replace
 
-from .. import __version__, interrupts
+from .. import __version__
 from ..cnf import CNF
 from ..deadline import Deadline
 from ..errors import HanabiError
@@ -85,13 +85,12 @@ def variant_name(copies: int | None = None, kappa: bool = False) -> str:
 
 
 def formula_sat(cnf: CNF, solver: str = "cadical195") -> tuple[bool, dict[int, bool] | None]:
-    from pysat.solvers import Solver
+    from ..encoders.sat_method import sat_solve
 
-    with Solver(name=solver) as s:
-        s.append_formula([list(c) for c in cnf.clauses])
-        if not interrupts.solve_in_slices(s):
-            return False, None
-        model = {abs(l): l > 0 for l in s.get_model() or ()}
+    sat, lits, _ = sat_solve([list(c) for c in cnf.clauses], solver)
+    if not sat:
+        return False, None
+    model = {abs(l): l > 0 for l in lits or ()}
     return True, {v: model.get(v, False) for v in range(1, cnf.num_vars + 1)}
 
 
