@@ -25,9 +25,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from types import FrameType
-from typing import Any
 
 GRACE_SECONDS = 0.5
 MESSAGE = "c interrupted"
@@ -71,7 +70,22 @@ def install() -> None:
             signal.signal(signum, _on_signal)
     threading.Thread(target=_watch, args=(read_end,), name="interrupt watchdog",
                      daemon=True).start()
+    _keep_sigint_from_pysat()
     os.register_at_fork(after_in_child=_forget_in_child)
+
+
+def _keep_sigint_from_pysat() -> None:
+    # pysat swaps its own SIGINT handler in around every solver call made from the
+    # main thread and longjmps out of the solver with it; a signal landing as that
+    # handler is swapped in or out jumps into a stale frame (seen as a hang).  Told
+    # that no call is on the main thread, it leaves SIGINT to us: CaDiCaL runs in
+    # slices of ~0.1 s (encoders/sat_method.run_limited), between which our handler
+    # runs, as it does for SIGTERM.
+    try:
+        from pysat import _utils
+    except ImportError:
+        return
+    _utils.MainThread.check = staticmethod(lambda: False)
 
 
 def _forget_in_child() -> None:
@@ -149,21 +163,6 @@ def from_exception(exc: BaseException) -> Interrupted | None:
                 os.write(_wakeup_fd, bytes([_first]))
         return Interrupted(_first)
     return None
-
-
-# CaDiCaL under pysat holds the interpreter lock for a whole call, so neither the
-# SIGTERM handler nor the watchdog can run until it returns; calls limited to this
-# many conflicts (a fraction of a second) let a signal be handled between them.
-SLICE_CONFLICTS = 10_000
-
-
-def solve_in_slices(solver: Any, assumptions: Sequence[int] = ()) -> bool:
-    """``solver.solve(assumptions)`` for a pysat solver, in interruptible slices."""
-    while True:
-        solver.conf_budget(SLICE_CONFLICTS)
-        result = solver.solve_limited(assumptions=list(assumptions))
-        if result is not None:
-            return bool(result)
 
 
 def report() -> None:

@@ -6,13 +6,18 @@ because a win with a smaller hand is also a win with H) with a totalizer per
 capacity set, and asks the same incremental solver "at most h" for h = lower bound,
 lower bound + 1, ... through assumptions.  Any other method falls back to a binary
 search over ``solvers.solve``.  Every reported certificate is replayed.
+
+``options.time_limit`` (or ``options.deadline``) bounds the whole search, every h
+together; when it runs out, ``min_hand`` raises ``deadline.TimeUp``: a least hand
+size is only reported once it is proved.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from .deadline import TimeUp
 from .errors import HanabiError, SolverBug
 from .model import Deck
 from .plays import PlaySequence, play_out
@@ -30,7 +35,8 @@ class MinHand:
 
     def to_json(self) -> dict:
         return {"min_hand": self.h, "plays": None if self.plays is None else self.plays.actions,
-                "below": self.below, "method": self.method, "stats": self.stats}
+                "below": self.below, "method": self.method, "stats": self.stats,
+                "status": "UNWINNABLE" if self.h is None else "MIN-HAND"}
 
 
 def first_copy_bound(deck: Deck) -> tuple[int, PlaySequence]:
@@ -61,9 +67,11 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
     from pysat.solvers import Solver
 
     from .encoders.cnf import build
-    from .encoders.sat_method import run_limited
+    from .encoders.sat_method import check_solver, load, run_limited
     from .encoders.windows import analyse
 
+    deadline = options.clock()
+    solver = check_solver(options.solver)
     t0 = time.perf_counter()
     missing = deck.missing()
     if missing:
@@ -72,15 +80,16 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
     _checked(deck, H, plays, "first-copy bound")
     if max_hand is not None and max_hand < H:
         H = max_hand
-    win = analyse(deck, H)
+    win = analyse(deck, H, deadline=deadline)
     if win.reason is not None:
         return MinHand(None, None, f"not winnable with hand {H}: {win.reason}", "sat")
     lb = max(win.forced, default=0)
-    enc = build(deck, H, windows=win, collect=True)
+    enc = build(deck, H, windows=win, collect=True, deadline=deadline)
     top = enc.num_vars
     clauses = list(enc.clauses)
     totals = []                   # (rhs literals, surely held) per capacity set
     for lits, sure in enc.capacity:
+        deadline.check("building the min-hand totalizers")
         if len(lits) + sure <= lb:
             continue
         tot = ITotalizer(lits, ubound=max(0, H - sure) + 1, top_id=top)
@@ -90,8 +99,8 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
     stats = {"upper_bound": H, "lower_bound": lb, "variables": top, "clauses": len(clauses),
              "build_seconds": round(time.perf_counter() - t0, 6), "calls": 0}
     below = f"every win holds {lb} cards after some position" if lb else None
-    with Solver(name=options.solver) as s:
-        s.append_formula(clauses)
+    with Solver(name=solver) as s:
+        load(s, clauses, deadline)
         for h in range(lb, H + 1):
             top += 1
             sel = top
@@ -102,9 +111,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
                 elif j < len(rhs):
                     s.add_clause([-sel, -rhs[j]])
             stats["calls"] += 1
-            ok, model, _ = run_limited(s, options.time_limit, [sel])
-            if ok is None:
-                raise HanabiError(f"min-hand: time limit reached while deciding h = {h}")
+            ok, model, _ = run_limited(s, deadline, [sel], phase=f"SAT search at h = {h}")
             if ok:
                 found = _checked(deck, h, enc.decode(model), "sat")
                 stats["seconds"] = round(time.perf_counter() - t0, 6)
@@ -117,7 +124,18 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
 
 def min_hand_search(deck: Deck, method: str, options: SolveOptions,
                     max_hand: int | None = None) -> MinHand:
-    """Binary search over h with any decision method."""
+    """Binary search over h with any decision method (all calls share one deadline)."""
+    deadline = options.clock()
+    options = replace(options, deadline=deadline)
+
+    def decide(h: int):
+        out = solve(deck, h, method, options)
+        if out.status is Status.UNKNOWN:
+            if deadline.expired():
+                raise TimeUp(deadline.limit, f"deciding h = {h} with {method}")
+            raise HanabiError(f"min-hand: {method} could not decide h = {h}: {out.reason}")
+        return out
+
     missing = deck.missing()
     if missing:
         return MinHand(None, None, f"card {missing[0]} has no copy: no hand size wins", method)
@@ -126,17 +144,15 @@ def min_hand_search(deck: Deck, method: str, options: SolveOptions,
     H, plays = first_copy_bound(deck)
     best, below = (H, plays), None
     if max_hand is not None and max_hand < H:
-        out = solve(deck, max_hand, method, options)
+        out = decide(max_hand)
         if out.status is not Status.WINNABLE:
             return MinHand(None, None, f"h = {max_hand}: {out.reason}", method)
         H, best = max_hand, (max_hand, out.plays)
     lo, hi, calls = 0, H, 0        # invariant: hi wins, everything below lo loses
     while lo < hi:
         mid = (lo + hi) // 2
-        out = solve(deck, mid, method, options)
+        out = decide(mid)
         calls += 1
-        if out.status is Status.UNKNOWN:
-            raise HanabiError(f"min-hand: {method} could not decide h = {mid}: {out.reason}")
         if out.status is Status.WINNABLE:
             hi, best = mid, (mid, out.plays)
         else:
@@ -144,9 +160,12 @@ def min_hand_search(deck: Deck, method: str, options: SolveOptions,
     h = hi
     plays = best[1] if best[0] == h else None
     why = below[1] if below and below[0] == h - 1 else None
-    if h > 0 and why is None:
+    if h > 0 and why is None and below is not None:
         out = solve(deck, h - 1, method, options)
-        why = out.reason
+        # h is proved either way (a loss at below[0] >= h - 1 is a loss at h - 1);
+        # only the wording of the evidence needs the extra call.
+        why = out.reason if out.status is Status.UNWINNABLE else \
+            f"h = {below[0]} does not win, so no smaller hand does: {below[1]}"
     return MinHand(h, _checked(deck, h, plays, method), why if h > 0 else None, method,
                    {"calls": calls})
 

@@ -20,12 +20,18 @@ False
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass
 
+from .deadline import NEVER, Deadline, TimeUp
 from .errors import HanabiError
-from .formats.outputs import open_output
+from . import interrupts
 
 PROOF_SOLVERS = ("cadical195", "cadical153")
+CHECK_PHASE = "the proof check (drup)"
+WRITE_CHUNK = 50_000            # lines written between deadline checks
 
 
 @dataclass(frozen=True)
@@ -43,32 +49,108 @@ def cnf_path_for(proof_path: str) -> str:
     return proof_path + ".cnf"
 
 
-def write_cnf(clauses, num_vars: int, path: str, comments=()) -> None:
-    with open_output(path, force=True) as out:
+def write_cnf(clauses, num_vars: int, path: str, comments=(), deadline: Deadline = NEVER) -> None:
+    with open(path, "w") as out:
         for c in comments:
             out.write(f"c {c}\n")
         out.write(f"p cnf {num_vars} {len(clauses)}\n")
-        out.write("".join(" ".join(map(str, cl)) + " 0\n" for cl in clauses))
+        for i in range(0, len(clauses), WRITE_CHUNK):
+            deadline.check("writing the proof's CNF")
+            out.write("".join(" ".join(map(str, cl)) + " 0\n"
+                              for cl in clauses[i:i + WRITE_CHUNK]))
+
+
+def _write_lines(lines, path: str, deadline: Deadline) -> None:
+    with open(path, "w") as out:
+        for i in range(0, len(lines), WRITE_CHUNK):
+            deadline.check("writing the proof")
+            out.write("\n".join(lines[i:i + WRITE_CHUNK]) + "\n")
 
 
 def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = "cadical195",
-                comments=()) -> ProofResult:
-    """Solve with proof logging; if unsatisfiable, write CNF + proof and check them."""
+                comments=(), deadline: Deadline = NEVER) -> ProofResult:
+    """Solve with proof logging; if unsatisfiable, write CNF + proof and check them.
+
+    Everything, the check included, ends by ``deadline`` (TimeUp).  The two files
+    are written under temporary names and renamed only once the checker has
+    answered, so a time-out or an error leaves no file behind, and never a partial
+    or unchecked proof under the name the user asked for.
+    """
     from pysat.solvers import Solver
+
+    from .encoders.sat_method import load, run_limited
 
     if solver not in PROOF_SOLVERS:
         raise HanabiError(f"solver {solver!r} cannot write proofs; use one of {', '.join(PROOF_SOLVERS)}")
     with Solver(name=solver, with_proof=True) as s:
-        s.append_formula(clauses)
-        if s.solve():
-            return ProofResult(False, None, None, None, model=s.get_model())
+        load(s, clauses, deadline)
+        ok, model, _ = run_limited(s, deadline, phase="SAT search (with proof logging)")
+        if ok:
+            return ProofResult(False, None, None, None, model=model)
+        deadline.check("reading the proof from the SAT solver")
         proof = s.get_proof()
     cnf_path = cnf_path_for(proof_path)
-    write_cnf(clauses, num_vars, cnf_path, comments)
-    with open_output(proof_path, force=True) as out:
-        out.write("\n".join(proof) + "\n")
-    return ProofResult(True, check_files(cnf_path, proof_path), cnf_path, proof_path,
-                       lines=len(proof))
+    made: list[str] = []
+    try:
+        tmp_cnf = _temporary(cnf_path, made)
+        tmp_proof = _temporary(proof_path, made)
+        write_cnf(clauses, num_vars, tmp_cnf, comments, deadline)
+        _write_lines(proof, tmp_proof, deadline)
+        lines = len(proof)
+        del proof
+        valid = check_within(tmp_cnf, tmp_proof, deadline)
+        with interrupts.critical():         # both files or neither
+            os.replace(tmp_cnf, cnf_path)
+            os.replace(tmp_proof, proof_path)
+    finally:
+        for p in made:
+            interrupts.unregister(p)
+            if os.path.exists(p):
+                os.remove(p)
+    return ProofResult(True, valid, cnf_path, proof_path, lines=lines)
+
+
+def _temporary(path: str, made: list[str]) -> str:
+    """A fresh file name beside ``path`` (same file system, so the rename is atomic)."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".part",
+                                   dir=os.path.dirname(os.path.abspath(path)))
+    except OSError as exc:
+        raise HanabiError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    made.append(tmp)
+    interrupts.register(tmp)            # removed if a signal has to end the process
+    umask = os.umask(0)
+    os.umask(umask)
+    os.fchmod(fd, 0o666 & ~umask)       # as open() would have made it, not mkstemp's 0600
+    os.close(fd)
+    return tmp
+
+
+def checker_command(cnf_path: str, proof_path: str) -> list[str]:
+    """The command line of the checker process (tests replace it)."""
+    return [sys.executable, "-m", "hanabi_cp.proofs", cnf_path, proof_path]
+
+
+def check_within(cnf_path: str, proof_path: str, deadline: Deadline = NEVER) -> bool:
+    """``check_files`` in a child process that is killed at ``deadline`` (TimeUp).
+
+    drup checks in native code that cannot be interrupted from Python, and a proof
+    of a few ten thousand lemmas can take minutes: only a process can be stopped.
+    """
+    deadline.check(CHECK_PHASE)
+    timeout = deadline.remaining() if deadline.bounded else None
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    try:
+        done = subprocess.run(checker_command(cnf_path, proof_path), capture_output=True,
+                              text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        raise TimeUp(deadline.limit, CHECK_PHASE) from None
+    if done.returncode in (0, 1):
+        return done.returncode == 0
+    last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
+    raise HanabiError(f"{proof_path}: the proof checker failed: {last}")
 
 
 def check_files(cnf_path: str, proof_path: str) -> bool:
@@ -91,3 +173,19 @@ def check_files(cnf_path: str, proof_path: str) -> bool:
     except ValueError as exc:
         raise HanabiError(f"{proof_path}: cannot check proof: {exc}") from None
     return res.outcome == drup.Outcome.VALID
+
+
+def main(argv: list[str]) -> int:
+    """``python -m hanabi_cp.proofs CNF PROOF``: exit 0 valid, 1 invalid, 2 error."""
+    if len(argv) != 2:
+        print("usage: python -m hanabi_cp.proofs CNF PROOF", file=sys.stderr)
+        return 2
+    try:
+        return 0 if check_files(*argv) else 1
+    except HanabiError as exc:
+        print(f"hanabi-cp: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 
+from .deadline import Deadline, TimeUp
 from .errors import HanabiError, SolverBug
 from .limits import effective_hand
 from .model import Deck, check_hand
@@ -52,6 +53,11 @@ class Outcome:
                 "verified": self.verified, "stats": self.stats}
 
 
+# CP-SAT's random_seed is an int32; more workers than this only cost memory.
+SEED_RANGE = (-2**31, 2**31 - 1)
+MAX_WORKERS = 256
+
+
 @dataclass(frozen=True)
 class SolveOptions:
     time_limit: float | None = None    # seconds; on expiry a method returns UNKNOWN
@@ -60,6 +66,35 @@ class SolveOptions:
     solver: str = "cadical195"         # pysat solver name for CNF methods
     proof: str | None = None           # path for an UNSAT proof (proof-producing methods)
     maximize: bool = False             # return the best score instead of a yes/no
+    # The command's deadline when it started before this solve (a CLI that counts
+    # reading the deck); else ``solve`` starts one of ``time_limit`` seconds.
+    deadline: Deadline | None = None
+
+    def __post_init__(self) -> None:
+        # The API allows 0 (a deadline already passed) and inf (none); the CLI's
+        # --time-limit is stricter (cli.common.Seconds).  NaN would never expire.
+        t = self.time_limit
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))
+                              or not t >= 0):
+            raise HanabiError(f"time limit {t!r}: expected a number of seconds >= 0")
+        if not SEED_RANGE[0] <= self.seed <= SEED_RANGE[1]:
+            raise HanabiError(f"seed {self.seed} is outside CP-SAT's random_seed range "
+                              f"{SEED_RANGE[0]}..{SEED_RANGE[1]}")
+        if self.workers > MAX_WORKERS:
+            raise HanabiError(f"workers {self.workers} is more than {MAX_WORKERS}")
+
+    def clock(self) -> Deadline:
+        """The deadline every phase of a method checks: ``deadline`` if set, else
+        ``time_limit`` seconds from now (a method run outside ``solve``)."""
+        return self.deadline if self.deadline is not None else Deadline.after(self.time_limit)
+
+
+def _accepts_all(deck: Deck, h: int) -> str | None:
+    return None
+
+
+def _nothing() -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -68,8 +103,10 @@ class Method:
     run: Callable[[Deck, int, SolveOptions], Outcome]
     summary: str
     # None if the method can decide (deck, h); else a one-line reason why not.
-    refuses: Callable[[Deck, int], str | None] = lambda deck, h: None
+    refuses: Callable[[Deck, int], str | None] = _accepts_all
     maximizes: bool = False            # supports SolveOptions.maximize
+    # Imports what ``run`` needs (OR-Tools: half a second), for ``prepare``.
+    prepare: Callable[[], object] = _nothing
 
 
 _REGISTRY: dict[str, Method] = {}
@@ -104,6 +141,23 @@ def get(name: str) -> Method:
     return table[name]
 
 
+def prepare(method: str, maximize: bool = False) -> None:
+    """Import now what ``method`` will need (for ``auto``: every method it may
+    choose), so that a command pays for it before it reads the deck, not after its
+    time limit has run out in the middle of building a model."""
+    table = methods()
+    if method != "auto":
+        if method in table:
+            table[method].prepare()
+        return
+    for name in AUTO_ORDER:
+        m = table.get(name)
+        if m and (m.maximizes or not maximize):
+            m.prepare()
+            if m.refuses is _accepts_all:
+                return                   # auto never looks further
+
+
 def choose(deck: Deck, h: int, maximize: bool = False) -> Method:
     """The method ``auto`` uses: greedy for r = 1, lazy for c = 1, else the first
     applicable exact method in AUTO_ORDER."""
@@ -117,7 +171,10 @@ def choose(deck: Deck, h: int, maximize: bool = False) -> Method:
 
 def solve(deck: Deck, h: int, method: str = "auto",
           options: SolveOptions | None = None) -> Outcome:
-    """Decide (deck, h) with ``method``; every certificate is replayed before return."""
+    """Decide (deck, h) with ``method``; every certificate is replayed before return.
+
+    The whole run, building included, ends by ``options.clock()``: when that passes,
+    the outcome is UNKNOWN with the phase in its reason, never a guess."""
     check_hand(h)
     h = effective_hand(h, deck.N)      # h >= N is h = N: no method sizes anything by h
     options = options or SolveOptions()
@@ -128,8 +185,13 @@ def solve(deck: Deck, h: int, method: str = "auto",
     why = m.refuses(deck, h)
     if why is not None:
         raise HanabiError(f"method {m.name!r} does not apply: {why}")
+    if options.deadline is None:
+        options = replace(options, deadline=Deadline.after(options.time_limit))
     start = time.perf_counter()
-    out = m.run(deck, h, options)
+    try:
+        out = m.run(deck, h, options)
+    except TimeUp as exc:
+        out = Outcome(Status.UNKNOWN, reason=str(exc))
     elapsed = time.perf_counter() - start
     out = replace(out, method=m.name, stats={**out.stats, "seconds": round(elapsed, 6)})
     return certify(deck, h, out)

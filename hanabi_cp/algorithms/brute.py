@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from ..deadline import EVERY, NEVER, Deadline
 from ..limits import effective_hand
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
@@ -51,8 +52,9 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return None
 
 
-def best_play(deck: Deck, h: int) -> tuple[int, str]:
-    """The largest score reachable and an action string reaching it."""
+def best_play(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[int, str]:
+    """The largest score reachable and an action string reaching it; TimeUp once
+    ``deadline`` passes."""
     cards, n_cards = deck.cards, deck.N
     memo: dict = {}
 
@@ -87,6 +89,8 @@ def best_play(deck: Deck, h: int) -> tuple[int, str]:
             if val > best:
                 best, act = val, STORE
         memo[key] = (best, act)
+        if not len(memo) & EVERY:
+            deadline.check("exhaustive search")
         return best
 
     old = sys.getrecursionlimit()
@@ -110,7 +114,7 @@ def best_play(deck: Deck, h: int) -> tuple[int, str]:
 
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    score, actions = best_play(deck, h)
+    score, actions = best_play(deck, h, options.clock())
     won = score == deck.target
     plays = PlaySequence(actions)
     status = Status.WINNABLE if won else Status.UNWINNABLE

@@ -36,10 +36,10 @@ memory.  Every column is kept to backtrack a play sequence from the final entry.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from math import comb, lgamma, log, log10
 
+from ..deadline import NEVER, Deadline
 from ..errors import LimitError, SolverBug
 from ..limits import effective_hand
 from ..model import Deck
@@ -179,10 +179,6 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return None
 
 
-class TimeUp(Exception):
-    pass
-
-
 @dataclass
 class DPResult:
     score: int          # cards played by ``actions`` (n * c when won)
@@ -192,8 +188,9 @@ class DPResult:
     widest: int         # the largest column
 
 
-def dp_solve(deck: Deck, h: int, deadline: float | None = None) -> DPResult:
-    """Fill the table and backtrack from the best final entry (the win if any)."""
+def dp_solve(deck: Deck, h: int, deadline: Deadline = NEVER) -> DPResult:
+    """Fill the table and backtrack from the best final entry (the win if any);
+    TimeUp once ``deadline`` passes."""
     n, c, N = deck.n, deck.c, deck.N
     if c == 0 or n == 0:
         return DPResult(0, DISCARD * N, True, 0, 0)
@@ -214,9 +211,8 @@ def dp_solve(deck: Deck, h: int, deadline: float | None = None) -> DPResult:
 
     columns = [{0: 0}]
     entries = widest = 1
-    for s, (a, k) in enumerate(deck.cards, start=1):
-        if deadline is not None and s % 64 == 0 and time.perf_counter() > deadline:
-            raise TimeUp
+    for a, k in deck.cards:
+        deadline.check("the dynamic program")   # a column costs O(its entries)
         old = columns[-1]
         new = dict(old)                                      # D
         b = bit(a, k)
@@ -317,11 +313,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
         if bound > ENTRY_LIMIT:
             raise LimitError(f"dp: the table may need more than {bound:,} entries "
                              f"(limit {ENTRY_LIMIT:,}); use sat or cpsat")
-    deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
-    try:
-        res = dp_solve(deck, h, deadline)
-    except TimeUp:
-        return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s reached")
+    res = dp_solve(deck, h, options.clock())
     stats = {"entries": res.entries, "widest_column": res.widest,
              "paper_bound": paper_bound_text(deck, h)}
     plays = PlaySequence(res.actions)

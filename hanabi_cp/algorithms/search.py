@@ -30,8 +30,8 @@ time limit with UNKNOWN.
 from __future__ import annotations
 
 import sys
-import time
 
+from ..deadline import NEVER, Deadline
 from ..encoders.windows import analyse
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
@@ -40,16 +40,15 @@ from ..solvers import Method, Outcome, SolveOptions, Status, register
 MAX_CARDS = 400
 
 
-class TimeUp(Exception):
-    pass
+PHASE = "search"
 
 
-def search(deck: Deck, h: int, deadline: float | None = None) -> tuple[bool, str | None, str | None, dict]:
-    """(won, actions, reason, stats)."""
+def search(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[bool, str | None, str | None, dict]:
+    """(won, actions, reason, stats); TimeUp once ``deadline`` passes."""
     n, c, N, cards = deck.n, deck.c, deck.N, deck.cards
     if c == 0 or n == 0:
         return True, DISCARD * N, None, {"nodes": 0}
-    w = analyse(deck, h)
+    w = analyse(deck, h, deadline=deadline)
     if w.decided_lost:
         return False, None, w.reason, {"nodes": 0, "decided_by": "windows"}
     # Per position: is it an alive copy, the last alive one, storable, its deadline.
@@ -74,8 +73,8 @@ def search(deck: Deck, h: int, deadline: float | None = None) -> tuple[bool, str
         # hand: card -> deadline position (the card must be gone after it)
         while True:
             stats["nodes"] += 1
-            if deadline is not None and stats["nodes"] % 1024 == 0 and time.perf_counter() > deadline:
-                raise TimeUp
+            if not stats["nodes"] & 1023:
+                deadline.check(PHASE)
             for _card, g in hand.items():
                 if g < t:
                     return False
@@ -143,11 +142,7 @@ def _refuses(deck: Deck, h: int) -> str | None:
 
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
-    try:
-        won, actions, reason, stats = search(deck, h, deadline)
-    except TimeUp:
-        return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s reached")
+    won, actions, reason, stats = search(deck, h, options.clock())
     if won:
         assert actions is not None       # search returns actions exactly when won
         return Outcome(Status.WINNABLE, PlaySequence(actions), stats=stats)

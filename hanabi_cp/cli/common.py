@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import time
 from collections.abc import Collection, Mapping
 
 import click
@@ -20,6 +21,7 @@ from ..errors import HanabiError
 from ..model import Deck
 
 PROG = "hanabi-cp"
+STARTED = "hanabi_cp.started"    # ctx.meta key: time.monotonic() when parsing began
 
 
 class UsageLine(click.ClickException):
@@ -35,6 +37,9 @@ class Command(click.Command):
     """A click command whose usage errors are one line naming the command."""
 
     def parse_args(self, ctx, args):
+        # --time-limit counts from here: parsing --method loads every method module
+        # (OR-Tools, pysat), a good part of a second.
+        ctx.meta.setdefault(STARTED, time.monotonic())
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as exc:
@@ -67,6 +72,44 @@ class MethodChoice(click.Choice):
     @choices.setter
     def choices(self, value) -> None:
         pass
+
+
+class Seconds(click.ParamType):
+    """``--time-limit S``: a finite number of seconds above 0.
+
+    click's FloatRange lets ``nan`` and ``inf`` through; a NaN limit never expires
+    and an infinite one is no limit, so both are refused like any other bad number.
+    """
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        text = str(value)
+        shown = text if len(text) <= 60 else text[:60] + "..."
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"expected a number of seconds, found {shown!r}", param, ctx)
+        if x != x:
+            self.fail(f"expected a number of seconds, found {shown}", param, ctx)
+        if x in (float("inf"), float("-inf")):
+            self.fail(f"expected a finite number of seconds, found {shown} "
+                      "(leave the option out for no limit)", param, ctx)
+        if x <= 0:
+            self.fail(f"expected more than 0 seconds, found {shown}", param, ctx)
+        return x
+
+
+def time_limit_option(help: str, default: float | None = None):
+    """The one ``--time-limit`` of every command that offers it."""
+    return click.option("--time-limit", type=Seconds(), default=default, metavar="S",
+                        show_default=default is not None, help=help)
+
+
+def command_deadline(seconds: float | None):
+    """The deadline of the running command: ``seconds`` after it started."""
+    from ..deadline import Deadline
+    return Deadline.after(seconds, start=click.get_current_context().meta.get(STARTED))
 
 
 def deck_argument(func):

@@ -14,7 +14,7 @@ from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..verify import replay
 from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
                      echo_json, force_option, hand_option, load_instance, provenance,
-                     write_plays_to)
+                     time_limit_option, write_plays_to)
 
 
 def encoding_of(deck, h):
@@ -190,8 +190,8 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
               help="sat: one incremental CNF; any other method: binary search over h.")
 @click.option("--max-hand", type=click.IntRange(min=0), default=None, metavar="H",
               help="Look no higher than H.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="S", help="Seconds per SAT call.")
+@time_limit_option("Seconds for the whole command (every hand size together); on expiry "
+                   "`s UNKNOWN` (exit 0).")
 @click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
               help="pysat solver for the sat method.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (sorted keys).")
@@ -203,19 +203,34 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     """Find the least hand size that wins DECK, with a certificate.
 
     Prints `s MIN-HAND H` (exit code 10), or `s UNWINNABLE` (exit code 20) when no
-    hand size wins (a missing card) or none up to --max-hand does.
+    hand size wins (a missing card) or none up to --max-hand does, or `s UNKNOWN`
+    (exit code 0) when --time-limit runs out first.
 
     \b
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp min-hand instances/standard-unwinnable-h2.txt --certificate -
     """
+    from ..deadline import TimeUp, ambient
     from ..min_hand import min_hand
-    from ..solvers import SolveOptions
-    from .common import load_deck
+    from ..solvers import SolveOptions, prepare
+    from .common import command_deadline, load_deck
+    deadline = command_deadline(time_limit)
     check_outputs("min-hand", {"--certificate": certificate}, force, {"DECK": deck})
-    the_deck = load_deck(deck).deck
-    res = min_hand(the_deck, method, SolveOptions(time_limit=time_limit, solver=solver),
-                   max_hand)
+    prepare(method)
+    try:
+        with ambient(deadline):
+            the_deck = load_deck(deck).deck
+        res = min_hand(the_deck, method, SolveOptions(time_limit=time_limit, solver=solver,
+                                                      deadline=deadline), max_hand)
+    except TimeUp as exc:
+        if as_json:
+            echo_json({"min_hand": None, "plays": None, "below": None, "method": method,
+                       "stats": {}, "status": "UNKNOWN", "reason": str(exc)})
+        else:
+            click.echo(f"c method: {method}")
+            click.echo("s UNKNOWN")
+            click.echo(f"c reason: {exc}")
+        ctx.exit(0)
     if res.plays is not None:
         rep = replay(the_deck, res.h, res.plays)
         if not rep.won:

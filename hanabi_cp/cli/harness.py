@@ -11,7 +11,7 @@ import click
 from ..errors import HanabiError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
-from .common import check_folder, check_outputs, command
+from .common import check_folder, check_outputs, command, time_limit_option
 
 
 def _names(ctx, param, value):
@@ -62,9 +62,8 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
                    "e.g. --sample cpsat=0.1.")
 @click.option("--maximize/--no-maximize", default=True, show_default=True,
               help="Also run maximizing methods with --maximize and compare best scores.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
-              show_default=True, metavar="S",
-              help="Seconds per method call; a time-out is UNKNOWN, never a disagreement.")
+@time_limit_option("Seconds per instance and method (building and solving); a time-out "
+                   "is UNKNOWN, never a disagreement.", default=10.0)
 @click.option("--cnf-dir", default=None, metavar="DIR",
               help="Also reduce the .cnf files of DIR and compare with a SAT solver.")
 @click.option("--cnf-count", type=click.IntRange(min=0), default=0, show_default=True,

@@ -12,7 +12,7 @@ import click
 from ..errors import HanabiError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
-from .common import MethodChoice, check_outputs, command, force_option, provenance
+from .common import MethodChoice, check_outputs, command, force_option, provenance, time_limit_option
 
 
 def _variant_options(func):
@@ -99,8 +99,8 @@ def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, forc
 @click.option("--csv", "csv_path", default=None, metavar="FILE",
               help="Append one CSV row per formula to FILE as soon as it is done; formulas "
                    "already there are skipped, so a rerun resumes (`-` for stdout).")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="S", help="Seconds per deck; on expiry the deck verdict is UNKNOWN.")
+@time_limit_option("Seconds per instance (per formula: its reduction and deciding its "
+                   "deck); on expiry the deck verdict is UNKNOWN.")
 @_variant_options
 def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_cards):
     """Reduce, solve the deck, map the answer back and compare with CaDiCaL on the formula.

@@ -7,13 +7,15 @@ import re
 
 import click
 
+from ..deadline import TimeUp, ambient
 from ..errors import HanabiError
 from ..plays import PlaySequence
 from ..proofs import cnf_path_for
-from ..solvers import SolveOptions, solve
+from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..verify import replay
-from .common import (MethodChoice, command, deck_argument, echo_json, force_option,
-                     hand_option, load_instance, print_outcome, check_outputs)
+from .common import (MethodChoice, check_outputs, command, command_deadline, deck_argument,
+                     echo_json, force_option, hand_option, load_instance, print_outcome,
+                     time_limit_option)
 
 
 @command("solve")
@@ -22,11 +24,12 @@ from .common import (MethodChoice, command, deck_argument, echo_json, force_opti
 @click.option("--method", default="auto", show_default=True, type=MethodChoice(),
               help="Decision method; `auto` picks greedy (r = 1), lazy (c = 1), "
                    "else the first applicable exact method.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="S", help="Seconds; on expiry the answer is UNKNOWN, never a guess.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Random seed for solvers that use one.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@time_limit_option("Seconds for the whole command: reading, preprocessing, building, "
+                   "solving, writing and checking a proof.  On expiry `s UNKNOWN` (exit 0), "
+                   "never a guess.")
+@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
+              help="Random seed for solvers that use one (CP-SAT: an int32).")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
               help="Solver threads (cpsat).")
 @click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
@@ -53,12 +56,30 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
     """
+    deadline = command_deadline(time_limit)     # reading the deck counts too
     check_outputs("solve", {"--proof": proof,
                             "--proof's CNF": None if proof is None else cnf_path_for(proof),
                             "--certificate": certificate}, force, {"DECK": deck})
-    the_deck, h = load_instance(deck, hand)
+    prepare(method, maximize)
+    try:
+        with ambient(deadline):
+            the_deck, h = load_instance(deck, hand)
+    except TimeUp as exc:
+        out = Outcome(Status.UNKNOWN, reason=str(exc), method=method)
+        if as_json:
+            echo_json(out.to_json())
+        else:
+            click.echo(f"c method: {method}")
+            click.echo(f"s {out.status.value}")
+            click.echo(f"c reason: {out.reason}")
+            if proof is not None:
+                click.echo(f"c no proof written: {_no_proof(out)}")
+        ctx.exit(out.status.exit_code)
+    # The report prints r, a count over every card (half a second per 10^6 cards):
+    # counted now, within the time limit, rather than after it has run out.
+    _ = the_deck.r
     options = SolveOptions(time_limit=time_limit, seed=seed, workers=workers, solver=solver,
-                           proof=proof, maximize=maximize)
+                           proof=proof, maximize=maximize, deadline=deadline)
     out = solve(the_deck, h, method, options)
     if as_json:
         echo_json(out.to_json())
@@ -81,7 +102,8 @@ def _no_proof(out) -> str:
     if out.status.value == "WINNABLE":
         return "the deck is winnable (the certificate is the evidence)"
     if out.status.value == "UNKNOWN":
-        return "undecided"
+        return "undecided (a time-out leaves no proof file behind)" if \
+            (out.reason or "").startswith(("time limit", "proof check")) else "undecided"
     return f"method {out.method} did not need a SAT call or cannot write proofs; " \
            "the reason above is its evidence"
 

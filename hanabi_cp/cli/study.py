@@ -8,7 +8,7 @@ import click
 
 from ..errors import HanabiError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import PROG, Command, UsageLine, check_outputs
+from .common import PROG, Command, UsageLine, check_outputs, time_limit_option
 
 
 class StudyCommand(Command):
@@ -65,8 +65,8 @@ def common_options(name: str, count: int):
                          help="Instances per point of the sweep."),
             click.option("--methods", callback=_names, default=None, metavar="A,B,...",
                          help="Methods to time (default: the study's; inapplicable ones are skipped)."),
-            click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
-                         show_default=True, metavar="S", help="Seconds per method call."),
+            time_limit_option("Seconds per instance and method (building and solving).",
+                              default=60.0),
             click.option("--csv", "csv_path", default=f"results/study-{name}.csv", show_default=True,
                          metavar="FILE", help="CSV to append each row to as soon as it is done; "
                                               "rows already there are skipped (a rerun resumes)."),

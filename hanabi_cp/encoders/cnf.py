@@ -28,11 +28,13 @@ from math import comb
 
 from pysat.card import CardEnc, EncType
 
+from ..deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
 from .windows import Windows, analyse
 
 TRUE, FALSE = True, False
+PHASE = "building the CNF"
 
 
 @dataclass
@@ -105,7 +107,7 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
 
 def build(deck: Deck, h: int, windows: Windows | None = None,
           card_encoding: int = EncType.seqcounter, propagate: bool = False,
-          collect: bool = False, asap: bool = False) -> Encoding:
+          collect: bool = False, asap: bool = False, deadline: Deadline = NEVER) -> Encoding:
     """Encode (deck, h); linear in N plus the total size of the hold windows.
 
     ``propagate`` adds the converse of the ``played_by`` definitions (not needed for
@@ -115,11 +117,12 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     solve time).  ``collect`` leaves the hand capacity
     out of the clauses and records each maximal set as (literals, surely held) in
     ``Encoding.capacity`` instead, for callers that vary h (min-hand); ``windows``
-    must then come from ``analyse`` at the largest h asked.
+    must then come from ``analyse`` at the largest h asked.  ``deadline`` is
+    checked every few thousand steps (TimeUp).
     """
     check_hand(h)
     t0 = time.perf_counter()
-    win = windows if windows is not None else analyse(deck, h)
+    win = windows if windows is not None else analyse(deck, h, deadline=deadline)
     t_pre = time.perf_counter() - t0
     names: list = [None]
     if win.reason is not None:
@@ -150,8 +153,11 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     first_store = [[N] * (n + 1) for _ in range(c + 1)]
     storable_cards = []          # (k, a) with a storable copy, in color-major order
     for k in range(1, c + 1):
+        deadline.check(PHASE)
         Lk, Ak, sk, fk = L[k], alive[k], skeep[k], first_store[k]
         for a in range(2, n + 1):
+            if not a & EVERY:
+                deadline.check(PHASE)
             if Ak[a][0] >= Lk[a - 1]:
                 continue         # every copy is played on sight
             lst = win.spans(k, a)
@@ -214,7 +220,11 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         return played_by(k, b - 1, copies[j] - 1)
 
     def define_pending() -> None:
+        steps = 0
         while pending:
+            steps += 1
+            if not steps & EVERY:
+                deadline.check(PHASE)
             v, k, b, t = pending.pop()
             lower = played_by(k, b - 1, t)
             if lower is FALSE:
@@ -254,8 +264,11 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             for q, _ in skeep[k][a]:
                 copy_vars[q] = new(("copy", a, k, q))
     for k in range(1, c + 1):
+        deadline.check(PHASE)
         sk, Ak, Lk = skeep[k], alive[k], L[k]
         for a in range(2, n + 1):
+            if not a & EVERY:
+                deadline.check(PHASE)
             lst = sk[a]
             copies = Ak[a]
             if not lst:
@@ -279,7 +292,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     seg_e: list = []
     seg_spec: list = []          # (k, a, s, active storable copies or None = surely chosen)
     stores: list = []            # positions where a card may be stored
-    for k, a in storable_cards:
+    for i, (k, a) in enumerate(storable_cards):
+        if not i & EVERY:
+            deadline.check(PHASE)
         lst = skeep[k][a]
         single = len(alive[k][a]) == 1
         Lp = L[k][a - 1]
@@ -313,7 +328,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         bad = list(accumulate(bad))      # bad[t]: overfull store points before t
         needed = [(k, a) for k, a in storable_cards
                   if any(bad[end] > bad[q] for q, end in skeep[k][a])]
-    for k, a in needed:
+    for i, (k, a) in enumerate(needed):
+        if not i & EVERY:
+            deadline.check(PHASE)
         ps, vals, Ek, Lk = cpos[k], cval[k], E[k], L[k]
         lst = skeep[k][a]
         copies = alive[k][a]
@@ -360,7 +377,12 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     snapshot = None
     sets: list = []
     i_s = i_e = 0
-    for t in points:
+    # Only sets that can overflow the hand are kept (min-hand keeps all): a copy per
+    # store point of the others would cost memory quadratic in the deck.
+    keep_all = collect
+    for i, t in enumerate(points):
+        if not i & EVERY:
+            deadline.check(PHASE)
         if i_e < nseg and seg_e[by_end[i_e]] == t:
             if snapshot is not None:
                 sets.append(snapshot)
@@ -371,7 +393,8 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         while i_s < nseg and seg_s[by_start[i_s]] == t:
             active[by_start[i_s]] = None
             i_s += 1
-        if t in storeset:
+        if t in storeset and (keep_all or len(active) > h):
+            deadline.check(PHASE)
             snapshot = list(active)
     if snapshot is not None:
         sets.append(snapshot)
@@ -403,6 +426,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     card_sizes: dict = {}
     capacity: list = []
     for snap in sets:
+        deadline.check(PHASE)
         if len(snap) <= h and not collect:
             continue
         lits, sure = [], 0
@@ -421,6 +445,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     #    T(a-1, k) < q for an alive copy q of (a, k), then T(a, k) <= q.
     if asap:
         for k, a in storable_cards:      # played_by aliases the others: implied
+            deadline.check(PHASE)
             for q in alive[k][a]:
                 now = played_by(k, a, q)
                 if now is TRUE:
@@ -455,7 +480,10 @@ def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> in
         for x in lits:
             add([-x])
         return m
-    if comb(m, bound + 1) <= 2 * m * bound:
+    # comb(m, j) >= 2**j for j = min(bound + 1, m - bound - 1), which beats 2 m bound
+    # once j > 64 (m < 2**31): skipping the comparison then gives the same choice
+    # without computing a binomial of 10^5 digits (seconds, uninterruptible).
+    if min(bound + 1, m - bound - 1) <= 64 and comb(m, bound + 1) <= 2 * m * bound:
         count = 0
         for sub in combinations(lits, bound + 1):
             add([-x for x in sub])

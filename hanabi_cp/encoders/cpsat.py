@@ -35,15 +35,25 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
-from ortools.util.python.sorted_interval_list import Domain
-
+from ..deadline import EVERY, NEVER, Deadline, TimeUp
 from ..errors import SolverBug
 from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .windows import analyse
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+
+def _ortools():
+    """OR-Tools, imported on first use: it pulls in numpy and pandas (half a second),
+    which every other command and method can do without."""
+    from ortools.sat.python import cp_model
+    from ortools.util.python.sorted_interval_list import Domain
+    return cp_model, Domain
 
 
 @dataclass
@@ -68,12 +78,20 @@ class HanabiModel:
         """Positions of the chosen copies, given ``value(var) -> int``."""
         return {q for (_, _, q), v in self.copy_vars.items() if v is True or value(v)}
 
-    def solve(self, options: SolveOptions) -> Outcome:
+    def solve(self, options: SolveOptions, deadline: Deadline | None = None) -> Outcome:
+        """Run CP-SAT until it decides or ``deadline`` (default ``options.clock()``)."""
         stats = dict(self.stats)
         if self.decided is not None:
             return Outcome(self.decided, reason=self.reason, stats=stats)
+        deadline = options.clock() if deadline is None else deadline
+        built = stats.get("build_seconds", 0.0) - stats.get("preprocess_seconds", 0.0)
+        if deadline.remaining() <= LOAD_RATIO * built:
+            out = Outcome(Status.UNKNOWN, reason=str(TimeUp(deadline.limit, SEARCH)),
+                          stats=stats)
+            return with_greedy_bound(self.deck, self.h, out) if self.maximize else out
+        cp_model, _ = _ortools()
         solver = cp_model.CpSolver()
-        configure(solver, options)
+        configure(solver, options, deadline)
         t0 = time.perf_counter()
         assert self.model is not None      # None only when building decided the question
         code = solver.solve(self.model)
@@ -86,6 +104,7 @@ class HanabiModel:
             solver, code, options, stats)
 
     def _decide_outcome(self, solver, code, options, stats) -> Outcome:
+        cp_model, _ = _ortools()
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             plays = decode_picks(self.deck, self.picks(solver.boolean_value))
             return Outcome(Status.WINNABLE, plays, stats=stats)
@@ -95,6 +114,7 @@ class HanabiModel:
         return self._unknown(code, options, stats)
 
     def _maximize_outcome(self, solver, code, options, stats) -> Outcome:
+        cp_model, _ = _ortools()
         if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             plays = decode_picks(self.deck, self.picks(solver.boolean_value))
             score = sum(solver.boolean_value(v) for v in self.played.values())
@@ -108,23 +128,17 @@ class HanabiModel:
                                reason=f"CP-SAT: at most {score} of {target} cards can be "
                                       f"played (proved optimal)")
             return Outcome(Status.UNKNOWN, plays, score=score, stats=stats,
-                           reason=f"time limit of {options.time_limit} s reached: best score "
-                                  f"found {score}, upper bound {bound} of {target}")
+                           reason=f"{_time_up(options)}: best score found {score}, "
+                                  f"upper bound {bound} of {target}")
         if code == cp_model.INFEASIBLE:
             # Playing nothing is always feasible: this is our bug, not the user's.
             raise SolverBug("cpsat: the maximize model is infeasible")
-        out = self._unknown(code, options, stats)
-        # No solution yet: the greedy game is still a verified lower bound.
-        picks = greedy_picks(self.deck, self.h)
-        out.plays, out.score = decode_picks(self.deck, picks), len(picks)
-        assert out.reason is not None      # _unknown always says why
-        out.reason += f"; a greedy game plays {len(picks)} of {self.deck.target} cards"
-        return out
+        return with_greedy_bound(self.deck, self.h, self._unknown(code, options, stats))
 
     def _unknown(self, code, options, stats) -> Outcome:
+        cp_model, _ = _ortools()
         if code == cp_model.UNKNOWN:
-            return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s "
-                           f"reached before CP-SAT decided", stats=stats)
+            return Outcome(Status.UNKNOWN, reason=_time_up(options), stats=stats)
         if code == cp_model.MODEL_INVALID:
             assert self.model is not None  # CP-SAT only reports on a model it was given
             return Outcome(Status.UNKNOWN, reason="CP-SAT rejected the model: "
@@ -132,7 +146,31 @@ class HanabiModel:
         raise SolverBug(f"cpsat: unexpected CP-SAT status {code!r}")
 
 
-def configure(solver: cp_model.CpSolver, options: SolveOptions) -> None:
+SEARCH = "CP-SAT search"
+# CP-SAT looks at its time limit only between its own phases, and loading a model
+# takes about LOAD_RATIO times what Python took to build it (0.27-0.37 measured on
+# reduction images of 10^5 cards; bench.time_limits), uninterruptibly.  With less
+# time left than that, CP-SAT would stop right after loading, UNKNOWN, having
+# overrun the limit by seconds: the method answers UNKNOWN at once instead.
+LOAD_RATIO = 0.25
+BUILD = "building the CP-SAT model"
+
+
+def _time_up(options: SolveOptions) -> str:
+    return str(TimeUp(options.clock().limit, SEARCH))
+
+
+def with_greedy_bound(deck: Deck, h: int, out: Outcome) -> Outcome:
+    """A maximize outcome without a solution still gets a verified lower bound: the
+    greedy game (linear time, so also affordable once the time limit has passed)."""
+    picks = greedy_picks(deck, h)
+    out.plays, out.score = decode_picks(deck, picks), len(picks)
+    out.reason = f"{out.reason}; a greedy game plays {len(picks)} of {deck.target} cards"
+    return out
+
+
+def configure(solver: cp_model.CpSolver, options: SolveOptions,
+              deadline: Deadline = NEVER) -> None:
     """Every solver parameter the method sets, in one place."""
     p = solver.parameters
     p.num_workers = max(1, options.workers)
@@ -148,7 +186,11 @@ def configure(solver: cp_model.CpSolver, options: SolveOptions) -> None:
     # CP-SAT would otherwise take SIGINT for itself and return its best answer so far
     # as if the search had ended; Ctrl-C must end the command, not shape its answer.
     p.catch_sigint_signal = False
-    if options.time_limit is not None:
+    # What is left of the command's time, not the whole limit: building and
+    # preprocessing have used some of it already.
+    if deadline.bounded:
+        p.max_time_in_seconds = max(deadline.remaining(), 0.0)
+    elif options.time_limit is not None:
         p.max_time_in_seconds = float(options.time_limit)
 
 
@@ -166,26 +208,30 @@ def _sizes(deck: Deck, model: cp_model.CpModel, t0: float) -> dict:
             "build_seconds": round(time.perf_counter() - t0, 6)}
 
 
-def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
+def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -> HanabiModel:
     """The win model: one copy per card, T chains, hold intervals, capacity h."""
     check_hand(h)
     t0 = time.perf_counter()
-    win = windows if windows is not None else analyse(deck, h)
+    win = windows if windows is not None else analyse(deck, h, deadline=deadline)
     pre = {"preprocess_seconds": round(time.perf_counter() - t0, 6), **win.stats}
     if win.reason is not None:
         return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE,
                            reason=win.reason, stats=pre)
     E, L, alive = win.earliest, win.latest, win.alive
-    m = cp_model.CpModel()
+    cpm, Domain = _ortools()
+    m = cpm.CpModel()
     copy_vars: dict = {}
     intervals = []
     spans = []                   # per interval: (first storable copy, last possible end)
     stores: list[int] = []       # positions where some card may be stored
     cpos, cval = win.positions()
     for k in range(1, deck.c + 1):
+        deadline.check(BUILD)
         ps, vals = cpos[k], cval[k]      # alive positions of color k, with their values
         prev = None              # T(a-1, k)
         for a in range(1, deck.n + 1):
+            if not a & 63:               # each value adds a few model variables
+                deadline.check(BUILD)
             qs = alive[k][a]
             # T(a, k) is the position of an alive copy of a value <= a, within the
             # earliest/latest bounds every win satisfies.
@@ -242,7 +288,9 @@ def build_decide(deck: Deck, h: int, windows=None) -> HanabiModel:
             prev = T
     # Hand capacity: at most h cards held after every position, one cumulative per
     # group of intervals that can overlap more than h deep at a store point.
+    deadline.check(BUILD)
     groups = capacity_groups(spans, stores, h)
+    deadline.check(BUILD)
     for group in groups:
         m.add_cumulative([intervals[j] for j in group], [1] * len(group), h)
     stats = {**pre, **_sizes(deck, m, t0), "hold_intervals": len(intervals),
@@ -307,26 +355,34 @@ def greedy_picks(deck: Deck, h: int) -> set:
     return picks
 
 
-def build_maximize(deck: Deck, h: int) -> HanabiModel:
+def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiModel:
     """The score model: played flags, prefix-closed per color; no win-only pruning."""
     check_hand(h)
     t0 = time.perf_counter()
-    m = cp_model.CpModel()
+    cpm, Domain = _ortools()
+    m = cpm.CpModel()
     copies: dict = {}
     for t, card in enumerate(deck.cards):
+        if not t & EVERY:
+            deadline.check(BUILD)
         copies.setdefault(card, []).append(t)
+    deadline.check(BUILD)
     hint = greedy_picks(deck, h)
     copy_vars: dict = {}
     played: dict = {}
     intervals = []
     for k in range(1, deck.c + 1):
-        seen: list = []
+        deadline.check(BUILD)
+        lo = hi = None           # the first and last copy of any value so far
         prev = prev_played = None
         for a in range(1, deck.n + 1):
+            if not a & 63:
+                deadline.check(BUILD)
             qs = copies.get((a, k))
             if not qs:
                 break            # this card and every higher one stay unplayed
-            seen = sorted(seen + qs)
+            lo = qs[0] if lo is None else min(lo, qs[0])
+            hi = qs[-1] if hi is None else max(hi, qs[-1])
             pl = played[(a, k)] = m.new_bool_var(f"played_{a}_{k}")
             m.add_hint(pl, any(q in hint for q in qs))
             # A color is played in order: a played card has its predecessor played.
@@ -341,13 +397,16 @@ def build_maximize(deck: Deck, h: int) -> HanabiModel:
             p = m.new_int_var_from_domain(Domain.from_values(qs), f"pos_{a}_{k}")
             for q, v in zip(qs, lits):
                 m.add(p == q).only_enforce_if(v)
-            T = m.new_int_var_from_domain(Domain.from_values(seen), f"time_{a}_{k}")
+            # T = max(p, T(a-1)) is always one of the copies seen so far; the
+            # interval [lo, hi] has the same solutions at a size independent of
+            # the copies (a domain of every copy made the model quadratic in N).
+            T = m.new_int_var(lo, hi, f"time_{a}_{k}")
             if prev is None:
                 m.add(p == T)
             else:
                 # Satisfiable whatever pl is; it only matters when the card is played.
                 m.add_max_equality(T, [p, prev])
-                size = m.new_int_var(0, seen[-1] - qs[0], f"held_{a}_{k}")
+                size = m.new_int_var(0, hi - qs[0], f"held_{a}_{k}")
                 intervals.append(m.new_optional_interval_var(p, size, T, pl, f"hold_{a}_{k}"))
             prev, prev_played = T, pl
     if intervals:
@@ -358,10 +417,15 @@ def build_maximize(deck: Deck, h: int) -> HanabiModel:
 
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    model = build_maximize(deck, h) if options.maximize else build_decide(deck, h)
-    return model.solve(options)
+    deadline = options.clock()
+    if not options.maximize:
+        return build_decide(deck, h, deadline=deadline).solve(options, deadline)
+    try:
+        return build_maximize(deck, h, deadline).solve(options, deadline)
+    except TimeUp as exc:
+        return with_greedy_bound(deck, h, Outcome(Status.UNKNOWN, reason=str(exc)))
 
 
 register(Method("cpsat", run, "OR-Tools CP-SAT: one copy per card, play-time chains, "
                 "hold intervals under cumulatives of capacity h; --maximize for the score",
-                maximizes=True))
+                maximizes=True, prepare=_ortools))

@@ -9,80 +9,130 @@ from __future__ import annotations
 
 import time
 
+from ..deadline import NEVER, Deadline, TimeUp
 from ..errors import HanabiError
 from ..model import Deck
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .cnf import build
 
-# CaDiCaL 1.9.5 cannot be interrupted from another thread through pysat, so time
-# limits are enforced with conflict budgets that grow geometrically.
-FIRST_BUDGET = 2_000
+# CaDiCaL 1.9.5 cannot be interrupted from another thread through pysat, so the
+# solver runs in slices bounded by a conflict budget, and Python gets control back
+# between slices: to check the deadline, and to let a signal handler run (Ctrl-C).
+# The budget adapts so that a slice takes about SLICE_SECONDS (conflicts cost from
+# microseconds to milliseconds, depending on the formula).
+FIRST_BUDGET = 1_000
+SLICE_SECONDS = 0.1
+LOAD_CHUNK = 50_000             # clauses handed to the solver between deadline checks
 
 
-def sat_solve(clauses, solver: str = "cadical195", time_limit: float | None = None,
+def sat_solve(clauses, solver: str = "cadical195", deadline: Deadline = NEVER,
               assumptions=()):
-    """(True, model) / (False, None) / (None, None) on time-out; plus solver stats."""
-    from pysat.solvers import Solver, SolverNames
+    """(True, model) / (False, None), plus solver stats; TimeUp at the deadline."""
+    from pysat.solvers import Solver
 
-    if not hasattr(SolverNames, solver):
+    with Solver(name=check_solver(solver)) as s:
+        load(s, clauses, deadline)
+        return run_limited(s, deadline, assumptions)
+
+
+def check_solver(name: str) -> str:
+    from pysat.solvers import SolverNames
+
+    if not hasattr(SolverNames, name):
         names = ", ".join(n for n in vars(SolverNames) if not n.startswith("_"))
-        raise HanabiError(f"unknown pysat solver {solver!r}; choose from {names}")
-    with Solver(name=solver) as s:
-        s.append_formula(clauses)
-        return run_limited(s, time_limit, assumptions)
+        raise HanabiError(f"unknown pysat solver {name!r}; choose from {names}")
+    return name
 
 
-def run_limited(s, time_limit: float | None, assumptions=()):
-    """Solve with ``s`` within ``time_limit`` seconds (None: no limit)."""
-    if time_limit is None:
-        ok = s.solve(assumptions=assumptions)
-    else:
-        deadline = time.perf_counter() + time_limit
-        budget, ok = FIRST_BUDGET, None
-        while ok is None and time.perf_counter() < deadline:
+def load(s, clauses, deadline: Deadline) -> None:
+    """Give ``clauses`` to the solver ``s`` in chunks, checking the deadline."""
+    for i in range(0, len(clauses), LOAD_CHUNK):
+        deadline.check("loading the CNF into the SAT solver")
+        s.append_formula(clauses[i:i + LOAD_CHUNK])
+
+
+def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT search"):
+    """Solve with ``s`` in slices of about SLICE_SECONDS until it answers; TimeUp
+    once ``deadline`` passes.  Returns (ok, model or None, solver stats)."""
+    budget = FIRST_BUDGET
+    while True:
+        deadline.check(phase)
+        left = deadline.remaining()
+        try:
             s.conf_budget(budget)
-            ok = s.solve_limited(assumptions=assumptions)
-            budget *= 2
+        except NotImplementedError:
+            if deadline.bounded:
+                raise HanabiError("this pysat solver has no conflict budgets, so it cannot "
+                                  "keep a time limit; use cadical195 or leave out "
+                                  "--time-limit") from None
+            ok = s.solve(assumptions=assumptions)
+            break
+        t0 = time.monotonic()
+        ok = s.solve_limited(assumptions=assumptions)
+        if ok is not None:
+            break
+        took = max(time.monotonic() - t0, 1e-4)
+        goal = max(min(SLICE_SECONDS, left - took), 0.005)
+        # At most 4x up or down per slice: one odd slice must not swing the budget.
+        budget = max(100, int(min(max(budget * goal / took, budget / 4), budget * 4)))
     stats = s.accum_stats() or {}
     return ok, (s.get_model() if ok else None), stats
 
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
+    deadline = options.clock()
+    solver = check_solver(options.solver)
     t0 = time.perf_counter()
-    enc = build(deck, h)
+    enc = build(deck, h, deadline=deadline)
     t_build = time.perf_counter() - t0
     stats = dict(enc.stats)
     stats["build_seconds"] = round(t_build, 6)
-    stats["solver"] = options.solver
+    stats["solver"] = solver
     if enc.status == "UNWINNABLE":
         return Outcome(Status.UNWINNABLE, reason=enc.reason, stats=stats)
     stats.pop("cardinality_sets", None)
     t1 = time.perf_counter()
     if options.proof:
-        from ..proofs import prove_unsat
-        res = prove_unsat(enc.clauses, enc.num_vars, options.proof,
-                          solver=options.solver if options.solver.startswith("cadical") else "cadical195",
-                          comments=[f"hanabi-cp sat encoding of a {deck.N}-card deck, h = {h}"])
+        return _with_proof(deck, h, enc, options, deadline, stats, t1)
+    try:
+        ok, model, sstats = sat_solve(enc.clauses, solver, deadline)
+    except TimeUp as exc:
         stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
-        if not res.unsat:
-            return Outcome(Status.WINNABLE, enc.decode(res.model), stats=stats)
-        stats.update({"proof": res.proof_path, "proof_cnf": res.cnf_path,
-                      "proof_lines": res.lines, "proof_checked": res.valid})
-        if not res.valid:
-            return Outcome(Status.UNKNOWN, reason=f"SAT solver said unsatisfiable but drup "
-                           f"rejected its proof {res.proof_path}", stats=stats)
-        return Outcome(Status.UNWINNABLE, reason=f"SAT solver: unsatisfiable (proof: "
-                       f"{res.proof_path}, checked by drup)", stats=stats)
-    ok, model, sstats = sat_solve(enc.clauses, options.solver, options.time_limit)
+        return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
     stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
     stats.update({f"sat_{k}": v for k, v in sstats.items()})
-    if ok is None:
-        return Outcome(Status.UNKNOWN, reason=f"time limit of {options.time_limit} s reached",
-                       stats=stats)
     if ok:
         return Outcome(Status.WINNABLE, enc.decode(model), stats=stats)
     return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
                    "use --proof FILE)", stats=stats)
+
+
+def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadline,
+                stats: dict, t1: float) -> Outcome:
+    from ..proofs import CHECK_PHASE, prove_unsat
+    assert options.proof is not None
+    try:
+        res = prove_unsat(enc.clauses, enc.num_vars, options.proof,
+                          solver=options.solver if options.solver.startswith("cadical") else "cadical195",
+                          comments=[f"hanabi-cp sat encoding of a {deck.N}-card deck, h = {h}"],
+                          deadline=deadline)
+    except TimeUp as exc:
+        stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
+        if exc.phase == CHECK_PHASE:
+            return Outcome(Status.UNKNOWN, stats=stats, reason=(
+                f"proof check did not finish within the time limit of {exc.limit:g} s (the "
+                f"SAT solver said unsatisfiable; an unchecked proof is no answer)"))
+        return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
+    stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
+    if not res.unsat:
+        return Outcome(Status.WINNABLE, enc.decode(res.model), stats=stats)
+    stats.update({"proof": res.proof_path, "proof_cnf": res.cnf_path,
+                  "proof_lines": res.lines, "proof_checked": res.valid})
+    if not res.valid:
+        return Outcome(Status.UNKNOWN, reason=f"SAT solver said unsatisfiable but drup "
+                       f"rejected its proof {res.proof_path}", stats=stats)
+    return Outcome(Status.UNWINNABLE, reason=f"SAT solver: unsatisfiable (proof: "
+                   f"{res.proof_path}, checked by drup)", stats=stats)
 
 
 register(Method("sat", run, "compact CNF + pysat solver (CaDiCaL 1.9.5 by default); "

@@ -29,6 +29,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from dataclasses import dataclass, field
 
+from ..deadline import EVERY, NO_DEADLINE, Deadline
 from ..model import Deck
 
 NEVER = -1    # "played before the deck starts": T(0, k)
@@ -80,21 +81,35 @@ class Windows:
         return self.alive[k][a][j] < self.latest[k][a - 1]
 
 
-def _by_color(deck: Deck) -> list[list[list[int]]]:
+PHASE = "preprocessing (hold windows)"
+
+
+def _by_color(deck: Deck, deadline: Deadline = NO_DEADLINE) -> list[list[list[int]]]:
     """copies[k][a] = positions of (a, k) in deck order."""
-    copies: list[list[list[int]]] = [[[] for _ in range(deck.n + 1)] for _ in range(deck.c + 1)]
+    copies: list[list[list[int]]] = []
+    for _ in range(deck.c + 1):
+        deadline.check(PHASE)
+        copies.append([[] for _ in range(deck.n + 1)])
     for t, (a, k) in enumerate(deck.cards):
+        if not t & EVERY:
+            deadline.check(PHASE)
         copies[k][a].append(t)
     return copies
 
 
-def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
-    """Shrink the deck to what a win may use; see the module docstring."""
+def analyse(deck: Deck, h: int, max_passes: int = 50,
+            deadline: Deadline = NO_DEADLINE) -> Windows:
+    """Shrink the deck to what a win may use; see the module docstring.
+
+    Checks ``deadline`` every few thousand steps (TimeUp)."""
     n, c, N = deck.n, deck.c, deck.N
-    alive = _by_color(deck)
+    alive = _by_color(deck, deadline)
     earliest = [[NEVER] * (n + 1) for _ in range(c + 1)]
     latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
-    stop: list[list[list[int]]] = [[[] for _ in range(n + 1)] for _ in range(c + 1)]
+    stop: list[list[list[int]]] = []
+    for _ in range(c + 1):
+        deadline.check(PHASE)
+        stop.append([[] for _ in range(n + 1)])
     w = Windows(deck, h, alive, earliest, latest, stop, [0] * N)
     missing = any(not copies for Ak in alive[1:] for copies in Ak[1:]) and deck.missing()
     if missing:
@@ -103,11 +118,13 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
         return w
     removed = 0
     for w.passes in range(1, max_passes + 1):
+        deadline.check(PHASE)
         changed = False
         cpos: list[list[int]] = [[] for _ in range(c + 1)]
         cval: list[list[int]] = [[] for _ in range(c + 1)]
         # E: the chosen copy is no earlier than the first alive one (fact 3).
         for k in range(1, c + 1):
+            deadline.check(PHASE)
             Ek, Ak = earliest[k], alive[k]
             for a in range(1, n + 1):
                 Ek[a] = max(Ak[a][0], Ek[a - 1])
@@ -115,15 +132,18 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
         # is in the hand from its last copy until at least E(a-1, k) - 1.
         diff = [0] * (N + 1)
         for k in range(1, c + 1):
+            deadline.check(PHASE)
             Ek, Ak = earliest[k], alive[k]
             for a in range(2, n + 1):
                 last = Ak[a][-1]
                 if last < Ek[a - 1]:
                     diff[last] += 1
                     diff[Ek[a - 1]] -= 1
+        deadline.check(PHASE)
         forced = w.forced = list(accumulate(diff[:N]))
         if N and max(forced) > h:
-            w.reason = _overfull(deck, h, w, next(t for t, x in enumerate(forced) if x > h))
+            w.reason = _overfull(deck, h, w, next(t for t, x in enumerate(forced) if x > h),
+                                 deadline)
             return w
         # nxt[t]: first position >= t where the forced cards alone fill the hand.
         nxt = [N] * (N + 1)
@@ -133,6 +153,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
             prev = f + 1
         # Top-down per color: deadlines g, dead copies, latest play times L.
         for k in range(1, c + 1):
+            deadline.check(PHASE)
             Ek, Lk, Ak, Sk = earliest[k], latest[k], alive[k], stop[k]
             # T(b, k) is always the position of an alive copy of a value <= b of
             # color k, so a deadline g for it can be lowered to the last such
@@ -142,6 +163,8 @@ def analyse(deck: Deck, h: int, max_passes: int = 50) -> Windows:
             cpos[k], cval[k] = ps, vals
             below: list[int] = []   # the h+1 smallest last-copy positions of values above a
             for a in range(n, 0, -1):
+                if not a & EVERY:
+                    deadline.check(PHASE)
                 La, Eprev = Lk[a], Ek[a - 1]
                 copies = Ak[a]
                 last = copies[-1]
@@ -223,9 +246,10 @@ def _chain_overflows(Ak: list[list[int]], a: int, q: int, G: int, h: int) -> boo
     return True
 
 
-def _overfull(deck: Deck, h: int, w: Windows, t: int) -> str:
+def _overfull(deck: Deck, h: int, w: Windows, t: int, deadline: Deadline) -> str:
     held = []
     for k in range(1, deck.c + 1):
+        deadline.check(PHASE)
         for a in range(2, deck.n + 1):
             if w.alive[k][a][-1] <= t < w.earliest[k][a - 1]:
                 held.append(f"{a}:{k}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from ..deadline import poll
 from ..errors import InputError
 from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, clip, kinds_excess
 from ..model import Card, Deck, check_hand
@@ -77,6 +78,8 @@ def _ours(data: dict, shape: _Shape):
     n, c = params.get("n"), params.get("c")
     out = []
     for i, card in enumerate(cards):
+        if not i & 4095:
+            poll("reading the deck")         # a command's --time-limit
         if not (isinstance(card, list) and len(card) == 2 and all(map(_is_int, card))
                 and card[0] >= 1 and card[1] >= 1):
             shape.fail(("cards", i), f"card #{i + 1} as [value, color], two integers >= 1",
@@ -122,6 +125,8 @@ def _hanab_live(data: dict, shape: _Shape) -> Deck:
                    describe(entries))
     cards = []
     for i, entry in enumerate(entries):
+        if not i & 4095:
+            poll("reading the deck")
         if not (isinstance(entry, dict) and _is_int(entry.get("suitIndex"))
                 and _is_int(entry.get("rank")) and entry["suitIndex"] >= 0
                 and entry["rank"] >= 1):

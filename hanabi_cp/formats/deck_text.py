@@ -18,6 +18,7 @@ line; a file that uses roles must give one to every card.
 
 from __future__ import annotations
 
+from ..deadline import poll
 from ..errors import InputError
 from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, MAX_DIGITS, clip, echo, kinds_excess, \
     too_many_digits
@@ -78,6 +79,8 @@ def parse_deck_text(text: str, path: str = "<string>"):
     uses_roles = False
     saw_anything = False
     for lineno, raw in enumerate(text.splitlines(), start=1):
+        if not lineno & 255:
+            poll("reading the deck")         # a command's --time-limit
         if raw.strip():
             saw_anything = True
         stripped = raw.lstrip()

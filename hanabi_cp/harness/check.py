@@ -20,6 +20,7 @@ import traceback
 from dataclasses import dataclass, replace
 
 from .. import interrupts
+from ..deadline import TimeUp
 from ..errors import HanabiError, SolverBug
 from ..model import Deck
 from ..plays import PlaySequence
@@ -66,6 +67,9 @@ def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result
         out = m.run(deck, h, opts)
         elapsed = time.perf_counter() - start
         out = certify(deck, h, replace(out, method=m.name))
+    except TimeUp as exc:
+        # What ``solvers.solve`` makes of a time-out during building: UNKNOWN.
+        return Result(label, UNKNOWN, time.perf_counter() - start, str(exc))
     except SolverBug as exc:
         return Result(label, BUG, time.perf_counter() - start, str(exc))
     except HanabiError as exc:

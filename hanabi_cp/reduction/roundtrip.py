@@ -11,10 +11,11 @@ skips formulas whose row is already there.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
-from .. import __version__, interrupts
+from .. import __version__
 from ..cnf import CNF
+from ..deadline import Deadline
 from ..errors import HanabiError
 from ..limits import MAX_CARDS
 from ..solvers import SolveOptions, Status, solve
@@ -85,13 +86,12 @@ def variant_name(copies: int | None = None, kappa: bool = False) -> str:
 
 
 def formula_sat(cnf: CNF, solver: str = "cadical195") -> tuple[bool, dict[int, bool] | None]:
-    from pysat.solvers import Solver
+    from ..encoders.sat_method import sat_solve
 
-    with Solver(name=solver) as s:
-        s.append_formula([list(c) for c in cnf.clauses])
-        if not interrupts.solve_in_slices(s):
-            return False, None
-        model = {abs(l): l > 0 for l in s.get_model() or ()}
+    sat, lits, _ = sat_solve([list(c) for c in cnf.clauses], solver)
+    if not sat:
+        return False, None
+    model = {abs(l): l > 0 for l in lits or ()}
     return True, {v: model.get(v, False) for v in range(1, cnf.num_vars + 1)}
 
 
@@ -99,10 +99,14 @@ def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
               copies: int | None = None, kappa: bool = False,
               options: SolveOptions | None = None,
               max_cards: int | None = MAX_CARDS) -> RoundtripRow:
+    options = options or SolveOptions()
+    # The time limit is per formula: the reduction counts, the check on the formula
+    # itself (the reference answer) does not.
+    deadline = Deadline.after(options.time_limit)
     t0 = time.perf_counter()
     red = reduce_cnf(cnf, h=h, copies=copies, kappa=kappa, max_cards=max_cards)
     t1 = time.perf_counter()
-    out = solve(red.deck, red.h, method, options or SolveOptions())
+    out = solve(red.deck, red.h, method, replace(options, deadline=deadline))
     t2 = time.perf_counter()
     sat, model = formula_sat(cnf)
     t3 = time.perf_counter()

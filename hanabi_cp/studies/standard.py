@@ -16,6 +16,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+from ..deadline import TimeUp
 from ..generators import standard_deck
 from ..min_hand import min_hand
 from ..solvers import SolveOptions, Status
@@ -55,12 +56,16 @@ def run(csv_path: str, seed: int, count: int, hands: Sequence[int] = range(7),
                               **timed_solve(deck, h, m, opts)})
         if least_hand and not rows.has(seed=seed, instance=i, task="min_hand", method="sat", h=None):
             start = time.perf_counter()
-            res = min_hand(deck, "sat", SolveOptions(time_limit=time_limit, seed=seed))
+            try:
+                res = min_hand(deck, "sat", SolveOptions(time_limit=time_limit, seed=seed))
+            except TimeUp:
+                res = None
             rows.add({**base_row(STUDY, i, seed, deck, None), "task": "min_hand", "method": "sat",
-                      "min_hand": res.h, "seconds": round(time.perf_counter() - start, 6),
-                      "verdict": "" if res.h is not None else Status.UNWINNABLE.value,
-                      "variables": res.stats.get("variables"),
-                      "constraints": res.stats.get("clauses")})
+                      "min_hand": res and res.h, "seconds": round(time.perf_counter() - start, 6),
+                      "verdict": Status.UNKNOWN.value if res is None else
+                      "" if res.h is not None else Status.UNWINNABLE.value,
+                      "variables": res and res.stats.get("variables"),
+                      "constraints": res and res.stats.get("clauses")})
     return rows
 
 
