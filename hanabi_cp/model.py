@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
+from itertools import islice, repeat
 from operator import add, itemgetter, mul
-from typing import NamedTuple
-from collections.abc import Iterable
+from typing import NamedTuple, overload
+from collections.abc import Iterable, Iterator, Sequence
 
 from .errors import DeckError
 
@@ -88,13 +88,13 @@ class Deck:
         """Number of plays a win takes: every value of every color."""
         return self.n * self.c
 
-    def missing(self) -> list[Card]:
-        """Cards (a, k) with a <= n, k <= c that have no copy: each makes the deck lost."""
-        counts = self.counts
-        if len(counts) == self.n * self.c:     # every kind present: no pass over n x c
-            return []
-        return [Card(a, k) for k in range(1, self.c + 1) for a in range(1, self.n + 1)
-                if Card(a, k) not in counts]
+    def missing(self) -> MissingCards:
+        """Cards (a, k) with a <= n, k <= c that have no copy: each makes the deck lost.
+
+        A lazy sequence: its length and first card cost O(N), never O(n c), so a
+        deck of one card declaring n = 10^7 is answered without a pass over n.
+        """
+        return MissingCards(self)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -110,6 +110,59 @@ def _within(numbers: Iterable, top: int) -> bool:
     if set(map(type, numbers)) - {int}:      # (a set of the numbers would merge 1 and 1.0)
         return False
     return not numbers or (min(numbers) >= 1 and max(numbers) <= top)
+
+
+class MissingCards(Sequence[Card]):
+    """The cards of 1..n x 1..c with no copy in a deck, by color then value.
+
+    >>> m = Deck.of([(1, 1), (3, 2)], n=3, c=2).missing()
+    >>> len(m), m[0], m == [Card(2, 1), Card(3, 1), Card(1, 2), Card(2, 2)]
+    (4, Card(value=2, color=1), True)
+    """
+
+    def __init__(self, deck: Deck):
+        self._deck = deck
+        self._len = deck.n * deck.c - len(deck.counts)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __iter__(self) -> Iterator[Card]:
+        # Every card passed before the first missing one is in the deck: O(N) to it.
+        counts, n, c = self._deck.counts, self._deck.n, self._deck.c
+        left = self._len
+        for k in range(1, c + 1):
+            for a in range(1, n + 1):
+                if left == 0:
+                    return
+                if Card(a, k) not in counts:
+                    left -= 1
+                    yield Card(a, k)
+
+    @overload
+    def __getitem__(self, i: int) -> Card: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Card]: ...
+
+    def __getitem__(self, i: int | slice) -> Card | list[Card]:
+        if isinstance(i, slice):
+            return list(self)[i]
+        j = i + self._len if i < 0 else i
+        if not 0 <= j < self._len:
+            raise IndexError("missing card index out of range")
+        return next(islice(iter(self), j, None))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, MissingCards)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self)) if self._len <= 10 else \
+            f"<{self._len:,} missing cards, the first {self[0]}>"
 
 
 def check_hand(h: int) -> int:

@@ -8,6 +8,7 @@ stored cards as soon as they become playable, and names the first illegal step
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 
 from .errors import CertificateError
 from .model import Deck, check_hand
@@ -64,10 +65,13 @@ def replay(deck: Deck, h: int, plays: PlaySequence) -> Replay:
             top[k] += 1
             score += 1
             nxt = (top[k] + 1, k)
-    short = [(k, top[k]) for k in range(1, deck.c + 1) if top[k] < deck.n]
+    # Counted, not listed: c may be far above N on a deck that lacks cards.
+    unfinished = (k for k in range(1, deck.c + 1) if top[k] < deck.n)
+    short = [(k, top[k]) for k in islice(unfinished, 5)]
     if short:
-        parts = ", ".join(f"color {k} stands at {t} of {deck.n}" for k, t in short[:5])
-        more = f" and {len(short) - 5} more colors" if len(short) > 5 else ""
+        parts = ", ".join(f"color {k} stands at {t} of {deck.n}" for k, t in short)
+        rest = sum(1 for _ in unfinished)
+        more = f" and {rest} more colors" if rest else ""
         return Replay(False, score, f"not won: {parts}{more}", None, most)
     return Replay(True, score, None, None, most)
 

@@ -240,6 +240,26 @@ def test_cli_answers_with_a_huge_hand(tmp_path):
     assert clauses[0] == clauses[1]
 
 
+def _outcome_or_refusal(deck: Deck, method: str, maximize: bool):
+    try:
+        out = solve(deck, 2, method, SolveOptions(maximize=maximize))
+    except HanabiError as exc:
+        return str(exc)
+    return out.status.value, out.reason
+
+
+@pytest.mark.parametrize("shape", [(MAX_CARD_KINDS, 1), (1, MAX_CARD_KINDS)])
+def test_a_deck_lacking_cards_is_decided_without_tables_per_kind(shape):
+    # At the limit a 1-card deck once took 7.4 GB (windows.analyse, c = 10^7): lost
+    # decks are now decided before any table per kind, in every method.
+    deck = Deck(((1, 1),), *shape)
+    for method in ["auto", *sorted(methods())]:
+        for maximize in (False, True) if method == "auto" or get(method).maximizes else (False,):
+            got = capped(lambda m=method, x=maximize: _outcome_or_refusal(deck, m, x),
+                         extra_mb=400, timeout=60)
+            assert isinstance(got, str) or got[0] == "UNWINNABLE", (method, maximize, got)
+
+
 def test_show_with_a_huge_hand(tmp_path):
     # the hand panel draws h slots: h = 10^20 took 16 GB before the OOM killer came
     res = cli_capped(["show", STD, "--hand", 10**20, "--solve", "-o", tmp_path / "s.svg"])

@@ -47,6 +47,10 @@ from ..plays import DISCARD, PLAY, STORE, PlaySequence
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 
 ENTRY_LIMIT = 3_000_000     # stored table entries, all columns together (~100 bytes each)
+# Bits of one table key (the hand over n c cards, then p_1..p_{c-1} in base n + 1),
+# and of the c - 1 digit weights: their sizes grow as c^2, so a deck with millions
+# of colors must be refused before them.  A standard deck takes 37 bits.
+KEY_BITS_LIMIT = 16_384
 BOUND_SAMPLES = 256         # columns at which table_bound evaluates its count
 
 
@@ -145,19 +149,25 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     if stop_at is not None and stop_at < N + 1:
         return N + 1                           # at least one entry per column
     h = effective_hand(h, N)                   # no hand holds more than the deck
-    seen: list[set[int]] = [set() for _ in range(c + 1)]
-    complete = [0] * (c + 1)
+    # Per color seen so far (a color without a card adds a factor 1): its values,
+    # and the complete prefix 1..top of them.
+    seen: dict[int, set[int]] = {}
+    complete: dict[int, int] = {}
     step = max(1, -(-N // BOUND_SAMPLES))
     total, s = 1, 0
     while s < N:
         end = min(N, s + step)
         for a, k in deck.cards[s:end]:
-            seen[k].add(a)
-            while complete[k] + 1 in seen[k]:
-                complete[k] += 1
-        # K = seen values >= top + 2: all seen values but 1..top (top + 1 is unseen).
-        colors = [(len(seen[k]) - complete[k], complete[k]) for k in range(1, c)]
-        colors.append((len(seen[c]) - (1 in seen[c]), 0))
+            values = seen.setdefault(k, set())
+            values.add(a)
+            top = complete.get(k, 0)
+            while top + 1 in values:
+                top += 1
+            complete[k] = top
+        # K = seen values >= top + 2: all seen values but 1..top (top + 1 is unseen);
+        # color c is never played by a p, so its top is 0 and K its values >= 2.
+        colors = [(len(seen[k]) - complete[k], complete[k]) if k < c else
+                  (len(seen[k]) - (1 in seen[k]), 0) for k in sorted(seen)]
         count = _column_count(h, colors, stop_at)
         if count is None:                      # past stop_at (only given one)
             return total + (end - s) * (1 + (stop_at or 0))
@@ -168,15 +178,28 @@ def table_bound(deck: Deck, h: int, stop_at: int | None = None) -> int:
     return total
 
 
-def _refuses(deck: Deck, h: int) -> str | None:
-    if deck.c == 0 or deck.missing():
-        return None                            # decided without a table
+def key_bits(deck: Deck) -> int:
+    """Bits of a table key: n c for the hand, (c - 1) digits of p in base n + 1."""
+    return deck.n * deck.c + max(deck.c - 1, 0) * deck.n.bit_length()
+
+
+def _too_large(deck: Deck, h: int) -> str | None:
+    """Why the table would not fit, or None."""
+    if key_bits(deck) > KEY_BITS_LIMIT:
+        return (f"a dp table key would take {key_bits(deck):,} bits (n c + (c-1) log2(n+1); "
+                f"limit {KEY_BITS_LIMIT:,}); use sat or cpsat")
     bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
     if bound > ENTRY_LIMIT:
         return (f"the dp table may need more than {bound:,} entries (limit "
                 f"{ENTRY_LIMIT:,}; the journal's bound: {paper_bound_text(deck, h)}); "
                 f"use sat or cpsat")
     return None
+
+
+def _refuses(deck: Deck, h: int) -> str | None:
+    if deck.c == 0 or deck.missing():
+        return None                            # decided without a table
+    return _too_large(deck, h)
 
 
 @dataclass
@@ -309,10 +332,9 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
         return Outcome(Status.UNWINNABLE, reason=f"card {missing[0]} has no copy in the deck{more}",
                        stats={"entries": 0})
     if missing and deck.c:                     # maximize: the table is needed after all
-        bound = table_bound(deck, h, stop_at=ENTRY_LIMIT)
-        if bound > ENTRY_LIMIT:
-            raise LimitError(f"dp: the table may need more than {bound:,} entries "
-                             f"(limit {ENTRY_LIMIT:,}); use sat or cpsat")
+        why = _too_large(deck, h)
+        if why is not None:
+            raise LimitError(f"dp: {why}")
     res = dp_solve(deck, h, options.clock())
     stats = {"entries": res.entries, "widest_column": res.widest,
              "paper_bound": paper_bound_text(deck, h)}

@@ -16,6 +16,8 @@ Everything is one pass over the deck plus one over each color: O(N).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..model import Card, Deck
 from ..plays import PLAY, STORE, PlaySequence
 from ..solvers import Method, Outcome, SolveOptions, Status, register
@@ -23,16 +25,15 @@ from ..solvers import Method, Outcome, SolveOptions, Status, register
 SHOWN = 8   # cards named in an overfull-hand witness
 
 
-def release_positions(deck: Deck) -> tuple[list[int], list[Card]]:
+def release_positions(deck: Deck) -> tuple[list[int], Sequence[Card]]:
     """(f, missing): f_i (0-based) for every card i of a deck with r = 1, or the
     cards with no copy (then f is empty)."""
+    missing = deck.missing()
+    if missing:          # before the table per kind: n x c may be far above N
+        return [], missing
     pos = [[-1] * (deck.n + 1) for _ in range(deck.c + 1)]
     for i, (a, k) in enumerate(deck.cards):
         pos[k][a] = i
-    missing = [Card(a, k) for k in range(1, deck.c + 1) for a in range(1, deck.n + 1)
-               if pos[k][a] < 0]
-    if missing:
-        return [], missing
     for k in range(1, deck.c + 1):
         row = pos[k]
         for a in range(2, deck.n + 1):     # prefix maximum over values

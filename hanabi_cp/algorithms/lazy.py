@@ -45,16 +45,16 @@ def lazy(deck: Deck, h: int) -> LazyResult:
     cards, n, N = deck.cards, deck.n, deck.N
     if deck.c == 0 or n == 0:
         return LazyResult(True, DISCARD * N, None, 0)
+    missing = deck.missing()       # before the vectors over n: n may be far above N
+    if missing:
+        more = f" ({len(missing)} values missing)" if len(missing) > 1 else ""
+        return LazyResult(False, None, f"card {missing[0]} has no copy in the deck{more}", 0)
     # P and L in one scan (0-based positions; NONE for "no such card").
     prev = [NONE] * N
     last = [NONE] * (n + 1)
     for i, (a, _) in enumerate(cards):
         prev[i] = last[a]
         last[a] = i
-    absent = [a for a in range(1, n + 1) if last[a] == NONE]
-    if absent:
-        more = f" ({len(absent)} values missing)" if len(absent) > 1 else ""
-        return LazyResult(False, None, f"card {absent[0]}:1 has no copy in the deck{more}", 0)
     removed = 0
     top = n - h - 1                  # the highest value that can be useless
     if top >= 1:

@@ -371,7 +371,9 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     copy_vars: dict = {}
     played: dict = {}
     intervals = []
-    for k in range(1, deck.c + 1):
+    # Colors without a card play nothing: only those with one are looped over (c
+    # may be far above N on a deck that lacks cards).
+    for k in sorted({k for _, k in copies}):
         deadline.check(BUILD)
         lo = hi = None           # the first and last copy of any value so far
         prev = prev_played = None

@@ -103,6 +103,11 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
 
     Checks ``deadline`` every few thousand steps (TimeUp)."""
     n, c, N = deck.n, deck.c, deck.N
+    missing = deck.missing()
+    if missing:            # decided before any table per kind: n x c may be far above N
+        return Windows(deck, h, [], [], [], [], [0] * N, reason=f"card {missing[0]} has no "
+                       "copy in the deck" + (f" ({len(missing)} cards missing)"
+                                             if len(missing) > 1 else ""))
     alive = _by_color(deck, deadline)
     earliest = [[NEVER] * (n + 1) for _ in range(c + 1)]
     latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
@@ -111,11 +116,6 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
         deadline.check(PHASE)
         stop.append([[] for _ in range(n + 1)])
     w = Windows(deck, h, alive, earliest, latest, stop, [0] * N)
-    missing = any(not copies for Ak in alive[1:] for copies in Ak[1:]) and deck.missing()
-    if missing:
-        w.reason = f"card {missing[0]} has no copy in the deck" + (
-            f" ({len(missing)} cards missing)" if len(missing) > 1 else "")
-        return w
     removed = 0
     for w.passes in range(1, max_passes + 1):
         deadline.check(PHASE)
