@@ -18,7 +18,7 @@ from hanabi_cp.live.referee import replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status
+from hanabi_cp.solvers import SolveOptions, Status, solve
 
 BRUTE = "brute"
 FAST = {"seed": 14, "count": 1000, "max_cards": 7}
@@ -160,6 +160,15 @@ def test_reasons_on_small_decks():
     assert lost_reasons(deck, rules) == []
 
 
+def test_bounds_never_charge_one_lost_card_twice():
+    # Found by the cross-check: the pace bound and the endgame bound each see the
+    # bottom 1:1; taking both off the reach made the bound 2 where brute force plays 3.
+    deck = Deck.of([(3, 1), (3, 2), (2, 2), (2, 1), (1, 2), (1, 1)])
+    rules = Rules(2, 2, clues=3, strikes=1)
+    for name in ("brute", "search"):
+        assert solve_live(deck, rules, name, SolveOptions(maximize=True)).score == 3
+
+
 def test_most_plays_counts_one_card_per_turn_in_color_order():
     hands = [[(0, 2)], [(0, 1), (1, 1)]]
     assert most_plays([0, 1], hands, [0, 0]) == 1          # 2 before 1: only 1 plays
@@ -210,3 +219,36 @@ def test_search_state_is_restored_after_each_game():
     before = tuple(map(repr, before))
     assert s.game(25) is not None
     assert tuple(map(repr, (s.hands, s.piles, s.drawn, s.clues, s.turn))) == before
+
+
+def solitaire_equivalence(seed: int, count: int, max_cards: int,
+                          final_round_too: bool = False) -> tuple[int, int]:
+    """Journal §5.1 with unlimited clue tokens and no final round: p players of H cards
+    have the best score of the solitaire model with hand p*H - 1.  Returns how many
+    decks differ at hand p*H (so the -1 matters) and, if asked, how many differ once
+    the final round is back (so lifting it matters)."""
+    rng = random.Random(seed)
+    differ_at_ph = differ_with_final_round = 0
+    best = SolveOptions(maximize=True)
+    for _ in range(count):
+        deck, rules = tiny_instance(rng, max_cards)
+        free = Rules(rules.players, rules.hand_size, None, 3, final_round=False)
+        live = solve_live(deck, free, BRUTE, best).score
+        h = rules.players * rules.hand_size - 1
+        assert live == solve(deck, h, "dp", best).score, (str(deck), free)
+        differ_at_ph += live != solve(deck, h + 1, "dp", best).score
+        if final_round_too:
+            timed = Rules(rules.players, rules.hand_size, None, 3, final_round=True)
+            differ_with_final_round += live != solve_live(deck, timed, BRUTE, best).score
+    return differ_at_ph, differ_with_final_round
+
+
+def test_players_with_free_clues_are_one_solitaire_hand_of_pH_minus_1():
+    differ_at_ph, _ = solitaire_equivalence(51, 120, 7)
+    assert differ_at_ph
+
+
+@pytest.mark.slow
+def test_players_with_free_clues_are_one_solitaire_hand_thousands_more():
+    differ_at_ph, differ_with_final_round = solitaire_equivalence(5100, 3000, 11, True)
+    assert differ_at_ph and differ_with_final_round

@@ -171,6 +171,8 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     if hand is not None:
         raise HanabiError("--hand is the solitaire hand size; with --rules live use "
                           "--hand-size")
+    if deck_path == "-" and actions_path == "-":
+        raise HanabiError("verify: DECK and GAME cannot both be `-` (stdin)")
     deck = load_deck(deck_path).deck
     game = read_replay(actions_path)
     if game.players is not None and live.get("players") not in (None, game.players):

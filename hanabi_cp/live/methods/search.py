@@ -6,21 +6,24 @@ one mutable state with do/undo, that
 - cuts a state whose upper bound on the final score (``bound``) is below the target:
   the colors' reach (a value with no copy left stops its color), pace (the cards
   that can only be played after a given deck position is drawn against the turns
-  that remain after it), the bottom card (only the game's last turn can play it)
-  and hand size (cards that must be held when a deck position is drawn);
+  that remain after it), the bottom card (only the game's last turn can play it),
+  hand size (cards that must be held when a deck position is drawn), and with one
+  card or none left in the deck the most plays the remaining turns can make;
 - remembers, in a transposition table keyed on a canonical state, the best score
-  each failed state was shown not to reach;
+  each state was proved not to reach;
 - merges moves that lead to the same canonical state: copies of one card, every
   card that can never be played (trash), and every clue (with open hands a clue
   only costs a token);
-- tries moves in an order that usually wins at once: plays, then trash, then a
-  clue or a discard of a card with a spare copy, the rest last.
+- tries moves in an order that usually wins at once (plays, then trash, then a clue
+  or a discard of a card with a spare copy, the rest last), first in rounds that
+  leave that order only a few times (limited discrepancy search), then without
+  limit.
 
 Nothing is pruned by a move being "probably bad": every rule keeps an optimal game
 (the soundness arguments are in encodings/live-search.md).  ``maximize`` asks for
-the largest target the search can reach: first the bound itself, then upwards from
-the first game found.  On the time limit the answer is UNKNOWN (with the best game
-found so far when maximizing), never a guess.
+the first game's score, the bound, and upwards from the best game found.  On the
+time limit the answer is UNKNOWN (with the best game found so far when
+maximizing), never a guess.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ class LiveSearch:
 
     # Rounds of limited discrepancy search before the unlimited one (see ``game``).
     BUDGETS: tuple[int, ...] = (0, 1, 2, 3, 4)
+    # Deck cards left at most for the exact (relaxed) endgame bound.
+    ENDGAME = 2
 
     def __init__(self, deck: Deck, rules: Rules, deadline: float | None = None):
         n, c, N = deck.n, deck.c, deck.N
@@ -212,8 +217,6 @@ class LiveSearch:
             total += v - 1
         if drawn == N:
             return self.final_round_bound(total) if self.end_turn is not None else total
-        if drawn == N - 1 and self.rules.final_round:
-            total = self.last_draw_bound(total)
         loss = 0
         if late:
             late.sort(reverse=True)
@@ -224,6 +227,8 @@ class LiveSearch:
                     loss = excess
         if not loss and len(spans) >= self.p * self.H and self.hand_overflow(spans):
             loss = 1
+        if drawn >= N - self.ENDGAME and self.rules.final_round and loss < total - self.score:
+            return min(total - loss, self.endgame_bound(total))
         return total - loss
 
     def hand_overflow(self, spans: list[tuple[int, int]]) -> bool:
@@ -244,33 +249,41 @@ class LiveSearch:
         order = [(self.turn + d) % self.p for d in range(left)]
         return min(total, self.score + most_plays(order, self.useful_cards(), self.piles))
 
-    def last_draw_bound(self, total: int) -> int:
-        """With one card left to draw: some clues (at most p - 1 count, and no more
-        than the tokens), then a play or discard that draws the last card, then the
-        final round.  The most plays over all of these, tokens ignored after the
-        clues and the drawer keeping every card (more cards never play fewer)."""
-        me, p = self.turn % self.p, self.p
-        k, v = self.col[self.N - 1], self.val[self.N - 1]
-        hands = self.useful_cards()
-        stalls = p - 1 if self.free_clues else min(self.clues, p - 1)
-        best, most = 0, total - self.score
-        for s in range(stalls + 1):
-            x = (me + s) % p
-            if not self.hands[x]:
-                continue        # cannot draw
-            order = [(x + 1 + d) % p for d in range(p)]
-            mine = hands[x]
-            if self.piles[k] < v <= self.reach[k]:
-                hands[x] = mine + [(k, v)]
-            best = max(best, most_plays(order, hands, self.piles))
-            for c, a in mine:
-                if self.piles[c] + 1 == a and best < most:
-                    piles = list(self.piles)
-                    piles[c] = a
-                    best = max(best, 1 + most_plays(order, hands, piles))
-            hands[x] = mine
-            if best >= most:
-                break
+    def endgame_bound(self, total: int) -> int:
+        """With few cards left to draw (at most ``ENDGAME``): before each draw, some
+        clues (at most p - 1 count, and no more than the tokens), then a play or
+        discard that draws the next card; after the last draw, the final round.  The
+        most plays over all of these, with every player keeping every card (more
+        cards never play fewer) and a draw turn always given a token back."""
+        N, p, col, val, reach = self.N, self.p, self.col, self.val, self.reach
+        most = total - self.score
+        hands, piles = self.useful_cards(), list(self.piles)
+        best = 0
+
+        def go(turn: int, pos: int, tokens: int, gained: int) -> None:
+            nonlocal best
+            if pos == N:
+                got = gained + most_plays([(turn + d) % p for d in range(p)], hands, piles)
+                best = max(best, got)
+                return
+            k, v = col[pos], val[pos]
+            for s in range(min(tokens, p - 1) + 1):
+                if best >= most:
+                    return
+                x = (turn + s) % p
+                mine = hands[x]
+                if piles[k] < v <= reach[k]:
+                    hands[x] = mine + [(k, v)]
+                after = min(tokens - s + 1, self.max_clues)
+                go(x + 1, pos + 1, after, gained)
+                for c, a in mine:
+                    if piles[c] + 1 == a and best < most:
+                        piles[c] = a
+                        go(x + 1, pos + 1, after, gained + 1)
+                        piles[c] = a - 1
+                hands[x] = mine
+
+        go(self.turn % p, self.drawn, self.clues, 0)
         return min(total, self.score + best)
 
     def useful_cards(self) -> list[list[tuple[int, int]]]:
