@@ -95,8 +95,8 @@ def test_solve_live_json_and_v_line(tmp_path):
 
 
 def test_time_limit_gives_unknown(tmp_path):
-    deck = write_deck(tmp_path, standard_deck(161))
-    res = run(["solve", deck, "--rules", "live", "--players", 2, "--time-limit", 0.05,
+    deck = write_deck(tmp_path, standard_deck(168))      # seconds to decide with 6 players
+    res = run(["solve", deck, "--rules", "live", "--players", 6, "--time-limit", 0.05,
                "--certificate", "-"])
     assert res.exit_code == 0
     assert s_line(res.stdout) == "s UNKNOWN"
@@ -227,3 +227,15 @@ def test_help_mentions_the_live_options():
     for flag in ("--rules", "--players", "--hand-size", "--clues", "--strikes"):
         assert flag in res.stdout
     assert os.path.exists(WIN)
+
+
+def test_verify_live_reads_a_bare_action_list(tmp_path):
+    actions = json.loads(GAME.read_text())["actions"]
+    bare = tmp_path / "actions.json"
+    bare.write_text(json.dumps(actions))
+    res = run(["verify", GAME, bare, "--rules", "live", "--hand-size", 2])
+    assert res.exit_code == 2 and "--rules live needs --players P" in res.stderr
+    res = run(["verify", GAME, bare, "--rules", "live", "--players", 2, "--hand-size", 2])
+    assert res.exit_code == 0 and s_line(res.stdout) == "s VERIFIED"
+    res = run(["verify", "-", "-", "--rules", "live", "--players", 2])
+    assert res.exit_code == 2 and "cannot both be `-`" in res.stderr

@@ -13,7 +13,7 @@ from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.live.actions import Action
 from hanabi_cp.live.methods.brute import MAX_CARDS
 from hanabi_cp.live.methods.search import LiveSearch, most_plays
-from hanabi_cp.live.reasons import CHECKS, lost_reasons
+from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
 from hanabi_cp.live.referee import replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live
@@ -116,7 +116,21 @@ def check_reasons(sample) -> dict[str, int]:
 
 def test_every_reason_is_sound_and_each_fires():
     fired = check_reasons(oracle(**FAST))
+    fired.pop("squeeze_reason")      # fires on bigger decks: the next test
     assert all(fired.values()), fired
+
+
+def test_squeeze_reason_is_sound_where_it_fires():
+    rng, fired = random.Random(9), 0
+    while fired < 8:
+        deck = random_deck(rng, rng.randint(2, 3), rng.randint(2, 3), 2)
+        rules = Rules.for_players(rng.randint(2, 3), hand_size=rng.randint(1, 2),
+                                  clues=rng.choice([0, 1, 2, 3, None]),
+                                  strikes=rng.randint(1, 3))
+        if len(deck) > 12 or squeeze_reason(deck, rules) is None:
+            continue
+        fired += 1
+        assert solve_live(deck, rules, BRUTE).status is Status.UNWINNABLE, (str(deck), rules)
 
 
 @pytest.mark.slow
@@ -144,6 +158,17 @@ def test_reasons_on_small_decks():
         "hand size: when card #3 (1:1) is drawn, 2 cards must be held (2:2, 2:3): none can "
         "have been played and no copy is left in the deck; but the hands have "
         "2 x 1 - 1 = 1 places just before that draw"]
+    # The same with squeezes: just before #2 and #4 are drawn the one place holds a card
+    # with no copy left, so the earlier 2:2 and 3:2 are lost and must come again.
+    deck = Deck.of([(2, 2), (2, 1), (1, 2), (3, 2), (3, 2), (1, 1), (3, 1), (2, 2), (3, 1),
+                    (1, 2)])
+    assert lost_reasons(deck, Rules.for_players(2, hand_size=1, clues=2)) == [
+        "when card #2 is drawn the hands hold only cards with no copy left, so the earlier "
+        "copies of 2:2 are lost; when card #4 is drawn the hands hold only cards with no "
+        "copy left, so the earlier copies of 3:2 are lost; then hand size: when card #5 "
+        "(1:1) is drawn, 2 cards must be held (2:1, 3:2): none can have been played and no "
+        "copy is left in the deck; but the hands have 2 x 1 - 1 = 1 places just before "
+        "that draw"]
     assert lost_reasons(Deck.of([(1, 1), (2, 2)]), Rules.for_players(2))[0] == \
         "no copy of cards 2:1, 1:2 in the deck"
     deck = Deck.of([(1, 2), (2, 2), (3, 2), (4, 2), (1, 1), (2, 1), (3, 1), (4, 1)])
@@ -185,8 +210,8 @@ def test_search_on_standard_decks_wins_with_checked_games():
 
 
 def test_search_time_limit_gives_unknown_never_a_guess():
-    deck = standard_deck(161)      # 2 players: not decided within seconds
-    rules = Rules.for_players(2)
+    deck = standard_deck(168)      # 6 players: a win takes the search seconds to find
+    rules = Rules.for_players(6)
     out = solve_live(deck, rules, "search", SolveOptions(time_limit=0.05))
     assert out.status is Status.UNKNOWN and out.actions is None
     out = solve_live(deck, rules, "search", SolveOptions(time_limit=0.05, maximize=True))
@@ -252,3 +277,11 @@ def test_players_with_free_clues_are_one_solitaire_hand_of_pH_minus_1():
 def test_players_with_free_clues_are_one_solitaire_hand_thousands_more():
     differ_at_ph, differ_with_final_round = solitaire_equivalence(5100, 3000, 11, True)
     assert differ_at_ph and differ_with_final_round
+
+
+def test_brute_time_limit_gives_unknown():
+    deck = random_deck(2, 3, 2, 2, exact_copies=True)      # 12 cards: thousands of states
+    out = solve_live(deck, Rules.for_players(2, hand_size=2, clues=3), BRUTE,
+                     SolveOptions(time_limit=1e-9))
+    assert out.status is Status.UNKNOWN and out.actions is None
+    assert out.reason == "time limit reached; undecided"

@@ -24,6 +24,8 @@ positions of every copy.
 
 from __future__ import annotations
 
+import functools
+
 from ..model import Card, Deck
 from .rules import Rules
 
@@ -80,62 +82,143 @@ def bottom_reason(deck: Deck, rules: Rules) -> str | None:
     return None
 
 
-def _gates(deck: Deck, rules: Rules) -> dict[Card, int]:
-    """Per card: the deck position that must be drawn before it can be played (-1: it
-    can be played from the hands as dealt, as far as copies go)."""
-    dealt = _dealt(deck, rules)
-    first: dict[Card, int] = {}
+def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
+    """For each deck position j to be drawn: (j, late, held, squeezes).
+
+    ``late``: the cards that cannot be played before j is drawn (their gate, the
+    largest first available position over the card and the lower values of its
+    color, is >= j; a card dealt to a hand counts as position -1); ``held``: those
+    of them with no copy at j or later, which must be in a hand just before j is
+    drawn.  With ``squeeze``, when ``held`` fills the p*H - 1 places exactly, no
+    other card is in a hand then, so the copies drawn before j of every other late
+    card are lost: they stop being available for later positions (``squeezes``
+    lists (j, cards) so far).  With ``drop_bottom`` the last card of the deck does
+    not count as a copy (see ``_bottom_note``).
+    """
+    N, dealt = deck.N, _dealt(deck, rules)
+    places = rules.players * rules.hand_size - 1
+    copies: dict[Card, list[int]] = {}
     for i, card in enumerate(deck.cards):
-        first.setdefault(card, -1 if i < dealt else i)
-    gates = {}
-    for k in range(1, deck.c + 1):
-        gate = -1
-        for a in range(1, deck.n + 1):
-            gate = max(gate, first[Card(a, k)])
-            gates[Card(a, k)] = gate
-    return gates
+        copies.setdefault(card, []).append(i)
+    if drop_bottom:
+        copies[deck.cards[-1]].pop()
+    colors = [[Card(a, k) for a in range(1, deck.n + 1)] for k in range(1, deck.c + 1)]
+
+    def gates_now() -> list[tuple[Card, int]]:
+        out = []
+        for color in colors:
+            gate = -1
+            for card in color:
+                first = copies[card][0]
+                gate = max(gate, -1 if first < dealt else first)
+                out.append((card, gate))
+        return out
+
+    gates = gates_now()
+    squeezes: list[tuple[int, list[Card]]] = []
+    for j in range(dealt, N):
+        late = [card for card, gate in gates if gate >= j]
+        held = [card for card in late if copies[card][-1] < j]
+        yield j, late, held, list(squeezes)
+        if squeeze and len(held) == places:
+            lost = [card for card in late if copies[card][-1] >= j and copies[card][0] < j]
+            for card in lost:
+                copies[card] = [i for i in copies[card] if i >= j]
+            if lost:
+                squeezes.append((j, lost))
+                gates = gates_now()
+
+
+def _bottom_note(deck: Deck, rules: Rules) -> str | None:
+    """Why a win never uses the last card, if it is below the top value and has
+    another copy (with a single copy ``bottom_reason`` fires instead)."""
+    card = deck.cards[-1]
+    if not rules.final_round or card.value >= deck.n or deck.counts[card] < 2:
+        return None
+    return (f"no win uses the last card, #{deck.N - 1} ({card}): only the game's last turn "
+            f"could play it, too late for {Card(card.value + 1, card.color)}")
+
+
+def _first_of_sweeps(deck: Deck, rules: Rules, squeeze: bool, say) -> str | None:
+    """The first message ``say(j, late, held, squeezes)`` gives over the sweep, first
+    with every copy, then (if that finds nothing) without the useless last card."""
+    if _dealt(deck, rules) >= deck.N or deck.missing():
+        return None
+    note = _bottom_note(deck, rules)
+    for drop in (False, True) if note else (False,):
+        for j, late, held, squeezes in _sweep(deck, rules, squeeze, drop):
+            why = say(j, late, held, squeezes)
+            if why:
+                return f"{note}; then {why}" if drop else why
+    return None
+
+
+def _late_message(deck: Deck, rules: Rules, j: int, late: list[Card]) -> str | None:
+    N, p = deck.N, rules.players
+    after_last = p if rules.final_round else p * rules.hand_size
+    if len(late) <= N - 1 - j + after_last:
+        return None
+    rest = (f"{N - 1 - j} draws and the final round's {p} turns" if rules.final_round
+            else f"{N - 1 - j} draws and the {after_last} cards the hands can hold")
+    return (f"pace: {len(late)} cards can only be played after card #{j} "
+            f"({deck.cards[j]}) is drawn ({_cards(sorted(late, key=_order))}), but "
+            f"only {rest} remain for plays after it")
+
+
+def _held_message(deck: Deck, rules: Rules, j: int, held: list[Card]) -> str | None:
+    places = rules.players * rules.hand_size - 1
+    if len(held) <= places:
+        return None
+    return (f"hand size: when card #{j} ({deck.cards[j]}) is drawn, {len(held)} cards "
+            f"must be held ({_cards(sorted(held, key=_order))}): none can have been "
+            f"played and no copy is left in the deck; but the hands have "
+            f"{rules.players} x {rules.hand_size} - 1 = {places} places just before "
+            f"that draw")
+
+
+@functools.lru_cache(maxsize=64)
+def _sweep_reasons(deck: Deck, rules: Rules) -> tuple[str | None, str | None, str | None]:
+    """(pace, hand size, squeeze) for ``deck``: each check asks for all three."""
+    pace = _first_of_sweeps(deck, rules, False,
+                            lambda j, late, held, sq: _late_message(deck, rules, j, late))
+    hand = _first_of_sweeps(deck, rules, False,
+                            lambda j, late, held, sq: _held_message(deck, rules, j, held))
+    if pace or hand:
+        return pace, hand, None
+
+    def say(j: int, late: list[Card], held: list[Card], squeezes) -> str | None:
+        why = _held_message(deck, rules, j, held) or _late_message(deck, rules, j, late)
+        if not (why and squeezes):
+            return None
+        before = "; ".join(
+            f"when card #{at} is drawn the hands hold only cards with no copy left, so "
+            f"the earlier copies of {_cards(sorted(lost, key=_order))} are lost"
+            for at, lost in squeezes)
+        return f"{before}; then {why}"
+
+    return None, None, _first_of_sweeps(deck, rules, True, say)
 
 
 def pace_reason(deck: Deck, rules: Rules) -> str | None:
-    N, p = deck.N, rules.players
-    if _dealt(deck, rules) >= N or deck.missing():
-        return None
-    after_last = p if rules.final_round else p * rules.hand_size
-    gates = _gates(deck, rules)
-    for j in range(_dealt(deck, rules), N):
-        late = [card for card, g in gates.items() if g >= j]
-        room = N - 1 - j + after_last
-        if len(late) > room:
-            rest = (f"{N - 1 - j} draws and the final round's {p} turns" if rules.final_round
-                    else f"{N - 1 - j} draws and the {after_last} cards the hands can hold")
-            return (f"pace: {len(late)} cards can only be played after card #{j} "
-                    f"({deck.cards[j]}) is drawn ({_cards(sorted(late, key=_order))}), but "
-                    f"only {rest} remain for plays after it")
-    return None
+    return _sweep_reasons(deck, rules)[0]
 
 
 def hand_reason(deck: Deck, rules: Rules) -> str | None:
-    N, places = deck.N, rules.players * rules.hand_size - 1
-    if _dealt(deck, rules) >= N or deck.missing():
-        return None
-    gates = _gates(deck, rules)
-    last = {card: i for i, card in enumerate(deck.cards)}
-    for j in range(_dealt(deck, rules), N):
-        held = [card for card, g in gates.items() if g >= j and last[card] < j]
-        if len(held) > places:
-            return (f"hand size: when card #{j} ({deck.cards[j]}) is drawn, {len(held)} cards "
-                    f"must be held ({_cards(sorted(held, key=_order))}): none can have been "
-                    f"played and no copy is left in the deck; but the hands have "
-                    f"{rules.players} x {rules.hand_size} - 1 = {places} places just before "
-                    f"that draw")
-    return None
+    return _sweep_reasons(deck, rules)[1]
+
+
+def squeeze_reason(deck: Deck, rules: Rules) -> str | None:
+    """Pace or hand size once full hands have cost the earlier copies of cards (only
+    when neither fires without that)."""
+    return _sweep_reasons(deck, rules)[2]
 
 
 def _order(card: Card) -> tuple[int, int]:
     return card.color, card.value
 
 
-CHECKS = (missing_reason, turns_reason, bottom_reason, pace_reason, hand_reason)
+CHECKS = (missing_reason, turns_reason, bottom_reason, pace_reason, hand_reason,
+          squeeze_reason)
 
 
 def lost_reasons(deck: Deck, rules: Rules) -> list[str]:

@@ -7,8 +7,8 @@ one mutable state with do/undo, that
   the colors' reach (a value with no copy left stops its color), pace (the cards
   that can only be played after a given deck position is drawn against the turns
   that remain after it), the bottom card (only the game's last turn can play it),
-  hand size (cards that must be held when a deck position is drawn), and with one
-  card or none left in the deck the most plays the remaining turns can make;
+  hand size (cards that must be held when a deck position is drawn), and with two
+  cards or fewer left in the deck the most plays the remaining turns can make;
 - remembers, in a transposition table keyed on a canonical state, the best score
   each state was proved not to reach;
 - merges moves that lead to the same canonical state: copies of one card, every
@@ -263,8 +263,8 @@ class LiveSearch:
         def go(turn: int, pos: int, tokens: int, gained: int) -> None:
             nonlocal best
             if pos == N:
-                got = gained + most_plays([(turn + d) % p for d in range(p)], hands, piles)
-                best = max(best, got)
+                order = [(turn + d) % p for d in range(p)]
+                best = max(best, gained + most_plays(order, hands, piles, most - gained))
                 return
             k, v = col[pos], val[pos]
             for s in range(min(tokens, p - 1) + 1):
@@ -275,12 +275,13 @@ class LiveSearch:
                 if piles[k] < v <= reach[k]:
                     hands[x] = mine + [(k, v)]
                 after = min(tokens - s + 1, self.max_clues)
-                go(x + 1, pos + 1, after, gained)
-                for c, a in mine:
-                    if piles[c] + 1 == a and best < most:
-                        piles[c] = a
-                        go(x + 1, pos + 1, after, gained + 1)
-                        piles[c] = a - 1
+                playable = [(c, a) for c, a in mine if piles[c] + 1 == a]
+                for c, a in playable:
+                    piles[c] = a
+                    go(x + 1, pos + 1, after, gained + 1)
+                    piles[c] = a - 1
+                if not playable:     # else playing one now is never worse (note, 3.5)
+                    go(x + 1, pos + 1, after, gained)
                 hands[x] = mine
 
         go(self.turn % p, self.drawn, self.clues, 0)
@@ -440,29 +441,35 @@ class LiveSearch:
 
 
 def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
-               piles: list[int]) -> int:
+               piles: list[int], enough: int = FREE) -> int:
     """The most cards the turns of players ``order`` can play from ``hands``
-    ((color index, value) pairs), one card or none per turn, from ``piles`` on."""
+    ((color index, value) pairs), one card or none per turn, from ``piles`` on;
+    the search stops once ``enough`` is reached.  A turn that can play one of its
+    cards is never better off passing (encodings/live-search.md, 3.5), so only
+    turns that cannot play pass."""
     piles = list(piles)
     best = 0
 
     def go(i: int, played: int) -> None:
         nonlocal best
-        if played + len(order) - i <= best:
+        if played + len(order) - i <= best or best >= enough:
             return
         if played > best:
             best = played
         if i == len(order):
             return
+        passes = True
         for k, v in hands[order[i]]:
             if piles[k] + 1 == v:
+                passes = False      # a turn that can play never does better passing
                 piles[k] = v
                 go(i + 1, played + 1)
                 piles[k] = v - 1
-        go(i + 1, played)
+        if passes:
+            go(i + 1, played)
 
     go(0, 0)
-    return best
+    return min(best, enough)
 
 
 def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
