@@ -25,9 +25,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..errors import InputError
 from ..formats.deck_json import parse_deck_json
-from ..formats.jsonpos import describe, line_of, load_json
+from ..formats.jsonpos import Shape, describe, is_int, load_json
 from ..formats.textio import display_name, read_text, write_text
 from ..model import Deck
 from .actions import Action, Kind
@@ -51,16 +50,6 @@ class Replay:
     hand_size_change: int = 0         # hanab.live's one extra / one less card
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-class _Shape:
-    def __init__(self, text: str, path: str):
-        self.text, self.path = text, path
-
-    def fail(self, where: tuple, expected: str, found: str):
-        raise InputError(self.path, line_of(self.text, where), expected, found)
 
 
 def parse_replay(text: str, path: str = "<string>") -> Replay:
@@ -75,7 +64,7 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     hanabi_cp.errors.InputError: g.json:1: expected a list of actions, found {"type": 0}
     """
     data = load_json(text, path)
-    shape = _Shape(text, path)
+    shape = Shape(text, path)
     if isinstance(data, list):
         return Replay(_actions(data, shape, ()))
     if not isinstance(data, dict) or "actions" not in data:
@@ -96,14 +85,14 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     return Replay(actions, players, deck, change)
 
 
-def _actions(items, shape: _Shape, where: tuple) -> list[Action]:
+def _actions(items, shape: Shape, where: tuple) -> list[Action]:
     if not isinstance(items, list):
         shape.fail(where, "a list of actions", describe(items))
     out = []
     for i, item in enumerate(items):
         at = (*where, i)
-        if not isinstance(item, dict) or not _is_int(item.get("type")) \
-                or not _is_int(item.get("target")) or item["target"] < 0:
+        if not isinstance(item, dict) or not is_int(item.get("type")) \
+                or not is_int(item.get("target")) or item["target"] < 0:
             shape.fail(at, EXPECTED_ACTION, describe(item))
         if item["type"] in (4, 5):
             shape.fail(at, "an action of type 0 to 3 (hanab.live's type 4 and 5 end a game "
@@ -113,7 +102,7 @@ def _actions(items, shape: _Shape, where: tuple) -> list[Action]:
         kind = Kind(item["type"])
         value = item.get("value")
         if kind in (Kind.COLOR_CLUE, Kind.RANK_CLUE):
-            if not (_is_int(value) and value >= 0):
+            if not (is_int(value) and value >= 0):
                 shape.fail(at, "a clue with a \"value\" (an integer >= 0: a suit index or "
                            "a rank)", describe(item))
         else:
@@ -122,7 +111,7 @@ def _actions(items, shape: _Shape, where: tuple) -> list[Action]:
     return out
 
 
-def _options(data: dict, shape: _Shape) -> int:
+def _options(data: dict, shape: Shape) -> int:
     for key in ("first_player", "startingPlayer"):
         if key in data and data[key] != 0:
             shape.fail((key,), f'"{key}": 0 (player 0 moves first)', describe(data[key]))
