@@ -505,7 +505,8 @@ def _decide(s: LiveSearch) -> LiveOutcome:
 
 def _maximize(s: LiveSearch) -> LiveOutcome:
     best: tuple[list[Action], int] | None = None
-    top = s.bound()
+    lost = lost_reason(s.deck, s.rules)
+    top = min(s.bound(), s.target - 1) if lost else s.bound()
     try:
         best = s.game(0)           # the move order's first game: at once, a lower bound
         assert best is not None, "a game from the deal always exists"
@@ -526,7 +527,7 @@ def _maximize(s: LiveSearch) -> LiveOutcome:
     game, score = best
     if score == s.target:
         return LiveOutcome(Status.WINNABLE, game, score, stats=_stats(s))
-    reason = lost_reason(s.deck, s.rules) or (
+    reason = lost or (
         f"exhaustive search ({s.nodes:,} states visited): no complete game scores "
         f"more than {score} of {s.target}")
     return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=_stats(s))
