@@ -133,10 +133,12 @@ def check_kinds(n: int, c: int, where: str = "") -> None:
 def memory(cards: int) -> str:
     """The memory ``cards`` cards take to solve, at BYTES_PER_CARD, for messages.
 
-    >>> memory(220_564), memory(10**9)
-    ('about 154 MB', 'about 700 GB')
+    >>> memory(220_564), memory(10**9), memory(10**30)
+    ('about 154 MB', 'about 700 GB', 'about 7.0e+20 TB')
     """
     size = cards * BYTES_PER_CARD
+    if size >= 10**18:
+        return f"about {size / 10**12:.1e} TB"
     for unit, scale in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
         if size >= scale:
             return f"about {size / scale:,.0f} {unit}"

@@ -27,14 +27,15 @@ from hanabi_cp.limits import (MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_car
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import bound_occurrences, reduce_cnf, to_exact3
 from hanabi_cp.reduction.size import image_size, random_image_size
-from hanabi_cp.solvers import SolveOptions, get, methods, solve
+from hanabi_cp.solvers import SolveOptions, get, methods, prepare, solve
 
 pytestmark = needs_fork
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 STD = os.path.join(INST, "standard-winnable-h2.txt")
 BIG = 10**9
-methods()      # import every method (ortools, pysat) here, not in each forked child
+for _name in methods():    # import what every method needs here, not in each forked child
+    prepare(_name)
 
 
 @pytest.fixture
@@ -117,7 +118,8 @@ def test_deck_whose_only_token_is_a_megabyte(files):
     ("nc.txt", "n 5000\nc 5000\n1:1\n", ["nc.txt:2:", "5,000 x 5,000 = 25,000,000"]),
     ("cards.txt", "1:5000 5000:1 5000:5000\n", ["cards.txt:", "25,000,000 kinds of card"]),
     ("digits.txt", "h " + "9" * 5000 + "\n1r\n", ["digits.txt:1:", "at most 18 digits"]),
-    ("value.txt", "9" * 5000 + ":1\n", ["value.txt:1:", "(5,002 characters)"]),
+    ("value.txt", "9" * 5000 + ":1\n", ["value.txt:1:", "a number of more than 18 digits"]),
+    ("letter.txt", "1r 12345678901y\n", ["letter.txt:1:", "found '12345678901:2'"]),
     ("c.json", '{"cards": [[1, 1]], "c": 100000000}', ['"c": 100,000,000']),
     ("value.json", '{"cards": [[1, 100000000]]}', ["card #1", "[1, 100000000]"]),
     ("kinds.json", '{"cards": [[5000, 1], [1, 5000]]}', ["5,000 x 5,000"]),
@@ -173,6 +175,8 @@ def test_generate_sizes(tmp_path, args, fragments):
     (["--max-n", 100, "--max-c", 100, "--max-r", 10**4], ["would have 100,000,000 cards"]),
     (["--count", 0, "--cnf-count", 1, "--cnf-vars", 10**5],
      ["--cnf-vars 100000", "would have", "cards"]),
+    (["--count", 0, "--cnf-count", 1, "--cnf-vars", 2**46 - 1],   # nothing per variable
+     ["--cnf-vars 70368744177663", "TB to solve"]),
 ])
 def test_harness_sizes(tmp_path, args, fragments):
     count = [] if "--count" in args else ["--count", 1]
@@ -236,6 +240,13 @@ def test_cli_answers_with_a_huge_hand(tmp_path):
     assert clauses[0] == clauses[1]
 
 
+def test_show_with_a_huge_hand(tmp_path):
+    # the hand panel draws h slots: h = 10^20 took 16 GB before the OOM killer came
+    res = cli_capped(["show", STD, "--hand", 10**20, "--solve", "-o", tmp_path / "s.svg"])
+    assert res.error is None and res.exit_code == 0, (res.stderr, res.error)
+    assert "h = 50" in res.stderr
+
+
 def test_bounds_of_dp_and_brute_stop_early():
     deck = random_deck(1, 30, 30, 3)              # 1,800 cards, 900 kinds
     for h in (0, 1, 3, BIG):
@@ -271,7 +282,7 @@ def test_image_size_is_exact_on_every_variant():
                 {"kappa": True}, {"kappa": True, "h": 1}, {"kappa": True, "h": 4, "copies": 3},
                 {"as_written": True}, {"as_written": True, "h": 1}, {"as_written": True, "h": 3})
     checked = 0
-    for _ in range(40):
+    for _ in range(25):
         v = rng.randint(1, 6)
         clauses = [tuple(rng.choice((1, -1)) * rng.randint(1, v)
                          for _ in range(rng.choice((0, 1, 2, 3, 3, 3, 5, 7))))
@@ -287,7 +298,7 @@ def test_image_size_is_exact_on_every_variant():
                               kw.get("as_written", False))
             assert (size.cards, size.n, size.c) == (red.deck.N, red.deck.n, red.deck.c), (cnf, kw)
             checked += 1
-    assert checked > 250
+    assert checked > 150
 
 
 def test_random_image_size_bounds_the_random_formulas():

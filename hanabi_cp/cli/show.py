@@ -7,6 +7,7 @@ import os
 import click
 
 from ..errors import HanabiError
+from ..limits import effective_hand
 from .common import MethodChoice, command, deck_argument, force_option, hand_option, load_deck, refuse_overwrite
 
 
@@ -56,6 +57,8 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
     deck_file = load_deck(deck)
     the_deck = deck_file.deck
     h = hand if hand is not None else deck_file.h
+    if h is not None:                  # the hand panel draws h slots: h >= N is h = N
+        h = effective_hand(h, the_deck.N)
     if h is None and (certificate is not None or do_solve):
         raise HanabiError(f"{deck_file.path}: no hand size given: pass --hand H "
                           "(or put a line `h H` in the deck file)")

@@ -37,7 +37,7 @@ def parse_deck_json(text: str, path: str = "<string>"):
     ('1:5', 1, 5)
     """
     data = load_json(text, path)
-    shape = Shape(text, path)
+    shape = Shape(text, path, data)
     if not isinstance(data, dict) or not ("cards" in data or "deck" in data):
         shape.fail((), 'a JSON object with "cards" (a hanabi-cp deck) or "deck" '
                    '(a hanab.live export)', describe(data))
@@ -77,9 +77,6 @@ def _ours(data: dict, shape: Shape):
         if c is not None and card[1] > c:
             shape.fail(("cards", i), f'card #{i + 1} with a color in 1..{c} ("c": {c})',
                        describe(card))
-        if max(card) > MAX_CARD_KINDS:
-            shape.fail(("cards", i), f"card #{i + 1} with a value and color of at most "
-                       f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", describe(card))
         out.append(Card(card[0], card[1]))
     if not out and (n is None or c is None):
         shape.fail(("cards",), 'at least one card (or both "n" and "c" for an empty deck)',
@@ -92,6 +89,7 @@ def _ours(data: dict, shape: Shape):
     c = max((k for _, k in out), default=0) if c is None else c
     excess = kinds_excess(n, c)
     if excess is not None:
+        _too_large(out, shape, "cards", "a value and color")
         shape.fail(("n",) if "n" in data else ("cards",), KINDS_EXPECTED, excess)
     deck = Deck.of(out, n, c)
     roles = data.get("roles")
@@ -119,15 +117,22 @@ def _hanab_live(data: dict, shape: Shape) -> Deck:
                 and entry["rank"] >= 1):
             shape.fail(("deck", i), f'card #{i + 1} as {{"suitIndex": s >= 0, "rank": r >= 1}}',
                        describe(entry))
-        if max(entry["rank"], entry["suitIndex"] + 1) > MAX_CARD_KINDS:
-            shape.fail(("deck", i), f'card #{i + 1} with "rank" and "suitIndex" + 1 of at most '
-                       f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", describe(entry))
         cards.append(Card(entry["rank"], entry["suitIndex"] + 1))
     n, c = max(a for a, _ in cards), max(k for _, k in cards)
     excess = kinds_excess(n, c)
     if excess is not None:
+        _too_large(cards, shape, "deck", '"rank" and "suitIndex" + 1')
         shape.fail(("deck",), KINDS_EXPECTED, excess)
     return Deck.of(cards, n, c)
+
+
+def _too_large(cards: list[Card], shape: Shape, key: str, what: str) -> None:
+    """Fail at the first card whose value or color alone is above the limit, if any
+    (looked for only once the deck is over it, so reading stays one pass)."""
+    for i, card in enumerate(cards):
+        if max(card) > MAX_CARD_KINDS:
+            shape.fail((key, i), f"card #{i + 1} with {what} of at most {MAX_CARD_KINDS:,} "
+                       "(hanabi-cp's limit on n x c)", describe(shape.value(key, i)))
 
 
 def deck_to_json(deck: Deck, h: int | None = None, roles=None, comments=()) -> str:

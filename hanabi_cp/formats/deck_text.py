@@ -37,18 +37,23 @@ def _is_uint(token: str) -> bool:
     return token.isascii() and token.isdigit()
 
 
+# Past MAX_DIGITS digits a number is above every limit, and int() refuses to convert
+# more than 4,300 digits: TOO_LONG (one digit more than any number read) stands for it.
+TOO_LONG = 10 ** MAX_DIGITS
+
+
 def _uint(token: str) -> int:
-    # Past MAX_DIGITS digits a number is above every limit, and int() refuses to
-    # convert more than 4,300 digits: MAX_CARD_KINDS + 1 stands for "too large".
-    return MAX_CARD_KINDS + 1 if too_many_digits(token) else int(token)
+    if len(token) <= MAX_DIGITS or not too_many_digits(token):
+        return int(token)
+    return TOO_LONG
 
 
 def parse_card(token: str) -> Card | None:
     """``3:2`` or ``3g`` -> Card(3, 3); None if the token is not card-shaped at all.
 
     Value 0 and color 0 are returned as such; the caller rejects them with context,
-    as it does values or colors above MAX_CARD_KINDS (any with too many digits to
-    convert are returned as MAX_CARD_KINDS + 1).
+    as it does values or colors above MAX_CARD_KINDS (any of more than MAX_DIGITS
+    digits are returned as TOO_LONG).
 
     >>> parse_card("3:2"), parse_card("12w"), parse_card("3x")
     (Card(value=3, color=2), Card(value=12, color=5), None)
@@ -132,9 +137,6 @@ def parse_deck_text(text: str, path: str = "<string>"):
             if "c" in header and card.color > header["c"][0]:
                 raise InputError(path, lineno, f"a card color in 1..{header['c'][0]} "
                                  f"(line {header['c'][1]} says c {header['c'][0]})", echo(token))
-            if max(card) > MAX_CARD_KINDS:
-                raise InputError(path, lineno, f"a card value and color of at most "
-                                 f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", echo(token))
             cards.append(card)
             card_lines.append(lineno)
             if uses_roles:
@@ -150,9 +152,21 @@ def parse_deck_text(text: str, path: str = "<string>"):
     h = header["h"][0] if "h" in header else None
     excess = kinds_excess(n, c)
     if excess is not None:
+        _too_large(cards, card_lines, path)
         lines = [header[key][1] for key in "nc" if key in header]
         raise InputError(path, max(lines) if lines else None, KINDS_EXPECTED, excess)
     return Deck.of(cards, n, c), h, (tuple(roles) if uses_roles else None)
+
+
+def _too_large(cards: list[Card], lines: list[int], path: str) -> None:
+    """Name the first card whose value or color alone is above the limit, if any
+    (found after the fact: the loop over a million cards stays as fast as it was)."""
+    for card, line in zip(cards, lines):
+        if max(card) > MAX_CARD_KINDS:
+            found = f"a number of more than {MAX_DIGITS} digits" if TOO_LONG in card \
+                else echo(str(card))
+            raise InputError(path, line, "a card value and color of at most "
+                             f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", found)
 
 
 def card_text(card: Card, letters: bool) -> str:

@@ -129,8 +129,11 @@ def is_int(x: Any) -> bool:
 class Shape:
     """Raises shape errors at the line of the offending value."""
 
-    def __init__(self, text: str, path: str):
-        self.text, self.path = text, path
+    def __init__(self, text: str, path: str, data: Any = None):
+        self.text, self.path, self.data = text, path, data
+
+    def value(self, key: str, i: int) -> Any:
+        return self.data[key][i]
 
     def fail(self, where: tuple, expected: str, found: str):
         raise InputError(self.path, line_of(self.text, where), expected, found)

@@ -11,6 +11,7 @@ random formulas and every variant.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ..limits import MAX_CARDS, check_cards
@@ -35,18 +36,20 @@ def image_size(e: Exact3, h: int = 2, copies: int | None = None, kappa: bool = F
     v, m = e.cnf.num_vars, e.cnf.num_clauses
     # In the base construction every clause gadget touches every color (its three
     # literals and, in part 2, all the others); kappa's touch only their own.
-    per_var = list(occurrences(e.cnf).values()) if kappa else [m] * v
+    per_var = Counter(occurrences(e.cnf).values()) if kappa else Counter({m: v})
     return _count(v, m, per_var, h, copies, kappa, as_written)
 
 
 def random_image_size(v: int, m: int, h: int = 2, copies: int | None = None) -> ImageSize:
     """The image of an exact 3-CNF using all of its v variables in m clauses (a
-    random 3-CNF, as the harness and the reduction study draw), without the formula."""
-    return _count(v, m, [m] * v, h, copies, False, False)
+    random 3-CNF, as the harness and the reduction study draw), without the formula
+    (nor anything per variable: v may be any number an option holds)."""
+    return _count(v, m, Counter({m: v}), h, copies, False, False)
 
 
-def _count(v: int, m: int, per_var: list[int], h: int, copies: int | None, kappa: bool,
+def _count(v: int, m: int, per_var: Counter, h: int, copies: int | None, kappa: bool,
            as_written: bool) -> ImageSize:
+    """``per_var``: how many variables occur in each number of clauses."""
     copies = default_copies(h) if copies is None else copies
     small = h == 1 and not as_written        # two-card dumps, no reduction in sigma_1
     dump = 2 if small else 3
@@ -56,7 +59,7 @@ def _count(v: int, m: int, per_var: list[int], h: int, copies: int | None, kappa
         levels.append((0 if small else 2) + (0 if kappa else 2 * dump * m) + reserve)
     if kappa:
         levels += [2 * dump] * m
-    top_occ = max(per_var, default=0)
+    top_occ = max((occ for occ, count in per_var.items() if count), default=0)
     if as_written:
         n = max([6 * m + 2] + levels)
     else:
@@ -66,9 +69,9 @@ def _count(v: int, m: int, per_var: list[int], h: int, copies: int | None, kappa
     cards = 10 * v + (0 if small else 2)     # variable gadgets and sigma_1's reduction
     cards += m * (2 * dump + 15 + 9 * others + 15 + (12 if h == 1 else 0))
     cards += h - 1 if h > 2 else 0
-    for occ in per_var:                      # padding of both colors of each variable
+    for occ, count in per_var.items():       # padding of both colors of each variable
         first = 5 * occ + (1 if as_written and occ else 2)
-        cards += 2 * max(0, n - first + 1)
+        cards += 2 * count * max(0, n - first + 1)
     cards += sum(max(0, n - level) for level in levels)
     # Every kind of card 1..n x 1..c is in the base deck; each gets the extra copies.
     cards += (copies - default_copies(h)) * n * c
