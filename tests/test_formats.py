@@ -18,8 +18,10 @@ from hanabi_cp.formats import (DeckFile, deck_to_json, deck_to_text, dimacs_text
                                parse_deck, parse_dimacs, read_deck, read_dimacs, read_plays,
                                write_deck, write_dimacs, write_plays)
 from hanabi_cp.generators import random_kcnf, standard_deck
+from hanabi_cp.live.replay_io import read_replay
 from hanabi_cp.model import Deck
 from hanabi_cp.plays import PlaySequence
+from test_live_cli import BAD as LIVE_BAD
 
 DATA = Path(__file__).parent / "data"
 SATLIB = Path(__file__).resolve().parents[1] / "instances" / "satlib"
@@ -137,7 +139,12 @@ BAD = {
 }
 
 
+BAD.update(LIVE_BAD)      # real-rules games (their tests are in test_live_cli)
+
+
 def reader_for(name: str):
+    if name.startswith("bad_live_"):
+        return read_replay
     if "_cnf" in name:
         return read_dimacs
     if "_plays" in name:

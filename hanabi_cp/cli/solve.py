@@ -13,15 +13,16 @@ from ..plays import PlaySequence
 from ..proofs import cnf_path_for
 from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..verify import replay
-from .common import (MethodChoice, check_outputs, command, command_deadline, deck_argument,
-                     echo_json, force_option, hand_option, load_instance, print_outcome,
-                     time_limit_option)
+from .common import (check_outputs, command, command_deadline, deck_argument, echo_json,
+                     force_option, hand_option, load_instance, print_outcome, time_limit_option)
+from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
+                           verify_live_cmd)
 
 
 @command("solve")
 @deck_argument
 @hand_option
-@click.option("--method", default="auto", show_default=True, type=MethodChoice(),
+@click.option("--method", default="auto", show_default=True, type=AnyMethodChoice(),
               help="Decision method; `auto` picks greedy (r = 1), lazy (c = 1), "
                    "else the first applicable exact method.")
 @time_limit_option("Seconds for the whole command: reading, preprocessing, building, "
@@ -43,20 +44,30 @@ from .common import (MethodChoice, check_outputs, command, command_deadline, dec
 @click.option("--certificate", default=None, metavar="FILE",
               help="Write the play sequence to FILE; `-` prints it as a `v` line.")
 @force_option
+@live_options
 @click.pass_context
 def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof, maximize,
-              as_json, certificate, force):
+              as_json, certificate, force, rules, **live):
     """Decide whether DECK can be won with hand size H.
 
     Prints `s WINNABLE`, `s UNWINNABLE` or `s UNKNOWN` and exits with 10, 20 or 0
     (SAT-competition codes; also with --json).  Every certificate is replayed by the
-    referee before it is printed.  DECK may be `-` for stdin.
+    referee before it is printed.  DECK may be `-` for stdin.  With --rules live the
+    question is whether --players can win DECK in a real game (hanab.live's rules,
+    everyone sees every card); the certificate is a game hanab.live can import.
 
     \b
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate -
+      hanabi-cp solve instances/standard-winnable-h2.txt --rules live --players 3
     """
     deadline = command_deadline(time_limit)     # reading the deck counts too
+    if rules == "live":
+        options = SolveOptions(time_limit=time_limit, seed=seed, workers=workers,
+                               solver=solver, maximize=maximize, deadline=deadline)
+        return solve_live_cmd(ctx, deck, method, options, as_json, certificate, force, live,
+                              hand, proof)
+    check_solitaire(live)
     check_outputs("solve", {"--proof": proof,
                             "--proof's CNF": None if proof is None else cnf_path_for(proof),
                             "--certificate": certificate}, force, {"DECK": deck})
@@ -117,21 +128,30 @@ _INLINE = re.compile(r"[PSDpsd]+")
 @click.argument("plays", metavar="PLAYS")
 @hand_option
 @click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
+@live_options
 @click.pass_context
-def verify_cmd(ctx, deck, plays, hand, as_json):
+def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
     """Replay the play sequence PLAYS on DECK with hand size H.
 
     Exit code 0 and `s VERIFIED` if the sequence wins; otherwise exit code 1,
     `s REJECTED` and the first illegal step (or the colors left unfinished).
     PLAYS is a play-sequence file (one of DECK and PLAYS may be `-` for stdin),
     or the letters themselves (P play, S store, D discard) if no such file exists.
+    With --rules live, PLAYS is a game as JSON (`solve --rules live --certificate`
+    or a hanab.live export); `s VERIFIED` means every action is legal and the game
+    is over after the last one.
 
     \b
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --certificate plays.txt
       hanabi-cp verify instances/standard-winnable-h2.txt plays.txt --hand 2
       hanabi-cp verify instances/lazy-c1.txt DDDDDDDDSSPSPPP --hand 3
+      hanabi-cp solve instances/standard-winnable-h2.txt --rules live --players 3 --certificate game.json
+      hanabi-cp verify instances/standard-winnable-h2.txt game.json --rules live
     """
+    if rules == "live":
+        return verify_live_cmd(ctx, deck, plays, as_json, live, hand)
+    check_solitaire(live)
     from ..formats import read_plays
     if deck == "-" and plays == "-":
         raise HanabiError("verify: DECK and PLAYS cannot both be `-` (stdin)")

@@ -15,31 +15,15 @@ from __future__ import annotations
 import json
 
 from ..deadline import poll
-from ..errors import InputError
 from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, clip, kinds_excess
 from ..model import Card, Deck, check_hand
 from .deck_text import check_roles
-from .jsonpos import describe, line_of, load_json
+from .jsonpos import Shape, describe, is_int, load_json
 
 OUR_KEYS = ("c", "cards", "comments", "h", "n", "roles")
 CARDS_PER_LINE = 10
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-class _Shape:
-    """Raises shape errors at the line of the offending value."""
-
-    def __init__(self, text: str, path: str, data=None):
-        self.text, self.path, self.data = text, path, data
-
-    def value(self, key: str, i: int):
-        return self.data[key][i]
-
-    def fail(self, where: tuple, expected: str, found: str):
-        raise InputError(self.path, line_of(self.text, where), expected, found)
 
 
 def parse_deck_json(text: str, path: str = "<string>"):
@@ -53,7 +37,7 @@ def parse_deck_json(text: str, path: str = "<string>"):
     ('1:5', 1, 5)
     """
     data = load_json(text, path)
-    shape = _Shape(text, path, data)
+    shape = Shape(text, path, data)
     if not isinstance(data, dict) or not ("cards" in data or "deck" in data):
         shape.fail((), 'a JSON object with "cards" (a hanabi-cp deck) or "deck" '
                    '(a hanab.live export)', describe(data))
@@ -62,7 +46,7 @@ def parse_deck_json(text: str, path: str = "<string>"):
     return _hanab_live(data, shape), None, None
 
 
-def _ours(data: dict, shape: _Shape):
+def _ours(data: dict, shape: Shape):
     for key in data:
         if key not in OUR_KEYS:
             shape.fail((key,), "only the keys " + ", ".join(f'"{k}"' for k in OUR_KEYS),
@@ -70,7 +54,7 @@ def _ours(data: dict, shape: _Shape):
     params = {}
     for key in ("n", "c", "h"):
         if key in data:
-            if not (_is_int(data[key]) and data[key] >= 0):
+            if not (is_int(data[key]) and data[key] >= 0):
                 shape.fail((key,), f'"{key}": a non-negative integer', describe(data[key]))
             if key != "h" and data[key] > MAX_CARD_KINDS:
                 shape.fail((key,), KINDS_EXPECTED, f'"{key}": {data[key]:,}')
@@ -83,7 +67,7 @@ def _ours(data: dict, shape: _Shape):
     for i, card in enumerate(cards):
         if not i & 4095:
             poll("reading the deck")         # a command's --time-limit
-        if not (isinstance(card, list) and len(card) == 2 and all(map(_is_int, card))
+        if not (isinstance(card, list) and len(card) == 2 and all(map(is_int, card))
                 and card[0] >= 1 and card[1] >= 1):
             shape.fail(("cards", i), f"card #{i + 1} as [value, color], two integers >= 1",
                        describe(card))
@@ -119,7 +103,7 @@ def _ours(data: dict, shape: _Shape):
     return deck, params.get("h"), roles
 
 
-def _hanab_live(data: dict, shape: _Shape) -> Deck:
+def _hanab_live(data: dict, shape: Shape) -> Deck:
     entries = data["deck"]
     if not isinstance(entries, list) or not entries:
         shape.fail(("deck",), '"deck": a non-empty list of {"suitIndex": s, "rank": r}',
@@ -128,8 +112,8 @@ def _hanab_live(data: dict, shape: _Shape) -> Deck:
     for i, entry in enumerate(entries):
         if not i & 4095:
             poll("reading the deck")
-        if not (isinstance(entry, dict) and _is_int(entry.get("suitIndex"))
-                and _is_int(entry.get("rank")) and entry["suitIndex"] >= 0
+        if not (isinstance(entry, dict) and is_int(entry.get("suitIndex"))
+                and is_int(entry.get("rank")) and entry["suitIndex"] >= 0
                 and entry["rank"] >= 1):
             shape.fail(("deck", i), f'card #{i + 1} as {{"suitIndex": s >= 0, "rank": r >= 1}}',
                        describe(entry))
@@ -142,7 +126,7 @@ def _hanab_live(data: dict, shape: _Shape) -> Deck:
     return Deck.of(cards, n, c)
 
 
-def _too_large(cards: list[Card], shape: _Shape, key: str, what: str) -> None:
+def _too_large(cards: list[Card], shape: Shape, key: str, what: str) -> None:
     """Fail at the first card whose value or color alone is above the limit, if any
     (looked for only once the deck is over it, so reading stays one pass)."""
     for i, card in enumerate(cards):

@@ -119,3 +119,21 @@ def describe(value: Any) -> str:
     if isinstance(value, list):
         return f"a list of {len(value)}: " + text[:40] + "..."
     return clip(text)
+
+
+def is_int(x: Any) -> bool:
+    """A JSON integer (``true`` and ``false`` are ints to Python, not to JSON)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class Shape:
+    """Raises shape errors at the line of the offending value."""
+
+    def __init__(self, text: str, path: str, data: Any = None):
+        self.text, self.path, self.data = text, path, data
+
+    def value(self, key: str, i: int) -> Any:
+        return self.data[key][i]
+
+    def fail(self, where: tuple, expected: str, found: str):
+        raise InputError(self.path, line_of(self.text, where), expected, found)

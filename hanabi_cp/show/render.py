@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
-import stat
-import tempfile
 
 from ..errors import HanabiError
 from .scene import Scene
@@ -56,36 +53,6 @@ def _metadata(fmt: str) -> dict:
 def write_bytes(path: str, data: bytes, force: bool) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place, so a
     failure never leaves half a picture; never overwrite without ``force``."""
-    try:
-        st: os.stat_result | None = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise HanabiError(f"{path}: cannot write: it is a directory")
-    if st is not None and not force and stat.S_ISREG(st.st_mode):
-        raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        try:
-            with open(path, "wb") as f:
-                f.write(data)
-        except OSError as e:
-            raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
-        return
-    target = os.path.realpath(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(target))
-    except OSError as e:
-        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    from ..formats.outputs import open_output
+    with open_output(path, force, binary=True) as f:
+        f.write(data)

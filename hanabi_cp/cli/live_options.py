@@ -1,0 +1,207 @@
+"""The ``--rules live`` branch of ``solve`` and ``verify``: real games (hanab.live
+"No Variant" rules, open hands) instead of the solitaire model.
+
+``live_options`` adds the options both commands share; ``solve_live_cmd`` and
+``verify_live_cmd`` do the work once ``solve`` / ``verify`` have seen
+``--rules live``.  With ``--rules solitaire`` (the default) the live options must
+be absent and nothing here runs.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import HanabiError
+from ..live.replay_io import hanab_live_can_replay, read_replay, replay_json, write_replay
+from ..live.referee import replay
+from ..live.rules import Rules
+from ..live.solve import live_methods, solve_live
+from ..model import Deck
+from ..solvers import SolveOptions
+from .common import MethodChoice, check_outputs, deck_summary, echo_json, load_deck
+
+COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
+
+LIVE_ONLY = ("players", "hand_size", "clues", "strikes")
+
+
+class ClueCount(click.ParamType):
+    """A number of clue tokens, or ``unlimited``."""
+
+    name = "C"
+
+    def convert(self, value, param, ctx):
+        if value is None or value == "unlimited":
+            return value
+        try:
+            count = int(value)
+        except ValueError:
+            self.fail(f"{value!r} is neither a number nor 'unlimited'", param, ctx)
+        if count < 0:
+            self.fail(f"{value} is negative", param, ctx)
+        return count
+
+
+class AnyMethodChoice(MethodChoice):
+    """The solitaire methods and the real-rules ones (each branch checks its own)."""
+
+    @property
+    def choices(self):
+        from ..solvers import methods
+        return (*self._extra, *sorted(set(methods()) | set(live_methods())))
+
+    @choices.setter
+    def choices(self, value) -> None:
+        pass
+
+
+def live_options(func):
+    options = [
+        click.option("--rules", type=click.Choice(["solitaire", "live"]), default="solitaire",
+                     show_default=True,
+                     help="solitaire: one player, hand size h (the paper's model); live: a "
+                          "real game (hanab.live No Variant, open hands) of --players."),
+        click.option("--players", type=click.IntRange(2, 6), default=None, metavar="P",
+                     help="With --rules live: the number of players, 2 to 6 (verify: "
+                          "default from the game export)."),
+        click.option("--hand-size", type=click.IntRange(min=1), default=None, metavar="H",
+                     help="With --rules live: cards per player [default: hanab.live's, "
+                          "5 for 2-3 players, 4 for 4-5, 3 for 6]."),
+        click.option("--clues", type=ClueCount(), default=None,
+                     help="With --rules live: clue tokens, the start and the maximum "
+                          "(a number or `unlimited`) [default: 8]."),
+        click.option("--strikes", type=click.IntRange(min=1), default=None, metavar="S",
+                     help="With --rules live: the strikes that end the game [default: 3]."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def check_solitaire(live: dict) -> None:
+    """With --rules solitaire, none of the real-game options may be given."""
+    given = [name for name in LIVE_ONLY if live.get(name) is not None]
+    if given:
+        flag = "--" + given[0].replace("_", "-")
+        raise HanabiError(f"{flag} needs --rules live")
+
+
+def make_rules(live: dict, players: int | None = None, hand_size_change: int = 0) -> Rules:
+    players = live.get("players") or players
+    if players is None:
+        raise HanabiError("--rules live needs --players P (2 to 6)")
+    clues = live.get("clues")
+    rules = Rules.for_players(players, live.get("hand_size"),
+                              8 if clues is None else None if clues == "unlimited" else clues,
+                              3 if live.get("strikes") is None else live["strikes"])
+    if live.get("hand_size") is None and hand_size_change:
+        rules = Rules.for_players(players, rules.hand_size + hand_size_change, rules.clues,
+                                  rules.strikes)
+    return rules
+
+
+def _rules_line(rules: Rules) -> str:
+    return f"c rules: {rules.describe()} (hanab.live No Variant, open hands)"
+
+
+def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_json: bool,
+                   certificate: str | None, force: bool, live: dict, hand, proof) -> None:
+    if hand is not None:
+        raise HanabiError("--hand is the solitaire hand size; with --rules live use "
+                          "--hand-size")
+    if proof is not None:
+        raise HanabiError("--proof is for --rules solitaire (method sat)")
+    check_outputs("solve", {"--certificate": certificate}, force, {"DECK": deck_path})
+    deck = load_deck(deck_path).deck
+    rules = make_rules(live)
+    out = solve_live(deck, rules, method, options)
+    if as_json:
+        echo_json({**out.to_json(), "rules": _rules_json(rules)})
+    else:
+        how = f"{out.method} (auto)" if method == "auto" else out.method
+        click.echo(f"c method: {how}")
+        click.echo(f"c deck: {deck_summary(deck)}")
+        click.echo(_rules_line(rules))
+        sizes = {k: v for k, v in sorted(out.stats.items()) if k in ("nodes", "refuted", "states")}
+        if sizes:
+            click.echo("c stats: " + ", ".join(f"{k} = {v}" for k, v in sizes.items()))
+        click.echo(f"c time: {out.stats['seconds']:.3f} s")
+        click.echo(f"s {out.status.value}")
+        if out.reason and out.status.value != "WINNABLE":
+            click.echo(f"c reason: {out.reason}")
+        if out.score is not None:
+            click.echo(f"c score: {out.score} of {deck.target}")
+        if out.actions is not None and out.verified:
+            click.echo(f"c certificate verified by the referee (a complete game of "
+                       f"{len(out.actions)} turns)")
+    if certificate is not None:
+        _write_certificate(deck, rules, out, certificate, force, as_json)
+    ctx.exit(out.status.exit_code)
+
+
+def _write_certificate(deck: Deck, rules: Rules, out, path: str, force: bool,
+                       as_json: bool) -> None:
+    if out.actions is None:
+        if not as_json:
+            click.echo("c no certificate: " + ("the deck is not winnable" if
+                                                out.status.value == "UNWINNABLE" else "undecided"))
+        return
+    if path == "-":
+        if not as_json:
+            click.echo("v " + json.dumps(json.loads(replay_json(deck, rules, out.actions))))
+        return
+    write_replay(path, deck, rules, out.actions, force=force)
+    if not as_json:
+        click.echo(f"c certificate written to {path} (hanab.live's JSON game format)")
+        why = hanab_live_can_replay(deck, rules)
+        if why:
+            click.echo(f"c note: hanab.live cannot replay it: {why}")
+
+
+def _rules_json(rules: Rules) -> dict:
+    return {"players": rules.players, "hand_size": rules.hand_size, "clues": rules.clues,
+            "strikes": rules.strikes, "final_round": rules.final_round}
+
+
+def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live: dict,
+                    hand) -> None:
+    if hand is not None:
+        raise HanabiError("--hand is the solitaire hand size; with --rules live use "
+                          "--hand-size")
+    if deck_path == "-" and actions_path == "-":
+        raise HanabiError("verify: DECK and GAME cannot both be `-` (stdin)")
+    deck = load_deck(deck_path).deck
+    game = read_replay(actions_path)
+    if game.players is not None and live.get("players") not in (None, game.players):
+        raise HanabiError(f"{actions_path}: the game has {game.players} players, "
+                          f"but --players {live['players']} was given")
+    if game.deck is not None and list(game.deck.cards) != list(deck.cards):
+        raise HanabiError(f"{actions_path}: its deck is not DECK ({_first_difference(game.deck, deck)})")
+    rules = make_rules(live, game.players, game.hand_size_change)
+    rep = replay(deck, rules, game.actions)
+    ok = rep.legal and rep.complete
+    error = rep.error if not rep.legal else None if rep.complete else (
+        f"the game is not over after the last action (turn {rep.turns})")
+    if as_json:
+        echo_json({"verified": ok, "legal": rep.legal, "complete": rep.complete,
+                   "score": rep.score, "won": rep.won, "target": deck.target,
+                   "strikes": rep.strikes, "turns": rep.turns, "error": error,
+                   "step": rep.step, "rules": _rules_json(rules)})
+    else:
+        click.echo(f"c deck: {deck_summary(deck)}")
+        click.echo(_rules_line(rules))
+        click.echo("s VERIFIED" if ok else "s REJECTED")
+        if error:
+            click.echo(f"c reason: {error}")
+        click.echo(f"c score: {rep.score} of {deck.target}" + (" (won)" if rep.won else ""))
+        click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")
+    ctx.exit(0 if ok else 1)
+
+
+def _first_difference(a: Deck, b: Deck) -> str:
+    if a.N != b.N:
+        return f"{a.N} cards against {b.N}"
+    i = next(i for i, (x, y) in enumerate(zip(a.cards, b.cards)) if x != y)
+    return f"card #{i} is {a.cards[i]} against {b.cards[i]}"

@@ -1,0 +1,537 @@
+"""Exact search over real-rules games with sound pruning (method ``search``).
+
+A depth-first search for a complete game whose final score reaches a target, over
+one mutable state with do/undo, that
+
+- cuts a state whose upper bound on the final score (``bound``) is below the target:
+  the colors' reach (a value with no copy left stops its color), pace (the cards
+  that can only be played after a given deck position is drawn against the turns
+  that remain after it), the bottom card (only the game's last turn can play it),
+  hand size (cards that must be held when a deck position is drawn), and with two
+  cards or fewer left in the deck the most plays the remaining turns can make;
+- remembers, in a transposition table keyed on a canonical state, the best score
+  each state was proved not to reach;
+- merges moves that lead to the same canonical state: copies of one card, every
+  card that can never be played (trash), and every clue (with open hands a clue
+  only costs a token);
+- tries moves in an order that usually wins at once (plays, then trash, then a clue
+  or a discard of a card with a spare copy, the rest last), first in rounds that
+  leave that order only a few times (limited discrepancy search), then without
+  limit.
+
+Nothing is pruned by a move being "probably bad": every rule keeps an optimal game
+(the soundness arguments are in encodings/live-search.md).  ``maximize`` asks for
+the first game's score, the bound, and upwards from the best game found.  On the
+time limit the answer is UNKNOWN (with the best game found so far when
+maximizing), never a guess.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from bisect import bisect_left
+
+from ...model import Deck
+from ...solvers import SolveOptions, Status
+from ..actions import Action
+from ..reasons import lost_reason
+from ..rules import Rules
+from ..solve import LiveMethod, LiveOutcome, register
+
+PLAY, DISCARD, CLUE = 0, 1, 2
+CHECK_EVERY = 512          # nodes between two looks at the clock
+FREE = 10 ** 9             # the token count that stands for "unlimited"
+
+
+class Timeout(Exception):
+    """The time limit was reached."""
+
+
+class LiveSearch:
+    """One game's search state (do/undo) and the depth-first search over it."""
+
+    # Rounds of limited discrepancy search before the unlimited one (see ``game``).
+    BUDGETS: tuple[int, ...] = (0, 1, 2, 3, 4)
+    # Deck cards left at most for the exact (relaxed) endgame bound.
+    ENDGAME = 2
+
+    def __init__(self, deck: Deck, rules: Rules, deadline: float | None = None):
+        n, c, N = deck.n, deck.c, deck.N
+        self.deck, self.rules, self.deadline = deck, rules, deadline
+        self.n, self.c, self.N, self.p, self.H = n, c, N, rules.players, rules.hand_size
+        self.target = n * c
+        self.free_clues = rules.clues is None
+        self.max_clues = FREE if rules.clues is None else rules.clues
+        # the plays an upper bound allows after the last draw: one per player in the
+        # final round, else every card still held
+        self.after_last = self.p if rules.final_round else self.p * self.H
+        self.val = [a for a, _ in deck.cards]
+        self.col = [k - 1 for _, k in deck.cards]
+        self.cid = [(k - 1) * n + a - 1 for a, k in deck.cards]
+        self.positions: list[list[int]] = [[] for _ in range(n * c)]
+        for i, x in enumerate(self.cid):
+            self.positions[x].append(i)
+        # the state
+        H = self.H
+        self.hands = [list(range(i * H, min((i + 1) * H, N))) for i in range(self.p)]
+        self.held = [0] * (n * c)
+        for hand in self.hands:
+            for o in hand:
+                self.held[self.cid[o]] += 1
+        self.drawn = min(self.p * H, N)
+        self.piles = [0] * c
+        self.score = 0
+        self.clues = self.max_clues
+        self.strikes = 0
+        self.turn = 0
+        self.end_turn: int | None = None
+        if self.drawn == N and rules.final_round:
+            self.end_turn = self.p + 1
+        self.reach = [0] * c
+        self.path: list[Action] = []
+        self.trail: list[tuple] = []
+        self.tt: dict[tuple, int] = {}
+        self.nodes = 0
+        self.proved = True
+
+    # ---- the rules, as the referee has them ------------------------------------
+
+    def over(self) -> bool:
+        if self.score == self.target or self.strikes >= self.rules.strikes:
+            return True
+        if self.end_turn is not None:
+            if self.turn >= self.end_turn:
+                return True
+        elif not self.rules.final_round and self.drawn == self.N and not any(self.hands):
+            return True
+        return not self.hands[self.turn % self.p] and not self.can_clue()
+
+    def final_score(self) -> int:
+        return 0 if self.strikes >= self.rules.strikes else self.score
+
+    def can_clue(self) -> bool:
+        me = self.turn % self.p
+        return self.clues > 0 and any(h for q, h in enumerate(self.hands) if q != me)
+
+    def clue_action(self) -> Action:
+        """A legal clue for the player to move: the next player holding a card gets
+        the rank of their first card."""
+        me = self.turn % self.p
+        for d in range(1, self.p):
+            q = (me + d) % self.p
+            if self.hands[q]:
+                return Action.rank_clue(q, self.val[self.hands[q][0]])
+        raise AssertionError("no player to clue")
+
+    def do(self, kind: int, order: int) -> None:
+        """Carry out a move of the player to move (``undo`` takes it back)."""
+        saved = (kind, order, self.clues, self.strikes, self.end_turn, self.score)
+        if kind == CLUE:
+            self.path.append(self.clue_action())
+            if not self.free_clues:
+                self.clues -= 1
+            self.turn += 1
+            self.trail.append(saved + (-1, -1))
+            return
+        hand = self.hands[self.turn % self.p]
+        at = hand.index(order)
+        del hand[at]
+        x = self.cid[order]
+        self.held[x] -= 1
+        if kind == DISCARD:
+            self.path.append(Action.discard(order))
+            if self.clues < self.max_clues:     # always, unless tokens are unlimited
+                self.clues += 1
+        else:
+            self.path.append(Action.play(order))
+            k = self.col[order]
+            if self.piles[k] + 1 == self.val[order]:
+                self.piles[k] += 1
+                self.score += 1
+                if self.val[order] == self.n and self.clues < self.max_clues:
+                    self.clues += 1
+            else:
+                self.strikes += 1
+        drew = -1
+        if self.drawn < self.N:
+            drew = self.drawn
+            hand.append(drew)
+            self.held[self.cid[drew]] += 1
+            self.drawn += 1
+            if self.drawn == self.N and self.rules.final_round:
+                self.end_turn = self.turn + self.p + 1
+        self.turn += 1
+        self.trail.append(saved + (at, drew))
+
+    def undo(self) -> None:
+        kind, order, self.clues, self.strikes, self.end_turn, score, at, drew = self.trail.pop()
+        self.path.pop()
+        self.turn -= 1
+        if kind == CLUE:
+            return
+        hand = self.hands[self.turn % self.p]
+        if drew >= 0:
+            hand.pop()
+            self.held[self.cid[drew]] -= 1
+            self.drawn -= 1
+        hand.insert(at, order)
+        self.held[self.cid[order]] += 1
+        if score != self.score:
+            self.piles[self.col[order]] -= 1
+            self.score = score
+
+    # ---- the upper bound ---------------------------------------------------------
+
+    def bound(self) -> int:
+        """An upper bound on the final score of every game from here; fills
+        ``self.reach`` (per color, the highest value that can still be played)."""
+        n, N, drawn, held, positions = self.n, self.N, self.drawn, self.held, self.positions
+        bottom_rule = self.rules.final_round and drawn < N
+        late: list[int] = []        # per needed card: the deck position that must be drawn first
+        spans: list[tuple[int, int]] = []   # per needed card: draws during which it must be held
+        total = 0
+        for k in range(self.c):
+            top = self.piles[k]
+            v, base, gate = top + 1, k * n - 1, -1
+            while v <= n:
+                pos = positions[base + v]
+                j = bisect_left(pos, drawn)
+                if held[base + v]:
+                    first = -1
+                elif j < len(pos):
+                    first = pos[j]
+                else:
+                    break
+                if first > gate:
+                    gate = first
+                if gate >= 0:
+                    late.append(gate)
+                    last = pos[-1] if j < len(pos) else -1
+                    if last < gate:
+                        spans.append((max(last + 1, drawn), gate))
+                v += 1
+                if bottom_rule and first == N - 1:
+                    break       # drawn last, played on the last turn: nothing can follow
+            self.reach[k] = v - 1
+            total += v - 1
+        if drawn == N:
+            return self.final_round_bound(total) if self.end_turn is not None else total
+        loss = 0
+        if late:
+            late.sort(reverse=True)
+            room = N - 1 + self.after_last
+            for count, gate in enumerate(late, start=1):
+                excess = count - (room - gate)
+                if excess > loss:
+                    loss = excess
+        if not loss and len(spans) >= self.p * self.H and self.hand_overflow(spans):
+            loss = 1
+        if drawn >= N - self.ENDGAME and self.rules.final_round and loss < total - self.score:
+            return min(total - loss, self.endgame_bound(total))
+        return total - loss
+
+    def hand_overflow(self, spans: list[tuple[int, int]]) -> bool:
+        """Whether, when some deck position is drawn, more cards must be held than the
+        p*H - 1 places the hands have just before that draw."""
+        events = sorted([(s, 1) for s, _ in spans] + [(e + 1, -1) for _, e in spans])
+        now, limit = 0, self.p * self.H - 1
+        for _, step in events:
+            now += step
+            if now > limit:
+                return True
+        return False
+
+    def final_round_bound(self, total: int) -> int:
+        """After the last draw: the most plays the remaining turns can make, each
+        turn's player playing one card of their own or none (tokens ignored)."""
+        left = self.end_turn - self.turn if self.end_turn is not None else 0
+        order = [(self.turn + d) % self.p for d in range(left)]
+        return min(total, self.score + most_plays(order, self.useful_cards(), self.piles))
+
+    def endgame_bound(self, total: int) -> int:
+        """With few cards left to draw (at most ``ENDGAME``): before each draw, some
+        clues (at most p - 1 count, and no more than the tokens), then a play or
+        discard that draws the next card; after the last draw, the final round.  The
+        most plays over all of these, with every player keeping every card (more
+        cards never play fewer) and a draw turn always given a token back."""
+        N, p, col, val, reach = self.N, self.p, self.col, self.val, self.reach
+        most = total - self.score
+        hands, piles = self.useful_cards(), list(self.piles)
+        best = 0
+
+        def go(turn: int, pos: int, tokens: int, gained: int) -> None:
+            nonlocal best
+            if pos == N:
+                order = [(turn + d) % p for d in range(p)]
+                best = max(best, gained + most_plays(order, hands, piles, most - gained))
+                return
+            k, v = col[pos], val[pos]
+            for s in range(min(tokens, p - 1) + 1):
+                if best >= most:
+                    return
+                x = (turn + s) % p
+                mine = hands[x]
+                if piles[k] < v <= reach[k]:
+                    hands[x] = mine + [(k, v)]
+                after = min(tokens - s + 1, self.max_clues)
+                playable = [(c, a) for c, a in mine if piles[c] + 1 == a]
+                for c, a in playable:
+                    piles[c] = a
+                    go(x + 1, pos + 1, after, gained + 1)
+                    piles[c] = a - 1
+                if not playable:     # else playing one now is never worse (note, 3.5)
+                    go(x + 1, pos + 1, after, gained)
+                hands[x] = mine
+
+        go(self.turn % p, self.drawn, self.clues, 0)
+        return min(total, self.score + best)
+
+    def useful_cards(self) -> list[list[tuple[int, int]]]:
+        """Per player, the (color index, value) of each card that can still be played."""
+        piles, reach, col, val = self.piles, self.reach, self.col, self.val
+        return [[(col[o], val[o]) for o in hand if piles[col[o]] < val[o] <= reach[col[o]]]
+                for hand in self.hands]
+
+    # ---- moves --------------------------------------------------------------
+
+    def key(self) -> tuple:
+        cid, val, col, piles, reach = self.cid, self.val, self.col, self.piles, self.reach
+        hands = tuple(tuple(sorted(cid[o] if piles[col[o]] < val[o] <= reach[col[o]] else -1
+                                   for o in hand)) for hand in self.hands)
+        left = None if self.end_turn is None else self.end_turn - self.turn
+        return (self.drawn, tuple(piles), self.clues, self.strikes, self.turn % self.p,
+                left, hands)
+
+    def moves(self) -> list[tuple[int, int]]:
+        """Every distinct move of the player to move, the likely good ones first."""
+        me = self.turn % self.p
+        hand = self.hands[me]
+        piles, reach, val, col, cid = self.piles, self.reach, self.val, self.col, self.cid
+        can_discard = self.free_clues or self.clues < self.max_clues
+        plays, spare, needed, seen = [], [], [], set()
+        trash = -1
+        for o in hand:
+            k, v = col[o], val[o]
+            if v <= piles[k] or v > reach[k]:
+                trash = o
+                continue
+            x = cid[o]
+            if x in seen:
+                continue
+            seen.add(x)
+            if v == piles[k] + 1:
+                plays.append(o)
+            elif self.copies_left(x) > 1:
+                spare.append(o)
+            else:
+                needed.append(o)
+        plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
+        out = [(PLAY, o) for o in plays]
+        if trash >= 0 and can_discard:
+            out.append((DISCARD, trash))
+        spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
+        clue = [(CLUE, -1)] if self.can_clue() else []
+        discards = [(DISCARD, o) for o in spare] if can_discard else []
+        if self.clues > self.max_clues // 2 or self.clues >= FREE:
+            out += clue + discards
+        else:
+            out += discards + clue
+        if trash >= 0:
+            out.append((PLAY, trash))
+        if can_discard:
+            out += [(DISCARD, o) for o in needed + plays]
+        out += [(PLAY, o) for o in spare + needed]
+        return out
+
+    def copies_left(self, x: int) -> int:
+        pos = self.positions[x]
+        return self.held[x] + len(pos) - bisect_left(pos, self.drawn)
+
+    def unlocks(self, o: int) -> int:
+        """1 if the card after ``o`` in its color is in some hand."""
+        v = self.val[o]
+        return 1 if v < self.n and self.held[self.cid[o] + 1] else 0
+
+    # ---- the search -------------------------------------------------------------
+
+    def reaches(self, goal: int, budget: int = FREE) -> bool:
+        """Whether some complete game from here ends with a score of at least
+        ``goal``; if so, ``self.path`` holds it.  Only games that leave the move
+        order at most ``budget`` times are tried; ``self.proved`` says whether a
+        False is a proof (no game at all reaches ``goal``)."""
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 and self.deadline is not None \
+                and time.perf_counter() > self.deadline:
+            raise Timeout
+        self.proved = True
+        if self.over():
+            return self.final_score() >= goal
+        if self.bound() < goal:
+            return False
+        key = self.key()
+        if self.tt.get(key, FREE) < goal:
+            return False
+        if self.free_clues and self.end_turn is None:
+            moves = self.moves_through_free_clues()
+        else:
+            moves = [[m] for m in self.moves()]
+        proved, spent = True, 0
+        for steps in moves:
+            if spent > budget:
+                proved = False
+                break
+            for kind, order in steps:
+                self.do(kind, order)
+            before = self.nodes
+            if self.reaches(goal, budget - spent):
+                return True
+            proved = proved and self.proved
+            if self.nodes - before > 1:
+                spent += 1      # the next move leaves the order once more
+            for _ in steps:
+                self.undo()
+        if proved:
+            self.tt[key] = goal - 1
+        self.proved = proved
+        return False
+
+    def moves_through_free_clues(self) -> list[list[tuple[int, int]]]:
+        """The moves with unlimited clue tokens before the final round, where a clue
+        only passes the turn: some free clues, then a play or a discard of the player
+        they hand the turn to (or the clue that ends the game).  Every such move
+        changes more than the turn, so no state repeats; each player's likely good
+        moves come before anyone's bad ones."""
+        ranked: list[tuple[int, int, list[tuple[int, int]]]] = []
+        seen, clues = {self.turn % self.p}, 0
+        while True:
+            for rank, move in enumerate(m for m in self.moves() if m[0] != CLUE):
+                ranked.append((rank, clues, [(CLUE, -1)] * clues + [move]))
+            if not self.can_clue():
+                break
+            self.do(CLUE, -1)
+            clues += 1
+            if self.over():
+                ranked.append((0, clues, [(CLUE, -1)] * clues))
+                break
+            if self.turn % self.p in seen:
+                break
+            seen.add(self.turn % self.p)
+        for _ in range(clues):
+            self.undo()
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [steps for _, _, steps in ranked]
+
+    def game(self, goal: int) -> tuple[list[Action], int] | None:
+        """A complete game from the deal with a final score of at least ``goal`` and
+        that score, or None if there is none.  The state is back at the deal after.
+
+        Games that leave the move order at most 0, 1, 2, ... times are tried first
+        (limited discrepancy search): a wrong early move is then mended without
+        first trying every alternative after it.  The last round has no limit."""
+        for budget in (*self.BUDGETS, FREE):
+            if self.reaches(goal, budget):
+                found = list(self.path), self.final_score()
+                while self.trail:
+                    self.undo()
+                return found
+            if self.proved:
+                return None
+        raise AssertionError("an unlimited search is a proof")
+
+
+def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
+               piles: list[int], enough: int = FREE) -> int:
+    """The most cards the turns of players ``order`` can play from ``hands``
+    ((color index, value) pairs), one card or none per turn, from ``piles`` on;
+    the search stops once ``enough`` is reached.  A turn that can play one of its
+    cards is never better off passing (encodings/live-search.md, 3.5), so only
+    turns that cannot play pass."""
+    piles = list(piles)
+    best = 0
+
+    def go(i: int, played: int) -> None:
+        nonlocal best
+        if played + len(order) - i <= best or best >= enough:
+            return
+        if played > best:
+            best = played
+        if i == len(order):
+            return
+        passes = True
+        for k, v in hands[order[i]]:
+            if piles[k] + 1 == v:
+                passes = False      # a turn that can play never does better passing
+                piles[k] = v
+                go(i + 1, played + 1)
+                piles[k] = v - 1
+        if passes:
+            go(i + 1, played)
+
+    go(0, 0)
+    return min(best, enough)
+
+
+def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
+    deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
+    s = LiveSearch(deck, rules, deadline)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * deck.N + 4 * (rules.clues or 0) + 1000))
+    try:
+        return _maximize(s) if options.maximize else _decide(s)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _stats(s: LiveSearch) -> dict:
+    return {"nodes": s.nodes, "refuted": len(s.tt)}
+
+
+def _decide(s: LiveSearch) -> LiveOutcome:
+    why = lost_reason(s.deck, s.rules)
+    if why is not None:
+        return LiveOutcome(Status.UNWINNABLE, reason=why, stats={"nodes": 0, "refuted": 0})
+    try:
+        game = s.game(s.target)
+    except Timeout:
+        return LiveOutcome(Status.UNKNOWN, reason="time limit reached; undecided",
+                           stats=_stats(s))
+    if game is not None:
+        return LiveOutcome(Status.WINNABLE, game[0], stats=_stats(s))
+    return LiveOutcome(Status.UNWINNABLE, stats=_stats(s),
+                       reason=f"exhaustive search ({s.nodes:,} states visited): "
+                              f"no complete game wins")
+
+
+def _maximize(s: LiveSearch) -> LiveOutcome:
+    best: tuple[list[Action], int] | None = None
+    lost = lost_reason(s.deck, s.rules)
+    top = min(s.bound(), s.target - 1) if lost else s.bound()
+    try:
+        best = s.game(0)           # the move order's first game: at once, a lower bound
+        assert best is not None, "a game from the deal always exists"
+        if best[1] < top:
+            best = s.game(top) or best
+        while best[1] + 1 < top:   # upwards from the best game so far
+            got = s.game(best[1] + 1)
+            if got is None:
+                break
+            best = got
+    except Timeout:
+        if best is None:
+            return LiveOutcome(Status.UNKNOWN, reason="time limit reached before any game "
+                               "was found", stats=_stats(s))
+        return LiveOutcome(Status.UNKNOWN, best[0], best[1], stats=_stats(s),
+                           reason=f"time limit reached: best score found {best[1]}, "
+                                  f"upper bound {top} of {s.target}")
+    game, score = best
+    if score == s.target:
+        return LiveOutcome(Status.WINNABLE, game, score, stats=_stats(s))
+    reason = lost or (
+        f"exhaustive search ({s.nodes:,} states visited): no complete game scores "
+        f"more than {score} of {s.target}")
+    return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=_stats(s))
+
+
+register(LiveMethod("search", run, "depth-first search with sound bounds (pace, hand "
+                    "size, bottom card) and a transposition table", maximizes=True))

@@ -1,0 +1,235 @@
+"""Human-readable reasons why a deck cannot be won under the real rules.
+
+Each function looks at the deal only and returns a sentence or None; a sentence is a
+proof that no game wins (the arguments are in encodings/live-search.md, and a test
+checks every reason against brute force on thousands of tiny decks).  They are, in
+the order ``lost_reasons`` tries them:
+
+- a card with no copy in the deck;
+- too few turns: every play before the last draw draws a card, and after it each
+  player has one turn left;
+- the bottom card: the last card of the deck, if it is the only copy of a card below
+  the top value, can only be played on the game's last turn, too late for the rest
+  of its color;
+- pace: the cards that cannot be played before deck position j is drawn, against
+  the draws after j and the final round;
+- hand size: the cards that must be held when deck position j is drawn (they cannot
+  have been played yet and no copy is left in the deck), against the p*H - 1 places
+  the hands have just before that draw.
+
+Py-Hanabi's deck analyzer gives pace, hand-size and critical-card-at-the-bottom
+reasons for standard decks; these are the same ideas for any deck, with the
+positions of every copy.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..model import Card, Deck
+from .rules import Rules
+
+
+def _cards(cards: list[Card]) -> str:
+    shown = ", ".join(map(str, cards[:8]))
+    return shown + (f" and {len(cards) - 8} more" if len(cards) > 8 else "")
+
+
+def missing_reason(deck: Deck, rules: Rules) -> str | None:
+    missing = deck.missing()
+    if missing:
+        what = "card" if len(missing) == 1 else "cards"
+        return f"no copy of {what} {_cards(missing)} in the deck"
+    return None
+
+
+def _dealt(deck: Deck, rules: Rules) -> int:
+    return min(rules.players * rules.hand_size, deck.N)
+
+
+def turns_reason(deck: Deck, rules: Rules) -> str | None:
+    if not rules.final_round:
+        return None
+    draws = deck.N - _dealt(deck, rules)
+    p = rules.players
+    if draws == 0:
+        # the deal takes every card: turns 0..p, player 0 moving twice
+        H = rules.hand_size
+        hands = [len(range(i * H, min((i + 1) * H, deck.N))) for i in range(p)]
+        plays = min(2, hands[0]) + sum(min(1, h) for h in hands[1:])
+        if plays < deck.target:
+            return (f"the deal takes every card, so the game lasts {p + 1} turns, in which "
+                    f"the hands can play at most {plays} of the {deck.target} cards")
+        return None
+    if draws + p < deck.target:
+        return (f"too few turns: {deck.target} plays are needed, but each play before "
+                f"the last draw draws a card ({draws} draws) and the final round has "
+                f"{p} turns")
+    return None
+
+
+def bottom_reason(deck: Deck, rules: Rules) -> str | None:
+    N = deck.N
+    if not rules.final_round or _dealt(deck, rules) >= N:
+        return None
+    card = deck.cards[-1]
+    if card.value < deck.n and deck.counts[card] == 1:
+        after = str(Card(card.value + 1, card.color))
+        if card.value + 1 < deck.n:
+            after += f"..{Card(deck.n, card.color)}"
+        return (f"the last card, #{N - 1} ({card}), is the only copy of {card}: its drawer "
+                f"can play it only on the game's last turn, too late for {after}")
+    return None
+
+
+def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
+    """For each deck position j to be drawn: (j, late, held, squeezes).
+
+    ``late``: the cards that cannot be played before j is drawn (their gate, the
+    largest first available position over the card and the lower values of its
+    color, is >= j; a card dealt to a hand counts as position -1); ``held``: those
+    of them with no copy at j or later, which must be in a hand just before j is
+    drawn.  With ``squeeze``, when ``held`` fills the p*H - 1 places exactly, no
+    other card is in a hand then, so the copies drawn before j of every other late
+    card are lost: they stop being available for later positions (``squeezes``
+    lists (j, cards) so far).  With ``drop_bottom`` the last card of the deck does
+    not count as a copy (see ``_bottom_note``).
+    """
+    N, dealt = deck.N, _dealt(deck, rules)
+    places = rules.players * rules.hand_size - 1
+    copies: dict[Card, list[int]] = {}
+    for i, card in enumerate(deck.cards):
+        copies.setdefault(card, []).append(i)
+    if drop_bottom:
+        copies[deck.cards[-1]].pop()
+    colors = [[Card(a, k) for a in range(1, deck.n + 1)] for k in range(1, deck.c + 1)]
+
+    def gates_now() -> list[tuple[Card, int]]:
+        out = []
+        for color in colors:
+            gate = -1
+            for card in color:
+                first = copies[card][0]
+                gate = max(gate, -1 if first < dealt else first)
+                out.append((card, gate))
+        return out
+
+    gates = gates_now()
+    squeezes: list[tuple[int, list[Card]]] = []
+    for j in range(dealt, N):
+        late = [card for card, gate in gates if gate >= j]
+        held = [card for card in late if copies[card][-1] < j]
+        yield j, late, held, list(squeezes)
+        if squeeze and len(held) == places:
+            lost = [card for card in late if copies[card][-1] >= j and copies[card][0] < j]
+            for card in lost:
+                copies[card] = [i for i in copies[card] if i >= j]
+            if lost:
+                squeezes.append((j, lost))
+                gates = gates_now()
+
+
+def _bottom_note(deck: Deck, rules: Rules) -> str | None:
+    """Why a win never uses the last card, if it is below the top value and has
+    another copy (with a single copy ``bottom_reason`` fires instead)."""
+    card = deck.cards[-1]
+    if not rules.final_round or card.value >= deck.n or deck.counts[card] < 2:
+        return None
+    return (f"no win uses the last card, #{deck.N - 1} ({card}): only the game's last turn "
+            f"could play it, too late for {Card(card.value + 1, card.color)}")
+
+
+def _first_of_sweeps(deck: Deck, rules: Rules, squeeze: bool, say) -> str | None:
+    """The first message ``say(j, late, held, squeezes)`` gives over the sweep, first
+    with every copy, then (if that finds nothing) without the useless last card."""
+    if _dealt(deck, rules) >= deck.N or deck.missing():
+        return None
+    note = _bottom_note(deck, rules)
+    for drop in (False, True) if note else (False,):
+        for j, late, held, squeezes in _sweep(deck, rules, squeeze, drop):
+            why = say(j, late, held, squeezes)
+            if why:
+                return f"{note}; then {why}" if drop else why
+    return None
+
+
+def _late_message(deck: Deck, rules: Rules, j: int, late: list[Card]) -> str | None:
+    N, p = deck.N, rules.players
+    after_last = p if rules.final_round else p * rules.hand_size
+    if len(late) <= N - 1 - j + after_last:
+        return None
+    rest = (f"{N - 1 - j} draws and the final round's {p} turns" if rules.final_round
+            else f"{N - 1 - j} draws and the {after_last} cards the hands can hold")
+    return (f"pace: {len(late)} cards can only be played after card #{j} "
+            f"({deck.cards[j]}) is drawn ({_cards(sorted(late, key=_order))}), but "
+            f"only {rest} remain for plays after it")
+
+
+def _held_message(deck: Deck, rules: Rules, j: int, held: list[Card]) -> str | None:
+    places = rules.players * rules.hand_size - 1
+    if len(held) <= places:
+        return None
+    return (f"hand size: when card #{j} ({deck.cards[j]}) is drawn, {len(held)} cards "
+            f"must be held ({_cards(sorted(held, key=_order))}): none can have been "
+            f"played and no copy is left in the deck; but the hands have "
+            f"{rules.players} x {rules.hand_size} - 1 = {places} places just before "
+            f"that draw")
+
+
+@functools.lru_cache(maxsize=64)
+def _sweep_reasons(deck: Deck, rules: Rules) -> tuple[str | None, str | None, str | None]:
+    """(pace, hand size, squeeze) for ``deck``: each check asks for all three."""
+    pace = _first_of_sweeps(deck, rules, False,
+                            lambda j, late, held, sq: _late_message(deck, rules, j, late))
+    hand = _first_of_sweeps(deck, rules, False,
+                            lambda j, late, held, sq: _held_message(deck, rules, j, held))
+    if pace or hand:
+        return pace, hand, None
+
+    def say(j: int, late: list[Card], held: list[Card], squeezes) -> str | None:
+        why = _held_message(deck, rules, j, held) or _late_message(deck, rules, j, late)
+        if not (why and squeezes):
+            return None
+        before = "; ".join(
+            f"when card #{at} is drawn the hands hold only cards with no copy left, so "
+            f"the earlier copies of {_cards(sorted(lost, key=_order))} are lost"
+            for at, lost in squeezes)
+        return f"{before}; then {why}"
+
+    return None, None, _first_of_sweeps(deck, rules, True, say)
+
+
+def pace_reason(deck: Deck, rules: Rules) -> str | None:
+    return _sweep_reasons(deck, rules)[0]
+
+
+def hand_reason(deck: Deck, rules: Rules) -> str | None:
+    return _sweep_reasons(deck, rules)[1]
+
+
+def squeeze_reason(deck: Deck, rules: Rules) -> str | None:
+    """Pace or hand size once full hands have cost the earlier copies of cards (only
+    when neither fires without that)."""
+    return _sweep_reasons(deck, rules)[2]
+
+
+def _order(card: Card) -> tuple[int, int]:
+    return card.color, card.value
+
+
+CHECKS = (missing_reason, turns_reason, bottom_reason, pace_reason, hand_reason,
+          squeeze_reason)
+
+
+def lost_reasons(deck: Deck, rules: Rules) -> list[str]:
+    """Every reason that fires (empty: none of these shows the deck lost)."""
+    return [why for check in CHECKS if (why := check(deck, rules)) is not None]
+
+
+def lost_reason(deck: Deck, rules: Rules) -> str | None:
+    """The first reason that fires, or None."""
+    for check in CHECKS:
+        why = check(deck, rules)
+        if why is not None:
+            return why
+    return None

@@ -1,0 +1,287 @@
+"""Real-rules methods against the brute-force oracle on random tiny decks, every
+certificate through the referee, the lost-deck reasons checked for soundness, and
+the search on shuffled standard decks."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from hanabi_cp.generators import random_deck, standard_deck
+from hanabi_cp.live.actions import Action
+from hanabi_cp.live.methods.brute import MAX_CARDS
+from hanabi_cp.live.methods.search import LiveSearch, most_plays
+from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
+from hanabi_cp.live.referee import replay
+from hanabi_cp.live.rules import Rules
+from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live
+from hanabi_cp.model import Deck
+from hanabi_cp.solvers import SolveOptions, Status, solve
+
+BRUTE = "brute"
+FAST = {"seed": 14, "count": 1000, "max_cards": 7}
+SLOW = {"seed": 1014, "count": 5000, "max_cards": 12}
+# Methods others register (CP-SAT, SAT) build a model per deck: fewer decks in the fast
+# test, all of them under --runslow.
+OTHER_FAST_COUNT = 60
+
+
+def tiny_instance(rng: random.Random, max_cards: int) -> tuple[Deck, Rules]:
+    """2-3 players, n <= 3, c <= 2, 1-2 copies (a card sometimes missing), at most
+    ``max_cards`` cards, hands of 1-2, 0-3 clue tokens or unlimited, 1-3 strikes, now
+    and then no final round."""
+    while True:
+        deck = random_deck(rng, rng.randint(1, 3), rng.randint(1, 2), rng.randint(1, 2),
+                           p_missing=0.04)
+        if len(deck) <= max_cards:
+            break
+    clues = rng.choice([0, 1, 2, 3, None])
+    rules = Rules(rng.randint(2, 3), rng.randint(1, 2), clues, rng.randint(1, 3),
+                  final_round=rng.random() < 0.85)
+    return deck, rules
+
+
+@functools.cache
+def oracle(seed: int, count: int, max_cards: int) -> list[tuple[Deck, Rules, LiveOutcome]]:
+    """Random tiny instances with brute force's best score and game (computed once)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        deck, rules = tiny_instance(rng, max_cards)
+        out.append((deck, rules, solve_live(deck, rules, BRUTE, SolveOptions(maximize=True))))
+    return out
+
+
+def check_against_brute(name: str, sample: list) -> None:
+    for deck, rules, best in sample:
+        for maximize in (False, True):
+            got = solve_live(deck, rules, name, SolveOptions(maximize=maximize))
+            where = (str(deck), rules, maximize)
+            assert got.status is best.status, where
+            assert got.score == (best.score if maximize else None), where
+            if got.actions is not None:      # solve_live checked it; once more, by hand
+                assert got.verified, where
+                rep = replay(deck, rules, got.actions)
+                assert rep.legal and rep.complete, where
+                assert rep.won == (got.status is Status.WINNABLE), where
+            else:
+                assert got.status is not Status.WINNABLE and not maximize, where
+
+
+def compared_methods() -> list[str]:
+    return sorted(m for m in live_methods() if m != BRUTE)
+
+
+@pytest.mark.parametrize("name", compared_methods())
+def test_method_equals_brute_on_tiny_decks(name):
+    sample = oracle(**FAST)
+    check_against_brute(name, sample if name == "search" else sample[:OTHER_FAST_COUNT])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", compared_methods())
+def test_method_equals_brute_on_thousands_more(name):
+    check_against_brute(name, oracle(**SLOW))
+
+
+def test_brute_finds_both_answers_and_its_games_replay():
+    seen = set()
+    for deck, rules, out in oracle(**FAST):
+        seen.add(out.status)
+        rep = replay(deck, rules, out.actions)
+        assert out.verified and rep.complete and rep.score == out.score
+        assert (out.status is Status.WINNABLE) == (out.score == deck.target)
+    assert seen == {Status.WINNABLE, Status.UNWINNABLE}
+
+
+def test_brute_refuses_big_decks_and_says_why():
+    big = random_deck(1, 3, 3, 2, exact_copies=True)
+    assert big.N > MAX_CARDS
+    why = live_methods()[BRUTE].refuses(big, Rules.for_players(2))
+    assert why is not None and "use search" in why
+
+
+def check_reasons(sample) -> dict[str, int]:
+    fired = {check.__name__: 0 for check in CHECKS}
+    for deck, rules, best in sample:
+        for check in CHECKS:
+            why = check(deck, rules)
+            if why is not None:
+                assert best.status is Status.UNWINNABLE, (str(deck), rules, why)
+                fired[check.__name__] += 1
+    return fired
+
+
+def test_every_reason_is_sound_and_each_fires():
+    fired = check_reasons(oracle(**FAST))
+    fired.pop("squeeze_reason")      # fires on bigger decks: the next test
+    assert all(fired.values()), fired
+
+
+def test_squeeze_reason_is_sound_where_it_fires():
+    rng, fired = random.Random(9), 0
+    while fired < 8:
+        deck = random_deck(rng, rng.randint(2, 3), rng.randint(2, 3), 2)
+        rules = Rules.for_players(rng.randint(2, 3), hand_size=rng.randint(1, 2),
+                                  clues=rng.choice([0, 1, 2, 3, None]),
+                                  strikes=rng.randint(1, 3))
+        if len(deck) > 12 or squeeze_reason(deck, rules) is None:
+            continue
+        fired += 1
+        assert solve_live(deck, rules, BRUTE).status is Status.UNWINNABLE, (str(deck), rules)
+
+
+@pytest.mark.slow
+def test_every_reason_is_sound_on_thousands_more():
+    check_reasons(oracle(**SLOW))
+
+
+def test_reasons_on_small_decks():
+    # 2 players of 1 card: the last card is the only 2:2, and 3:2 must follow it.
+    deck = Deck.of([(1, 1), (1, 2), (2, 1), (3, 1), (3, 2), (2, 2)])
+    rules = Rules.for_players(2, hand_size=1)
+    assert lost_reasons(deck, rules) == [
+        "the last card, #5 (2:2), is the only copy of 2:2: its drawer can play it only on "
+        "the game's last turn, too late for 3:2"]
+    # 2 players of 2 cards: 1:1 and 2:2 come late (#6, #7), so 1:1..3:1 and 2:2, 3:2 all
+    # wait for #6; after it come 2 draws and 2 final turns, 4 plays for 5 cards.
+    deck = Deck.of([(1, 2), (3, 2), (3, 1), (2, 1), (1, 2), (2, 1), (2, 2), (1, 1), (2, 2)])
+    assert lost_reasons(deck, Rules.for_players(2, hand_size=2)) == [
+        "pace: 5 cards can only be played after card #6 (2:2) is drawn (1:1, 2:1, 3:1, "
+        "2:2, 3:2), but only 2 draws and the final round's 2 turns remain for plays after it"]
+    # 2 players of 1 card hold 1 card just before a draw, but the single 2:2 and both
+    # 2:3 are drawn before any 1 of their colors.
+    deck = Deck.of([(2, 2), (2, 3), (2, 3), (1, 1), (1, 3), (1, 2), (1, 1), (2, 1)])
+    assert lost_reasons(deck, Rules.for_players(2, hand_size=1)) == [
+        "hand size: when card #3 (1:1) is drawn, 2 cards must be held (2:2, 2:3): none can "
+        "have been played and no copy is left in the deck; but the hands have "
+        "2 x 1 - 1 = 1 places just before that draw"]
+    # The same with squeezes: just before #2 and #4 are drawn the one place holds a card
+    # with no copy left, so the earlier 2:2 and 3:2 are lost and must come again.
+    deck = Deck.of([(2, 2), (2, 1), (1, 2), (3, 2), (3, 2), (1, 1), (3, 1), (2, 2), (3, 1),
+                    (1, 2)])
+    assert lost_reasons(deck, Rules.for_players(2, hand_size=1, clues=2)) == [
+        "when card #2 is drawn the hands hold only cards with no copy left, so the earlier "
+        "copies of 2:2 are lost; when card #4 is drawn the hands hold only cards with no "
+        "copy left, so the earlier copies of 3:2 are lost; then hand size: when card #5 "
+        "(1:1) is drawn, 2 cards must be held (2:1, 3:2): none can have been played and no "
+        "copy is left in the deck; but the hands have 2 x 1 - 1 = 1 places just before "
+        "that draw"]
+    assert lost_reasons(Deck.of([(1, 1), (2, 2)]), Rules.for_players(2))[0] == \
+        "no copy of cards 2:1, 1:2 in the deck"
+    deck = Deck.of([(1, 2), (2, 2), (3, 2), (4, 2), (1, 1), (2, 1), (3, 1), (4, 1)])
+    assert lost_reasons(deck, Rules.for_players(2, hand_size=2)) == [
+        "too few turns: 8 plays are needed, but each play before the last draw draws a "
+        "card (4 draws) and the final round has 2 turns"]
+    # The deal takes every card: turns 0..p, player 0 moving twice.
+    deck = Deck.of([(1, 1), (2, 1), (3, 1)])
+    assert lost_reasons(deck, Rules.for_players(2, hand_size=5)) == [
+        "the deal takes every card, so the game lasts 3 turns, in which the hands can play "
+        "at most 2 of the 3 cards"]
+    rules = Rules.for_players(3, hand_size=1)
+    assert solve_live(deck, rules, BRUTE).status is Status.WINNABLE
+    assert lost_reasons(deck, rules) == []
+
+
+def test_bounds_never_charge_one_lost_card_twice():
+    # Found by the cross-check: the pace bound and the endgame bound each see the
+    # bottom 1:1; taking both off the reach made the bound 2 where brute force plays 3.
+    deck = Deck.of([(3, 1), (3, 2), (2, 2), (2, 1), (1, 2), (1, 1)])
+    rules = Rules(2, 2, clues=3, strikes=1)
+    for name in ("brute", "search"):
+        assert solve_live(deck, rules, name, SolveOptions(maximize=True)).score == 3
+
+
+def test_most_plays_counts_one_card_per_turn_in_color_order():
+    hands = [[(0, 2)], [(0, 1), (1, 1)]]
+    assert most_plays([0, 1], hands, [0, 0]) == 1          # 2 before 1: only 1 plays
+    assert most_plays([1, 0], hands, [0, 0]) == 2
+    assert most_plays([1, 0, 1], hands, [0, 0]) == 3
+
+
+def test_search_on_standard_decks_wins_with_checked_games():
+    for players in range(2, 7):
+        for seed in range(3):
+            deck = standard_deck(seed)
+            out = solve_live(deck, Rules.for_players(players), "search")
+            assert out.status is Status.WINNABLE and out.verified, (players, seed)
+
+
+def test_search_time_limit_gives_unknown_never_a_guess():
+    deck = standard_deck(168)      # 6 players: a win takes the search seconds to find
+    rules = Rules.for_players(6)
+    out = solve_live(deck, rules, "search", SolveOptions(time_limit=0.05))
+    assert out.status is Status.UNKNOWN and out.actions is None
+    out = solve_live(deck, rules, "search", SolveOptions(time_limit=0.05, maximize=True))
+    assert out.status is Status.UNKNOWN
+    if out.actions is not None:     # the best game found so far, checked
+        assert out.verified and replay(deck, rules, out.actions).score == out.score
+
+
+def test_search_maximize_on_a_lost_standard_deck():
+    deck = standard_deck(5)       # 2 players of 4 cards: too many cards to hold
+    out = solve_live(deck, Rules.for_players(2, hand_size=4), "search",
+                     SolveOptions(maximize=True))
+    assert out.status is Status.UNWINNABLE and out.score == 24 and out.verified
+    assert out.reason.startswith("hand size: when card #23 (1:2) is drawn")
+
+
+def test_unlimited_clues_merge_clue_chains_without_losing_games():
+    # Only passing the turn to player 1 lets 1:1 be played first.
+    deck = Deck.of([(2, 1), (1, 1), (3, 1)])
+    rules = Rules.for_players(2, hand_size=1, clues=None, final_round=False)
+    out = solve_live(deck, rules, "search")
+    assert out.status is Status.WINNABLE
+    assert out.actions[0] == Action.rank_clue(1, 1)
+
+
+def test_search_state_is_restored_after_each_game():
+    deck, rules = standard_deck(3), Rules.for_players(4)
+    s = LiveSearch(deck, rules)
+    before = (s.hands, s.piles, s.drawn, s.clues, s.turn)
+    before = tuple(map(repr, before))
+    assert s.game(25) is not None
+    assert tuple(map(repr, (s.hands, s.piles, s.drawn, s.clues, s.turn))) == before
+
+
+def solitaire_equivalence(seed: int, count: int, max_cards: int,
+                          final_round_too: bool = False) -> tuple[int, int]:
+    """Journal §5.1 with unlimited clue tokens and no final round: p players of H cards
+    have the best score of the solitaire model with hand p*H - 1.  Returns how many
+    decks differ at hand p*H (so the -1 matters) and, if asked, how many differ once
+    the final round is back (so lifting it matters)."""
+    rng = random.Random(seed)
+    differ_at_ph = differ_with_final_round = 0
+    best = SolveOptions(maximize=True)
+    for _ in range(count):
+        deck, rules = tiny_instance(rng, max_cards)
+        free = Rules(rules.players, rules.hand_size, None, 3, final_round=False)
+        live = solve_live(deck, free, BRUTE, best).score
+        h = rules.players * rules.hand_size - 1
+        assert live == solve(deck, h, "dp", best).score, (str(deck), free)
+        differ_at_ph += live != solve(deck, h + 1, "dp", best).score
+        if final_round_too:
+            timed = Rules(rules.players, rules.hand_size, None, 3, final_round=True)
+            differ_with_final_round += live != solve_live(deck, timed, BRUTE, best).score
+    return differ_at_ph, differ_with_final_round
+
+
+def test_players_with_free_clues_are_one_solitaire_hand_of_pH_minus_1():
+    differ_at_ph, _ = solitaire_equivalence(51, 120, 7)
+    assert differ_at_ph
+
+
+@pytest.mark.slow
+def test_players_with_free_clues_are_one_solitaire_hand_thousands_more():
+    differ_at_ph, differ_with_final_round = solitaire_equivalence(5100, 3000, 11, True)
+    assert differ_at_ph and differ_with_final_round
+
+
+def test_brute_time_limit_gives_unknown():
+    deck = random_deck(2, 3, 2, 2, exact_copies=True)      # 12 cards: thousands of states
+    out = solve_live(deck, Rules.for_players(2, hand_size=2, clues=3), BRUTE,
+                     SolveOptions(time_limit=1e-9))
+    assert out.status is Status.UNKNOWN and out.actions is None
+    assert out.reason == "time limit reached; undecided"
