@@ -158,3 +158,34 @@ model_token = st.one_of(number, number.map(lambda x: "-" + x),
                                          "s UNSATISFIABLE", "s UNKNOWN", "s MAYBE", "0",
                                          "SATISFIABLE", "INDET"]), junk)
 model_texts = token_text(model_token)
+
+
+# --- real-rules games (hanab.live game JSON, read by `verify --rules live`) -------------
+
+action = st.fixed_dictionaries({"type": st.one_of(st.integers(-1, 4), size, junk)},
+                               optional={"target": st.one_of(size, st.just(-1), junk),
+                                         "value": st.one_of(size, st.just(-1), junk)})
+
+
+@st.composite
+def live_game_texts(draw) -> str:
+    data: dict = {}
+    if draw(st.booleans()):
+        data["players"] = draw(st.one_of(st.lists(junk, max_size=7), size, junk))
+    if draw(st.booleans()):
+        deck = draw(decks())
+        data["deck"] = [{"suitIndex": k - 1, "rank": a} for a, k in deck.cards]
+        if draw(st.booleans()):
+            data["deck"].append({"suitIndex": draw(size), "rank": draw(size)})
+    data["actions"] = draw(st.one_of(st.lists(action, max_size=8), junk, size))
+    if draw(st.booleans()):
+        data["options"] = draw(st.dictionaries(
+            st.sampled_from(["variant", "startingPlayer", "emptyClues", "oneExtraCard",
+                             "oneLessCard", "deckPlays"]),
+            st.one_of(st.booleans(), size, junk, st.just("No Variant")), max_size=3))
+    if draw(st.booleans()):
+        data["first_player"] = draw(st.one_of(size, junk))
+    if draw(st.integers(0, 5)) == 0:
+        return json.dumps(data["actions"])        # a bare list of actions
+    return json.dumps(data)
+

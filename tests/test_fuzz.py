@@ -26,12 +26,13 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from capped import assert_verdict_or_one_line_error, capped, invoke, needs_fork
-from fuzz_strategies import (decks, deck_texts, dimacs_texts, formulas, huge, model_texts,
-                             plays_texts, positive_size, reader_number, size)
+from fuzz_strategies import (decks, deck_texts, dimacs_texts, formulas, huge, live_game_texts,
+                             model_texts, plays_texts, positive_size, reader_number, size)
 from hanabi_cp.cli.encode import parse_model
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck, parse_dimacs, parse_plays
 from hanabi_cp.limits import MAX_CARD_KINDS, MAX_CNF_VARS
+from hanabi_cp.live.replay_io import parse_replay
 from hanabi_cp.solvers import methods, prepare
 
 pytestmark = needs_fork
@@ -133,6 +134,11 @@ def test_fuzz_plays_reader(slow):
 
 
 @tiers
+def test_fuzz_live_game_reader(slow):
+    fuzz(live_game_texts(), lambda text: read_or_refuse(parse_replay, text), 60, slow)
+
+
+@tiers
 def test_fuzz_model_reader(slow):
     fuzz(model_texts, lambda text: read_or_refuse(parse_model, text), 60, slow)
 
@@ -164,7 +170,7 @@ def cmd(*parts):
     return st.tuples(*map(words, parts)).map(lambda xs: [w for x in xs for w in x])
 
 
-DECK, PLAYS, MODEL, CNF, OUT = "{deck}", "{plays}", "{model}", "{cnf}", "{out}"
+DECK, PLAYS, MODEL, CNF, GAME, OUT = "{deck}", "{plays}", "{model}", "{cnf}", "{game}", "{out}"
 deck_files = st.one_of(deck_texts(), decks().map(deck_to_text), decks().map(deck_to_text))
 cnf_files = st.one_of(formulas().map(dimacs_text), formulas().map(dimacs_text), dimacs_texts())
 
@@ -176,6 +182,13 @@ solve_cmds = cmd("solve", DECK, opt("--hand", size), opt("--method", st.sampled_
     opt("--certificate", st.sampled_from(["-", OUT + "/cert.txt"])))
 verify_cmds = cmd("verify", DECK, st.sampled_from([PLAYS, "PSD", "P"]), opt("--hand", size),
                   flag("--json"))
+# Real games: the search is bounded by --time-limit here (the rules are another part).
+live_cmds = st.one_of(
+    cmd("solve", DECK, "--rules", "live", "--players",
+        st.one_of(st.integers(2, 6), st.integers(2, 6), st.integers(1, 7), huge),
+        opt("--hand-size", positive_size), opt("--clues", st.one_of(size, st.just("unlimited"))),
+        opt("--strikes", positive_size), "--time-limit", "2", flag("--maximize")),
+    cmd("verify", DECK, GAME, "--rules", "live", opt("--players", st.integers(1, 7))))
 encode_cmds = cmd("encode", DECK, opt("--hand", size), opt("-o", st.just(OUT + "/f.cnf")),
                   opt("--varmap", st.sampled_from([OUT + "/m.map", OUT + "/m.json"])))
 decode_cmds = cmd("decode", DECK, MODEL, opt("--hand", size))
@@ -213,13 +226,14 @@ harness_cmds = cmd("harness", opt("--count", st.integers(0, 2)), opt("--seed", c
 
 
 def command_cases(commands):
-    return st.tuples(commands, deck_files, plays_texts(), model_texts, cnf_files)
+    return st.tuples(commands, deck_files, plays_texts(), model_texts, cnf_files,
+                     live_game_texts())
 
 
 def run_command(case) -> None:
-    args, deck, plays, model, cnf = case
+    args, deck, plays, model, cnf, game = case
     with tempfile.TemporaryDirectory() as tmp:
-        paths = {DECK: deck, PLAYS: plays, MODEL: model, CNF: cnf}
+        paths = {DECK: deck, PLAYS: plays, MODEL: model, CNF: cnf, GAME: game}
         for key, text in paths.items():
             with open(os.path.join(tmp, key.strip("{}")), "w", encoding="utf-8") as f:
                 f.write(text)
@@ -240,7 +254,7 @@ def test_fuzz_solve(slow):
 
 @tiers
 def test_fuzz_deck_commands(slow):
-    commands = st.one_of(verify_cmds, encode_cmds, decode_cmds, min_hand_cmds)
+    commands = st.one_of(verify_cmds, encode_cmds, decode_cmds, min_hand_cmds, live_cmds)
     fuzz(command_cases(commands), run_command, 60, slow)
 
 
