@@ -146,8 +146,9 @@ class MissingCards(Sequence[Card]):
     def __getitem__(self, i: slice) -> list[Card]: ...
 
     def __getitem__(self, i: int | slice) -> Card | list[Card]:
-        if isinstance(i, slice):
-            return list(self)[i]
+        if isinstance(i, slice):        # islice stops at the slice's end: no full pass
+            start, stop, step = i.indices(self._len)
+            return list(islice(iter(self), start, stop, step)) if step > 0 else list(self)[i]
         j = i + self._len if i < 0 else i
         if not 0 <= j < self._len:
             raise IndexError("missing card index out of range")

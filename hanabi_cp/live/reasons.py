@@ -25,12 +25,13 @@ positions of every copy.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from ..model import Card, Deck
 from .rules import Rules
 
 
-def _cards(cards: list[Card]) -> str:
+def _cards(cards: Sequence[Card]) -> str:
     shown = ", ".join(map(str, cards[:8]))
     return shown + (f" and {len(cards) - 8} more" if len(cards) > 8 else "")
 
