@@ -251,6 +251,15 @@ def write_plays_to(path: str, plays, force: bool) -> None:
     click.echo(f"c certificate written to {path}")
 
 
+def echo_verdict(out, target: int) -> None:
+    """The ``s`` line, the reason of a loss and the score, for any outcome type."""
+    click.echo(f"s {out.status.value}")
+    if out.reason and out.status.value != "WINNABLE":
+        click.echo(f"c reason: {out.reason}")
+    if out.score is not None:
+        click.echo(f"c score: {out.score} of {target}")
+
+
 def print_outcome(out, deck: Deck, h: int, certificate: str | None = None,
                   force: bool = False, chosen: str | None = None) -> None:
     """The SAT-competition style report of an Outcome."""
@@ -264,11 +273,7 @@ def print_outcome(out, deck: Deck, h: int, certificate: str | None = None,
             f"{k} = {v:.3f}" if isinstance(v, float) else f"{k} = {v}" for k, v in sizes.items()))
     if "seconds" in out.stats:
         click.echo(f"c time: {out.stats['seconds']:.3f} s")
-    click.echo(f"s {out.status.value}")
-    if out.reason and out.status.value != "WINNABLE":
-        click.echo(f"c reason: {out.reason}")
-    if out.score is not None:
-        click.echo(f"c score: {out.score} of {deck.target}")
+    echo_verdict(out, deck.target)
     if out.plays is not None and out.verified:
         click.echo("c certificate verified by the referee")
     if certificate is not None:

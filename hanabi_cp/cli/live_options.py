@@ -20,7 +20,7 @@ from ..live.rules import Rules
 from ..live.solve import live_methods, solve_live
 from ..model import Deck
 from ..solvers import SolveOptions
-from .common import MethodChoice, check_outputs, deck_summary, echo_json, load_deck
+from .common import MethodChoice, check_outputs, deck_summary, echo_json, echo_verdict, load_deck
 
 COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
 
@@ -128,11 +128,7 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         if sizes:
             click.echo("c stats: " + ", ".join(f"{k} = {v}" for k, v in sizes.items()))
         click.echo(f"c time: {out.stats['seconds']:.3f} s")
-        click.echo(f"s {out.status.value}")
-        if out.reason and out.status.value != "WINNABLE":
-            click.echo(f"c reason: {out.reason}")
-        if out.score is not None:
-            click.echo(f"c score: {out.score} of {deck.target}")
+        echo_verdict(out, deck.target)
         if out.actions is not None and out.verified:
             click.echo(f"c certificate verified by the referee (a complete game of "
                        f"{len(out.actions)} turns)")
