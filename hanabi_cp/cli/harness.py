@@ -43,20 +43,43 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
 
 
 @command("harness")
+@click.option("--rules", type=click.Choice(["solitaire", "live"]), default="solitaire",
+              show_default=True,
+              help="solitaire: the paper's model (decks and hand sizes h); live: real games "
+                   "(hanab.live rules, 2 to --max-players players) and the real-rules "
+                   "methods.")
 @click.option("--seed", type=int, default=None,
               help="Seed of the instance stream (default: a fresh one, always printed).")
 @click.option("--count", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Random deck instances to cross-check.")
-@click.option("--max-n", type=click.IntRange(min=1), default=4, show_default=True,
-              help="Largest number of values n.")
-@click.option("--max-c", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Largest number of colors c.")
-@click.option("--max-r", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Largest number of copies of a card r.")
-@click.option("--max-h", type=click.IntRange(min=0), default=3, show_default=True,
-              help="Largest hand size h.")
+@click.option("--max-n", type=click.IntRange(min=1), default=None,
+              help="Largest number of values n [default: 4; 3 with --rules live].")
+@click.option("--max-c", type=click.IntRange(min=1), default=None,
+              help="Largest number of colors c [default: 3; 2 with --rules live].")
+@click.option("--max-r", type=click.IntRange(min=1), default=None,
+              help="Largest number of copies of a card r [default: 3; 2 with --rules live].")
+@click.option("--max-h", type=click.IntRange(min=0), default=None,
+              help="Largest hand size h (with --rules live: cards per player, at least 1) "
+                   "[default: 3; 2 with --rules live].")
 @click.option("--methods", callback=_names, default=None, metavar="A,B,...",
-              help="Methods to compare (default: every registered method).")
+              help="Methods to compare (default: every registered method; with --rules "
+                   "live, every real-rules method).")
+@click.option("--max-players", type=click.IntRange(2, 6), default=3, show_default=True,
+              help="With --rules live: the most players (2 to this).")
+@click.option("--max-cards", type=click.IntRange(min=1), default=8, show_default=True,
+              help="With --rules live: the most cards of a deck (brute force, the oracle, "
+                   "takes up to 14).")
+@click.option("--max-clues", type=click.IntRange(min=0), default=3, show_default=True,
+              help="With --rules live: the most clue tokens (0 to this, or unlimited).")
+@click.option("--max-strikes", type=click.IntRange(min=1), default=3, show_default=True,
+              help="With --rules live: the most strikes (1 to this).")
+@click.option("--lift", type=click.Choice(["all", "clues", "none"]), default="all",
+              show_default=True,
+              help="With --rules live, journal §5.1 as a property: each deck is also "
+                   "decided with unlimited clue tokens and no final round (all), or "
+                   "unlimited tokens only (clues), by the real-rules methods and by every "
+                   "solitaire method at h = p*H - 1; all must agree, and no real-rules score "
+                   "may exceed a lifted one.")
 @click.option("--sample", multiple=True, metavar="NAME=FRACTION",
               help="Run method NAME on only this fraction of the instances (repeatable), "
                    "e.g. --sample cpsat=0.1.")
@@ -84,9 +107,9 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
               help="Overwrite counterexample files in --out that hold something else.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
-def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximize,
-                time_limit, cnf_dir, cnf_count, cnf_vars, cnf_variants, out_dir, csv_path, force,
-                progress):
+def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards,
+                max_clues, max_strikes, lift, sample, maximize, time_limit, cnf_dir, cnf_count,
+                cnf_vars, cnf_variants, out_dir, csv_path, force, progress):
     """Run every applicable method on seeded random decks and compare the verdicts.
 
     Each certificate is replayed by the referee; a rejected certificate, a crash,
@@ -94,24 +117,34 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     instance is shrunk to a small deck that still disagrees and written to --out
     with the `hanabi-cp solve` commands that show it, and the exit code is 1.
 
+    With --rules live the instances are tiny real games (decks of at most
+    --max-cards cards, 2 to --max-players players, 0 to --max-clues tokens or
+    unlimited, 1 to --max-strikes strikes, sometimes no final round) and the
+    methods the real-rules ones; --lift adds journal §5.1 as a property (see --lift;
+    --lift clues keeps the final round, where the equivalence fails: the harness
+    then shrinks a counterexample).
+
     \b
     Example:
       hanabi-cp harness --seed 1 --count 2000 --sample cpsat=0.2
       hanabi-cp harness --seed 1 --count 0 --cnf-count 20 --cnf-variants
+      hanabi-cp harness --rules live --seed 1 --count 300
+      hanabi-cp harness --rules live --seed 1 --count 100 --lift clues --methods brute
     """
+    if rules == "live":
+        _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards,
+              max_clues, max_strikes, lift, sample, maximize, time_limit, out_dir, csv_path,
+              force, progress, cnf_dir or cnf_count)
+        return
+    max_n, max_c, max_r = max_n or 4, max_c or 3, max_r or 3
+    max_h = 3 if max_h is None else max_h
     from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
                            summary_table)
-    from ..formats.results_csv import ResultsCSV
     from ..harness.results import FIELDS, KEY
     from ..harness.runner import Report
 
     _check_sizes(max_n, max_c, max_r, cnf_count and not cnf_dir and cnf_vars, cnf_variants)
-    check_outputs("harness", {"--csv": csv_path}, False, appended=["--csv"],
-                  dirs_made=["--csv"])
-    check_folder(os.path.abspath(out_dir), True, out_dir)
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise HanabiError(f"{out_dir}: not a directory (--out names the folder for counterexamples)")
-    table = ResultsCSV(csv_path, FIELDS, KEY) if csv_path else None
+    table = _start(out_dir, csv_path, FIELDS, KEY)
     if seed is None:
         seed = secrets.randbelow(2**31)
     click.echo(f"c seed: {seed}")
@@ -143,6 +176,63 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
         click.echo(f"c all methods agree (seed {seed})")
         return
     click.echo(f"c {len(report.failures) + len(bad_rt)} disagreement(s) (seed {seed}); "
+               f"counterexamples in {out_dir}", err=True)
+    sys.exit(1)
+
+
+def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]):
+    """Check the outputs before any work; (table, seed)."""
+    from ..formats.results_csv import ResultsCSV
+
+    check_outputs("harness", {"--csv": csv_path}, False, appended=["--csv"],
+                  dirs_made=["--csv"])
+    check_folder(os.path.abspath(out_dir), True, out_dir)
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise HanabiError(f"{out_dir}: not a directory (--out names the folder for counterexamples)")
+    return ResultsCSV(csv_path, fields, key) if csv_path else None
+
+
+def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards, max_clues,
+          max_strikes, lift, sample, maximize, time_limit, out_dir, csv_path, force, progress,
+          cnf) -> None:
+    from ..harness import parse_sample, summary_table
+    from ..harness.live import (FIELDS, KEY, cross_check_live, live_failure_text,
+                                select_live_checks)
+    from ..harness.live_space import LiveSpace
+    from ..harness.runner import Report
+
+    if cnf:
+        raise HanabiError("--cnf-count and --cnf-dir round-trip the solitaire reduction; "
+                          "they do not go with --rules live")
+    if max_h == 0:
+        raise HanabiError("--max-h must be at least 1 with --rules live (cards per player)")
+    space = LiveSpace(max_n or 3, max_c or 2, max_r or 2, max_h or 2, max_players, max_cards,
+                      max_clues, max_strikes)
+    check_kinds(space.max_n, space.max_c, "harness --max-n, --max-c")
+    check_kinds(2 * space.max_n, 1, "harness --max-n (one-color decks take 2 max_n values)")
+    checks = select_live_checks(methods, maximize, lift)
+    table = _start(out_dir, csv_path, FIELDS, KEY)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    click.echo(f"c seed: {seed}")
+    report = Report(seed)
+    cross_check_live(seed, count, space, checks, lift, parse_sample(sample),
+                     SolveOptions(time_limit=time_limit, seed=seed), out_dir, progress,
+                     report=report, table=table, force=force)
+    if table is not None and table.path != "-":
+        click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
+                   f"{report.resumed} instances read back, not run again")
+    lifted = {"none": "", "all": "; lifted: unlimited clues, no final round",
+              "clues": "; lifted: unlimited clues"}[lift]
+    click.echo(f"c instances: {report.instances} (real rules{lifted})")
+    if report.instances:
+        click.echo(summary_table(report))
+    for fail in report.failures[:10]:
+        click.echo(live_failure_text(fail))
+    if report.ok:
+        click.echo(f"c all methods agree (seed {seed})")
+        return
+    click.echo(f"c {len(report.failures)} disagreement(s) (seed {seed}); "
                f"counterexamples in {out_dir}", err=True)
     sys.exit(1)
 
