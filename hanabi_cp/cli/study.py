@@ -57,7 +57,7 @@ def _names(ctx, param, value):
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
-def common_options(name: str, count: int):
+def common_options(name: str, count: int, time_limit: float = 60.0):
     def wrap(func):
         opts = [
             click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sweep."),
@@ -66,7 +66,7 @@ def common_options(name: str, count: int):
             click.option("--methods", callback=_names, default=None, metavar="A,B,...",
                          help="Methods to time (default: the study's; inapplicable ones are skipped)."),
             time_limit_option("Seconds per instance and method (building and solving).",
-                              default=60.0),
+                              default=time_limit),
             click.option("--csv", "csv_path", default=f"results/study-{name}.csv", show_default=True,
                          metavar="FILE", help="CSV to append each row to as soon as it is done; "
                                               "rows already there are skipped (a rerun resumes)."),
@@ -101,11 +101,12 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
     return stem
 
 
-def _finish(module, rows, stem: str, force: bool, **fields) -> None:
-    """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes)."""
+def _finish(module, rows, stem: str, force: bool, keep=None, **fields) -> None:
+    """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes):
+    those with ``fields``, and if given, for which ``keep(row)`` holds."""
     from ..studies.common import select
 
-    mine = select(rows.rows, **fields)
+    mine = [r for r in select(rows.rows, **fields) if keep is None or keep(r)]
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); "
                f"{len(mine)} of this sweep (" + ", ".join(f"{k} = {v}" for k, v in fields.items()) + ")")
     click.echo(module.summary(mine))
@@ -219,6 +220,50 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
     stem = _outputs("reduction", csv_path, stem, force)
     rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress)
     _finish(reduction, rows, stem, force, seed=seed, ratio=ratio)
+
+
+@study.command("live", cls=StudyCommand)
+@common_options("live", 500, time_limit=2.0)
+@click.option("--players", callback=_ints, default="2-6", show_default=True,
+              help="Player counts p (2 to 6), each with hanab.live's hand size.")
+@click.option("--variants", callback=_names, default=None, metavar="A,B,...",
+              help="Rule sets to ask (default: all of real, free-clues, no-final, lifted, "
+                   "solitaire).")
+def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress, players,
+               variants):
+    """Shuffled standard decks under real rules: the fraction winnable for each player
+    count (Wilson 95% CI), the best-score distribution, and what the 8 clue tokens and
+    the final round cost (unlimited clues, no final round, both, and the solitaire
+    model at h = p*H - 1).
+
+    Deck i is `hanabi-cp generate --standard --seed S` with S = --seed + i. A time
+    limit gives UNKNOWN, counted apart, never a win or a loss.
+
+    \b
+    Example:
+      hanabi-cp study live --seed 1 --count 20 --players 2,3 --csv results/study-live-small.csv
+    """
+    from ..live.rules import MAX_PLAYERS, MIN_PLAYERS
+    from ..studies import live
+
+    if methods is not None:
+        raise HanabiError("study live: --methods does not apply (the real-rules method is "
+                          f"{live.LIVE_METHOD}; the solitaire model uses {live.SOLITAIRE_DECIDE} "
+                          f"and {live.SOLITAIRE_MAXIMIZE})")
+    bad = [p for p in players if not MIN_PLAYERS <= p <= MAX_PLAYERS]
+    if bad:
+        raise HanabiError(f"--players: {bad[0]} is not a player count of 2 to 6")
+    chosen = tuple(variants or live.VARIANTS)
+    unknown = [v for v in chosen if v not in live.VARIANTS]
+    if unknown:
+        raise HanabiError(f"--variants: unknown {unknown[0]!r}; choose from "
+                          + ", ".join(live.VARIANTS))
+    stem = _outputs("live", csv_path, stem, force)
+    click.echo(f"c decks: hanabi-cp generate --standard --seed S for S = {seed} .. "
+               f"{seed + count - 1}")
+    rows = live.run(csv_path, seed, count, players, chosen, time_limit, progress)
+    _finish(live, rows, stem, force, keep=lambda r: int(r["instance"]) < count
+            and int(r["players"]) in players and r["variant"] in chosen, seed=seed)
 
 
 COMMANDS = [study]
