@@ -82,3 +82,16 @@ def test_cli_study_live(tmp_path):
                        (["--methods", "sat"], "--methods does not apply")):
         res = CliRunner().invoke(main, ["study", "live", "--count", "1", "--csv", csv, *args])
         assert res.exit_code == 2 and says in res.output, res.output
+
+
+def test_rule_set_order_and_what_relaxing_the_rules_rescues():
+    def rows(seed, **verdicts):
+        return [{"players": "2", "deck_seed": str(seed), "variant": v.replace("_", "-"),
+                 "verdict": x} for v, x in verdicts.items()]
+    data = (rows(1, real="UNWINNABLE", free_clues="UNWINNABLE", no_final="WINNABLE")
+            + rows(2, real="WINNABLE", free_clues="UNWINNABLE")
+            + rows(3, real="UNWINNABLE", no_final="UNKNOWN"))
+    assert live.order_violations(data) == [(2, 2, "real", "free-clues")]
+    assert live.rescued(data) == {2: {"free-clues": (0, 1), "no-final": (1, 1)}}
+    assert "won under a rule set but lost under a laxer one: 1" in live.summary(
+        [{**r, "instance": "0", "score": ""} for r in data])

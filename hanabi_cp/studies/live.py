@@ -150,6 +150,39 @@ def section_5_1_differences(rows: list[dict]) -> list[tuple[int, int]]:
     return sorted(k for k, v in verdicts.items() if len(set(v.values())) > 1)
 
 
+# Each rule set on the right only allows more games than the one on the left
+# (encodings/live-search.md, section 7), so a deck won on the left is won on the right.
+ORDER = (("real", "free-clues"), ("real", "no-final"), ("free-clues", "lifted"),
+         ("no-final", "lifted"))
+
+
+def _verdicts(rows: list[dict]) -> dict[tuple[int, int], dict[str, str]]:
+    out: dict[tuple[int, int], dict[str, str]] = {}
+    for r in rows:
+        out.setdefault((int(r["players"]), int(r["deck_seed"])), {})[r["variant"]] = r["verdict"]
+    return out
+
+
+def order_violations(rows: list[dict]) -> list[tuple[int, int, str, str]]:
+    """(players, deck seed, a, b): won under rule set a, lost under the laxer b (never)."""
+    return sorted((p, s, a, b) for (p, s), v in _verdicts(rows).items() for a, b in ORDER
+                  if v.get(a) == Status.WINNABLE.value and v.get(b) == Status.UNWINNABLE.value)
+
+
+def rescued(rows: list[dict]) -> dict[int, dict[str, tuple[int, int]]]:
+    """players -> variant -> (decks lost under the real rules and won under the variant,
+    decks lost under the real rules and decided under the variant)."""
+    out: dict[int, dict[str, tuple[int, int]]] = {}
+    for (p, _), v in sorted(_verdicts(rows).items()):
+        if v.get("real") != Status.UNWINNABLE.value:
+            continue
+        for variant in VARIANTS[1:]:
+            if decided(v.get(variant, "")):
+                won, total = out.setdefault(p, {}).get(variant, (0, 0))
+                out[p][variant] = (won + (v[variant] == Status.WINNABLE.value), total + 1)
+    return out
+
+
 def _fraction(c: Counter) -> str:
     won, lost, unknown = c["WINNABLE"], c["UNWINNABLE"], c["UNKNOWN"]
     if not won + lost:
@@ -174,6 +207,16 @@ def summary(rows: list[dict]) -> str:
         lines.append("best score under the real rules (decks per score):")
         for p, c in scores.items():
             lines.append(f"p = {p}: " + ", ".join(f"{s}: {c[s]}" for s in sorted(c, reverse=True)))
+    saved = rescued(rows)
+    if saved:
+        lines.append("decks lost under the real rules, won once the rules are relaxed "
+                     "(of those decided):")
+        for p, by in saved.items():
+            lines.append(f"p = {p}: " + ", ".join(f"{v}: {w} of {t}" for v, (w, t) in by.items()))
+    if len(variants) > 1:
+        bad = order_violations(rows)
+        lines.append(f"won under a rule set but lost under a laxer one: {len(bad)}"
+                     + (f": {bad[:10]}" if bad else ""))
     if "lifted" in variants and "solitaire" in variants:
         diff = section_5_1_differences(rows)
         lines.append(f"journal §5.1 (lifted rules = solitaire at h = p*H - 1): "
@@ -202,8 +245,9 @@ def plot_winnable(rows, ax=None):
                 lo, hi = wilson(won, total)
                 xs.append(p + (j - (len(variants) - 1) / 2) * 0.08)
                 ys.append(won / total)
-                err_lo.append(won / total - lo)
-                err_hi.append(hi - won / total)
+                # max(0, .): the rounding of Wilson's bounds at 0 and 1
+                err_lo.append(max(0.0, won / total - lo))
+                err_hi.append(max(0.0, hi - won / total))
                 low = min(low, lo)
         label = LABELS[v] + (f" ({unknown} unknown)" if unknown else "")
         ax.errorbar(xs, ys, yerr=[err_lo, err_hi], marker="os^vD"[j % 5], capsize=3,
