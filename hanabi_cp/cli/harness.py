@@ -14,6 +14,9 @@ from ..solvers import SolveOptions
 from .common import check_folder, check_outputs, command, time_limit_option
 
 
+LIVE_ONLY = ("max_players", "max_cards", "max_clues", "max_strikes", "lift")
+
+
 def _names(ctx, param, value):
     if value is None:
         return None
@@ -136,6 +139,10 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
               max_clues, max_strikes, lift, sample, maximize, time_limit, out_dir, csv_path,
               force, progress, cnf_dir or cnf_count)
         return
+    ctx = click.get_current_context()
+    for name in LIVE_ONLY:
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+            raise HanabiError(f"--{name.replace('_', '-')} goes with --rules live")
     max_n, max_c, max_r = max_n or 4, max_c or 3, max_r or 3
     max_h = 3 if max_h is None else max_h
     from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
