@@ -161,3 +161,15 @@ def test_cli_live_harness_rejects_what_does_not_apply():
 def test_cli_live_options_need_rules_live():
     res = CliRunner().invoke(main, ["harness", "--count", "1", "--max-players", "2"])
     assert res.exit_code == 2 and "--max-players goes with --rules live" in res.output
+
+
+def test_a_method_registered_later_is_cross_checked_without_change(monkeypatch):
+    import hanabi_cp.live.solve as registry
+
+    search = live_methods()["search"]
+    monkeypatch.setitem(registry._REGISTRY, "newcomer",
+                        LiveMethod("newcomer", search.run, "search again", maximizes=True))
+    labels = {c.label for c in select_live_checks()}
+    assert {"newcomer", "newcomer+max", "newcomer/lifted", "newcomer+max/lifted"} <= labels
+    report = cross_check_live(8, 30, SPACE, lift="none")
+    assert report.ok and report.tallies["newcomer+max"].run == 30
