@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..errors import HanabiError
+from ..errors import FileError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
 from .common import check_folder, check_outputs, command, time_limit_option
@@ -110,7 +110,7 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
                   dirs_made=["--csv"])
     check_folder(os.path.abspath(out_dir), True, out_dir)
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise HanabiError(f"{out_dir}: not a directory (--out names the folder for counterexamples)")
+        raise FileError(f"{out_dir}: not a directory (--out names the folder for counterexamples)")
     table = ResultsCSV(csv_path, FIELDS, KEY) if csv_path else None
     if seed is None:
         seed = secrets.randbelow(2**31)

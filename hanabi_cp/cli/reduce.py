@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from ..errors import HanabiError
+from ..errors import FileError, HanabiError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
 from .common import MethodChoice, check_outputs, command, force_option, provenance, time_limit_option
@@ -123,7 +123,7 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".cnf"))
         if not files:
-            raise HanabiError(f"{path}: no .cnf files in this directory")
+            raise FileError(f"{path}: no .cnf files in this directory")
     else:
         files = [path]
     check_outputs("roundtrip", {"--csv": csv_path}, False, {f: f for f in files},

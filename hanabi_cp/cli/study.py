@@ -6,7 +6,7 @@ import os
 
 import click
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
 from .common import PROG, Command, UsageLine, check_outputs, time_limit_option
 
@@ -89,7 +89,7 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
     from ..studies.figure_files import check_figures, figure_paths
 
     if csv_path == "-":
-        raise HanabiError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
+        raise UsageError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
     if stem is None:
         base, ext = os.path.splitext(csv_path)
         stem = base if ext.lower() == ".csv" else csv_path
@@ -181,9 +181,9 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
     from ..studies import random_decks
 
     if param == "h" and any(x != int(x) or x < 0 for x in points):
-        raise HanabiError(f"--points: hand sizes must be integers >= 0, found {points}")
+        raise InvalidParameter(f"--points: hand sizes must be integers >= 0, found {points}")
     if param == "density" and any(x <= 0 for x in points):
-        raise HanabiError(f"--points: densities must be > 0, found {points}")
+        raise InvalidParameter(f"--points: densities must be > 0, found {points}")
     check_kinds(n, c, "study random --n, --c")
     check_cards(n * c * r if param == "h" else round(max(points) * n * c),
                 "study random: the largest deck", option=None)
