@@ -74,6 +74,18 @@ class HanabiError(Exception):
         self.args = (self.text(names),)
         return self
 
+    def __reduce__(self):
+        # Pickled whole (message, template, attributes): errors cross process pools,
+        # and subclasses' __init__ (InputError's four parts) cannot take ``args`` back.
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
+
+def _rebuilt(cls: type[HanabiError], args: tuple, state: dict) -> HanabiError:
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 
 class InputError(HanabiError):

@@ -282,3 +282,26 @@ def print_outcome(out, deck: Deck, h: int, certificate: str | None = None,
                                                 out.status.value == "UNWINNABLE" else "undecided"))
         else:
             write_plays_to(certificate, out.plays, force)
+
+
+# Library parameters a command sets through an option of another name.
+_ALIASES = {"h": "hand"}
+
+
+def flag_names(cmd: click.Command) -> dict[str, str]:
+    """The flag that sets each parameter of ``cmd``, by the parameter's name: what
+    ``HanabiError.rename`` needs to make a library message name the CLI's flags.
+
+    >>> from hanabi_cp.cli import main
+    >>> flag_names(main.commands["show"])["first"], flag_names(main.commands["reduce"])["h"]
+    ('--from', '--hand')
+    """
+    names = {}
+    for p in cmd.params:
+        if isinstance(p, click.Option) and p.name:
+            longs = [o for o in p.opts if o.startswith("--")]
+            names[p.name] = (longs or p.opts)[0]
+    for param, option in _ALIASES.items():
+        if option in names:
+            names.setdefault(param, names[option])
+    return names

@@ -82,27 +82,6 @@ def main() -> None:
     """
 
 
-# Library parameters a command sets through an option of another name.
-_ALIASES = {"h": "hand"}
-
-
-def flag_names(cmd: click.Command) -> dict[str, str]:
-    """The flag that sets each parameter of ``cmd``, by the parameter's name.
-
-    >>> flag_names(main.commands["show"])["first"], flag_names(main.commands["reduce"])["h"]
-    ('--from', '--hand')
-    """
-    names = {}
-    for p in cmd.params:
-        if isinstance(p, click.Option) and p.name:
-            longs = [o for o in p.opts if o.startswith("--")]
-            names[p.name] = (longs or p.opts)[0]
-    for param, option in _ALIASES.items():
-        if option in names:
-            names.setdefault(param, names[option])
-    return names
-
-
 def _speak_flags(cmd: click.Command) -> None:
     """Make library errors raised under ``cmd`` name its flags, not the library's
     parameters: ``copies 1: ...`` becomes ``--copies 1: ...`` (HanabiError.rename)."""
@@ -110,6 +89,7 @@ def _speak_flags(cmd: click.Command) -> None:
         for sub in cmd.commands.values():
             _speak_flags(sub)
         return
+    from .common import flag_names
     callback, flags = cmd.callback, flag_names(cmd)
     if callback is None:
         return

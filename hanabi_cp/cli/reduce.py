@@ -12,7 +12,8 @@ import click
 from ..errors import FileError, HanabiError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
-from .common import MethodChoice, check_outputs, command, force_option, provenance, time_limit_option
+from .common import (MethodChoice, check_outputs, command, flag_names, force_option, provenance,
+                     time_limit_option)
 
 
 def _variant_options(func):
@@ -152,6 +153,7 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
             row = roundtrip(_read(f), name, method=method, h=hand, copies=copies, kappa=kappa,
                             options=options, max_cards=max_cards)
         except HanabiError as exc:
+            exc.rename(flag_names(click.get_current_context().command))
             warn(f"hanabi-cp: error: {exc}")
             row = RoundtripRow.failed(name, method, hand, variant, str(exc))
         if table is not None:
