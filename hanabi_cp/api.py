@@ -257,14 +257,15 @@ def solve_live(deck: Deck, rules: Rules | int, method: str = "auto",
 
 def draw(path: str, deck: Deck, h: int | None = None, plays: PlaySequence | str | Outcome | None = None,
          roles: Sequence[str] | None = None, first: int | None = None, last: int | None = None,
-         force: bool = False) -> None:
+         name: str | None = None, force: bool = False) -> None:
     """Draw ``deck`` to ``path`` as ``hanabi-cp show`` does: ``.svg`` or ``.png``
     (a picture) or ``.html`` (a self-contained step-through replay).
 
     ``plays`` is a play sequence (judged by the referee first) or an
     :class:`Outcome` of :func:`solve` (its certificate, or the reason of a loss);
     ``roles`` label the gadgets of a reduction's deck; ``first``/``last`` (1-based,
-    inclusive) pick a window.  An existing file is kept unless ``force``.
+    inclusive) pick a window; ``name`` is what the title calls the deck (default:
+    the output's file name).  An existing file is kept unless ``force``.
 
     >>> import os, tempfile
     >>> import hanabi_cp as hc
@@ -288,7 +289,7 @@ def draw(path: str, deck: Deck, h: int | None = None, plays: PlaySequence | str 
     if h is not None:
         h = effective_hand(h, deck.N)
     lo, hi = scene.window(deck, first, last)
-    name = os.path.basename(path)
+    name = name or os.path.basename(path)
     roles = tuple(roles) if roles is not None else None
     if isinstance(plays, Outcome):
         status = f"{plays.status.value} (method {plays.method})"
