@@ -216,12 +216,15 @@ def test_raises_are_specific_and_library_messages_name_no_flags():
     # A bare HanabiError says nothing an `except` can tell apart: use a subclass
     # of hanabi_cp/errors.py (UsageError for options that do not go together...).
     bare = [(str(p), n) for p, _, n, cls, _ in raises if cls == "HanabiError"]
-    assert bare == []
+    assert bare == [], ("raise a subclass from hanabi_cp/errors.py: InvalidParameter (a bad "
+                        "argument), UsageError (arguments that do not go together), FileError "
+                        "(cannot read or write), MethodRefused, LimitError, ...")
     # Outside cli/, a message names the function's parameter ({copies}), which the
     # CLI renames to its flag (cli/main.py); "--copies" there would be wrong in a script.
     flags = [(str(p), n, text) for p, cli, n, cls, text in raises
              if not cli and re.search(r"(^|\W)--[a-z]", text)]
-    assert flags == []
+    assert flags == [], ("outside cli/, name the parameter, e.g. InvalidParameter("
+                         "f\"{{jobs}} {jobs}: expected ...\", \"jobs\"): the CLI writes --jobs")
 
 
 def test_readme_python_section_runs(monkeypatch):
