@@ -9,19 +9,23 @@ The public API, for scripts and notebooks::
     ('WINNABLE', True)
 
 Every name in ``__all__`` has a docstring with an example (``help(hc.solve)``).
-The package imports only the model, the errors and ``min_hand`` (see below) with
-itself; every other name is imported on first use, and OR-Tools, python-sat's
-solvers and matplotlib only when a function needs them, so ``import hanabi_cp``
-stays cheap.
+The package imports only its errors with itself; every other name is imported on
+first use, and OR-Tools, python-sat's solvers and matplotlib only when a function
+needs them, so ``import hanabi_cp`` stays cheap.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+import sys
+import types
 
 from .errors import (CertificateError, DeckError, FileError, FormulaError, HanabiError, InputError,
                      InvalidParameter, LimitError, MethodRefused, SolverBug, UsageError)
+
+# Not ``from typing import TYPE_CHECKING``: importing typing costs more than the rest
+# of this file (mypy knows the name either way).
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -32,7 +36,7 @@ _LAZY = {
     # solving and checking
     "Status": "solvers", "Outcome": "solvers", "SolveOptions": "solvers", "Replay": "verify",
     "MinHand": "min_hand", "Encoding": "encoders.cnf",
-    "solve": "api", "methods": "api", "replay": "api", "check_win": "api",
+    "solve": "api", "methods": "api", "replay": "api", "check_win": "api", "min_hand": "api",
     "encode": "api",
     # files
     "DeckFile": "formats.decks", "parse_deck": "api", "read_deck": "api", "read_deck_file": "api",
@@ -49,13 +53,6 @@ _LAZY = {
     "draw": "api", "cross_check": "api", "Report": "harness.runner",
     "TimeUp": "deadline",
 }
-
-# ``min_hand`` is also the name of a submodule, which the import system would set
-# as this package's attribute when anything first imports it: loaded here first,
-# the name is then the function's for good.  (Write ``from hanabi_cp.min_hand
-# import ...`` for the module's other names.)
-from . import min_hand as _least_hand_module  # noqa: E402,F401
-from .api import min_hand  # noqa: E402
 
 # Spelled out for readers and linters; tests/test_api.py checks it against _LAZY.
 __all__ = [
@@ -93,10 +90,31 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
+# Names that are both an API function and a submodule (hanabi_cp/min_hand.py).
+_SHADOWED = frozenset({"min_hand"})
+
+
+class _Package(types.ModuleType):
+    """This package.  The import system sets a submodule as an attribute of its
+    package when it is first imported, which would turn ``hc.min_hand`` from the
+    function into the module at the first solve; here the function keeps the name.
+    (``from hanabi_cp.min_hand import ...`` reaches the module as always.)"""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
 if TYPE_CHECKING:
-    from .api import (assignment_from_play, check_win, cross_check, draw, encode, methods, parse_deck,
-                      play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay, solve,
-                      solve_live)
+    from typing import Any
+
+    from .api import (assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
+                      parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay,
+                      solve, solve_live)
     from .cnf import CNF
     from .deadline import TimeUp
     from .encoders.cnf import Encoding

@@ -28,7 +28,9 @@ copies 1: the reduction needs r >= 2
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+TYPE_CHECKING = False             # (typing is not imported for it: see hanabi_cp/__init__.py)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 class HanabiError(Exception):
