@@ -1,3 +1,133 @@
-"""hanabi-cp: a SAT/CP-backed verifier for the complexity of Solitaire Hanabi."""
+"""hanabi-cp: a SAT/CP-backed verifier for the complexity of Solitaire Hanabi.
+
+The public API, for scripts and notebooks::
+
+    >>> import hanabi_cp as hc
+    >>> deck = hc.read_deck("instances/standard-winnable-h2.txt")
+    >>> out = hc.solve(deck, h=2)
+    >>> out.status.value, hc.check_win(deck, 2, out.plays).won
+    ('WINNABLE', True)
+
+Every name in ``__all__`` has a docstring with an example (``help(hc.solve)``).
+The package imports only its errors with itself; every other name is imported on
+first use, and OR-Tools, python-sat's solvers and matplotlib only when a function
+needs them, so ``import hanabi_cp`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+from .errors import (CertificateError, DeckError, FileError, FormulaError, HanabiError, InputError,
+                     InvalidParameter, LimitError, MethodRefused, SolverBug, UsageError)
+
+# Not ``from typing import TYPE_CHECKING``: importing typing costs more than the rest
+# of this file (mypy knows the name either way).
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
+
+# name -> module that defines it; loaded by __getattr__ on first use.
+_LAZY = {
+    # the model
+    "Card": "model", "Deck": "model", "PlaySequence": "plays", "CNF": "cnf",
+    # solving and checking
+    "Status": "solvers", "Outcome": "solvers", "SolveOptions": "solvers", "Replay": "verify",
+    "MinHand": "min_hand", "Encoding": "encoders.cnf",
+    "solve": "api", "methods": "api", "replay": "api", "check_win": "api", "min_hand": "api",
+    "encode": "api",
+    # files
+    "DeckFile": "formats.decks", "parse_deck": "api", "read_deck": "api", "read_deck_file": "api",
+    "write_deck": "formats.decks", "read_plays": "formats.plays_io", "write_plays": "formats.plays_io",
+    "read_dimacs": "formats.dimacs", "parse_dimacs": "formats.dimacs", "write_dimacs": "formats.dimacs",
+    "dimacs_text": "formats.dimacs",
+    # generators
+    "random_deck": "generators", "standard_deck": "generators", "random_kcnf": "generators",
+    # the reduction from SAT
+    "Reduction": "reduction.sat3", "reduce_cnf": "api", "play_from_assignment": "api",
+    "assignment_from_play": "api",
+    # real rules, pictures, cross-checking
+    "Rules": "live.rules", "RulesError": "live.rules", "LiveOutcome": "live.solve", "solve_live": "api",
+    "draw": "api", "cross_check": "api", "Report": "harness.runner",
+    "TimeUp": "deadline",
+}
+
+# Spelled out for readers and linters; tests/test_api.py checks it against _LAZY.
+__all__ = [
+    "__version__",
+    # the model
+    "Card", "Deck", "PlaySequence", "CNF",
+    # solving and checking
+    "Status", "Outcome", "SolveOptions", "Replay", "MinHand", "Encoding",
+    "solve", "methods", "replay", "check_win", "min_hand", "encode",
+    # files
+    "DeckFile", "parse_deck", "read_deck", "read_deck_file", "write_deck", "read_plays",
+    "write_plays", "read_dimacs", "parse_dimacs", "write_dimacs", "dimacs_text",
+    # generators
+    "random_deck", "standard_deck", "random_kcnf",
+    # the reduction from SAT
+    "Reduction", "reduce_cnf", "play_from_assignment", "assignment_from_play",
+    # real rules, pictures, cross-checking
+    "Rules", "RulesError", "LiveOutcome", "solve_live", "draw", "cross_check", "Report",
+    # errors
+    "HanabiError", "InputError", "FileError", "InvalidParameter", "UsageError", "DeckError",
+    "FormulaError", "CertificateError", "LimitError", "MethodRefused", "SolverBug", "TimeUp",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hanabi_cp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value          # next time without __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+# Names that are both an API function and a submodule (hanabi_cp/min_hand.py).
+_SHADOWED = frozenset({"min_hand"})
+
+
+class _Package(types.ModuleType):
+    """This package.  The import system sets a submodule as an attribute of its
+    package when it is first imported, which would turn ``hc.min_hand`` from the
+    function into the module at the first solve; here the function keeps the name.
+    (``from hanabi_cp.min_hand import ...`` reaches the module as always.)"""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .api import (assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
+                      parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay,
+                      solve, solve_live)
+    from .cnf import CNF
+    from .deadline import TimeUp
+    from .encoders.cnf import Encoding
+    from .formats.decks import DeckFile, write_deck
+    from .formats.dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
+    from .formats.plays_io import read_plays, write_plays
+    from .generators import random_deck, random_kcnf, standard_deck
+    from .harness.runner import Report
+    from .live.rules import Rules, RulesError
+    from .live.solve import LiveOutcome
+    from .min_hand import MinHand
+    from .model import Card, Deck
+    from .plays import PlaySequence
+    from .reduction.sat3 import Reduction
+    from .solvers import Outcome, SolveOptions, Status
+    from .verify import Replay

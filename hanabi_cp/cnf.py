@@ -9,11 +9,18 @@ from dataclasses import dataclass, field
 from itertools import chain
 from collections.abc import Iterable, Mapping, Sequence
 
-from .errors import HanabiError
+from .errors import FormulaError
 
 
 @dataclass(frozen=True)
 class CNF:
+    """A formula in conjunctive normal form over variables 1..num_vars.
+
+    >>> f = CNF.of([(1, -2), (2, 3)])
+    >>> f.num_vars, f.num_clauses, f.satisfied_by([1, 2, -3]), f.first_falsified({1: False})
+    (3, 2, True, 2)
+    """
+
     num_vars: int
     clauses: tuple[tuple[int, ...], ...]
     comments: tuple[str, ...] = field(default=(), compare=False)
@@ -27,7 +34,7 @@ class CNF:
             for j, clause in enumerate(clauses, start=1):
                 for lit in clause:
                     if lit == 0 or abs(lit) > self.num_vars:
-                        raise HanabiError(f"clause {j}: literal {lit} outside 1..{self.num_vars}")
+                        raise FormulaError(f"clause {j}: literal {lit} outside 1..{self.num_vars}")
 
     @classmethod
     def of(cls, clauses: Iterable[Sequence[int]], num_vars: int | None = None) -> CNF:

@@ -39,7 +39,11 @@ EVERY = 4095
 
 
 class TimeUp(Exception):
-    """The deadline passed during ``phase``; the answer is UNKNOWN."""
+    """The deadline passed during ``phase``; the answer is UNKNOWN.
+
+    >>> str(TimeUp(2.0, "SAT search"))
+    'time limit of 2 s reached during SAT search'
+    """
 
     def __init__(self, limit: float, phase: str):
         self.limit, self.phase = limit, phase

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from .cnf import CNF
-from .errors import HanabiError
+from .errors import InvalidParameter
 from .model import Deck
 
 # Copies of values 1..5 in a real Hanabi deck (three 1s, two 2s/3s/4s, one 5).
@@ -30,7 +30,7 @@ def rng_of(seed: int | random.Random) -> random.Random:
 
 def _positive(name: str, value: int, low: int = 1) -> None:
     if not isinstance(value, int) or value < low:
-        raise HanabiError(f"{name} must be an integer >= {low}, found {value!r}")
+        raise InvalidParameter(f"{{{name}}} must be an integer >= {low}, found {value!r}", name)
 
 
 def random_deck(seed: int | random.Random, n: int, c: int, r: int,
@@ -40,6 +40,10 @@ def random_deck(seed: int | random.Random, n: int, c: int, r: int,
     Each card gets a uniform number of copies in 1..r (exactly r with
     ``exact_copies``); with probability ``p_missing`` a card gets none, which makes
     the deck lost (a valid instance all the same).
+
+    >>> deck = random_deck(7, n=4, c=3, r=2, exact_copies=True)
+    >>> deck.N, deck.r, deck == random_deck(7, n=4, c=3, r=2, exact_copies=True)
+    (24, 2, True)
     """
     _positive("n", n)
     _positive("c", c)
@@ -58,9 +62,14 @@ def random_deck(seed: int | random.Random, n: int, c: int, r: int,
 
 def standard_deck(seed: int | random.Random, colors: int = 5) -> Deck:
     """A shuffled real Hanabi deck: ``colors`` colors (5, or 6 for the variant), values
-    1..5 with 3, 2, 2, 2, 1 copies."""
+    1..5 with 3, 2, 2, 2, 1 copies.
+
+    >>> deck = standard_deck(59)
+    >>> deck.N, deck.n, deck.c, deck.r
+    (50, 5, 5, 3)
+    """
     if colors not in (5, 6):
-        raise HanabiError(f"a standard deck has 5 or 6 colors, found {colors!r}")
+        raise InvalidParameter(f"a standard deck has 5 or 6 {{colors}}, found {colors!r}", "colors")
     rng = rng_of(seed)
     cards = [(a, k) for k in range(1, colors + 1)
              for a, copies in enumerate(STANDARD_COPIES, start=1) for _ in range(copies)]
@@ -70,12 +79,17 @@ def standard_deck(seed: int | random.Random, colors: int = 5) -> Deck:
 
 def random_kcnf(seed: int | random.Random, num_vars: int, num_clauses: int, k: int = 3) -> CNF:
     """Uniform random k-CNF (as SATLIB's uf/uuf families): each clause draws k distinct
-    variables and negates each with probability 1/2."""
+    variables and negates each with probability 1/2.
+
+    >>> f = random_kcnf(1, num_vars=20, num_clauses=91)
+    >>> f.num_vars, f.num_clauses, {len(c) for c in f.clauses}
+    (20, 91, {3})
+    """
     _positive("num_vars", num_vars)
     _positive("num_clauses", num_clauses, 0)
     _positive("k", k)
     if k > num_vars:
-        raise HanabiError(f"k = {k} distinct variables per clause need num_vars >= k, found {num_vars}")
+        raise InvalidParameter(f"k = {k} distinct variables per clause need num_vars >= k, found {num_vars}")
     rng = rng_of(seed)
     clauses = []
     for _ in range(num_clauses):

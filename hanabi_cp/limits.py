@@ -150,8 +150,9 @@ def memory(cards: int) -> str:
 
 
 def check_cards(cards: int, what: str, limit: int = MAX_CARDS,
-                option: str | None = "--max-cards") -> None:
-    """Raise LimitError if building ``cards`` cards exceeds ``limit``.
+                option: str | None = "max_cards") -> None:
+    """Raise LimitError if building ``cards`` cards exceeds ``limit``; the message
+    names ``option``, the parameter that sets the limit (the CLI: its flag), if any.
 
     >>> check_cards(10**9, "the image")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -159,9 +160,9 @@ def check_cards(cards: int, what: str, limit: int = MAX_CARDS,
     hanabi_cp.errors.LimitError: the image would have 1,000,000,000 cards (about 700 GB...15,000,000
     """
     if cards > limit:
-        where = f"{option} {limit:,}" if option else f"the limit of {limit:,} cards"
+        where = f"{{{option}}} {limit:,}" if option else f"the limit of {limit:,} cards"
         raise LimitError(f"{what} would have {cards:,} cards ({memory(cards)} to solve at "
-                         f"~{BYTES_PER_CARD} bytes per card), above {where}")
+                         f"~{BYTES_PER_CARD} bytes per card), above {where}", *[option] if option else [])
 
 
 def check_at_most(name: str, value: int, limit: int, why: str) -> None:

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from .deadline import TimeUp
-from .errors import HanabiError, SolverBug
+from .errors import MethodRefused, SolverBug
 from .model import Deck
 from .plays import PlaySequence, play_out
 from .solvers import SolveOptions, Status, solve
@@ -27,6 +27,15 @@ from .verify import replay
 
 @dataclass
 class MinHand:
+    """The least winning hand size ``h``, a win with it (``plays``) and why
+    ``h - 1`` does not win (``below``).
+
+    >>> from hanabi_cp.model import Deck
+    >>> least = min_hand(Deck.of([(2, 1), (3, 1), (1, 1)]))
+    >>> least.h, str(least.plays), least.below
+    (2, 'SSP', 'every win holds 2 cards after some position')
+    """
+
     h: int | None                  # least winning hand size; None if no h wins
     plays: PlaySequence | None     # a win with hand size h (replayed)
     below: str | None              # why h - 1 does not win (or why nothing wins)
@@ -133,7 +142,7 @@ def min_hand_search(deck: Deck, method: str, options: SolveOptions,
         if out.status is Status.UNKNOWN:
             if deadline.expired():
                 raise TimeUp(deadline.limit, f"deciding h = {h} with {method}")
-            raise HanabiError(f"min-hand: {method} could not decide h = {h}: {out.reason}")
+            raise MethodRefused(f"min-hand: {method} could not decide h = {h}: {out.reason}")
         return out
 
     missing = deck.missing()

@@ -20,6 +20,13 @@ from .errors import DeckError
 
 
 class Card(NamedTuple):
+    """One card: its value (1..n) and color (1..c), written ``value:color``.
+
+    >>> card = Card(3, 2)
+    >>> card.value, card.color, str(card), card == (3, 2)
+    (3, 2, '3:2', True)
+    """
+
     value: int
     color: int
 
@@ -29,7 +36,14 @@ class Card(NamedTuple):
 
 @dataclass(frozen=True)
 class Deck:
-    """An ordered deck with its explicit parameters n (values) and c (colors)."""
+    """An ordered deck with its explicit parameters n (values) and c (colors).
+
+    >>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (1, 2)])
+    >>> deck.n, deck.c, deck.N, deck.r, deck.target, str(deck)
+    (2, 2, 4, 2, 4, '1:1 2:1 1:2 1:2')
+    >>> list(deck.missing())
+    [Card(value=2, color=2)]
+    """
 
     cards: tuple[Card, ...]
     n: int

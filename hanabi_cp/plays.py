@@ -24,7 +24,12 @@ def parse_action(token: str) -> str | None:
 
 @dataclass(frozen=True)
 class PlaySequence:
-    """The actions, one letter per scanned card, as a string (compact for 10^5 cards)."""
+    """The actions, one letter per scanned card, as a string (compact for 10^5 cards).
+
+    >>> plays = PlaySequence("SPPD")
+    >>> len(plays), plays[0], plays.played, str(plays)
+    (4, 'S', 2, 'SPPD')
+    """
 
     actions: str
 

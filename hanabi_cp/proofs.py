@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass
 
 from .deadline import NEVER, Deadline, TimeUp
-from .errors import HanabiError
+from .errors import FileError, HanabiError, MethodRefused
 from . import interrupts
 
 PROOF_SOLVERS = ("cadical195", "cadical153")
@@ -81,7 +81,7 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = "cadical1
     from .encoders.sat_method import load, run_limited
 
     if solver not in PROOF_SOLVERS:
-        raise HanabiError(f"solver {solver!r} cannot write proofs; use one of {', '.join(PROOF_SOLVERS)}")
+        raise MethodRefused(f"solver {solver!r} cannot write proofs; use one of {', '.join(PROOF_SOLVERS)}")
     with Solver(name=solver, with_proof=True) as s:
         load(s, clauses, deadline)
         ok, model, _ = run_limited(s, deadline, phase="SAT search (with proof logging)")
@@ -116,7 +116,7 @@ def _temporary(path: str, made: list[str]) -> str:
         fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".part",
                                    dir=os.path.dirname(os.path.abspath(path)))
     except OSError as exc:
-        raise HanabiError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise FileError(f"{path}: cannot write: {exc.strerror or exc}") from None
     made.append(tmp)
     interrupts.register(tmp)            # removed if a signal has to end the process
     umask = os.umask(0)
@@ -150,7 +150,7 @@ def check_within(cnf_path: str, proof_path: str, deadline: Deadline = NEVER) -> 
     if done.returncode in (0, 1):
         return done.returncode == 0
     last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-    raise HanabiError(f"{proof_path}: the proof checker failed: {last}")
+    raise FileError(f"{proof_path}: the proof checker failed: {last}")
 
 
 def check_files(cnf_path: str, proof_path: str) -> bool:
@@ -159,7 +159,7 @@ def check_files(cnf_path: str, proof_path: str) -> bool:
 
     for p in (cnf_path, proof_path):
         if not os.path.exists(p):
-            raise HanabiError(f"{p}: no such file")
+            raise FileError(f"{p}: no such file")
     if os.path.getsize(proof_path) == 0:
         return False
     # drup's parser glues everything before the first " 0" into one chunk and drops it
@@ -171,7 +171,7 @@ def check_files(cnf_path: str, proof_path: str) -> bool:
     try:
         res = drup.check_proof_from_strings(formula, proof)
     except ValueError as exc:
-        raise HanabiError(f"{proof_path}: cannot check proof: {exc}") from None
+        raise FileError(f"{proof_path}: cannot check proof: {exc}") from None
     return res.outcome == drup.Outcome.VALID
 
 

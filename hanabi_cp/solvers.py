@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 
 from .deadline import Deadline, TimeUp
-from .errors import HanabiError, SolverBug
+from .errors import InvalidParameter, MethodRefused, SolverBug
 from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
@@ -26,6 +26,12 @@ from .verify import replay
 
 
 class Status(enum.Enum):
+    """The verdict of a solve, with SAT-competition exit codes.
+
+    >>> Status.WINNABLE.value, Status.UNWINNABLE.exit_code
+    ('WINNABLE', 20)
+    """
+
     WINNABLE = "WINNABLE"
     UNWINNABLE = "UNWINNABLE"
     UNKNOWN = "UNKNOWN"
@@ -38,6 +44,15 @@ class Status(enum.Enum):
 
 @dataclass
 class Outcome:
+    """What ``solve`` returns: the status, the certificate (``plays``) of a win or of
+    the best score, the ``reason`` of a loss, and the method's sizes and timings.
+
+    >>> from hanabi_cp.model import Deck
+    >>> out = solve(Deck.of([(2, 1), (1, 1)]), 0)
+    >>> out.status.value, out.reason
+    ('UNWINNABLE', 'after card #1 (2:1) the hand must hold 1 cards (2:1); h = 0')
+    """
+
     status: Status
     plays: PlaySequence | None = None
     reason: str | None = None          # human-readable evidence for UNWINNABLE/UNKNOWN
@@ -60,6 +75,18 @@ MAX_WORKERS = 256
 
 @dataclass(frozen=True)
 class SolveOptions:
+    """How to solve: a time limit (seconds, for the whole solve), a seed and
+    workers (CP-SAT), a pysat ``solver`` for the CNF methods, a ``proof`` path,
+    and ``maximize`` for the best score instead of a yes/no.
+
+    >>> SolveOptions(time_limit=10, maximize=True).clock().bounded
+    True
+    >>> SolveOptions(time_limit=-1)
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InvalidParameter: time_limit -1: expected a number of seconds >= 0
+    """
+
     time_limit: float | None = None    # seconds; on expiry a method returns UNKNOWN
     seed: int = 0
     workers: int = 1
@@ -76,12 +103,12 @@ class SolveOptions:
         t = self.time_limit
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float))
                               or not t >= 0):
-            raise HanabiError(f"time limit {t!r}: expected a number of seconds >= 0")
+            raise InvalidParameter(f"{{time_limit}} {t!r}: expected a number of seconds >= 0", "time_limit")
         if not SEED_RANGE[0] <= self.seed <= SEED_RANGE[1]:
-            raise HanabiError(f"seed {self.seed} is outside CP-SAT's random_seed range "
-                              f"{SEED_RANGE[0]}..{SEED_RANGE[1]}")
+            raise InvalidParameter(f"{{seed}} {self.seed} is outside CP-SAT's random_seed range "
+                                   f"{SEED_RANGE[0]}..{SEED_RANGE[1]}", "seed")
         if self.workers > MAX_WORKERS:
-            raise HanabiError(f"workers {self.workers} is more than {MAX_WORKERS}")
+            raise InvalidParameter(f"{{workers}} {self.workers} is more than {MAX_WORKERS}", "workers")
 
     def clock(self) -> Deadline:
         """The deadline every phase of a method checks: ``deadline`` if set, else
@@ -137,7 +164,7 @@ def methods() -> dict[str, Method]:
 def get(name: str) -> Method:
     table = methods()
     if name not in table:
-        raise HanabiError(f"unknown method {name!r}; choose from auto, {', '.join(sorted(table))}")
+        raise InvalidParameter(f"unknown method {name!r}; choose from auto, {', '.join(sorted(table))}")
     return table[name]
 
 
@@ -166,7 +193,7 @@ def choose(deck: Deck, h: int, maximize: bool = False) -> Method:
         m = table.get(name)
         if m and (m.maximizes or not maximize) and m.refuses(deck, h) is None:
             return m
-    raise HanabiError("no registered method can decide this instance")
+    raise MethodRefused("no registered method can decide this instance")
 
 
 def solve(deck: Deck, h: int, method: str = "auto",
@@ -180,11 +207,11 @@ def solve(deck: Deck, h: int, method: str = "auto",
     options = options or SolveOptions()
     m = choose(deck, h, options.maximize) if method == "auto" else get(method)
     if options.maximize and not m.maximizes:
-        raise HanabiError(f"method {m.name!r} cannot maximize; use one of "
-                          + ", ".join(sorted(n for n, x in methods().items() if x.maximizes)))
+        raise MethodRefused(f"method {m.name!r} cannot maximize; use one of "
+                            + ", ".join(sorted(n for n, x in methods().items() if x.maximizes)))
     why = m.refuses(deck, h)
     if why is not None:
-        raise HanabiError(f"method {m.name!r} does not apply: {why}")
+        raise MethodRefused(f"method {m.name!r} does not apply: {why}")
     if options.deadline is None:
         options = replace(options, deadline=Deadline.after(options.time_limit))
     start = time.perf_counter()

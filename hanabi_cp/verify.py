@@ -17,7 +17,12 @@ from .plays import PLAY, STORE, DISCARD, PlaySequence
 
 @dataclass(frozen=True)
 class Replay:
-    """What a replay established."""
+    """What a replay established.
+
+    >>> r = replay(Deck.of([(2, 1), (1, 1)]), 1, PlaySequence("SP"))
+    >>> r.won, r.score, r.error, r.step, r.max_hand, r.legal
+    (True, 2, None, None, 1, True)
+    """
 
     won: bool
     score: int                 # cards played in total (from the deck and the hand)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from hanabi_cp.cnf import CNF
-from hanabi_cp.errors import HanabiError, InputError
+from hanabi_cp.errors import FileError, HanabiError, InputError
 from hanabi_cp.formats import (DeckFile, deck_to_json, deck_to_text, dimacs_text, open_output,
                                parse_deck, parse_dimacs, read_deck, read_dimacs, read_plays,
                                write_deck, write_dimacs, write_plays)
@@ -401,8 +401,9 @@ def test_write_dimacs_file(tmp_path):
 def test_open_output_never_overwrites_without_force(tmp_path):
     path = tmp_path / "out.txt"
     path.write_text("precious\n")
-    with pytest.raises(HanabiError, match=r"out\.txt: refusing to overwrite an existing file; "
-                                          r"use --force$"):
+    # The library names its parameter; the CLI says --force (tests/test_outputs.py).
+    with pytest.raises(FileError, match=r"out\.txt: refusing to overwrite an existing file; "
+                                        r"use force=True$"):
         write_dimacs(str(path), CNF(1, ((1,),)))
     assert path.read_text() == "precious\n"
     write_dimacs(str(path), CNF(1, ((1,),)), force=True)

@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 import click
 
 from .. import __version__
-from ..errors import HanabiError
+from ..errors import FileError, UsageError
 from ..model import Deck
 
 PROG = "hanabi-cp"
@@ -132,7 +132,7 @@ def load_deck(path: str):
     try:
         return read_deck(path)
     except OSError as exc:
-        raise HanabiError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise FileError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def resolve_hand(deck_file, hand: int | None) -> int:
@@ -141,8 +141,8 @@ def resolve_hand(deck_file, hand: int | None) -> int:
         return hand
     if deck_file.h is not None:
         return deck_file.h
-    raise HanabiError(f"{deck_file.path}: no hand size given: pass --hand H "
-                      "(or put a line `h H` in the deck file)")
+    raise UsageError(f"{deck_file.path}: no hand size given: pass --hand H "
+                     "(or put a line `h H` in the deck file)")
 
 
 def load_instance(path: str, hand: int | None) -> tuple[Deck, int]:
@@ -157,7 +157,7 @@ def refuse_overwrite(path: str | None, force: bool) -> None:
     solve nor leaves some outputs written and others not.
     """
     if path and path != "-" and not force and os.path.isfile(path):
-        raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
+        raise FileError(f"{path}: refusing to overwrite an existing file; use --force")
 
 
 def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,
@@ -177,18 +177,18 @@ def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,
     for i, (label, path) in enumerate(given):
         for other, other_path in given[:i]:
             if path == "-" and other_path == "-":
-                raise HanabiError(f"{command}: {other} - and {label} - cannot both go to stdout")
+                raise UsageError(f"{command}: {other} - and {label} - cannot both go to stdout")
             if path != "-" and other_path != "-" and same_file(path, other_path):
-                raise HanabiError(f"{command}: {other} and {label} name the same file: "
-                                  f"{other_path}, {path}")
+                raise UsageError(f"{command}: {other} and {label} name the same file: "
+                                 f"{other_path}, {path}")
         if path == "-":
             continue
         for in_label, in_path in (inputs or {}).items():
             if in_path not in (None, "-") and same_file(path, in_path):
-                raise HanabiError(f"{command}: {label} {path} is also the input {in_label}; "
-                                  "write it elsewhere")
+                raise UsageError(f"{command}: {label} {path} is also the input {in_label}; "
+                                 "write it elsewhere")
         if os.path.isdir(path):
-            raise HanabiError(f"{path}: cannot write: it is a directory")
+            raise FileError(f"{path}: cannot write: it is a directory")
         check_folder(os.path.dirname(os.path.abspath(path)), label in dirs_made, path)
         if label not in appended:
             refuse_overwrite(path, force)
@@ -211,9 +211,9 @@ def check_folder(folder: str, may_create: bool, path: str) -> None:
             folder = os.path.dirname(folder)
     if not os.path.isdir(folder):
         what = "not a directory" if os.path.exists(folder) else "no such directory"
-        raise HanabiError(f"{path}: cannot write: {what}: {folder}")
+        raise FileError(f"{path}: cannot write: {what}: {folder}")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise HanabiError(f"{path}: cannot write: permission denied: {folder}")
+        raise FileError(f"{path}: cannot write: permission denied: {folder}")
 
 
 def open_output(path: str, force: bool):
@@ -282,3 +282,26 @@ def print_outcome(out, deck: Deck, h: int, certificate: str | None = None,
                                                 out.status.value == "UNWINNABLE" else "undecided"))
         else:
             write_plays_to(certificate, out.plays, force)
+
+
+# Library parameters a command sets through an option of another name.
+_ALIASES = {"h": "hand"}
+
+
+def flag_names(cmd: click.Command) -> dict[str, str]:
+    """The flag that sets each parameter of ``cmd``, by the parameter's name: what
+    ``HanabiError.rename`` needs to make a library message name the CLI's flags.
+
+    >>> from hanabi_cp.cli import main
+    >>> flag_names(main.commands["show"])["first"], flag_names(main.commands["reduce"])["h"]
+    ('--from', '--hand')
+    """
+    names = {}
+    for p in cmd.params:
+        if isinstance(p, click.Option) and p.name:
+            longs = [o for o in p.opts if o.startswith("--")]
+            names[p.name] = (longs or p.opts)[0]
+    for param, option in _ALIASES.items():
+        if option in names:
+            names.setdefault(param, names[option])
+    return names

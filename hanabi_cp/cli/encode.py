@@ -9,7 +9,7 @@ import json
 import click
 
 from ..cnf import CNF
-from ..errors import HanabiError, InputError
+from ..errors import CertificateError, InputError
 from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..verify import replay
 from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
@@ -24,7 +24,7 @@ def encoding_of(deck, h):
 
 
 def encoding_cnf(enc) -> CNF:
-    return CNF(enc.num_vars, tuple(tuple(c) for c in enc.clauses))
+    return enc.cnf
 
 
 @command("encode")
@@ -158,20 +158,20 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
         click.echo(f"c reason: {why}")
         ctx.exit(20)
     if sat is None:
-        raise HanabiError(f"{model}: no model found (the solver answered UNKNOWN or nothing)")
+        raise CertificateError(f"{model}: no model found (the solver answered UNKNOWN or nothing)")
     if enc.status == "UNWINNABLE":
-        raise HanabiError(f"{model}: claims a model, but the encoding of {deck} at h = {h} is "
-                          f"unsatisfiable ({enc.reason})")
+        raise CertificateError(f"{model}: claims a model, but the encoding of {deck} at h = {h} is "
+                               f"unsatisfiable ({enc.reason})")
     cnf = encoding_cnf(enc)
     too_big = [l for l in lits if abs(l) > cnf.num_vars]
     if too_big:
-        raise HanabiError(f"{model}: literal {too_big[0]} outside 1..{cnf.num_vars}: not a model "
-                          f"of `hanabi-cp encode {deck} --hand {h}`")
+        raise CertificateError(f"{model}: literal {too_big[0]} outside 1..{cnf.num_vars}: not a model "
+                               f"of `hanabi-cp encode {deck} --hand {h}`")
     assignment = {abs(l): l > 0 for l in lits}
     bad = cnf.first_falsified(assignment)
     if bad is not None:
-        raise HanabiError(f"{model}: falsifies clause {bad} of the encoding of {deck} at h = {h}: "
-                          "not a model of that encoding")
+        raise CertificateError(f"{model}: falsifies clause {bad} of the encoding of {deck} at h = {h}: "
+                               "not a model of that encoding")
     click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
     plays = enc.decode(lits)
     rep = replay(the_deck, h, plays)

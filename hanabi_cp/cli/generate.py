@@ -10,7 +10,7 @@ import os
 
 import click
 
-from ..errors import HanabiError
+from ..errors import FileError, UsageError
 from ..generators import random_deck, random_kcnf, standard_deck
 from ..formats.outputs import write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
@@ -34,19 +34,19 @@ class Spec:
         if missing:
             given_deck.append("--missing")
         if standard and cnf:
-            raise HanabiError("generate: choose one of --standard and --cnf")
+            raise UsageError("generate: choose one of --standard and --cnf")
         if (standard or cnf) and given_deck:
-            raise HanabiError(f"generate: {given_deck[0]} does not apply with "
-                              f"{'--standard' if standard else '--cnf'}")
+            raise UsageError(f"generate: {given_deck[0]} does not apply with "
+                             f"{'--standard' if standard else '--cnf'}")
         if not cnf and (num_vars is not None or clauses is not None or k is not None):
-            raise HanabiError("generate: --vars, --clauses and --k need --cnf")
+            raise UsageError("generate: --vars, --clauses and --k need --cnf")
         if not standard and colors is not None:
-            raise HanabiError("generate: --colors needs --standard (use --c for random decks)")
+            raise UsageError("generate: --colors needs --standard (use --c for random decks)")
         if cnf and (hand is not None or fmt is not None):
-            raise HanabiError("generate: --hand and --format apply to decks, not to --cnf")
+            raise UsageError("generate: --hand and --format apply to decks, not to --cnf")
         if cnf:
             if num_vars is None or clauses is None:
-                raise HanabiError("generate --cnf: pass --vars V and --clauses M")
+                raise UsageError("generate --cnf: pass --vars V and --clauses M")
             self.kind, self.ext = "cnf", ".cnf"
             k = 3 if k is None else k
             check_at_most("generate --vars", num_vars, MAX_CNF_VARS, "variables of a formula")
@@ -67,8 +67,8 @@ class Spec:
             self.size = 5 * 2 * colors
         else:
             if None in (n, c, r):
-                raise HanabiError("generate: pass --n N --c C --r R (random deck), "
-                                  "--standard, or --cnf")
+                raise UsageError("generate: pass --n N --c C --r R (random deck), "
+                                 "--standard, or --cnf")
             self.kind = "deck"
             check_kinds(n, c, "generate")
             self.size = n * c * r
@@ -154,7 +154,7 @@ def generate_cmd(n, c, r, exact_copies, missing, standard, colors, cnf, num_vars
     # mistake is one line on stderr and leaves nothing behind.
     if count is None:
         if output != "-" and os.path.isdir(output):
-            raise HanabiError(f"{output}: is a directory; pass --count K to write files into it")
+            raise FileError(f"{output}: is a directory; pass --count K to write files into it")
         check_outputs("generate", {"-o": output}, force)
         jobs = [(output, seed)]
     else:
@@ -167,9 +167,9 @@ def generate_cmd(n, c, r, exact_copies, missing, standard, colors, cnf, num_vars
             check_cards(count * spec.size, f"generate: --count {count} decks together",
                         option=None)
         if output == "-":
-            raise HanabiError("generate --count: pass -o DIR, the directory to write into")
+            raise UsageError("generate --count: pass -o DIR, the directory to write into")
         if os.path.exists(output) and not os.path.isdir(output):
-            raise HanabiError(f"{output}: not a directory (--count writes K files into -o DIR)")
+            raise FileError(f"{output}: not a directory (--count writes K files into -o DIR)")
         jobs = [(os.path.join(output, f"{spec.name}-s{seed + i}{spec.ext}"), seed + i)
                 for i in range(count)]
         check_folder(os.path.abspath(output), True, output)

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..errors import HanabiError
+from ..errors import FileError, UsageError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
 from .common import check_folder, check_outputs, command, time_limit_option
@@ -142,7 +142,7 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     ctx = click.get_current_context()
     for name in LIVE_ONLY:
         if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
-            raise HanabiError(f"--{name.replace('_', '-')} goes with --rules live")
+            raise UsageError(f"--{name.replace('_', '-')} goes with --rules live")
     max_n, max_c, max_r = max_n or 4, max_c or 3, max_r or 3
     max_h = 3 if max_h is None else max_h
     from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
@@ -195,7 +195,7 @@ def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]
                   dirs_made=["--csv"])
     check_folder(os.path.abspath(out_dir), True, out_dir)
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise HanabiError(f"{out_dir}: not a directory (--out names the folder for counterexamples)")
+        raise FileError(f"{out_dir}: not a directory (--out names the folder for counterexamples)")
     return ResultsCSV(csv_path, fields, key) if csv_path else None
 
 
@@ -209,10 +209,10 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
     from ..harness.runner import Report
 
     if cnf:
-        raise HanabiError("--cnf-count and --cnf-dir round-trip the solitaire reduction; "
+        raise UsageError("--cnf-count and --cnf-dir round-trip the solitaire reduction; "
                           "they do not go with --rules live")
     if max_h == 0:
-        raise HanabiError("--max-h must be at least 1 with --rules live (cards per player)")
+        raise UsageError("--max-h must be at least 1 with --rules live (cards per player)")
     space = LiveSpace(max_n or 3, max_c or 2, max_r or 2, max_h or 2, max_players, max_cards,
                       max_clues, max_strikes)
     check_kinds(space.max_n, space.max_c, "harness --max-n, --max-c")

@@ -13,7 +13,7 @@ import json
 
 import click
 
-from ..errors import HanabiError
+from ..errors import UsageError
 from ..live.replay_io import hanab_live_can_replay, read_replay, replay_json, write_replay
 from ..live.referee import replay
 from ..live.rules import Rules
@@ -85,13 +85,13 @@ def check_solitaire(live: dict) -> None:
     given = [name for name in LIVE_ONLY if live.get(name) is not None]
     if given:
         flag = "--" + given[0].replace("_", "-")
-        raise HanabiError(f"{flag} needs --rules live")
+        raise UsageError(f"{flag} needs --rules live")
 
 
 def make_rules(live: dict, players: int | None = None, hand_size_change: int = 0) -> Rules:
     players = live.get("players") or players
     if players is None:
-        raise HanabiError("--rules live needs --players P (2 to 6)")
+        raise UsageError("--rules live needs --players P (2 to 6)")
     clues = live.get("clues")
     rules = Rules.for_players(players, live.get("hand_size"),
                               8 if clues is None else None if clues == "unlimited" else clues,
@@ -109,10 +109,10 @@ def _rules_line(rules: Rules) -> str:
 def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_json: bool,
                    certificate: str | None, force: bool, live: dict, hand, proof) -> None:
     if hand is not None:
-        raise HanabiError("--hand is the solitaire hand size; with --rules live use "
-                          "--hand-size")
+        raise UsageError("--hand is the solitaire hand size; with --rules live use "
+                         "--hand-size")
     if proof is not None:
-        raise HanabiError("--proof is for --rules solitaire (method sat)")
+        raise UsageError("--proof is for --rules solitaire (method sat)")
     check_outputs("solve", {"--certificate": certificate}, force, {"DECK": deck_path})
     deck = load_deck(deck_path).deck
     rules = make_rules(live)
@@ -164,17 +164,17 @@ def _rules_json(rules: Rules) -> dict:
 def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live: dict,
                     hand) -> None:
     if hand is not None:
-        raise HanabiError("--hand is the solitaire hand size; with --rules live use "
-                          "--hand-size")
+        raise UsageError("--hand is the solitaire hand size; with --rules live use "
+                         "--hand-size")
     if deck_path == "-" and actions_path == "-":
-        raise HanabiError("verify: DECK and GAME cannot both be `-` (stdin)")
+        raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
     deck = load_deck(deck_path).deck
     game = read_replay(actions_path)
     if game.players is not None and live.get("players") not in (None, game.players):
-        raise HanabiError(f"{actions_path}: the game has {game.players} players, "
-                          f"but --players {live['players']} was given")
+        raise UsageError(f"{actions_path}: the game has {game.players} players, "
+                         f"but --players {live['players']} was given")
     if game.deck is not None and list(game.deck.cards) != list(deck.cards):
-        raise HanabiError(f"{actions_path}: its deck is not DECK ({_first_difference(game.deck, deck)})")
+        raise UsageError(f"{actions_path}: its deck is not DECK ({_first_difference(game.deck, deck)})")
     rules = make_rules(live, game.players, game.hand_size_change)
     rep = replay(deck, rules, game.actions)
     ok = rep.legal and rep.complete

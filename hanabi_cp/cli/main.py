@@ -6,6 +6,7 @@ its traceback."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import os
 import pkgutil
@@ -81,6 +82,30 @@ def main() -> None:
     """
 
 
+def _speak_flags(cmd: click.Command) -> None:
+    """Make library errors raised under ``cmd`` name its flags, not the library's
+    parameters: ``copies 1: ...`` becomes ``--copies 1: ...`` (HanabiError.rename)."""
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            _speak_flags(sub)
+        return
+    from .common import flag_names
+    callback, flags = cmd.callback, flag_names(cmd)
+    if callback is None:
+        return
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return callback(*args, **kwargs)
+        except HanabiError as exc:
+            exc.rename(flags)
+            raise
+
+    cmd.callback = run
+
+
 for _mod in _COMMAND_MODULES:
     for _cmd in importlib.import_module(f"hanabi_cp.cli.{_mod}").COMMANDS:
+        _speak_flags(_cmd)
         main.add_command(_cmd)

@@ -9,10 +9,11 @@ import sys
 
 import click
 
-from ..errors import HanabiError
+from ..errors import FileError, HanabiError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
-from .common import MethodChoice, check_outputs, command, force_option, provenance, time_limit_option
+from .common import (MethodChoice, check_outputs, command, flag_names, force_option, provenance,
+                     time_limit_option)
 
 
 def _variant_options(func):
@@ -123,7 +124,7 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".cnf"))
         if not files:
-            raise HanabiError(f"{path}: no .cnf files in this directory")
+            raise FileError(f"{path}: no .cnf files in this directory")
     else:
         files = [path]
     check_outputs("roundtrip", {"--csv": csv_path}, False, {f: f for f in files},
@@ -152,6 +153,7 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
             row = roundtrip(_read(f), name, method=method, h=hand, copies=copies, kappa=kappa,
                             options=options, max_cards=max_cards)
         except HanabiError as exc:
+            exc.rename(flag_names(click.get_current_context().command))
             warn(f"hanabi-cp: error: {exc}")
             row = RoundtripRow.failed(name, method, hand, variant, str(exc))
         if table is not None:

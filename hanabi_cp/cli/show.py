@@ -6,7 +6,7 @@ import os
 
 import click
 
-from ..errors import HanabiError
+from ..errors import UsageError
 from ..limits import effective_hand
 from .common import MethodChoice, command, deck_argument, force_option, hand_option, load_deck, refuse_overwrite
 
@@ -47,12 +47,12 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
     from ..show import render, scene
 
     if output == "-":
-        raise HanabiError("show: -o -: pictures are written to a file, not to stdout")
+        raise UsageError("show: -o -: pictures are written to a file, not to stdout")
     fmt = render.format_of(output)
     if certificate is not None and do_solve:
-        raise HanabiError("show: use --certificate FILE or --solve, not both")
+        raise UsageError("show: use --certificate FILE or --solve, not both")
     if (method is not None or time_limit is not None) and not do_solve:
-        raise HanabiError("show: --method and --time-limit go with --solve")
+        raise UsageError("show: --method and --time-limit go with --solve")
     refuse_overwrite(output, force)
     deck_file = load_deck(deck)
     the_deck = deck_file.deck
@@ -60,8 +60,8 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
     if h is not None:                  # the hand panel draws h slots: h >= N is h = N
         h = effective_hand(h, the_deck.N)
     if h is None and (certificate is not None or do_solve):
-        raise HanabiError(f"{deck_file.path}: no hand size given: pass --hand H "
-                          "(or put a line `h H` in the deck file)")
+        raise UsageError(f"{deck_file.path}: no hand size given: pass --hand H "
+                         "(or put a line `h H` in the deck file)")
     lo, hi = scene.window(the_deck, first, last)
     name = os.path.basename(deck) if deck != "-" else "<stdin>"
     if certificate is not None:

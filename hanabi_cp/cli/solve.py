@@ -8,7 +8,7 @@ import re
 import click
 
 from ..deadline import TimeUp, ambient
-from ..errors import HanabiError
+from ..errors import UsageError
 from ..plays import PlaySequence
 from ..proofs import cnf_path_for
 from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
@@ -154,7 +154,7 @@ def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
     check_solitaire(live)
     from ..formats import read_plays
     if deck == "-" and plays == "-":
-        raise HanabiError("verify: DECK and PLAYS cannot both be `-` (stdin)")
+        raise UsageError("verify: DECK and PLAYS cannot both be `-` (stdin)")
     the_deck, h = load_instance(deck, hand)
     if plays != "-" and not os.path.exists(plays) and _INLINE.fullmatch(plays):
         seq = PlaySequence(plays.upper())

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
 from .common import PROG, Command, UsageLine, check_outputs, time_limit_option
 
@@ -89,7 +89,7 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
     from ..studies.figure_files import check_figures, figure_paths
 
     if csv_path == "-":
-        raise HanabiError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
+        raise UsageError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
     if stem is None:
         base, ext = os.path.splitext(csv_path)
         stem = base if ext.lower() == ".csv" else csv_path
@@ -182,9 +182,9 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
     from ..studies import random_decks
 
     if param == "h" and any(x != int(x) or x < 0 for x in points):
-        raise HanabiError(f"--points: hand sizes must be integers >= 0, found {points}")
+        raise InvalidParameter(f"--points: hand sizes must be integers >= 0, found {points}")
     if param == "density" and any(x <= 0 for x in points):
-        raise HanabiError(f"--points: densities must be > 0, found {points}")
+        raise InvalidParameter(f"--points: densities must be > 0, found {points}")
     check_kinds(n, c, "study random --n, --c")
     check_cards(n * c * r if param == "h" else round(max(points) * n * c),
                 "study random: the largest deck", option=None)
@@ -247,16 +247,16 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
     from ..studies import live
 
     if methods is not None:
-        raise HanabiError("study live: --methods does not apply (the real-rules method is "
+        raise UsageError("study live: --methods does not apply (the real-rules method is "
                           f"{live.LIVE_METHOD}; the solitaire model uses {live.SOLITAIRE_DECIDE} "
                           f"and {live.SOLITAIRE_MAXIMIZE})")
     bad = [p for p in players if not MIN_PLAYERS <= p <= MAX_PLAYERS]
     if bad:
-        raise HanabiError(f"--players: {bad[0]} is not a player count of 2 to 6")
+        raise InvalidParameter(f"--players: {bad[0]} is not a player count of 2 to 6")
     chosen = tuple(variants or live.VARIANTS)
     unknown = [v for v in chosen if v not in live.VARIANTS]
     if unknown:
-        raise HanabiError(f"--variants: unknown {unknown[0]!r}; choose from "
+        raise InvalidParameter(f"--variants: unknown {unknown[0]!r}; choose from "
                           + ", ".join(live.VARIANTS))
     stem = _outputs("live", csv_path, stem, force)
     click.echo(f"c decks: hanabi-cp generate --standard --seed S for S = {seed} .. "

@@ -28,6 +28,7 @@ from math import comb
 
 from pysat.card import CardEnc, EncType
 
+from ..cnf import CNF
 from ..deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
@@ -44,6 +45,11 @@ class Encoding:
     ``status`` is None when the formula decides the question, or "UNWINNABLE" when
     preprocessing already proved there is no win (``reason`` says why; the clause
     list is then ``[[]]``).
+
+    >>> from hanabi_cp.model import Deck
+    >>> enc = build(Deck.of([(2, 1), (1, 1)]), 0)
+    >>> enc.status, enc.cnf.clauses
+    ('UNWINNABLE', ((),))
     """
 
     deck: Deck
@@ -57,6 +63,11 @@ class Encoding:
     reason: str | None = None
     stats: dict = field(default_factory=dict)
     capacity: list = field(default_factory=list)   # with build(collect=True)
+
+    @property
+    def cnf(self) -> CNF:
+        """The formula itself, to write as DIMACS or hand to any SAT solver."""
+        return CNF(self.num_vars, tuple(tuple(c) for c in self.clauses))
 
     def decode(self, model) -> PlaySequence:
         """The play sequence of a model (list of literals, pysat style)."""

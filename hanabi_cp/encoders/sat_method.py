@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from ..deadline import NEVER, Deadline, TimeUp
-from ..errors import HanabiError
+from ..errors import InvalidParameter, MethodRefused
 from ..model import Deck
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .cnf import build
@@ -40,7 +40,7 @@ def check_solver(name: str) -> str:
 
     if not hasattr(SolverNames, name):
         names = ", ".join(n for n in vars(SolverNames) if not n.startswith("_"))
-        raise HanabiError(f"unknown pysat solver {name!r}; choose from {names}")
+        raise InvalidParameter(f"unknown pysat solver {name!r}; choose from {names}")
     return name
 
 
@@ -62,9 +62,9 @@ def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT
             s.conf_budget(budget)
         except NotImplementedError:
             if deadline.bounded:
-                raise HanabiError("this pysat solver has no conflict budgets, so it cannot "
-                                  "keep a time limit; use cadical195 or leave out "
-                                  "--time-limit") from None
+                raise MethodRefused("this pysat solver has no conflict budgets, so it cannot "
+                                    "keep a time limit; use cadical195 or leave out "
+                                    "{time_limit}", "time_limit") from None
             ok = s.solve(assumptions=assumptions)
             break
         t0 = time.monotonic()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter
 from ..model import Deck
 from .deck_json import deck_to_json, parse_deck_json
 from .deck_text import deck_to_text, parse_deck_text
@@ -16,7 +16,12 @@ FORMATS = ("text", "json")
 
 @dataclass(frozen=True)
 class DeckFile:
-    """A deck as read from a file, with what the file says besides the cards."""
+    """A deck as read from a file, with what the file says besides the cards.
+
+    >>> f = parse_deck("h 1\\n1r 1y")
+    >>> f.deck.N, f.h, f.roles, f.path
+    (2, 1, None, '<string>')
+    """
 
     deck: Deck
     h: int | None                   # from a `h 2` header line / "h" JSON field, else None
@@ -67,7 +72,7 @@ def format_of(path: str, fmt: str | None) -> str:
     if fmt is None:
         return "json" if os.path.splitext(str(path))[1].lower() == ".json" else "text"
     if fmt not in FORMATS:
-        raise HanabiError(f"unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}")
+        raise InvalidParameter(f"unknown deck format {fmt!r}; use one of {', '.join(FORMATS)}")
     return fmt
 
 

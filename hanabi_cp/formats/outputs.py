@@ -16,11 +16,11 @@ FIFO) are written in place.
 ...     _ = f.write("again\\n")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-hanabi_cp.errors.HanabiError: .../out.txt: refusing to overwrite an existing file; use --force
+hanabi_cp.errors.FileError: .../out.txt: refusing to overwrite an existing file; use force=True
 >>> write_texts([(p + ".a", "a\\n"), (p, "b\\n")])  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-hanabi_cp.errors.HanabiError: .../out.txt: refusing to overwrite an existing file; use --force
+hanabi_cp.errors.FileError: .../out.txt: refusing to overwrite an existing file; use force=True
 >>> os.path.exists(p + ".a"), sorted(os.listdir(os.path.dirname(p)))
 (False, ['out.txt'])
 """
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from .. import interrupts
-from ..errors import HanabiError
+from ..errors import FileError
 
 STDOUT = "-"
 
@@ -58,7 +58,7 @@ class _Staged:
         try:
             return open(self.tmp or self.path, kind, **text)
         except OSError as e:
-            raise HanabiError(f"{self.path}: cannot write: {e.strerror}") from None
+            raise FileError(f"{self.path}: cannot write: {e.strerror}") from None
 
 
 def _stage(path: str, force: bool) -> _Staged:
@@ -69,18 +69,18 @@ def _stage(path: str, force: bool) -> _Staged:
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
+        raise FileError(f"{path}: cannot write: {e.strerror}") from None
     if st is not None and stat.S_ISDIR(st.st_mode):
-        raise HanabiError(f"{path}: cannot write: it is a directory")
+        raise FileError(f"{path}: cannot write: it is a directory")
     if st is not None and not stat.S_ISREG(st.st_mode):
         return _Staged(path)
     if st is not None and not force:
-        raise HanabiError(f"{path}: refusing to overwrite an existing file; use --force")
+        raise FileError(f"{path}: refusing to overwrite an existing file; use {{force}}", force="force=True")
     target = os.path.realpath(path)   # through a symlink, as open(path, "w") would
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(target))
     except OSError as e:
-        raise HanabiError(f"{path}: cannot write: {e.strerror}") from None
+        raise FileError(f"{path}: cannot write: {e.strerror}") from None
     interrupts.register(tmp)
     os.close(fd)    # reopened when written: a thousand staged files hold no descriptors
     return _Staged(path, target, tmp, None if st is None else stat.S_IMODE(st.st_mode),
@@ -91,7 +91,8 @@ def _commit(staged: Sequence[_Staged], force: bool) -> None:
     with interrupts.critical():
         for s in staged:
             if s.tmp is not None and not force and not s.existed and os.path.exists(s.path):
-                raise HanabiError(f"{s.path}: refusing to overwrite an existing file; use --force")
+                raise FileError(f"{s.path}: refusing to overwrite an existing file; use {{force}}",
+                                force="force=True")
         umask = os.umask(0)
         os.umask(umask)
         for s in staged:
@@ -101,7 +102,7 @@ def _commit(staged: Sequence[_Staged], force: bool) -> None:
                 os.chmod(s.tmp, 0o666 & ~umask if s.mode is None else s.mode)
                 os.replace(s.tmp, s.target)
             except OSError as e:
-                raise HanabiError(f"{s.path}: cannot write: {e.strerror}") from None
+                raise FileError(f"{s.path}: cannot write: {e.strerror}") from None
             interrupts.unregister(s.tmp)
 
 

@@ -20,9 +20,9 @@ x,verdict
 (True, False, 2)
 >>> try:
 ...     ResultsCSV(path, ["x", "score"], key=["x"])
-... except HanabiError as e:
+... except InputError as e:
 ...     print(str(e).replace(path, "r.csv"))
-r.csv:1: expected the columns x,score, found x,verdict (a CSV of another table or version? use another --csv path)
+r.csv:1: expected the columns x,score, found x,verdict (a CSV of another table or version? use another file path)
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import interrupts
-from ..errors import HanabiError, InputError
+from ..errors import FileError, InputError
 from .textio import STDIO, display_name, read_text
 
 
@@ -88,7 +88,7 @@ class ResultsCSV:
             os.makedirs(folder, exist_ok=True)
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         except OSError as e:
-            raise HanabiError(f"{self.path}: cannot write: {e.strerror}") from None
+            raise FileError(f"{self.path}: cannot write: {e.strerror}") from None
         try:
             if os.fstat(fd).st_size == 0:
                 line = _line(self.fields) + line
@@ -96,7 +96,7 @@ class ResultsCSV:
             while data:
                 data = data[os.write(fd, data):]
         except OSError as e:
-            raise HanabiError(f"{self.path}: cannot write: {e.strerror}") from None
+            raise FileError(f"{self.path}: cannot write: {e.strerror}") from None
         finally:
             os.close(fd)
 
@@ -114,7 +114,7 @@ class ResultsCSV:
         if not stat.S_ISREG(st.st_mode):
             raise InputError(name, None, "a regular CSV file", "a special file")
         if not os.access(path, os.W_OK):
-            raise HanabiError(f"{name}: cannot write: permission denied")
+            raise FileError(f"{name}: cannot write: permission denied")
         text = read_text(path)
         header = _line(self.fields).rstrip("\n")
         first, newline, rest = text.partition("\n")
@@ -127,7 +127,7 @@ class ResultsCSV:
             found = ",".join(rows[0]) if rows else "an empty line"
             raise InputError(name, 1, f"the columns {','.join(self.fields)}",
                              f"{found} (a CSV of another table or version? use another "
-                             "--csv path)")
+                             "{csv_path} path)", csv_path="file")
         lines = rest.split("\n")
         if lines[-1]:
             self._drop(len(lines[-1].encode("utf-8")), len(lines) + 1, "an incomplete last row")
@@ -152,9 +152,9 @@ def _check_creatable(path: str) -> None:
     while not os.path.exists(folder):
         folder = os.path.dirname(folder)
     if not os.path.isdir(folder):
-        raise HanabiError(f"{path}: cannot write: {folder} is not a directory")
+        raise FileError(f"{path}: cannot write: {folder} is not a directory")
     if not os.access(folder, os.W_OK):
-        raise HanabiError(f"{path}: cannot write: permission denied ({folder})")
+        raise FileError(f"{path}: cannot write: permission denied ({folder})")
 
 
 def _cell(value) -> str:

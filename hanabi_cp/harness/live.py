@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from .. import __version__, interrupts
 from ..deadline import TimeUp
-from ..errors import HanabiError, SolverBug
+from ..errors import HanabiError, InvalidParameter, SolverBug
 from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
 from ..live.solve import LiveMethod, certify_live, live_methods
@@ -101,14 +101,14 @@ def select_live_checks(names: Sequence[str] | None = None, maximize: bool = True
     """Checks of the named real-rules methods (default: all, plus ``extra``), and with
     ``lift`` their lifted runs and every solitaire method (decide and maximize)."""
     if lift not in LIFTS:
-        raise HanabiError(f"--lift must be one of {', '.join(LIFTS)}, found {lift!r}")
+        raise InvalidParameter(f"{{lift}} must be one of {', '.join(LIFTS)}, found {lift!r}", "lift")
     table = {**live_methods(), **{m.name: m for m in extra}}
     if names is None:
         chosen = sorted(table)
     else:
         unknown = [n for n in names if n not in table]
         if unknown:
-            raise HanabiError(f"unknown real-rules method {unknown[0]!r}; choose from "
+            raise InvalidParameter(f"unknown real-rules method {unknown[0]!r}; choose from "
                               f"{', '.join(sorted(table))}")
         chosen = list(dict.fromkeys(names))
     modes = [False, True] if maximize else [False]

@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter
 from ..generators import random_deck
 from ..live.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..model import Deck
@@ -58,13 +58,14 @@ class LiveSpace:
         for name in ("max_n", "max_c", "max_r", "max_hand", "max_cards", "max_strikes"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
-                raise HanabiError(f"--{name.replace('_', '-')} must be an integer >= 1, "
-                                  f"found {value!r}")
+                raise InvalidParameter(f"{{{name}}} must be an integer >= 1, "
+                                  f"found {value!r}", name)
         if not isinstance(self.max_clues, int) or self.max_clues < 0:
-            raise HanabiError(f"--max-clues must be an integer >= 0, found {self.max_clues!r}")
+            raise InvalidParameter(f"{{max_clues}} must be an integer >= 0, found {self.max_clues!r}",
+                                   "max_clues")
         if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
-            raise HanabiError(f"--max-players must be {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                              f"found {self.max_players!r}")
+            raise InvalidParameter(f"{{max_players}} must be {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                                   f"found {self.max_players!r}", "max_players")
 
     def stream(self) -> str:
         """What identifies this space's instances in the harness CSV."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 
 from ..cnf import CNF
-from ..errors import HanabiError
+from ..errors import FileError
 from ..formats.results_csv import ResultsCSV
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
@@ -72,7 +72,7 @@ def formulas(seed: int, count: int, num_vars: int, cnf_dir: str | None):
 
         paths = sorted(glob.glob(os.path.join(cnf_dir, "*.cnf")))
         if not paths:
-            raise HanabiError(f"{cnf_dir}: no .cnf files found")
+            raise FileError(f"{cnf_dir}: no .cnf files found")
         for path in paths[:count or None]:
             yield path, read_dimacs(path)
         return

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter
 from ..formats.results_csv import ResultsCSV
 from ..model import Deck
 from ..solvers import Method, SolveOptions, methods
@@ -74,6 +74,14 @@ class Failure:
 
 @dataclass
 class Report:
+    """What a cross-check found: instances run, a tally per check, the failures
+    (shrunk counterexamples) and CNF round trips; ``ok`` if nothing failed.
+
+    >>> report = cross_check(3, 20, checks=select_checks(["brute", "dp"], maximize=False))
+    >>> report.instances, report.ok, report.tallies["dp"].run
+    (20, True, 20)
+    """
+
     seed: int
     instances: int = 0
     resumed: int = 0                    # instances read back from the CSV, not run
@@ -98,7 +106,7 @@ def select_checks(names: Sequence[str] | None = None, extra: Iterable[Method] = 
     else:
         unknown = [n for n in names if n not in table]
         if unknown:
-            raise HanabiError(f"unknown method {unknown[0]!r}; choose from {', '.join(sorted(table))}")
+            raise InvalidParameter(f"unknown method {unknown[0]!r}; choose from {', '.join(sorted(table))}")
         chosen = list(dict.fromkeys(names))
     checks = [Check(table[n]) for n in chosen]
     if maximize:
@@ -116,7 +124,8 @@ def parse_sample(specs: Iterable[str]) -> dict[str, float]:
         except ValueError:
             rate = -1.0
         if not eq or not name or not 0.0 <= rate <= 1.0:
-            raise HanabiError(f"--sample: expected NAME=FRACTION with FRACTION in 0..1, found {spec!r}")
+            raise InvalidParameter(f"{{sample}}: expected NAME=FRACTION with FRACTION in 0..1, found {spec!r}",
+                                   "sample")
         rates[name] = rate
     return rates
 

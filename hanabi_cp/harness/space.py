@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass
 from collections.abc import Iterator
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter
 from ..generators import random_deck
 from ..model import Deck
 
@@ -54,9 +54,9 @@ class Space:
         for name in ("max_n", "max_c", "max_r"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
-                raise HanabiError(f"--{name.replace('_', '-')} must be an integer >= 1, found {value!r}")
+                raise InvalidParameter(f"{{{name}}} must be an integer >= 1, found {value!r}", name)
         if not isinstance(self.max_h, int) or self.max_h < 0:
-            raise HanabiError(f"--max-h must be an integer >= 0, found {self.max_h!r}")
+            raise InvalidParameter(f"{{max_h}} must be an integer >= 0, found {self.max_h!r}", "max_h")
 
     def instance(self, seed: int, index: int) -> Instance:
         rng = random.Random(f"{seed}:{index}")

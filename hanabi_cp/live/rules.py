@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter
 
 # hanab.live's hand sizes: 5 cards for 2-3 players, 4 for 4-5, 3 for 6.
 HAND_SIZE = {2: 5, 3: 5, 4: 4, 5: 4, 6: 3}
@@ -21,8 +21,14 @@ STRIKES = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
-class RulesError(HanabiError):
-    """Game parameters outside what the rules allow."""
+class RulesError(InvalidParameter):
+    """Game parameters outside what the rules allow.
+
+    >>> Rules.for_players(7)
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.live.rules.RulesError: players must be 2 to 6, found 7
+    """
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,11 @@ class Rules:
     """``clues`` is the number of clue tokens, which is both the start and the
     maximum (None: unlimited, for the comparison with the solitaire model);
     ``final_round`` False lifts the end of the game after the last draw, so the game
-    goes on until nobody can move."""
+    goes on until nobody can move.
+
+    >>> Rules(players=3, hand_size=5, clues=None).clues is None
+    True
+    """
 
     players: int
     hand_size: int

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..errors import HanabiError, SolverBug
+from ..errors import InvalidParameter, MethodRefused, SolverBug
 from ..model import Deck
 from ..solvers import SolveOptions, Status
 from .actions import Action
@@ -25,6 +25,15 @@ from .rules import Rules
 
 @dataclass
 class LiveOutcome:
+    """What ``solve_live`` returns: the status, a complete game as the certificate
+    (``actions``), the best ``score`` with maximize, the ``reason`` of a loss.
+
+    >>> from hanabi_cp.model import Deck
+    >>> out = solve_live(Deck.of([(1, 1)]), Rules.for_players(2, hand_size=1))
+    >>> out.status.value, out.verified, [str(a) for a in out.actions]
+    ('WINNABLE', True, ['play #0'])
+    """
+
     status: Status
     actions: list[Action] | None = None   # a complete game (the certificate)
     score: int | None = None              # with maximize: the best score, reached by ``actions``
@@ -75,7 +84,7 @@ def choose(deck: Deck, rules: Rules, maximize: bool = False) -> LiveMethod:
         m = table.get(name)
         if m and (m.maximizes or not maximize) and m.refuses(deck, rules) is None:
             return m
-    raise HanabiError("no real-rules method can decide this instance")
+    raise MethodRefused("no real-rules method can decide this instance")
 
 
 def solve_live(deck: Deck, rules: Rules, method: str = "auto",
@@ -89,13 +98,13 @@ def solve_live(deck: Deck, rules: Rules, method: str = "auto",
     elif method in table:
         m = table[method]
     else:
-        raise HanabiError(f"unknown real-rules method {method!r}; choose from auto, "
-                          + ", ".join(sorted(table)))
+        raise InvalidParameter(f"unknown real-rules method {method!r}; choose from auto, "
+                               + ", ".join(sorted(table)))
     if options.maximize and not m.maximizes:
-        raise HanabiError(f"real-rules method {m.name!r} cannot maximize")
+        raise MethodRefused(f"real-rules method {m.name!r} cannot maximize")
     why = m.refuses(deck, rules)
     if why is not None:
-        raise HanabiError(f"real-rules method {m.name!r} does not apply: {why}")
+        raise MethodRefused(f"real-rules method {m.name!r} does not apply: {why}")
     start = time.perf_counter()
     out = m.run(deck, rules, options)
     out = replace(out, method=m.name,

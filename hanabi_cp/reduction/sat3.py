@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..cnf import CNF
-from ..errors import DeckError, HanabiError
+from ..errors import DeckError, FormulaError, InvalidParameter, UsageError
 from ..limits import MAX_CARDS
 from ..model import Card, Deck
 from .size import check_image, default_copies, image_size
@@ -46,6 +46,14 @@ class Segment:
 
 @dataclass(frozen=True)
 class Reduction:
+    """The deck of a formula with what reading witnesses back needs: ``deck`` and
+    its hand size ``h``, a role per card, the exact 3-CNF it encodes and its gadgets.
+
+    >>> red = reduce_cnf(CNF.of([(1, 2), (-1,)]))
+    >>> red.deck.N, red.h, red.num_vars, red.summary().split(" (")[0]
+    (584, 2, 4, '584 cards, n = 38, c = 9, r = 2, h = 2')
+    """
+
     deck: Deck
     h: int
     roles: tuple[str, ...]
@@ -121,17 +129,18 @@ def reduce_cnf(cnf: CNF, h: int = 2, copies: int | None = None, kappa: bool = Fa
 
 def _check(formula: CNF, h: int, copies: int, kappa: bool, as_written: bool) -> None:
     if not isinstance(h, int) or h < 1:
-        raise HanabiError(f"hand size must be >= 1 for the reduction, found {h!r} "
-                          "(with h = 0 no deck of this shape can be won)")
+        raise InvalidParameter(f"hand size {{h}} must be >= 1 for the reduction, found {h!r} "
+                               "(with h = 0 no deck of this shape can be won)", "h")
     if copies < default_copies(h):
-        raise HanabiError(f"--copies {copies}: the reduction needs r >= {default_copies(h)} "
-                          f"for h = {h}" + (" (h = 1 with r = 2 is open in the paper)" if h == 1 else ""))
+        raise InvalidParameter(f"{{copies}} {copies}: the reduction needs r >= {default_copies(h)} "
+                               f"for h = {h}" + (" (h = 1 with r = 2 is open in the paper)" if h == 1 else ""),
+                               "copies")
     if as_written and kappa:
-        raise HanabiError("--as-written reproduces the base construction only, not --kappa")
+        raise UsageError("{as_written} reproduces the base construction only, not {kappa}", "as_written", "kappa")
     for j, clause in enumerate(formula.clauses, start=1):
         if len(clause) != 3 or len({abs(l) for l in clause}) != 3:
-            raise HanabiError(f"clause {j} {list(clause)}: the reduction needs three literals "
-                              "of three distinct variables (use reduce_cnf, which converts)")
+            raise FormulaError(f"clause {j} {list(clause)}: the reduction needs three literals "
+                               "of three distinct variables (use reduce_cnf, which converts)")
 
 
 def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: bool = False,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..errors import CertificateError, HanabiError
+from ..errors import CertificateError
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
 from ..verify import replay
 from .sat3 import Reduction
@@ -68,7 +68,7 @@ def _stores(red: Reduction, seg, game: _Game, assignment: Mapping[int, bool],
                                      if game.top[c] == o + 1)
         low = lows[seg.clause]
         if len(low) == 3:
-            raise HanabiError(f"the assignment falsifies clause {seg.clause}")
+            raise CertificateError(f"the assignment falsifies clause {seg.clause}")
         if red.h == 1:   # one slot: the first false literal in part 4, the second in the extension
             low = low[:1] if seg.kind == "part4" else low[1:2]
         elif seg.kind == "part4x":
@@ -87,7 +87,7 @@ def play_from_assignment(red: Reduction, assignment: Mapping[int, bool],
     if original:
         if not red.formula.original.satisfied_by(assignment):
             j = red.formula.original.first_falsified(dict(assignment))
-            raise HanabiError(f"the assignment falsifies clause {j} of the formula")
+            raise CertificateError(f"the assignment falsifies clause {j} of the formula")
         assignment = red.formula.lift(assignment)
     dummy = set(range(2 * red.num_vars + 1, red.deck.c + 1))
     game = _Game(red.base.c)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 
-from ..errors import HanabiError
+from ..errors import InvalidParameter
 from .scene import Scene
 
 FORMATS = (".svg", ".png", ".html")
@@ -22,7 +22,7 @@ def format_of(path: str) -> str:
     if ext == ".htm":
         return ".html"
     if ext not in FORMATS:
-        raise HanabiError(f"{path}: cannot tell the picture format from {ext or 'no extension'!r}; "
+        raise InvalidParameter(f"{path}: cannot tell the picture format from {ext or 'no extension'!r}; "
                           "name the output .svg, .png or .html")
     return ext
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import HanabiError
+from ..errors import CertificateError, DeckError, InvalidParameter, UsageError
 from ..model import Deck
 from ..plays import PlaySequence
 from .timeline import Timeline, build
@@ -42,12 +42,12 @@ def window(deck: Deck, first: int | None, last: int | None) -> tuple[int, int]:
     lo = 1 if first is None else first
     hi = n if last is None else last
     if n == 0:
-        raise HanabiError("the deck is empty: nothing to draw")
-    for flag, value in (("from", lo), ("to", hi)):
+        raise DeckError("the deck is empty: nothing to draw")
+    for name, value in (("first", lo), ("last", hi)):
         if not 1 <= value <= n:
-            raise HanabiError(f"--{flag} {value}: card numbers run from 1 to {n}")
+            raise InvalidParameter(f"{{{name}}} {value}: card numbers run from 1 to {n}", name)
     if lo > hi:
-        raise HanabiError(f"--from {lo} is after --to {hi}")
+        raise UsageError(f"{{first}} {lo} is after {{last}} {hi}", "first", "last")
     return lo - 1, hi
 
 
@@ -57,8 +57,8 @@ def from_plays(deck: Deck, h: int, plays: PlaySequence, source: str,
     ``source`` names it in the verdict, ``path`` (else ``source``) in errors."""
     try:
         tl = build(deck, h, plays)
-    except HanabiError as exc:
-        raise HanabiError(f"{path or source}: {exc}") from None
+    except CertificateError as exc:
+        raise CertificateError(f"{path or source}: {exc}") from None
     if tl.won:
         return tl, f"{source} wins with h = {h} (checked by the referee)", None
     if tl.stop is not None:
@@ -72,7 +72,7 @@ def make(deck: Deck, h: int | None, name: str, roles, lo: int, hi: int, plays: P
     """A scene: with ``plays`` (judged by the referee) or with a solver's verdict only."""
     if plays is not None:
         if h is None:
-            raise HanabiError("a play sequence needs a hand size")
+            raise UsageError("a play sequence needs a hand size: pass {h}", "h")
         tl, verdict, why = from_plays(deck, h, plays, source, path)
         if status is not None:
             verdict = f"{status}; {verdict}"

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from .. import __version__
-from ..errors import HanabiError
+from ..errors import HanabiError, InvalidParameter
 from ..formats.results_csv import ResultsCSV as ResultsCSV
 from ..model import Deck
 from ..solvers import SolveOptions, Status, methods, solve
@@ -72,7 +72,7 @@ def check_methods(names: Sequence[str] | None, default: Sequence[str] | None) ->
     names = list(names)
     unknown = [n for n in names if n not in table]
     if unknown:
-        raise HanabiError(f"unknown method {unknown[0]!r}; choose from {', '.join(sorted(table))}")
+        raise InvalidParameter(f"unknown method {unknown[0]!r}; choose from {', '.join(sorted(table))}")
     return names
 
 

@@ -19,7 +19,7 @@ written to temporary files and renamed together.
 >>> check_figures(os.path.join(d, "s"), os.path.join(d, "other.csv"))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-hanabi_cp.errors.HanabiError: .../s.png: refusing to overwrite a figure not drawn from .../other.csv; use --force
+hanabi_cp.errors.FileError: .../s.png: refusing to overwrite a figure not drawn from .../other.csv; use force=True
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 from xml.sax.saxutils import escape
 
-from ..errors import HanabiError
+from ..errors import FileError
 from ..formats.outputs import open_outputs
 
 EXTENSIONS = ("png", "svg")
@@ -49,11 +49,11 @@ def check_figures(stem: str, csv_path: str | None, force: bool = False) -> None:
     """Raise unless each figure path is free, a figure of ``csv_path``, or ``force``."""
     for path in figure_paths(stem):
         if os.path.isdir(path):
-            raise HanabiError(f"{path}: cannot write: it is a directory")
+            raise FileError(f"{path}: cannot write: it is a directory")
         if not force and os.path.exists(path) and not drawn_from(path, csv_path, stem):
             source = "a CSV" if csv_path is None else csv_path
-            raise HanabiError(f"{path}: refusing to overwrite a figure not drawn from {source}; "
-                              "use --force")
+            raise FileError(f"{path}: refusing to overwrite a figure not drawn from {source}; "
+                            "use {force}", force="force=True")
 
 
 def drawn_from(path: str, csv_path: str | None, stem: str) -> bool:

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .. import __version__
-from ..errors import HanabiError
+from ..errors import InvalidParameter
 from ..generators import standard_deck
 from ..live.rules import Rules
 from ..live.solve import solve_live
@@ -107,7 +107,7 @@ def run(csv_path: str, seed: int, count: int, players: Sequence[int] = range(2, 
         progress: bool = False) -> ResultsCSV:
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
-        raise HanabiError(f"unknown variant {unknown[0]!r}; choose from {', '.join(VARIANTS)}")
+        raise InvalidParameter(f"unknown variant {unknown[0]!r}; choose from {', '.join(VARIANTS)}")
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     from tqdm import tqdm
 

@@ -60,8 +60,8 @@ def run(csv_path: str, seed: int, count: int, param: str = "h",
         method_names: Sequence[str] | None = None, time_limit: float | None = 30.0,
         progress: bool = False) -> ResultsCSV:
     if param not in PARAMS:
-        from ..errors import HanabiError
-        raise HanabiError(f"--param: expected one of {', '.join(PARAMS)}, found {param!r}")
+        from ..errors import InvalidParameter
+        raise InvalidParameter(f"{{param}}: expected one of {', '.join(PARAMS)}, found {param!r}", "param")
     names = check_methods(method_names, DEFAULT_METHODS)
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     options = SolveOptions(time_limit=time_limit, seed=seed)
