@@ -1,0 +1,310 @@
+"""Study "hard": adversarial local search for decks that cost a solver the most.
+
+For each size (n, c) with fixed r, h and copies (exactly r, or 1..r per card) the
+study
+
+1. measures ``random`` uniform decks (the baseline), or with ``exhaustive`` every
+   distinct deck of the size (phase ``all``);
+2. climbs (phase ``search``): from a random deck, propose one change (swap two
+   cards, move a card, add or remove a copy) and keep it if the effort (a
+   deterministic counter of ``method``, see effort.py; ties broken by the method's
+   next counter) does not go down; after ``patience`` steps without a new best,
+   restart from a fresh random deck.
+
+Step s draws its change from its own generator, seeded by (seed, size, s), and
+the state after step s follows from the rows before it, so an interrupted search
+resumes from its CSV and continues exactly as if it had never stopped.  The
+search ends after ``steps`` steps or ``budget`` seconds, whichever comes first
+(the budget makes the length, not the steps, depend on the machine).
+
+The CSV has one row per evaluated deck; ``hardest`` reads the distinct decks of
+largest effort back from it, and the figure shows the effort of the hardest deck
+found against the size, next to the median and maximum of the baseline.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import HanabiError
+from .common import ResultsCSV, figure, plot_row
+from .deck_moves import (all_decks, count_decks, deck_text, neighbour, parse_deck_text,
+                         start_deck)
+from .effort import check_measure, column, evaluate, tie_break
+
+STUDY = "hard"
+FIELDS = ["study", "seed", "n", "c", "r", "h", "copies", "method", "measure", "phase", "step",
+          "move", "N", "verdict", "effort", "tiebreak", "accepted", "best", "deck", "version"]
+KEY = ["seed", "n", "c", "r", "h", "copies", "method", "measure", "phase", "step"]
+MAX_EXHAUSTIVE = 200_000
+
+
+class Config:
+    """One size of a sweep and everything that identifies its rows."""
+
+    def __init__(self, seed: int, n: int, c: int, r: int, h: int, exact: bool, method: str,
+                 measure: str | None):
+        self.seed, self.n, self.c, self.r, self.h, self.exact = seed, n, c, r, h, exact
+        self.method, self.measure = method, check_measure(method, measure)
+        self.copies = "exact" if exact else "upto"
+
+    @property
+    def key(self) -> dict:
+        return {"seed": self.seed, "n": self.n, "c": self.c, "r": self.r, "h": self.h,
+                "copies": self.copies, "method": self.method, "measure": self.measure}
+
+    def rng(self, *what) -> random.Random:
+        return random.Random(":".join(map(str, (self.seed, self.n, self.c, self.r, self.h,
+                                                self.copies, *what))))
+
+    def score(self, result: dict) -> tuple[int, int]:
+        second = tie_break(self.method, self.measure)
+        return (int(result[column(self.method, self.measure)]),
+                int(result[column(self.method, second)]) if second else 0)
+
+
+def _row(cfg: Config, phase: str, step: int, cards, result: dict, move: str = "",
+         accepted: bool | None = None, best: int | None = None) -> dict:
+    effort, tb = cfg.score(result)
+    return {"study": STUDY, **cfg.key, "phase": phase, "step": step, "move": move,
+            "N": len(cards), "verdict": result["verdict"], "effort": effort, "tiebreak": tb,
+            "accepted": "" if accepted is None else int(accepted), "best": best,
+            "deck": deck_text(cards), "version": __version__}
+
+
+def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int]], r: int, h: int,
+        exact: bool, method: str, measure: str | None = None, steps: int = 1000,
+        budget: float | None = None, random_count: int = 50, exhaustive: bool = False,
+        patience: int = 200, cap: float | None = None, progress: bool = False) -> ResultsCSV:
+    rows = ResultsCSV(csv_path, FIELDS, KEY)
+    for n, c in sizes:
+        cfg = Config(seed, n, c, r, h, exact, method, measure)
+        if exhaustive:
+            _exhaustive(rows, cfg, cap, progress)
+        else:
+            _baseline(rows, cfg, random_count, cap, progress)
+        _climb(rows, cfg, steps, budget, patience, cap, progress)
+    return rows
+
+
+def _bar(total: int, desc: str, progress: bool):
+    from tqdm import tqdm
+    return tqdm(total=total, desc=desc, disable=not progress, unit=" decks", leave=False)
+
+
+def _baseline(rows: ResultsCSV, cfg: Config, count: int, cap, progress: bool) -> None:
+    with _bar(count, f"random n={cfg.n} c={cfg.c}", progress) as bar:
+        for i in range(count):
+            if not rows.has(**cfg.key, phase="random", step=i):
+                cards = start_deck(cfg.rng("random", i), cfg.n, cfg.c, cfg.r, cfg.exact)
+                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
+                rows.add(_row(cfg, "random", i, cards, res))
+            bar.update()
+
+
+def _exhaustive(rows: ResultsCSV, cfg: Config, cap, progress: bool) -> None:
+    total = count_decks(cfg.n, cfg.c, cfg.r, cfg.exact)
+    if total > MAX_EXHAUSTIVE:
+        raise HanabiError(f"n = {cfg.n}, c = {cfg.c}, r = {cfg.r} has {total:,} decks; an "
+                          f"exhaustive sweep takes at most {MAX_EXHAUSTIVE:,}")
+    with _bar(total, f"all n={cfg.n} c={cfg.c}", progress) as bar:
+        for i, cards in enumerate(all_decks(cfg.n, cfg.c, cfg.r, cfg.exact)):
+            if not rows.has(**cfg.key, phase="all", step=i):
+                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
+                rows.add(_row(cfg, "all", i, cards, res))
+            bar.update()
+
+
+class Climb:
+    """The state of the local search after the rows so far."""
+
+    def __init__(self) -> None:
+        self.current: tuple = ()
+        self.score: tuple[int, int] = (-1, -1)
+        self.best: tuple[int, int] = (-1, -1)
+        self.stale = 0
+
+    def proposal(self, cfg: Config, step: int, patience: int):
+        if step == 0 or self.stale >= patience:
+            return start_deck(cfg.rng("start", step), cfg.n, cfg.c, cfg.r, cfg.exact), "restart"
+        return neighbour(cfg.rng("step", step), self.current, cfg.n, cfg.c, cfg.r, cfg.exact)
+
+    def take(self, cards, move: str, score: tuple[int, int]) -> bool:
+        accepted = move == "restart" or score >= self.score
+        if accepted:
+            self.current, self.score = cards, score
+        if move == "restart":
+            self.stale = 0
+        if score > self.best:
+            self.best, self.stale = score, 0
+        else:
+            self.stale += 1
+        return accepted
+
+
+def _climb(rows: ResultsCSV, cfg: Config, steps: int, budget: float | None, patience: int,
+           cap, progress: bool) -> None:
+    state = Climb()
+    start = time.monotonic()
+    with _bar(steps, f"search n={cfg.n} c={cfg.c}", progress) as bar:
+        for step in range(steps):
+            cards, move = state.proposal(cfg, step, patience)
+            old = rows.get(**cfg.key, phase="search", step=step)
+            if old is not None:
+                if parse_deck_text(old["deck"]) != cards:
+                    raise HanabiError(f"{rows.path}: search step {step} holds another deck "
+                                      "than this version proposes; use another --csv")
+                state.take(cards, move, (int(old["effort"]), int(old["tiebreak"])))
+            else:
+                if budget is not None and time.monotonic() - start >= budget:
+                    break
+                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
+                accepted = state.take(cards, move, cfg.score(res))
+                rows.add(_row(cfg, "search", step, cards, res, move, accepted, state.best[0]))
+            bar.update()
+
+
+# ---- reading the rows back ------------------------------------------------------
+
+def sweep_rows(rows: list[dict], cfg_fields: dict) -> list[dict]:
+    want = {k: str(v) for k, v in cfg_fields.items()}
+    return [r for r in rows if all(r[k] == v for k, v in want.items())]
+
+
+def sizes_of(rows: list[dict]) -> list[tuple[int, int]]:
+    return sorted({(int(r["n"]), int(r["c"])) for r in rows})
+
+
+def hardest(rows: list[dict], keep: int) -> list[dict]:
+    """The ``keep`` distinct decks of largest (effort, tie break), searched or
+    enumerated, decided ones first among equals."""
+    seen: dict[str, dict] = {}
+    for r in rows:
+        if r["phase"] in ("search", "all"):
+            seen.setdefault(r["deck"], r)
+    ranked = sorted(seen.values(), key=lambda r: (-int(r["effort"]), -int(r["tiebreak"]),
+                                                  r["verdict"] == "UNKNOWN", int(r["step"])))
+    return ranked[:keep]
+
+
+def size_summary(rows: list[dict]) -> list[dict]:
+    """Per (n, c): baseline median / max, hardest found, and their ratios."""
+    out = []
+    for n, c in sizes_of(rows):
+        mine = [r for r in rows if (int(r["n"]), int(r["c"])) == (n, c)]
+        base = [int(r["effort"]) for r in mine if r["phase"] in ("random", "all")]
+        found = [int(r["effort"]) for r in mine if r["phase"] in ("search", "all")]
+        if not found and not base:
+            continue
+        best = max(found or base)
+        med = statistics.median(base) if base else float("nan")
+        top = max(base) if base else float("nan")
+        r0 = mine[0]
+        out.append({"n": n, "c": c, "size": n * c * int(r0["r"]), "baseline": len(base),
+                    "exhaustive": any(r["phase"] == "all" for r in mine),
+                    "steps": sum(r["phase"] == "search" for r in mine),
+                    "median": med, "max": top, "best": best,
+                    "winnable": sum(r["verdict"] == "WINNABLE" for r in mine
+                                    if r["phase"] in ("random", "all")),
+                    "x_median": best / med if med else float("inf") if best else 1.0,
+                    "x_max": best / top if top else float("inf") if best else 1.0})
+    return out
+
+
+def fits(points: list[tuple[float, float]]) -> dict:
+    """Least-squares fits of log(effort + 1) against size (exponential) and against
+    log size (polynomial): slope, R^2, and the range of sizes they cover."""
+    pts = [(x, y) for x, y in points if x > 0]
+    if len(pts) < 3:
+        return {}
+    out: dict = {"range": (min(x for x, _ in pts), max(x for x, _ in pts))}
+    ly = [math.log(y + 1) for _, y in pts]
+    for name, xs in (("exponential", [x for x, _ in pts]),
+                     ("polynomial", [math.log(x) for x, _ in pts])):
+        out[name] = _least_squares(xs, ly)
+    return out
+
+
+def _least_squares(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
+    """(slope, intercept, R^2)."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    icpt = my - slope * mx
+    sst = sum((y - my) ** 2 for y in ys)
+    sse = sum((y - icpt - slope * x) ** 2 for x, y in zip(xs, ys))
+    return slope, icpt, 1 - sse / sst if sst else 1.0
+
+
+def fit_text(f: dict) -> str:
+    if not f:
+        return "fit: fewer than 3 sizes"
+    es, _, er2 = f["exponential"]
+    ps, _, pr2 = f["polynomial"]
+    lo, hi = f["range"]
+    return (f"fit over N = {lo:g}..{hi:g}: effort+1 ~ {math.exp(es):.3f}^N (R^2 {er2:.2f}); "
+            f"~ N^{ps:.2f} (R^2 {pr2:.2f})")
+
+
+# ---- figure and summary -----------------------------------------------------------
+
+def _label(rows: list[dict]) -> str:
+    r = rows[0]
+    return (f"{r['method']} {r['measure']}, h = {r['h']}, r = {r['r']} "
+            f"({'exactly' if r['copies'] == 'exact' else 'at most'})")
+
+
+def plot_sizes(rows, ax=None):
+    fig, ax = figure(ax)
+    table = size_summary(rows)
+    for c in sorted({t["c"] for t in table}):
+        mine = [t for t in table if t["c"] == c]
+        xs = [t["size"] for t in mine]
+        line, = ax.plot(xs, [t["best"] + 1 for t in mine], "o-", label=f"c = {c}: hardest found")
+        ax.plot(xs, [t["max"] + 1 for t in mine], "^:", color=line.get_color(),
+                label=f"c = {c}: baseline max")
+        ax.plot(xs, [t["median"] + 1 for t in mine], "s--", color=line.get_color(), alpha=0.6,
+                label=f"c = {c}: baseline median")
+    ax.set_yscale("log")
+    ax.set(xlabel="cards N (n c r; at most, with copies 1..r)", ylabel="effort + 1",
+           title=("Hardest decks vs baseline: " + _label(rows)) if rows else "no rows")
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+    return ax
+
+
+def plot_trace(rows, ax=None):
+    fig, ax = figure(ax)
+    for n, c in sizes_of(rows):
+        steps = sorted((int(r["step"]), int(r["best"] or 0)) for r in rows
+                       if r["phase"] == "search" and (int(r["n"]), int(r["c"])) == (n, c))
+        if steps:
+            ax.plot([s for s, _ in steps], [b + 1 for _, b in steps], label=f"n = {n}, c = {c}")
+    ax.set_yscale("log")
+    ax.set(xlabel="search step", ylabel="best effort so far + 1", title="Local search trace")
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+    return ax
+
+
+def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
+    return plot_row(rows, stem, (plot_sizes, plot_trace), (13, 4.6), csv_path, force)
+
+
+def summary(rows) -> str:
+    lines = ["n  c   N   baseline     median        max   hardest  x median    x max  steps"]
+    table = size_summary(rows)
+    for t in table:
+        kind = "all" if t["exhaustive"] else "rnd"
+        lines.append(f"{t['n']:<2} {t['c']:<2} {t['size']:>3}  {t['baseline']:>5} {kind}  "
+                     f"{t['median']:>9g} {t['max']:>10g} {t['best']:>9}  {t['x_median']:>8.3g} "
+                     f"{t['x_max']:>8.3g}  {t['steps']:>5}")
+    lines.append(fit_text(fits([(t["size"], t["best"]) for t in table])))
+    return "\n".join(lines)
