@@ -63,7 +63,7 @@ def test_all_decks_are_distinct_and_counted():
 
 def test_search_resumes_exactly_and_keeps_its_best(tmp_path):
     one, two = str(tmp_path / "one.csv"), str(tmp_path / "two.csv")
-    args = dict(seed=5, sizes=[(3, 2)], r=2, h=1, exact=False, method="search", random_count=8,
+    args = dict(seed=5, sizes=[(3, 2, 1)], r=2, exact=False, method="search", random_count=8,
                 patience=15)
     hard.run(one, steps=40, **args)
     hard.run(two, steps=25, **args)
@@ -87,10 +87,10 @@ def test_search_resumes_exactly_and_keeps_its_best(tmp_path):
 
 def test_exhaustive_maximum_bounds_random_and_search(tmp_path):
     path = str(tmp_path / "all.csv")
-    rows = hard.run(path, 1, [(2, 2)], 2, 1, True, "search", steps=0, exhaustive=True).rows
+    rows = hard.run(path, 1, [(2, 2, 1)], 2, True, "search", steps=0, exhaustive=True).rows
     assert len(rows) == count_decks(2, 2, 2, True)
     top = max(int(r["effort"]) for r in rows)
-    more = hard.run(str(tmp_path / "rnd.csv"), 1, [(2, 2)], 2, 1, True, "search", steps=30,
+    more = hard.run(str(tmp_path / "rnd.csv"), 1, [(2, 2, 1)], 2, True, "search", steps=30,
                     random_count=10).rows
     assert all(int(r["effort"]) <= top for r in more)
     table = hard.size_summary(rows)

@@ -231,8 +231,8 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
 @click.option("--copies", type=click.Choice(["exact", "upto"]), default="exact",
               show_default=True, help="Exactly r copies of each card, or 1..r (copy changes "
                                       "become search moves).")
-@click.option("--hand", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Hand size h.")
+@click.option("--hand", "hands", callback=_ints, default="1", show_default=True,
+              help="Hand sizes h (a sweep: 1,2).")
 @click.option("--method", type=click.Choice(["sat", "cpsat", "search"]), default="search",
               show_default=True, help="Whose effort to maximise.")
 @click.option("--measure", default=None, metavar="NAME",
@@ -266,7 +266,7 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
                                             "by this study.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
-def study_hard(ns, cs, r, copies, hand, method, measure, seed, steps, budget, patience,
+def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, patience,
                random_count, exhaustive, conflict_limit, keep, out_dir, time_limit, csv_path,
                stem, force, progress):
     """Adversarial search for hard decks: local search (swaps, moves, copy changes)
@@ -289,25 +289,27 @@ def study_hard(ns, cs, r, copies, hand, method, measure, seed, steps, budget, pa
     from ..studies.effort import check_measure
 
     measure = check_measure(method, measure)
-    sizes = [(n, c) for c in cs for n in ns]
-    check_at_most("study hard: --n x --c is", len(sizes), MAX_SWEEP_POINTS, "sizes of one sweep")
-    for n, c in sizes:
+    sizes = [(n, c, h) for h in hands for c in cs for n in ns]
+    check_at_most("study hard: --n x --c x --hand is", len(sizes), MAX_SWEEP_POINTS,
+                  "sizes of one sweep")
+    for n, c, _ in sizes:
         check_kinds(n, c, "study hard --n, --c")
         check_cards(n * c * r, f"study hard: n = {n}, c = {c}, r = {r}", option=None)
     stem = _outputs("hard", csv_path, stem, force)
-    keys = [hard.Config(seed, n, c, r, hand, copies == "exact", method, measure).key
-            for n, c in sizes]
+    keys = [hard.Config(seed, n, c, r, h, copies == "exact", method, measure).key
+            for n, c, h in sizes]
     hard_decks.check_out(out_dir, keys, keep, force)
     cap = {"sat": conflict_limit, "cpsat": time_limit, "search": time_limit}
-    rows = hard.run(csv_path, seed, sizes, r, hand, copies == "exact", method, measure, steps,
+    rows = hard.run(csv_path, seed, sizes, r, copies == "exact", method, measure, steps,
                     budget, random_count, exhaustive, patience, cap[method], progress)
     mine = [row for row in rows.rows if any(hard.sweep_rows([row], k) for k in keys)]
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
-               f"this sweep (seed = {seed}, r = {r}, h = {hand}, {copies} copies, {method} "
+               f"this sweep (seed = {seed}, r = {r}, {copies} copies, {method} "
                f"{measure})")
     click.echo(hard.summary(mine))
     argv = ["hanabi-cp", "study", "hard", "--n", ",".join(map(str, ns)),
-            "--c", ",".join(map(str, cs)), "--r", r, "--copies", copies, "--hand", hand,
+            "--c", ",".join(map(str, cs)), "--r", r, "--copies", copies,
+            "--hand", ",".join(map(str, hands)),
             "--method", method, "--measure", measure, "--seed", seed, "--patience", patience]
     command = " ".join(shlex.quote(str(a)) for a in argv)
     for path, check in hard_decks.write_hardest(mine, out_dir, keep, command, force, cap):

@@ -1,6 +1,6 @@
 """Study "hard": adversarial local search for decks that cost a solver the most.
 
-For each size (n, c) with fixed r, h and copies (exactly r, or 1..r per card) the
+For each size (n, c, h) with fixed r and copies (exactly r, or 1..r per card) the
 study
 
 1. measures ``random`` uniform decks (the baseline), or with ``exhaustive`` every
@@ -77,12 +77,13 @@ def _row(cfg: Config, phase: str, step: int, cards, result: dict, move: str = ""
             "deck": deck_text(cards), "version": __version__}
 
 
-def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int]], r: int, h: int,
+def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: int,
         exact: bool, method: str, measure: str | None = None, steps: int = 1000,
         budget: float | None = None, random_count: int = 50, exhaustive: bool = False,
         patience: int = 200, cap: float | None = None, progress: bool = False) -> ResultsCSV:
+    """Baseline and search for every (n, c, h) of ``sizes``; the CSV's rows."""
     rows = ResultsCSV(csv_path, FIELDS, KEY)
-    for n, c in sizes:
+    for n, c, h in sizes:
         cfg = Config(seed, n, c, r, h, exact, method, measure)
         if exhaustive:
             _exhaustive(rows, cfg, cap, progress)
@@ -176,8 +177,12 @@ def sweep_rows(rows: list[dict], cfg_fields: dict) -> list[dict]:
     return [r for r in rows if all(r[k] == v for k, v in want.items())]
 
 
-def sizes_of(rows: list[dict]) -> list[tuple[int, int]]:
-    return sorted({(int(r["n"]), int(r["c"])) for r in rows})
+def sizes_of(rows: list[dict]) -> list[tuple[int, int, int]]:
+    return sorted({_size(r) for r in rows})
+
+
+def _size(row: dict) -> tuple[int, int, int]:
+    return int(row["n"]), int(row["c"]), int(row["h"])
 
 
 def hardest(rows: list[dict], keep: int) -> list[dict]:
@@ -195,8 +200,8 @@ def hardest(rows: list[dict], keep: int) -> list[dict]:
 def size_summary(rows: list[dict]) -> list[dict]:
     """Per (n, c): baseline median / max, hardest found, and their ratios."""
     out = []
-    for n, c in sizes_of(rows):
-        mine = [r for r in rows if (int(r["n"]), int(r["c"])) == (n, c)]
+    for n, c, h in sizes_of(rows):
+        mine = [r for r in rows if _size(r) == (n, c, h)]
         base = [int(r["effort"]) for r in mine if r["phase"] in ("random", "all")]
         found = [int(r["effort"]) for r in mine if r["phase"] in ("search", "all")]
         if not found and not base:
@@ -205,7 +210,7 @@ def size_summary(rows: list[dict]) -> list[dict]:
         med = statistics.median(base) if base else float("nan")
         top = max(base) if base else float("nan")
         r0 = mine[0]
-        out.append({"n": n, "c": c, "size": n * c * int(r0["r"]), "baseline": len(base),
+        out.append({"n": n, "c": c, "h": h, "size": n * c * int(r0["r"]), "baseline": len(base),
                     "exhaustive": any(r["phase"] == "all" for r in mine),
                     "steps": sum(r["phase"] == "search" for r in mine),
                     "median": med, "max": top, "best": best,
@@ -255,21 +260,31 @@ def fit_text(f: dict) -> str:
 
 def _label(rows: list[dict]) -> str:
     r = rows[0]
-    return (f"{r['method']} {r['measure']}, h = {r['h']}, r = {r['r']} "
+    return (f"{r['method']} {r['measure']}, r = {r['r']} "
             f"({'exactly' if r['copies'] == 'exact' else 'at most'})")
+
+
+def series(table: list[dict]) -> dict[str, list[dict]]:
+    """Lines of the size figure: one per fixed c (n grows) and h, or per fixed n (c
+    grows) when every size has the same n."""
+    by_n = len({t["n"] for t in table}) == 1 and len({t["c"] for t in table}) > 1
+    out: dict[str, list[dict]] = {}
+    for t in table:
+        label = (f"n = {t['n']}" if by_n else f"c = {t['c']}") + f", h = {t['h']}"
+        out.setdefault(label, []).append(t)
+    return out
 
 
 def plot_sizes(rows, ax=None):
     fig, ax = figure(ax)
     table = size_summary(rows)
-    for c in sorted({t["c"] for t in table}):
-        mine = [t for t in table if t["c"] == c]
+    for label, mine in series(table).items():
         xs = [t["size"] for t in mine]
-        line, = ax.plot(xs, [t["best"] + 1 for t in mine], "o-", label=f"c = {c}: hardest found")
+        line, = ax.plot(xs, [t["best"] + 1 for t in mine], "o-", label=f"{label}: hardest found")
         ax.plot(xs, [t["max"] + 1 for t in mine], "^:", color=line.get_color(),
-                label=f"c = {c}: baseline max")
+                label=f"{label}: baseline max")
         ax.plot(xs, [t["median"] + 1 for t in mine], "s--", color=line.get_color(), alpha=0.6,
-                label=f"c = {c}: baseline median")
+                label=f"{label}: baseline median")
     ax.set_yscale("log")
     ax.set(xlabel="cards N (n c r; at most, with copies 1..r)", ylabel="effort + 1",
            title=("Hardest decks vs baseline: " + _label(rows)) if rows else "no rows")
@@ -281,11 +296,12 @@ def plot_sizes(rows, ax=None):
 
 def plot_trace(rows, ax=None):
     fig, ax = figure(ax)
-    for n, c in sizes_of(rows):
+    for n, c, h in sizes_of(rows):
         steps = sorted((int(r["step"]), int(r["best"] or 0)) for r in rows
-                       if r["phase"] == "search" and (int(r["n"]), int(r["c"])) == (n, c))
+                       if r["phase"] == "search" and _size(r) == (n, c, h))
         if steps:
-            ax.plot([s for s, _ in steps], [b + 1 for _, b in steps], label=f"n = {n}, c = {c}")
+            ax.plot([s for s, _ in steps], [b + 1 for _, b in steps],
+                    label=f"n = {n}, c = {c}, h = {h}")
     ax.set_yscale("log")
     ax.set(xlabel="search step", ylabel="best effort so far + 1", title="Local search trace")
     ax.grid(alpha=0.3)
@@ -299,12 +315,14 @@ def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> l
 
 
 def summary(rows) -> str:
-    lines = ["n  c   N   baseline     median        max   hardest  x median    x max  steps"]
+    lines = ["n  c  h   N   baseline     median        max   hardest  x median    x max  steps"]
     table = size_summary(rows)
     for t in table:
         kind = "all" if t["exhaustive"] else "rnd"
-        lines.append(f"{t['n']:<2} {t['c']:<2} {t['size']:>3}  {t['baseline']:>5} {kind}  "
-                     f"{t['median']:>9g} {t['max']:>10g} {t['best']:>9}  {t['x_median']:>8.3g} "
-                     f"{t['x_max']:>8.3g}  {t['steps']:>5}")
-    lines.append(fit_text(fits([(t["size"], t["best"]) for t in table])))
+        lines.append(f"{t['n']:<2} {t['c']:<2} {t['h']:<2} {t['size']:>3}  {t['baseline']:>5} "
+                     f"{kind}  {t['median']:>9g} {t['max']:>10g} {t['best']:>9}  "
+                     f"{t['x_median']:>8.3g} {t['x_max']:>8.3g}  {t['steps']:>5}")
+    for label, mine in series(table).items():
+        lines.append(f"{label}: hardest found, " + fit_text(fits([(t["size"], t["best"])
+                                                                 for t in mine])))
     return "\n".join(lines)

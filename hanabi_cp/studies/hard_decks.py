@@ -98,10 +98,10 @@ def write_hardest(rows: list[dict], out_dir: str, keep: int, command: str, force
     from .hard import hardest, sizes_of
 
     files = []
-    for n, c in sizes_of(rows):
-        mine = [r for r in rows if (int(r["n"]), int(r["c"])) == (n, c)]
+    for n, c, h in sizes_of(rows):
+        mine = [r for r in rows if (int(r["n"]), int(r["c"]), int(r["h"])) == (n, c, h)]
         for rank, row in enumerate(hardest(mine, keep), start=1):
-            check = confirm(parse_deck_text(row["deck"]), n, c, int(row["h"]), cap)
+            check = confirm(parse_deck_text(row["deck"]), n, c, h, cap)
             files.append((os.path.join(out_dir, file_name(row, rank)),
                           deck_file(row, check, command), check))
     os.makedirs(out_dir, exist_ok=True)
