@@ -40,6 +40,19 @@ def start_deck(rng: random.Random, n: int, c: int, r: int, exact: bool) -> Cards
     return tuple(cards)
 
 
+def near_sorted_deck(rng: random.Random, n: int, c: int, r: int, exact: bool) -> Cards:
+    """A start for the climb: the copies of ``start_deck``, in value order (winnable at
+    every h: each card is playable when drawn), then k uniform random transpositions,
+    k uniform in 0..N.  Uniform decks are mostly refuted by preprocessing at small h
+    (effort 0, a plateau with no direction); these starts span the whole way from
+    surely winnable to uniform, where the boundary and its hard decks lie."""
+    cards = sorted(start_deck(rng, n, c, r, exact))
+    for _ in range(rng.randint(0, len(cards))):
+        i, j = rng.randrange(len(cards)), rng.randrange(len(cards))
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
+
+
 def neighbour(rng: random.Random, cards: Cards, n: int, c: int, r: int,
               exact: bool) -> tuple[Cards, str]:
     """One random change of ``cards`` and its name (swap, move, add, remove; ``none``

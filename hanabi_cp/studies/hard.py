@@ -9,7 +9,9 @@ study
    cards, move a card, add or remove a copy) and keep it if the effort (a
    deterministic counter of ``method``, see effort.py; ties broken by the method's
    next counter) does not go down; after ``patience`` steps without a new best,
-   restart from a fresh random deck.
+   restart (deck_moves.near_sorted_deck: the cards in value order, then a random
+   number of random transpositions, so that starts range from surely winnable to
+   uniform).
 
 Step s draws its change from its own generator, seeded by (seed, size, s), and
 the state after step s follows from the rows before it, so an interrupted search
@@ -33,8 +35,8 @@ from collections.abc import Sequence
 from .. import __version__
 from ..errors import HanabiError
 from .common import ResultsCSV, figure, plot_row
-from .deck_moves import (all_decks, count_decks, deck_text, neighbour, parse_deck_text,
-                         start_deck)
+from .deck_moves import (all_decks, count_decks, deck_text, near_sorted_deck, neighbour,
+                         parse_deck_text, start_deck)
 from .effort import check_measure, column, evaluate, tie_break
 
 STUDY = "hard"
@@ -132,7 +134,8 @@ class Climb:
 
     def proposal(self, cfg: Config, step: int, patience: int):
         if step == 0 or self.stale >= patience:
-            return start_deck(cfg.rng("start", step), cfg.n, cfg.c, cfg.r, cfg.exact), "restart"
+            return near_sorted_deck(cfg.rng("start", step), cfg.n, cfg.c, cfg.r,
+                                    cfg.exact), "restart"
         return neighbour(cfg.rng("step", step), self.current, cfg.n, cfg.c, cfg.r, cfg.exact)
 
     def take(self, cards, move: str, score: tuple[int, int]) -> bool:
