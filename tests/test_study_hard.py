@@ -95,6 +95,13 @@ def test_exhaustive_maximum_bounds_random_and_search(tmp_path):
     assert all(int(r["effort"]) <= top for r in more)
     table = hard.size_summary(rows)
     assert table[0]["exhaustive"] and table[0]["best"] == top == table[0]["max"]
+    # h = 1, r = 2, n = c = 2: every lost deck is refuted by preprocessing (0 nodes)
+    # and every won one is won without backtracking (N + 1 nodes).
+    assert all(int(r["effort"]) == (int(r["N"]) + 1 if r["verdict"] == "WINNABLE" else 0)
+               for r in rows)
+    files = hard.plot(rows, str(tmp_path / "all"), path)
+    assert all((tmp_path / f"all.{ext}").stat().st_size > 1000 for ext in ("png", "svg"))
+    assert len(files) == 2
 
 
 def test_cli_writes_confirmed_hardest_decks(tmp_path):

@@ -9,9 +9,9 @@ study
    cards, move a card, add or remove a copy) and keep it if the effort (a
    deterministic counter of ``method``, see effort.py; ties broken by the method's
    next counter) does not go down; after ``patience`` steps without a new best,
-   restart (deck_moves.near_sorted_deck: the cards in value order, then a random
-   number of random transpositions, so that starts range from surely winnable to
-   uniform).
+   or at once from a deck of effort 0, restart (deck_moves.near_sorted_deck: the
+   cards in value order, then a random number of random transpositions, so that
+   starts range from surely winnable to uniform).
 
 Step s draws its change from its own generator, seeded by (seed, size, s), and
 the state after step s follows from the rows before it, so an interrupted search
@@ -133,7 +133,10 @@ class Climb:
         self.stale = 0
 
     def proposal(self, cfg: Config, step: int, patience: int):
-        if step == 0 or self.stale >= patience:
+        # A deck of effort 0 (refuted by preprocessing, or solved without a branch)
+        # has no direction to climb in: walking its plateau drifts to uniform decks,
+        # nearly all of effort 0 too.  Such a start is dropped at once.
+        if step == 0 or self.stale >= patience or self.score == (0, 0):
             return near_sorted_deck(cfg.rng("start", step), cfg.n, cfg.c, cfg.r,
                                     cfg.exact), "restart"
         return neighbour(cfg.rng("step", step), self.current, cfg.n, cfg.c, cfg.r, cfg.exact)
@@ -313,17 +316,41 @@ def plot_trace(rows, ax=None):
     return ax
 
 
+def plot_distribution(rows, ax=None):
+    """Histogram of the baseline's effort (every deck, with --exhaustive), by verdict."""
+    fig, ax = figure(ax)
+    base = [r for r in rows if r["phase"] in ("random", "all")]
+    efforts = sorted({int(r["effort"]) for r in base})
+    width = 0.4
+    for i, verdict in enumerate(("WINNABLE", "UNWINNABLE")):
+        counts = [sum(1 for r in base if r["verdict"] == verdict and int(r["effort"]) == e)
+                  for e in efforts]
+        ax.bar([j + (i - 0.5) * width for j in range(len(efforts))], counts, width,
+               label=f"{verdict.lower()} ({sum(counts)})")
+    ax.set_xticks(range(len(efforts)), [str(e) for e in efforts])
+    kind = "every deck" if any(r["phase"] == "all" for r in base) else "random decks"
+    ax.set(xlabel="effort", ylabel="decks", title=f"Effort of {kind} ({len(base)})")
+    ax.grid(alpha=0.3, axis="y")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+    return ax
+
+
 def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
-    return plot_row(rows, stem, (plot_sizes, plot_trace), (13, 4.6), csv_path, force)
+    """Effort against size, and the search trace (or, without a search, the
+    distribution of the baseline's effort)."""
+    second = plot_trace if any(r["phase"] == "search" for r in rows) else plot_distribution
+    return plot_row(rows, stem, (plot_sizes, second), (13, 4.6), csv_path, force)
 
 
 def summary(rows) -> str:
-    lines = ["n  c  h   N   baseline     median        max   hardest  x median    x max  steps"]
+    lines = ["n  c  h   N   baseline  winnable    median       max   hardest  x median    x max"
+             "  steps"]
     table = size_summary(rows)
     for t in table:
         kind = "all" if t["exhaustive"] else "rnd"
         lines.append(f"{t['n']:<2} {t['c']:<2} {t['h']:<2} {t['size']:>3}  {t['baseline']:>5} "
-                     f"{kind}  {t['median']:>9g} {t['max']:>10g} {t['best']:>9}  "
+                     f"{kind}  {t['winnable']:>8}  {t['median']:>8g} {t['max']:>9g} {t['best']:>9}  "
                      f"{t['x_median']:>8.3g} {t['x_max']:>8.3g}  {t['steps']:>5}")
     for label, mine in series(table).items():
         lines.append(f"{label}: hardest found, " + fit_text(fits([(t["size"], t["best"])
