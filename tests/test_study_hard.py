@@ -78,11 +78,16 @@ def test_search_resumes_exactly_and_keeps_its_best(tmp_path):
         best = max(best, int(r["effort"]))
         assert int(r["best"]) == best
     assert any(r["move"] == "restart" for r in search[1:])      # patience 15 < 40 steps
-    # Verdicts in the trace are right (brute force decides these small decks).
+    # Records keep their deck, the other rows a digest; the records' verdicts are
+    # right (brute force decides these small decks).
     from hanabi_cp.model import Deck
-    for r in rows[::7]:
+    records = [r for r in search if not r["deck"].startswith("sha1:")]
+    assert records and len(records) < len(search)
+    assert [int(r["effort"]) for r in records] == sorted(int(r["effort"]) for r in records)
+    for r in records:
         deck = Deck.of(parse_deck_text(r["deck"]), 3, 2)
         assert r["verdict"] == solve(deck, 1, "brute").status.value
+    assert hard.hardest(rows, 1)[0]["deck"] == records[-1]["deck"]
 
 
 def test_exhaustive_maximum_bounds_random_and_search(tmp_path):
@@ -112,7 +117,10 @@ def test_cli_writes_confirmed_hardest_decks(tmp_path):
     res = CliRunner().invoke(main, argv)
     assert res.exit_code == 0, res.output
     files = sorted(out.iterdir())
-    assert len(files) == 4
+    # Up to --keep records per size (a size where every deck costs the same has one).
+    assert {f.name.split("-s1-")[0] for f in files} == {"hard-n2-c2-r2-h1-search-nodes",
+                                                       "hard-n3-c2-r2-h1-search-nodes"}
+    assert len(files) <= 4
     for f in files:
         text = f.read_text()
         deck = read_deck(str(f))

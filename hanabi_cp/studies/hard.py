@@ -19,13 +19,16 @@ resumes from its CSV and continues exactly as if it had never stopped.  The
 search ends after ``steps`` steps or ``budget`` seconds, whichever comes first
 (the budget makes the length, not the steps, depend on the machine).
 
-The CSV has one row per evaluated deck; ``hardest`` reads the distinct decks of
-largest effort back from it, and the figure shows the effort of the hardest deck
+The CSV has one row per evaluated deck; a row that beats every earlier one of its
+phase (a record) keeps the whole deck, the others a digest of it, so that a trace of
+thousands of steps stays small.  ``hardest`` reads the records of largest effort
+back, and the figure shows the effort of the hardest deck
 found against the size, next to the median and maximum of the baseline.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import statistics
@@ -36,7 +39,7 @@ from .. import __version__
 from ..errors import HanabiError
 from .common import ResultsCSV, figure, plot_row
 from .deck_moves import (all_decks, count_decks, deck_text, near_sorted_deck, neighbour,
-                         parse_deck_text, start_deck)
+                         start_deck)
 from .effort import check_measure, column, evaluate, tie_break
 
 STUDY = "hard"
@@ -70,13 +73,41 @@ class Config:
                 int(result[column(self.method, second)]) if second else 0)
 
 
-def _row(cfg: Config, phase: str, step: int, cards, result: dict, move: str = "",
-         accepted: bool | None = None, best: int | None = None) -> dict:
+def digest(cards) -> str:
+    """What the ``deck`` cell holds for a deck that set no record: enough to check,
+    on resuming, that this version proposes the same deck (the CSV stays small)."""
+    return "sha1:" + hashlib.sha1(deck_text(cards).encode()).hexdigest()[:12]
+
+
+def same_deck(cell: str, cards) -> bool:
+    return cell in (deck_text(cards), digest(cards))
+
+
+class Record:
+    """The largest (effort, tie break) of one phase so far; a row that beats it keeps
+    its whole deck in the CSV (``hardest`` reads those back)."""
+
+    def __init__(self) -> None:
+        self.best: tuple[int, int] = (-1, -1)
+
+    def see(self, score: tuple[int, int]) -> bool:
+        if score > self.best:
+            self.best = score
+            return True
+        return False
+
+
+def _row(cfg: Config, phase: str, step: int, cards, result: dict, record: bool,
+         move: str = "", accepted: bool | None = None, best: int | None = None) -> dict:
     effort, tb = cfg.score(result)
     return {"study": STUDY, **cfg.key, "phase": phase, "step": step, "move": move,
             "N": len(cards), "verdict": result["verdict"], "effort": effort, "tiebreak": tb,
             "accepted": "" if accepted is None else int(accepted), "best": best,
-            "deck": deck_text(cards), "version": __version__}
+            "deck": deck_text(cards) if record else digest(cards), "version": __version__}
+
+
+def _old_score(row: dict) -> tuple[int, int]:
+    return int(row["effort"]), int(row["tiebreak"])
 
 
 def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: int,
@@ -102,11 +133,15 @@ def _bar(total: int, desc: str, progress: bool):
 
 def _baseline(rows: ResultsCSV, cfg: Config, count: int, cap, progress: bool) -> None:
     with _bar(count, f"random n={cfg.n} c={cfg.c}", progress) as bar:
+        record = Record()
         for i in range(count):
-            if not rows.has(**cfg.key, phase="random", step=i):
+            old = rows.get(**cfg.key, phase="random", step=i)
+            if old is not None:
+                record.see(_old_score(old))
+            else:
                 cards = start_deck(cfg.rng("random", i), cfg.n, cfg.c, cfg.r, cfg.exact)
                 res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
-                rows.add(_row(cfg, "random", i, cards, res))
+                rows.add(_row(cfg, "random", i, cards, res, record.see(cfg.score(res))))
             bar.update()
 
 
@@ -116,10 +151,14 @@ def _exhaustive(rows: ResultsCSV, cfg: Config, cap, progress: bool) -> None:
         raise HanabiError(f"n = {cfg.n}, c = {cfg.c}, r = {cfg.r} has {total:,} decks; an "
                           f"exhaustive sweep takes at most {MAX_EXHAUSTIVE:,}")
     with _bar(total, f"all n={cfg.n} c={cfg.c}", progress) as bar:
+        record = Record()
         for i, cards in enumerate(all_decks(cfg.n, cfg.c, cfg.r, cfg.exact)):
-            if not rows.has(**cfg.key, phase="all", step=i):
+            old = rows.get(**cfg.key, phase="all", step=i)
+            if old is not None:
+                record.see(_old_score(old))
+            else:
                 res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
-                rows.add(_row(cfg, "all", i, cards, res))
+                rows.add(_row(cfg, "all", i, cards, res, record.see(cfg.score(res))))
             bar.update()
 
 
@@ -163,16 +202,18 @@ def _climb(rows: ResultsCSV, cfg: Config, steps: int, budget: float | None, pati
             cards, move = state.proposal(cfg, step, patience)
             old = rows.get(**cfg.key, phase="search", step=step)
             if old is not None:
-                if parse_deck_text(old["deck"]) != cards:
+                if not same_deck(old["deck"], cards):
                     raise HanabiError(f"{rows.path}: search step {step} holds another deck "
                                       "than this version proposes; use another --csv")
-                state.take(cards, move, (int(old["effort"]), int(old["tiebreak"])))
+                state.take(cards, move, _old_score(old))
             else:
                 if budget is not None and time.monotonic() - start >= budget:
                     break
                 res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
+                before = state.best
                 accepted = state.take(cards, move, cfg.score(res))
-                rows.add(_row(cfg, "search", step, cards, res, move, accepted, state.best[0]))
+                rows.add(_row(cfg, "search", step, cards, res, state.best > before, move,
+                              accepted, state.best[0]))
             bar.update()
 
 
@@ -192,11 +233,13 @@ def _size(row: dict) -> tuple[int, int, int]:
 
 
 def hardest(rows: list[dict], keep: int) -> list[dict]:
-    """The ``keep`` distinct decks of largest (effort, tie break), searched or
-    enumerated, decided ones first among equals."""
+    """The ``keep`` distinct decks of largest (effort, tie break) among the records
+    (rows that beat every earlier row of their phase and size: the only rows whose
+    deck the CSV keeps), decided ones first among equals."""
     seen: dict[str, dict] = {}
     for r in rows:
-        if r["phase"] in ("search", "all"):
+        # Only records keep their deck; the K hardest decks are the last K records.
+        if r["phase"] in ("search", "all") and not r["deck"].startswith("sha1:"):
             seen.setdefault(r["deck"], r)
     ranked = sorted(seen.values(), key=lambda r: (-int(r["effort"]), -int(r["tiebreak"]),
                                                   r["verdict"] == "UNKNOWN", int(r["step"])))
@@ -311,8 +354,9 @@ def plot_trace(rows, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="search step", ylabel="best effort so far + 1", title="Local search trace")
     ax.grid(alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7)
+    handles = ax.get_legend_handles_labels()[0]
+    if handles:
+        ax.legend(fontsize=6, ncol=2 if len(handles) > 8 else 1, loc="lower right")
     return ax
 
 
