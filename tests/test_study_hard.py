@@ -90,6 +90,16 @@ def test_search_resumes_exactly_and_keeps_its_best(tmp_path):
     assert hard.hardest(rows, 1)[0]["deck"] == records[-1]["deck"]
 
 
+def test_budget_stops_early_and_a_rerun_continues_the_same_trace(tmp_path):
+    args = dict(seed=2, sizes=[(3, 2, 2)], r=2, exact=True, method="search", random_count=3,
+                patience=10)
+    short = hard.run(str(tmp_path / "b.csv"), steps=500, budget=1e-9, **args)
+    assert len([r for r in short.rows if r["phase"] == "search"]) < 500
+    hard.run(str(tmp_path / "b.csv"), steps=60, **args)
+    hard.run(str(tmp_path / "full.csv"), steps=60, **args)
+    assert _rows(tmp_path / "b.csv") == _rows(tmp_path / "full.csv")
+
+
 def test_exhaustive_maximum_bounds_random_and_search(tmp_path):
     path = str(tmp_path / "all.csv")
     rows = hard.run(path, 1, [(2, 2, 1)], 2, True, "search", steps=0, exhaustive=True).rows
@@ -127,7 +137,7 @@ def test_cli_writes_confirmed_hardest_decks(tmp_path):
         label = next(line for line in text.splitlines() if line.startswith("# verdict:"))
         assert label.split()[-1] == solve(deck.deck, 1, "brute").status.value
         assert "decided alike by" in text and "# effort search_nodes:" in text
-        assert "# seed: 1" in text
+        assert "# seed: 1" in text and "# baseline: 5 random decks of these parameters" in text
     assert "x median" in res.output and "c wrote" in res.output
     # A rerun replaces its own files; a foreign file there is kept without --force.
     assert CliRunner().invoke(main, argv).exit_code == 0

@@ -61,7 +61,7 @@ def check_out(out_dir: str, keys: list[dict], keep: int, force: bool) -> None:
                 refuse_overwrite(path, force)
 
 
-def deck_file(row: dict, check: dict, command: str) -> str:
+def deck_file(row: dict, check: dict, command: str, baseline: dict | None = None) -> str:
     from ..cli.common import provenance
     from ..formats import deck_to_text
 
@@ -75,6 +75,11 @@ def deck_file(row: dict, check: dict, command: str) -> str:
                 f"search: {row['phase']} step {row['step']} maximising "
                 f"{row['method']} {row['measure']} = {row['effort']}",
                 *(f"effort {k}: {v}" for k, v in check["efforts"].items()),
+                *([] if baseline is None or not baseline["baseline"] else [
+                    f"baseline: {baseline['baseline']} "
+                    f"{'decks (every one)' if baseline['exhaustive'] else 'random decks'} of "
+                    f"these parameters, {row['measure']} median {baseline['median']:g}, "
+                    f"max {baseline['max']:g}"]),
                 f"parameters: n = {n}, c = {c}, r = {row['r']} "
                 f"({'exactly' if row['copies'] == 'exact' else 'at most'}), h = {h}",
                 f"seed: {row['seed']}", f"command: {command}"]
@@ -95,15 +100,16 @@ def write_hardest(rows: list[dict], out_dir: str, keep: int, command: str, force
                   cap: dict | None = None) -> list[tuple[str, dict]]:
     """Write the ``keep`` hardest decks of each size; [(path, check)]."""
     from ..formats.outputs import write_texts
-    from .hard import hardest, sizes_of
+    from .hard import hardest, size_summary, sizes_of
 
     files = []
     for n, c, h in sizes_of(rows):
         mine = [r for r in rows if (int(r["n"]), int(r["c"]), int(r["h"])) == (n, c, h)]
+        baseline = size_summary(mine)[0]
         for rank, row in enumerate(hardest(mine, keep), start=1):
             check = confirm(parse_deck_text(row["deck"]), n, c, h, cap)
             files.append((os.path.join(out_dir, file_name(row, rank)),
-                          deck_file(row, check, command), check))
+                          deck_file(row, check, command, baseline), check))
     os.makedirs(out_dir, exist_ok=True)
     # A file this study wrote before is replaced (a rerun resumes); anything else
     # at those paths is kept unless --force.
