@@ -163,3 +163,20 @@ def test_fits_recover_an_exponential():
     f = hard.fits([(x, 2.0 ** x - 1) for x in range(4, 12)])
     slope, _, r2 = f["exponential"]
     assert abs(slope - 0.6931) < 1e-3 and r2 > 0.999 and f["range"] == (4, 11)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--n", "4", "--c", "3", "--exhaustive"], "an exhaustive sweep takes at most 200,000"),
+    (["--out", "{file}"], "not a directory (--out DIR)"),
+    (["--n", "0"], "study hard --n, --c"),
+    (["--method", "brute"], "Invalid value for '--method'"),
+])
+def test_cli_mistakes_are_one_line(tmp_path, args, message):
+    (tmp_path / "f").write_text("x")
+    args = [str(tmp_path / "f") if a == "{file}" else a for a in args]
+    res = CliRunner().invoke(main, ["study", "hard", "--csv", str(tmp_path / "h.csv"),
+                                    "--out", str(tmp_path / "o"), "--steps", "1", "--random",
+                                    "1", "--no-progress", *args])
+    assert res.exit_code == 2, res.output
+    line = res.output.strip().splitlines()[-1]
+    assert line.startswith("hanabi-cp: error:") and message in line, line

@@ -289,6 +289,9 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     from ..studies.effort import check_measure
 
     measure = check_measure(method, measure)
+    if min(ns) < 1 or min(cs) < 1:
+        raise HanabiError(f"study hard --n, --c: values and colors must be at least 1, found "
+                          f"{min(ns)} and {min(cs)}")
     sizes = [(n, c, h) for h in hands for c in cs for n in ns]
     check_at_most("study hard: --n x --c x --hand is", len(sizes), MAX_SWEEP_POINTS,
                   "sizes of one sweep")
