@@ -3,7 +3,7 @@
 For each player count (hanab.live's hand sizes, 8 clues, 3 strikes) and each
 real-rules method that accepts 50-card decks, decides ``--decks`` decks (seeds
 0..decks-1 of ``generators.standard_deck``, the decks of ``hanabi-cp generate
---standard --seed S``) and prints how many are winnable / unwinnable / undecided
+standard --seed S``) and prints how many are winnable / unwinnable / undecided
 within ``--time-limit`` and the median, 95th percentile and largest time per deck
 (wall clock of ``solve_live``, certificate check included; an undecided deck
 counts with its full time limit).

@@ -13,7 +13,7 @@ phase the limit ran out in.  No case asserts a time: the numbers are the result
 
 Cases: the reduction image of SATLIB's uf50-01 (`hanabi-cp reduce`, 220,564 cards)
 with sat, cpsat and cpsat --maximize, the image of uuf50-01 with sat --proof, at
-S = 1 and 5; then a random deck of 10^6 cards (`hanabi-cp generate --n 2000 --c 250
+S = 1 and 5; then a random deck of 10^6 cards (`hanabi-cp generate deck --n 2000 --c 250
 --r 2 --exact-copies`) with sat.  "startup" is the command on a one-card deck: the
 part of the slack no phase can check.
 
@@ -78,7 +78,7 @@ def make_decks(tmp: str, big: bool) -> dict[str, str]:
         subprocess.run(cli("reduce", cnf, "-o", decks[key]), check=True, capture_output=True)
     if big:
         decks["big"] = os.path.join(tmp, "big.txt")
-        subprocess.run(cli("generate", "--n", "2000", "--c", "250", "--r", "2", "--exact-copies",
+        subprocess.run(cli("generate", "deck", "--n", "2000", "--c", "250", "--r", "2", "--exact-copies",
                            "--seed", "1", "--hand", "2", "-o", decks["big"]),
                        check=True, capture_output=True)
     decks["one"] = os.path.join(tmp, "one.txt")

@@ -1,6 +1,7 @@
 """The solve / verify / generate / encode / decode / min-hand commands through CliRunner,
 plus one smoke test of the installed entry point."""
 
+import csv
 import json
 import os
 import random
@@ -210,12 +211,14 @@ def test_verify_reports_unfinished_colors(tmp_path):
 # --- generate --------------------------------------------------------------------
 
 GEN_CASES = [
-    ["--standard"],
-    ["--standard", "--colors", "6", "--format", "json"],
-    ["--n", 4, "--c", 3, "--r", 2, "--missing", 0.1, "--hand", 2],
-    ["--n", 3, "--c", 2, "--r", 2, "--exact-copies"],
-    ["--cnf", "--vars", 10, "--clauses", 30],
+    ["standard"],
+    ["standard", "--colors", "6", "--format", "json"],
+    ["deck", "--n", 4, "--c", 3, "--r", 2, "--missing", 0.1, "--hand", 2],
+    ["deck", "--n", 3, "--c", 2, "--r", 2, "--exact-copies"],
+    ["cnf", "--vars", 10, "--clauses", 30],
 ]
+# The old one-command spelling of each case: the same bytes, plus a note on stderr.
+OLD_SPELLING = {"standard": ["--standard"], "deck": [], "cnf": ["--cnf"]}
 
 
 @pytest.mark.parametrize("args", GEN_CASES)
@@ -242,12 +245,22 @@ def test_generate_is_byte_identical_for_a_seed(args, tmp_path):
     assert out.read_text() == first.stdout
 
 
+@pytest.mark.parametrize("args", GEN_CASES)
+def test_generate_old_spelling_is_an_alias_with_a_note(args):
+    new = run(["generate", *args, "--seed", 42])
+    old = run(["generate", *OLD_SPELLING[args[0]], *args[1:], "--seed", 42])
+    assert old.exit_code == 0 and old.stdout == new.stdout
+    seed, note = old.stderr.splitlines()
+    assert seed == "c seed: 42"
+    assert "deprecated" in note and f"generate {args[0]} ..." in note
+
+
 def test_generate_seed_defaults_to_fresh_and_is_printed():
-    res = run(["generate", "--standard"])
+    res = run(["generate", "standard"])
     line = res.stderr.strip()
     assert line.startswith("c seed: ")
     seed = int(line.split()[-1])
-    assert run(["generate", "--standard", "--seed", seed]).stdout == res.stdout
+    assert run(["generate", "standard", "--seed", seed]).stdout == res.stdout
 
 
 def test_generated_files_read_back():
@@ -412,6 +425,11 @@ BAD = [
     (["encode", WIN, "-o", "{existing}"], "use --force"),
     (["encode", WIN, "-o", os.devnull, "--varmap", "{existing}"], "use --force"),
     (["generate", "--standard", "-o", "{existing}"], "use --force"),
+    (["generate", "standard", "-o", "{existing}"], "use --force"),
+    (["generate", "standard", "--n", 3], "generate standard: No such option '--n'"),
+    (["generate", "deck", "--n", 3], "generate deck: Missing option '--c'"),
+    (["generate", "cnf", "--vars", 2, "--clauses", 3], "need num_vars >= k"),
+    (["generate", "nosuch"], "choose one of cnf, deck, family, standard"),
     (["solve", WIN, "--proof", "{existing}"], "use --force"),
     (["min-hand", WIN, "--certificate", "{existing}"], "use --force"),
     (["decode", WIN, "{bad}"], "{bad}:1: expected a literal"),
@@ -452,3 +470,54 @@ def test_installed_entry_point_smoke():
     out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     assert out.stdout.strip() == f"hanabi-cp, version {__version__}"
+
+
+# --- generate family -------------------------------------------------------------
+
+def test_generate_family_images_labels_match_the_solvers(tmp_path):
+    from hanabi_cp.formats import read_deck
+    from hanabi_cp.solvers import solve
+    out = tmp_path / "fam"
+    res = run(["generate", "family", "images", "--vars", 4, "--ratio", 5, "--count", 2,
+               "--seed", 3, "-o", out, "--name", "f"])
+    assert res.exit_code == 0, res.stderr
+    rows = list(csv.DictReader(open(out / "MANIFEST.csv")))
+    assert sorted(r["file"] for r in rows) == sorted(f for f in os.listdir(out) if f != "MANIFEST.csv")
+    for r in rows:
+        text = (out / r["file"]).read_text()
+        assert f"hanabi-cp {__version__}" in text and "seed: " in text
+        if r["kind"] == "cnf":
+            assert pysat_answer(out / r["file"])[0] == (r["expected"] == "SAT")
+        else:
+            d = read_deck(str(out / r["file"]))
+            assert solve(d.deck, d.h, "sat").status.value == r["expected"]
+    # Same seed, same bytes; an existing family is kept without --force.
+    again = run(["generate", "family", "images", "--vars", 4, "--ratio", 5, "--count", 2,
+                 "--seed", 3, "-o", tmp_path / "fam2", "--name", "f"])
+    assert again.exit_code == 0
+    assert all((out / f).read_text() == (tmp_path / "fam2" / f).read_text() for f in os.listdir(out))
+    refused = run(["generate", "family", "images", "--vars", 4, "--count", 2, "--seed", 3,
+                   "-o", out])
+    assert refused.exit_code == 2 and "use --force" in refused.stderr
+
+
+def test_generate_family_hard_encodes_deck_files(tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    assert run(["generate", "deck", "--n", 3, "--c", 2, "--r", 2, "--hand", 1, "--seed", 4,
+                "-o", decks / "a.txt"]).exit_code == 0
+    (decks / "b.txt").write_text("# verdict: WINNABLE\nn 2\nc 1\nh 1\n1r 2r\n")
+    out = tmp_path / "fam"
+    res = run(["generate", "family", "hard", "--decks", decks, "-o", out, "--name", "demo"])
+    assert res.exit_code == 0, res.stderr
+    rows = {r["file"]: r for r in csv.DictReader(open(out / "MANIFEST.csv"))}
+    assert set(rows) == {"a.cnf", "b.cnf"}
+    assert rows["b.cnf"]["expected"] == "SAT" and rows["a.cnf"]["expected"] == "unknown"
+    assert "c family: demo" in (out / "b.cnf").read_text()
+    from hanabi_cp.formats import read_deck
+    from hanabi_cp.solvers import solve
+    d = read_deck(str(decks / "a.txt"))
+    assert pysat_answer(out / "a.cnf")[0] == (solve(d.deck, 1, "brute").status.value == "WINNABLE")
+    (decks / "c.txt").write_text("n 1\nc 1\n1r\n")
+    res = run(["generate", "family", "hard", "--decks", decks, "-o", tmp_path / "x"])
+    assert res.exit_code == 2 and "no hand size" in res.stderr

@@ -204,6 +204,11 @@ generate_cmds = st.one_of(
         opt("--k", positive_size)),
     cmd("generate", opt("--n", size), opt("--c", size), flag("--cnf"),
         flag("--standard"), opt("--vars", size)),
+    # The subcommand spelling, with options that belong to other kinds now and then.
+    cmd("generate", st.sampled_from(["deck", "standard", "cnf"]), opt("--n", positive_size),
+        opt("--c", positive_size), opt("--r", positive_size), opt("--vars", positive_size),
+        opt("--clauses", size), opt("--colors", st.sampled_from(["5", "6", "7"])),
+        opt("--hand", size)),
 ).flatmap(lambda args: cmd(args, opt("--seed", st.one_of(size, huge)), st.one_of(
     st.just(["-o", OUT + "/g.txt"]), st.just([]),
     st.tuples(st.just("--count"), positive_size, st.just("-o"), st.just(OUT + "/dir")

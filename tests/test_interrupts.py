@@ -87,7 +87,7 @@ def test_interrupted_study_keeps_only_true_rows_and_resumes(tmp_path):
 
 def test_interrupted_roundtrip_keeps_finished_formulas_and_resumes(tmp_path):
     formulas = tmp_path / "formulas"
-    res = CliRunner().invoke(main, ["generate", "--cnf", "--vars", "5", "--clauses", "21",
+    res = CliRunner().invoke(main, ["generate", "cnf", "--vars", "5", "--clauses", "21",
                                     "--count", "20", "--seed", "1", "-o", str(formulas)])
     assert res.exit_code == 0, res.output
     reference = tmp_path / "reference.csv"

@@ -264,6 +264,106 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
     rows = live.run(csv_path, seed, count, players, chosen, time_limit, progress)
     _finish(live, rows, stem, force, keep=lambda r: int(r["instance"]) < count
             and int(r["players"]) in players and r["variant"] in chosen, seed=seed)
+@study.command("hard", cls=StudyCommand)
+@click.option("--n", "ns", callback=_ints, default="4", show_default=True,
+              help="Values n (a sweep: 3-6 or 3,5).")
+@click.option("--c", "cs", callback=_ints, default="2", show_default=True,
+              help="Colors c (a sweep: 2,3).")
+@click.option("--r", "r", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Copies per card.")
+@click.option("--copies", type=click.Choice(["exact", "upto"]), default="exact",
+              show_default=True, help="Exactly r copies of each card, or 1..r (copy changes "
+                                      "become search moves).")
+@click.option("--hand", "hands", callback=_ints, default="1", show_default=True,
+              help="Hand sizes h (a sweep: 1,2).")
+@click.option("--method", type=click.Choice(["sat", "cpsat", "search"]), default="search",
+              show_default=True, help="Whose effort to maximise.")
+@click.option("--measure", default=None, metavar="NAME",
+              help="Counter to maximise: sat conflicts|propagations|decisions, cpsat "
+                   "branches|conflicts, search nodes  [default: the first].")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the search.")
+@click.option("--steps", type=click.IntRange(min=0), default=500, show_default=True,
+              help="Local-search steps per size.")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS", help="Stop each size's search after this many seconds "
+                                      "(the steps done are kept; a rerun continues).")
+@click.option("--patience", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Restart from a random deck after this many steps without a new best.")
+@click.option("--random", "random_count", type=click.IntRange(min=0), default=50,
+              show_default=True, help="Random decks per size for the baseline.")
+@click.option("--exhaustive", is_flag=True,
+              help="Baseline: every distinct deck of the size instead of random ones.")
+@click.option("--conflict-limit", type=click.IntRange(min=1), default=2_000_000,
+              show_default=True, help="CaDiCaL conflicts per deck (sat).")
+@click.option("--keep", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Hardest decks per size written to --out.")
+@click.option("--out", "out_dir", default="results/hard", show_default=True, metavar="DIR",
+              help="Folder for the hardest decks (deck files with verdict and effort).")
+@time_limit_option("Seconds per deck for cpsat and search.", default=60.0)
+@click.option("--csv", "csv_path", default="results/study-hard.csv", show_default=True,
+              metavar="FILE", help="CSV of every evaluated deck (the search trace); a rerun "
+                                   "resumes from it.")
+@click.option("--figure", "stem", default=None, metavar="STEM",
+              help="Write STEM.png and STEM.svg (default: the CSV's path without .csv).")
+@click.option("--force", is_flag=True, help="Overwrite figures and deck files not written "
+                                            "by this study.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr.")
+def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, patience,
+               random_count, exhaustive, conflict_limit, keep, out_dir, time_limit, csv_path,
+               stem, force, progress):
+    """Adversarial search for hard decks: local search (swaps, moves, copy changes)
+    maximising a deterministic effort counter of --method (CaDiCaL conflicts, CP-SAT
+    branches with one worker and a fixed seed, search nodes; never wall time),
+    against random decks of the same parameters.
+
+    Writes the trace to --csv, the hardest decks to --out (their verdict confirmed
+    by a second method, their effort under every method), and a figure of the
+    effort against the size.
+
+    \b
+    Example:
+      hanabi-cp study hard --n 3 --c 2 --r 2 --hand 1 --steps 100 --random 20 \\
+          --csv results/hard-demo.csv --out results/hard-demo
+    """
+    import shlex
+
+    from ..studies import hard, hard_decks
+    from ..studies.effort import check_measure
+
+    measure = check_measure(method, measure)
+    if min(ns) < 1 or min(cs) < 1:
+        raise InvalidParameter(f"study hard --n, --c: values and colors must be at least 1, found "
+                          f"{min(ns)} and {min(cs)}")
+    sizes = [(n, c, h) for h in hands for c in cs for n in ns]
+    check_at_most("study hard: --n x --c x --hand is", len(sizes), MAX_SWEEP_POINTS,
+                  "sizes of one sweep")
+    for n, c, _ in sizes:
+        check_kinds(n, c, "study hard --n, --c")
+        check_cards(n * c * r, f"study hard: n = {n}, c = {c}, r = {r}", option=None)
+    stem = _outputs("hard", csv_path, stem, force)
+    keys = [hard.Config(seed, n, c, r, h, copies == "exact", method, measure).key
+            for n, c, h in sizes]
+    hard_decks.check_out(out_dir, keys, keep, force)
+    cap = {"sat": conflict_limit, "cpsat": time_limit, "search": time_limit}
+    rows = hard.run(csv_path, seed, sizes, r, copies == "exact", method, measure, steps,
+                    budget, random_count, exhaustive, patience, cap[method], progress)
+    mine = [row for row in rows.rows if any(hard.sweep_rows([row], k) for k in keys)]
+    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
+               f"this sweep (seed = {seed}, r = {r}, {copies} copies, {method} "
+               f"{measure})")
+    click.echo(hard.summary(mine))
+    argv = ["hanabi-cp", "study", "hard", "--n", ",".join(map(str, ns)),
+            "--c", ",".join(map(str, cs)), "--r", r, "--copies", copies,
+            "--hand", ",".join(map(str, hands)),
+            "--method", method, "--measure", measure, "--seed", seed, "--patience", patience]
+    command = " ".join(shlex.quote(str(a)) for a in argv)
+    for path, check in hard_decks.write_hardest(mine, out_dir, keep, command, force, cap):
+        click.echo(f"c wrote {path} ({check['verdict']}, "
+                   + ("decided alike by " + ", ".join(check["methods"]) if check["confirmed"]
+                      else "not confirmed") + ")")
+    for path in hard.plot(mine, stem, rows.path, force):
+        click.echo(f"c wrote {path}")
 
 
 COMMANDS = [study]

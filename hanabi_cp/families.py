@@ -1,0 +1,153 @@
+"""Named benchmark families for SAT solvers (and deck solvers), cnfgen-style.
+
+Two families, each a folder of files with provenance headers and a MANIFEST.csv:
+
+- ``hard``: the compact CNF (encoders/cnf.py, as ``hanabi-cp encode`` writes it)
+  of every deck file in a folder, e.g. the hardest decks ``study hard`` found.
+  The formula is satisfiable iff the deck is winnable at the file's ``h``.
+- ``images``: seeded uniform random 3-CNF formulas and their reduction images
+  (decks of journal §5, h = 2, with role lines), winnable iff satisfiable.
+
+Each file's header names the generator, version, family, seed or source file
+(with its SHA-256), parameters and the expected answer.  The expected answer is
+a LABEL for the people running solvers: copied from the deck file's ``# verdict:``
+comment (``hard``) or decided by CaDiCaL on the formula (``images``); nothing
+here reads it back to decide anything.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+from dataclasses import dataclass
+
+from .errors import DeckError, FileError
+
+MANIFEST = "MANIFEST.csv"
+MANIFEST_FIELDS = ["file", "kind", "family", "source", "seed", "parameters", "N", "h",
+                   "variables", "clauses", "expected"]
+EXPECTED = {"WINNABLE": "SAT", "UNWINNABLE": "UNSAT"}
+
+
+@dataclass
+class Member:
+    """One file of a family: its name inside the folder, text and manifest row."""
+
+    name: str
+    text: str
+    row: dict
+
+
+def labels(text: str) -> dict[str, str]:
+    """The ``# key: value`` comment lines of a deck file (labels, never instance data).
+
+    >>> labels("# verdict: WINNABLE\\n# seed: 3\\nn 1\\nc 1\\n1r\\n")["verdict"]
+    'WINNABLE'
+    """
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("# ") and ": " in line:
+            key, _, value = line[2:].partition(": ")
+            out.setdefault(key.strip(), value.strip())
+    return out
+
+
+def deck_files(folder: str) -> list[str]:
+    if not os.path.isdir(folder):
+        raise FileError(f"{folder}: not a directory ({{decks}} names a folder of deck files)", "decks")
+    names = sorted(f for f in os.listdir(folder) if f.endswith((".txt", ".json")))
+    if not names:
+        raise FileError(f"{folder}: no deck files (*.txt, *.json) in it")
+    return [os.path.join(folder, f) for f in names]
+
+
+def hard_family(folder: str, family: str, command: str) -> list[Member]:
+    """The CNF of every deck file in ``folder`` (each must say its hand size)."""
+    from .cli.common import provenance
+    from .encoders.cnf import build
+    from .formats import dimacs_text, read_deck
+    from .formats.textio import read_text
+    from .limits import effective_hand
+    from .cnf import CNF
+
+    members = []
+    for path in deck_files(folder):
+        text = read_text(path)
+        df = read_deck(path)
+        if df.h is None:
+            raise DeckError(f"{path}: no hand size (an `h H` line); the family needs one per deck")
+        deck, h = df.deck, df.h
+        enc = build(deck, effective_hand(h, deck.N))
+        cnf = CNF(enc.num_vars, tuple(tuple(c) for c in enc.clauses))
+        tags = labels(text)
+        verdict = tags.get("verdict", "").split(" ")[0]
+        expected = EXPECTED.get(verdict, "unknown")
+        name = os.path.splitext(os.path.basename(path))[0] + ".cnf"
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        params = f"N = {deck.N}, n = {deck.n}, c = {deck.c}, r = {deck.r}, h = {h}"
+        comments = [*provenance(f"generate family hard {family}: compact CNF of a deck, "
+                                "satisfiable iff it is winnable"),
+                    f"command: {command}", f"family: {family}",
+                    f"source: {os.path.basename(path)} (sha256 {digest})",
+                    f"parameters: {params}", f"seed: {tags.get('seed', 'unknown')}",
+                    f"expected: {expected} (label: the deck file says verdict "
+                    f"{verdict or 'nothing'}; not used to build the formula)",
+                    f"variables = {cnf.num_vars}, clauses = {cnf.num_clauses}"]
+        if enc.status == "UNWINNABLE":
+            comments.append(f"preprocessing proved UNWINNABLE: {enc.reason}; the formula is "
+                            "one empty clause")
+        members.append(Member(name, dimacs_text(cnf, comments=comments), {
+            "file": name, "kind": "cnf", "family": family, "source": os.path.basename(path),
+            "seed": tags.get("seed", ""), "parameters": params, "N": deck.N, "h": h,
+            "variables": cnf.num_vars, "clauses": cnf.num_clauses, "expected": expected}))
+    return members
+
+
+def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str,
+                 command: str) -> list[Member]:
+    """``count`` random 3-CNF formulas (seeds seed..seed+count-1) and their images."""
+    from pysat.solvers import Solver
+
+    from .cli.common import provenance
+    from .formats import deck_to_text, dimacs_text
+    from .generators import random_kcnf
+    from .reduction import reduce_cnf
+
+    m = max(1, round(ratio * num_vars))
+    members = []
+    for s in range(seed, seed + count):
+        cnf = random_kcnf(s, num_vars, m, 3)
+        with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as sat:
+            expected = "SAT" if sat.solve() else "UNSAT"
+        verdict = "WINNABLE" if expected == "SAT" else "UNWINNABLE"
+        red = reduce_cnf(cnf, h=2)
+        stem = f"img-v{num_vars}-m{m}-s{s}"
+        params = f"random 3-CNF, {num_vars} variables, {m} clauses"
+        head = [*provenance(f"generate family images {family}: a random 3-CNF formula and "
+                            "its reduction image"), f"command: {command}",
+                f"family: {family}", f"seed: {s}", f"parameters: {params}"]
+        f_text = dimacs_text(cnf, comments=[*head, f"expected: {expected} (label: CaDiCaL "
+                                            "on this formula)"])
+        d_text = deck_to_text(red.deck, h=red.h, roles=red.roles, comments=[
+            *head, f"image of {stem}.cnf under the reduction of journal §5: {red.summary()}",
+            f"verdict: {verdict} (label: the formula is {expected} by CaDiCaL)"])
+        members.append(Member(f"{stem}.cnf", f_text, {
+            "file": f"{stem}.cnf", "kind": "cnf", "family": family, "source": "", "seed": s,
+            "parameters": params, "N": "", "h": "", "variables": num_vars, "clauses": m,
+            "expected": expected}))
+        members.append(Member(f"{stem}.txt", d_text, {
+            "file": f"{stem}.txt", "kind": "deck", "family": family, "source": f"{stem}.cnf",
+            "seed": s, "parameters": params, "N": red.deck.N, "h": red.h, "variables": "",
+            "clauses": "", "expected": verdict}))
+    return members
+
+
+def manifest(members: list[Member]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, MANIFEST_FIELDS, lineterminator="\n")
+    w.writeheader()
+    for m in members:
+        w.writerow(m.row)
+    return buf.getvalue()

@@ -1,0 +1,402 @@
+"""Study "hard": adversarial local search for decks that cost a solver the most.
+
+For each size (n, c, h) with fixed r and copies (exactly r, or 1..r per card) the
+study
+
+1. measures ``random`` uniform decks (the baseline), or with ``exhaustive`` every
+   distinct deck of the size (phase ``all``);
+2. climbs (phase ``search``): from a random deck, propose one change (swap two
+   cards, move a card, add or remove a copy) and keep it if the effort (a
+   deterministic counter of ``method``, see effort.py; ties broken by the method's
+   next counter) does not go down; after ``patience`` steps without a new best,
+   or at once from a deck of effort 0, restart (deck_moves.near_sorted_deck: the
+   cards in value order, then a random number of random transpositions, so that
+   starts range from surely winnable to uniform).
+
+Step s draws its change from its own generator, seeded by (seed, size, s), and
+the state after step s follows from the rows before it, so an interrupted search
+resumes from its CSV and continues exactly as if it had never stopped.  The
+search ends after ``steps`` steps or ``budget`` seconds, whichever comes first
+(the budget makes the length, not the steps, depend on the machine).
+
+The CSV has one row per evaluated deck; a row that beats every earlier one of its
+phase (a record) keeps the whole deck, the others a digest of it, so that a trace of
+thousands of steps stays small.  ``hardest`` reads the records of largest effort
+back, and the figure shows the effort of the hardest deck
+found against the size, next to the median and maximum of the baseline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import FileError, LimitError
+from .common import ResultsCSV, figure, plot_row
+from .deck_moves import (all_decks, count_decks, deck_text, near_sorted_deck, neighbour,
+                         start_deck)
+from .effort import check_measure, column, evaluate, tie_break
+
+STUDY = "hard"
+FIELDS = ["study", "seed", "n", "c", "r", "h", "copies", "method", "measure", "phase", "step",
+          "move", "N", "verdict", "effort", "tiebreak", "accepted", "best", "deck", "version"]
+KEY = ["seed", "n", "c", "r", "h", "copies", "method", "measure", "phase", "step"]
+MAX_EXHAUSTIVE = 200_000
+
+
+class Config:
+    """One size of a sweep and everything that identifies its rows."""
+
+    def __init__(self, seed: int, n: int, c: int, r: int, h: int, exact: bool, method: str,
+                 measure: str | None):
+        self.seed, self.n, self.c, self.r, self.h, self.exact = seed, n, c, r, h, exact
+        self.method, self.measure = method, check_measure(method, measure)
+        self.copies = "exact" if exact else "upto"
+
+    @property
+    def key(self) -> dict:
+        return {"seed": self.seed, "n": self.n, "c": self.c, "r": self.r, "h": self.h,
+                "copies": self.copies, "method": self.method, "measure": self.measure}
+
+    def rng(self, *what) -> random.Random:
+        return random.Random(":".join(map(str, (self.seed, self.n, self.c, self.r, self.h,
+                                                self.copies, *what))))
+
+    def score(self, result: dict) -> tuple[int, int]:
+        second = tie_break(self.method, self.measure)
+        return (int(result[column(self.method, self.measure)]),
+                int(result[column(self.method, second)]) if second else 0)
+
+
+def digest(cards) -> str:
+    """What the ``deck`` cell holds for a deck that set no record: enough to check,
+    on resuming, that this version proposes the same deck (the CSV stays small)."""
+    return "sha1:" + hashlib.sha1(deck_text(cards).encode()).hexdigest()[:12]
+
+
+def same_deck(cell: str, cards) -> bool:
+    return cell in (deck_text(cards), digest(cards))
+
+
+class Record:
+    """The largest (effort, tie break) of one phase so far; a row that beats it keeps
+    its whole deck in the CSV (``hardest`` reads those back)."""
+
+    def __init__(self) -> None:
+        self.best: tuple[int, int] = (-1, -1)
+
+    def see(self, score: tuple[int, int]) -> bool:
+        if score > self.best:
+            self.best = score
+            return True
+        return False
+
+
+def _row(cfg: Config, phase: str, step: int, cards, result: dict, record: bool,
+         move: str = "", accepted: bool | None = None, best: int | None = None) -> dict:
+    effort, tb = cfg.score(result)
+    return {"study": STUDY, **cfg.key, "phase": phase, "step": step, "move": move,
+            "N": len(cards), "verdict": result["verdict"], "effort": effort, "tiebreak": tb,
+            "accepted": "" if accepted is None else int(accepted), "best": best,
+            "deck": deck_text(cards) if record else digest(cards), "version": __version__}
+
+
+def _old_score(row: dict) -> tuple[int, int]:
+    return int(row["effort"]), int(row["tiebreak"])
+
+
+def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: int,
+        exact: bool, method: str, measure: str | None = None, steps: int = 1000,
+        budget: float | None = None, random_count: int = 50, exhaustive: bool = False,
+        patience: int = 200, cap: float | None = None, progress: bool = False) -> ResultsCSV:
+    """Baseline and search for every (n, c, h) of ``sizes``; the CSV's rows."""
+    rows = ResultsCSV(csv_path, FIELDS, KEY)
+    for n, c, h in sizes:
+        cfg = Config(seed, n, c, r, h, exact, method, measure)
+        if exhaustive:
+            _exhaustive(rows, cfg, cap, progress)
+        else:
+            _baseline(rows, cfg, random_count, cap, progress)
+        _climb(rows, cfg, steps, budget, patience, cap, progress)
+    return rows
+
+
+def _bar(total: int, desc: str, progress: bool):
+    from tqdm import tqdm
+    return tqdm(total=total, desc=desc, disable=not progress, unit=" decks", leave=False)
+
+
+def _baseline(rows: ResultsCSV, cfg: Config, count: int, cap, progress: bool) -> None:
+    with _bar(count, f"random n={cfg.n} c={cfg.c}", progress) as bar:
+        record = Record()
+        for i in range(count):
+            old = rows.get(**cfg.key, phase="random", step=i)
+            if old is not None:
+                record.see(_old_score(old))
+            else:
+                cards = start_deck(cfg.rng("random", i), cfg.n, cfg.c, cfg.r, cfg.exact)
+                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
+                rows.add(_row(cfg, "random", i, cards, res, record.see(cfg.score(res))))
+            bar.update()
+
+
+def _exhaustive(rows: ResultsCSV, cfg: Config, cap, progress: bool) -> None:
+    total = count_decks(cfg.n, cfg.c, cfg.r, cfg.exact)
+    if total > MAX_EXHAUSTIVE:
+        raise LimitError(f"n = {cfg.n}, c = {cfg.c}, r = {cfg.r} has {total:,} decks; an "
+                          f"exhaustive sweep takes at most {MAX_EXHAUSTIVE:,}")
+    with _bar(total, f"all n={cfg.n} c={cfg.c}", progress) as bar:
+        record = Record()
+        for i, cards in enumerate(all_decks(cfg.n, cfg.c, cfg.r, cfg.exact)):
+            old = rows.get(**cfg.key, phase="all", step=i)
+            if old is not None:
+                record.see(_old_score(old))
+            else:
+                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
+                rows.add(_row(cfg, "all", i, cards, res, record.see(cfg.score(res))))
+            bar.update()
+
+
+class Climb:
+    """The state of the local search after the rows so far."""
+
+    def __init__(self) -> None:
+        self.current: tuple = ()
+        self.score: tuple[int, int] = (-1, -1)
+        self.best: tuple[int, int] = (-1, -1)
+        self.stale = 0
+
+    def proposal(self, cfg: Config, step: int, patience: int):
+        # A deck of effort 0 (refuted by preprocessing, or solved without a branch)
+        # has no direction to climb in: walking its plateau drifts to uniform decks,
+        # nearly all of effort 0 too.  Such a start is dropped at once.
+        if step == 0 or self.stale >= patience or self.score == (0, 0):
+            return near_sorted_deck(cfg.rng("start", step), cfg.n, cfg.c, cfg.r,
+                                    cfg.exact), "restart"
+        return neighbour(cfg.rng("step", step), self.current, cfg.n, cfg.c, cfg.r, cfg.exact)
+
+    def take(self, cards, move: str, score: tuple[int, int]) -> bool:
+        accepted = move == "restart" or score >= self.score
+        if accepted:
+            self.current, self.score = cards, score
+        if move == "restart":
+            self.stale = 0
+        if score > self.best:
+            self.best, self.stale = score, 0
+        else:
+            self.stale += 1
+        return accepted
+
+
+def _climb(rows: ResultsCSV, cfg: Config, steps: int, budget: float | None, patience: int,
+           cap, progress: bool) -> None:
+    state = Climb()
+    start = time.monotonic()
+    with _bar(steps, f"search n={cfg.n} c={cfg.c}", progress) as bar:
+        for step in range(steps):
+            cards, move = state.proposal(cfg, step, patience)
+            old = rows.get(**cfg.key, phase="search", step=step)
+            if old is not None:
+                if not same_deck(old["deck"], cards):
+                    raise FileError(f"{rows.path}: search step {step} holds another deck "
+                                    "than this version proposes; use another {csv_path}", "csv_path")
+                state.take(cards, move, _old_score(old))
+            else:
+                if budget is not None and time.monotonic() - start >= budget:
+                    break
+                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
+                before = state.best
+                accepted = state.take(cards, move, cfg.score(res))
+                rows.add(_row(cfg, "search", step, cards, res, state.best > before, move,
+                              accepted, state.best[0]))
+            bar.update()
+
+
+# ---- reading the rows back ------------------------------------------------------
+
+def sweep_rows(rows: list[dict], cfg_fields: dict) -> list[dict]:
+    want = {k: str(v) for k, v in cfg_fields.items()}
+    return [r for r in rows if all(r[k] == v for k, v in want.items())]
+
+
+def sizes_of(rows: list[dict]) -> list[tuple[int, int, int]]:
+    return sorted({_size(r) for r in rows})
+
+
+def _size(row: dict) -> tuple[int, int, int]:
+    return int(row["n"]), int(row["c"]), int(row["h"])
+
+
+def hardest(rows: list[dict], keep: int) -> list[dict]:
+    """The ``keep`` distinct decks of largest (effort, tie break) among the records
+    (rows that beat every earlier row of their phase and size: the only rows whose
+    deck the CSV keeps), decided ones first among equals."""
+    seen: dict[str, dict] = {}
+    for r in rows:
+        # Only records keep their deck; the K hardest decks are the last K records.
+        if r["phase"] in ("search", "all") and not r["deck"].startswith("sha1:"):
+            seen.setdefault(r["deck"], r)
+    ranked = sorted(seen.values(), key=lambda r: (-int(r["effort"]), -int(r["tiebreak"]),
+                                                  r["verdict"] == "UNKNOWN", int(r["step"])))
+    return ranked[:keep]
+
+
+def size_summary(rows: list[dict]) -> list[dict]:
+    """Per (n, c): baseline median / max, hardest found, and their ratios."""
+    out = []
+    for n, c, h in sizes_of(rows):
+        mine = [r for r in rows if _size(r) == (n, c, h)]
+        base = [int(r["effort"]) for r in mine if r["phase"] in ("random", "all")]
+        found = [int(r["effort"]) for r in mine if r["phase"] in ("search", "all")]
+        if not found and not base:
+            continue
+        best = max(found or base)
+        med = statistics.median(base) if base else float("nan")
+        top = max(base) if base else float("nan")
+        r0 = mine[0]
+        out.append({"n": n, "c": c, "h": h, "size": n * c * int(r0["r"]), "baseline": len(base),
+                    "exhaustive": any(r["phase"] == "all" for r in mine),
+                    "steps": sum(r["phase"] == "search" for r in mine),
+                    "median": med, "max": top, "best": best,
+                    "winnable": sum(r["verdict"] == "WINNABLE" for r in mine
+                                    if r["phase"] in ("random", "all")),
+                    "x_median": best / med if med else float("inf") if best else 1.0,
+                    "x_max": best / top if top else float("inf") if best else 1.0})
+    return out
+
+
+def fits(points: list[tuple[float, float]]) -> dict:
+    """Least-squares fits of log(effort + 1) against size (exponential) and against
+    log size (polynomial): slope, R^2, and the range of sizes they cover."""
+    pts = [(x, y) for x, y in points if x > 0]
+    if len(pts) < 3:
+        return {}
+    out: dict = {"range": (min(x for x, _ in pts), max(x for x, _ in pts))}
+    ly = [math.log(y + 1) for _, y in pts]
+    for name, xs in (("exponential", [x for x, _ in pts]),
+                     ("polynomial", [math.log(x) for x, _ in pts])):
+        out[name] = _least_squares(xs, ly)
+    return out
+
+
+def _least_squares(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
+    """(slope, intercept, R^2)."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    icpt = my - slope * mx
+    sst = sum((y - my) ** 2 for y in ys)
+    sse = sum((y - icpt - slope * x) ** 2 for x, y in zip(xs, ys))
+    return slope, icpt, 1 - sse / sst if sst else 1.0
+
+
+def fit_text(f: dict) -> str:
+    if not f:
+        return "fit: fewer than 3 sizes"
+    es, _, er2 = f["exponential"]
+    ps, _, pr2 = f["polynomial"]
+    lo, hi = f["range"]
+    return (f"fit over N = {lo:g}..{hi:g}: effort+1 ~ {math.exp(es):.3f}^N (R^2 {er2:.2f}); "
+            f"~ N^{ps:.2f} (R^2 {pr2:.2f})")
+
+
+# ---- figure and summary -----------------------------------------------------------
+
+def _label(rows: list[dict]) -> str:
+    r = rows[0]
+    return (f"{r['method']} {r['measure']}, r = {r['r']} "
+            f"({'exactly' if r['copies'] == 'exact' else 'at most'})")
+
+
+def series(table: list[dict]) -> dict[str, list[dict]]:
+    """Lines of the size figure: one per fixed c (n grows) and h, or per fixed n (c
+    grows) when every size has the same n."""
+    by_n = len({t["n"] for t in table}) == 1 and len({t["c"] for t in table}) > 1
+    out: dict[str, list[dict]] = {}
+    for t in table:
+        label = (f"n = {t['n']}" if by_n else f"c = {t['c']}") + f", h = {t['h']}"
+        out.setdefault(label, []).append(t)
+    return out
+
+
+def plot_sizes(rows, ax=None):
+    fig, ax = figure(ax)
+    table = size_summary(rows)
+    for label, mine in series(table).items():
+        xs = [t["size"] for t in mine]
+        line, = ax.plot(xs, [t["best"] + 1 for t in mine], "o-", label=f"{label}: hardest found")
+        ax.plot(xs, [t["max"] + 1 for t in mine], "^:", color=line.get_color(),
+                label=f"{label}: baseline max")
+        ax.plot(xs, [t["median"] + 1 for t in mine], "s--", color=line.get_color(), alpha=0.6,
+                label=f"{label}: baseline median")
+    ax.set_yscale("log")
+    ax.set(xlabel="cards N (n c r; at most, with copies 1..r)", ylabel="effort + 1",
+           title=("Hardest decks vs baseline: " + _label(rows)) if rows else "no rows")
+    ax.grid(alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+    return ax
+
+
+def plot_trace(rows, ax=None):
+    fig, ax = figure(ax)
+    for n, c, h in sizes_of(rows):
+        steps = sorted((int(r["step"]), int(r["best"] or 0)) for r in rows
+                       if r["phase"] == "search" and _size(r) == (n, c, h))
+        if steps:
+            ax.plot([s for s, _ in steps], [b + 1 for _, b in steps],
+                    label=f"n = {n}, c = {c}, h = {h}")
+    ax.set_yscale("log")
+    ax.set(xlabel="search step", ylabel="best effort so far + 1", title="Local search trace")
+    ax.grid(alpha=0.3)
+    handles = ax.get_legend_handles_labels()[0]
+    if handles:
+        ax.legend(fontsize=6, ncol=2 if len(handles) > 8 else 1, loc="lower right")
+    return ax
+
+
+def plot_distribution(rows, ax=None):
+    """Histogram of the baseline's effort (every deck, with --exhaustive), by verdict."""
+    fig, ax = figure(ax)
+    base = [r for r in rows if r["phase"] in ("random", "all")]
+    efforts = sorted({int(r["effort"]) for r in base})
+    width = 0.4
+    for i, verdict in enumerate(("WINNABLE", "UNWINNABLE")):
+        counts = [sum(1 for r in base if r["verdict"] == verdict and int(r["effort"]) == e)
+                  for e in efforts]
+        ax.bar([j + (i - 0.5) * width for j in range(len(efforts))], counts, width,
+               label=f"{verdict.lower()} ({sum(counts)})")
+    ax.set_xticks(range(len(efforts)), [str(e) for e in efforts])
+    kind = "every deck" if any(r["phase"] == "all" for r in base) else "random decks"
+    ax.set(xlabel="effort", ylabel="decks", title=f"Effort of {kind} ({len(base)})")
+    ax.grid(alpha=0.3, axis="y")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+    return ax
+
+
+def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
+    """Effort against size, and the search trace (or, without a search, the
+    distribution of the baseline's effort)."""
+    second = plot_trace if any(r["phase"] == "search" for r in rows) else plot_distribution
+    return plot_row(rows, stem, (plot_sizes, second), (13, 4.6), csv_path, force)
+
+
+def summary(rows) -> str:
+    lines = ["n  c  h   N   baseline  winnable    median       max   hardest  x median    x max"
+             "  steps"]
+    table = size_summary(rows)
+    for t in table:
+        kind = "all" if t["exhaustive"] else "rnd"
+        lines.append(f"{t['n']:<2} {t['c']:<2} {t['h']:<2} {t['size']:>3}  {t['baseline']:>5} "
+                     f"{kind}  {t['winnable']:>8}  {t['median']:>8g} {t['max']:>9g} {t['best']:>9}  "
+                     f"{t['x_median']:>8.3g} {t['x_max']:>8.3g}  {t['steps']:>5}")
+    for label, mine in series(table).items():
+        lines.append(f"{label}: hardest found, " + fit_text(fits([(t["size"], t["best"])
+                                                                 for t in mine])))
+    return "\n".join(lines)
