@@ -47,6 +47,20 @@ class Command(click.Command):
                             f"(see '{PROG} {self.name} --help')") from None
 
 
+class Group(click.Group):
+    """A click group whose unknown-subcommand errors are one line naming the group
+    and its subcommands (hidden ones left out)."""
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            path = ctx.command_path.removeprefix(PROG).strip() or PROG
+            names = sorted(n for n, c in self.commands.items() if not c.hidden)
+            raise UsageLine(f"{path}: {exc.format_message()} (choose one of {', '.join(names)}; "
+                            f"see '{ctx.command_path} --help')") from None
+
+
 def command(name: str | None = None, **kwargs):
     """``click.command`` with one-line usage errors and ``-h`` for help."""
     kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})

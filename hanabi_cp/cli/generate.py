@@ -15,7 +15,7 @@ from ..generators import random_deck, random_kcnf, standard_deck
 from ..formats.outputs import write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
-from .common import (PROG, Command, UsageLine, check_folder, check_outputs, force_option,
+from .common import (PROG, Command, Group, UsageLine, check_folder, check_outputs, force_option,
                      provenance, refuse_overwrite)
 
 
@@ -192,7 +192,7 @@ def json_by_extension(fmt, output: str, count) -> str | None:
 LEGACY = "_legacy"               # the hidden name of the old one-command spelling
 
 
-class GenerateGroup(click.Group):
+class GenerateGroup(Group):
     """``generate KIND ...``, and the old ``generate --standard ...`` spelling.
 
     A first argument that is an option (or none at all) is the old spelling: it is
@@ -203,14 +203,6 @@ class GenerateGroup(click.Group):
         if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
             args = [LEGACY, *args]
         return super().parse_args(ctx, args)
-
-    def resolve_command(self, ctx, args):
-        try:
-            return super().resolve_command(ctx, args)
-        except click.UsageError as exc:
-            raise UsageLine(f"generate: {exc.format_message()} (choose one of "
-                            f"{', '.join(sorted(n for n in self.commands if n != LEGACY))}; "
-                            f"see '{PROG} generate --help')") from None
 
 
 class SubCommand(Command):
@@ -338,13 +330,8 @@ class FamilyCommand(Command):
                             f"(see '{PROG} generate family {self.name} --help')") from None
 
 
-class FamilyGroup(click.Group):
-    def resolve_command(self, ctx, args):
-        try:
-            return super().resolve_command(ctx, args)
-        except click.UsageError as exc:
-            raise UsageLine(f"generate family: {exc.format_message()} (choose one of "
-                            f"{', '.join(sorted(self.commands))})") from None
+class FamilyGroup(Group):
+    """``generate family KIND``."""
 
 
 @generate_group.group("family", cls=FamilyGroup,

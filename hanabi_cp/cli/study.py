@@ -8,7 +8,7 @@ import click
 
 from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import PROG, Command, UsageLine, check_outputs, time_limit_option
+from .common import PROG, Command, Group, UsageLine, check_outputs, time_limit_option
 
 
 class StudyCommand(Command):
@@ -114,7 +114,7 @@ def _finish(module, rows, stem: str, force: bool, keep=None, **fields) -> None:
         click.echo(f"c wrote {path}")
 
 
-@click.group("study", context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("study", cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 def study() -> None:
     """Empirical studies: seeded, resumable sweeps -> CSV rows and figures.
 
