@@ -183,6 +183,14 @@ def test_too_many_tokens_are_refused_in_one_line(method):
 
 
 @pytest.mark.parametrize("method", METHODS)
+def test_huge_decks_are_refused_before_building(method):
+    deck = Deck.of([(1, 1)] * 1500, n=1, c=1)
+    with pytest.raises(HanabiError, match=r"does not apply: 1,1\d\d,\d\d\d card-slot literals "
+                                          r"\(limit 1,000,000\)[^\n]*; use search$"):
+        solve_live(deck, Rules.for_players(2), method)
+
+
+@pytest.mark.parametrize("method", METHODS)
 def test_cli_solves_with_each_encoding(method, tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text(deck_to_text(D([(1, 1), (1, 2), (2, 1), (2, 2)])))

@@ -36,14 +36,36 @@ PLAY, DISCARD, STRIKE = "P", "D", "S"   # fates of a card that leaves a hand
 # A run of clues and the token count are one-hot per slot in both encodings, so
 # their size grows with the budget; hanab.live's is 8 (None, unlimited, is cheap).
 MAX_TOKENS = 32
+# Card-slot literals ("card i leaves at slot k"), the bulk of both encodings: a
+# shuffled standard deck has about 1,500; a million is a model of a few GB.
+MAX_CARD_SLOTS = 1_000_000
 
 
-def too_many_tokens(deck: Deck, rules: Rules) -> str | None:
+def refuses(deck: Deck, rules: Rules) -> str | None:
     """Why the encodings refuse (deck, rules), or None (a LiveMethod's ``refuses``)."""
     if rules.clues is not None and rules.clues > MAX_TOKENS:
         return (f"at most {MAX_TOKENS} clue tokens (found {rules.clues}): the encodings "
                 f"count tokens one-hot per slot; use unlimited clues or another method")
+    size = card_slots(deck.N, rules)
+    if size > MAX_CARD_SLOTS:
+        return (f"{size:,} card-slot literals (limit {MAX_CARD_SLOTS:,}): the encodings "
+                f"grow with cards x slots; use search")
     return None
+
+
+def card_slots(N: int, rules: Rules) -> int:
+    """The number of (card, slot) pairs the encodings give a literal, in O(1): the
+    dealt cards may leave at any of the S slots, the card drawn at slot d at S-1-d.
+
+    >>> card_slots(50, Rules.for_players(3)), card_slots(10**7, Rules.for_players(2))
+    (1270, 50000014999955)
+    """
+    H, p = rules.hand_size, rules.players
+    D = min(p * H, N)
+    last = N - D - 1
+    S = min(N, max(last, 0) + 1 + p) if rules.final_round else N
+    m = min(N - D, S)
+    return D * S + m * (S - 1) - m * (m - 1) // 2
 
 
 @dataclass(frozen=True)

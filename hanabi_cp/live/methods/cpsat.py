@@ -9,7 +9,7 @@ from ...solvers import SolveOptions, Status
 from ..hint import greedy_game
 from ..referee import Game
 from ..rules import Rules
-from ..schedule import from_actions, too_many_tokens
+from ..schedule import from_actions, refuses
 from ..solve import LiveMethod, LiveOutcome, register
 
 
@@ -34,4 +34,4 @@ def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
 
 register(LiveMethod("cpsat", run, "OR-Tools CP-SAT over slots (plays and discards), clue "
                     "runs and card-leaves-at-slot literals; --maximize for the best score",
-                    refuses=too_many_tokens, maximizes=True))
+                    refuses=refuses, maximizes=True))

@@ -21,7 +21,7 @@ from ...solvers import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..referee import Game
 from ..rules import Rules
-from ..schedule import first_legal_game, too_many_tokens
+from ..schedule import first_legal_game, refuses
 from ..solve import LiveMethod, LiveOutcome, register
 
 
@@ -94,4 +94,4 @@ def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Dea
 
 register(LiveMethod("sat", run, "CNF over slots, clue runs and card-leaves-at-slot literals "
                     "+ pysat solver (CaDiCaL 1.9.5 by default); --maximize by a totalizer",
-                    refuses=too_many_tokens, maximizes=True))
+                    refuses=refuses, maximizes=True))
