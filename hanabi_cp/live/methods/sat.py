@@ -2,6 +2,12 @@
 (CaDiCaL 1.9.5 by default), through the one sliced entry point
 ``encoders.sat_method.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).
 
+First the greedy game of ``live.hint`` is tried as assumptions (its slots, fates and
+runs): when the CNF has a model extending it, unit propagation finds it at once, and
+that model answers like any other (the game is decoded and replayed); when it has
+none, the solver's "no" under those assumptions proves nothing and is not used: the
+search starts again without them.  This is CP-SAT's solution hint, for a SAT solver.
+
 The best score (``--maximize``): find a complete game, then ask again for at least
 one more card on the piles (an assumption on a totalizer over the piles' top
 literals), until the solver says no.  Each call starts a fresh solver on the same
@@ -19,9 +25,10 @@ from ...encoders.sat_method import check_solver, sat_solve
 from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..cnf import LiveCnf
+from ..hint import greedy_game
 from ..referee import Game
 from ..rules import Rules
-from ..schedule import first_legal_game, refuses
+from ..schedule import first_legal_game, from_actions, refuses
 from ..solve import LiveMethod, LiveOutcome, register
 
 
@@ -42,15 +49,29 @@ def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
     if options.maximize:
         return _maximize(deck, rules, enc, solver, deadline, stats, t0)
     try:
-        ok, model, _ = sat_solve(enc.clauses, solver, deadline)
+        ok, model = solve_hinted(deck, rules, enc, enc.clauses, solver, deadline, stats)
     except TimeUp as exc:
         stats["solve_seconds"] = round(time.perf_counter() - t0, 6)
         return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
     stats["solve_seconds"] = round(time.perf_counter() - t0, 6)
-    if ok:
+    if ok and model is not None:
         return LiveOutcome(Status.WINNABLE, enc.decode(model), stats=stats)
     return LiveOutcome(Status.UNWINNABLE, stats=stats,
                        reason="SAT solver: unsatisfiable (no legal game wins)")
+
+
+def solve_hinted(deck: Deck, rules: Rules, enc: LiveCnf, clauses: list[list[int]],
+                 solver: str, deadline: Deadline, stats: dict) -> tuple[bool, list[int] | None]:
+    """A model of ``clauses`` if there is one: first one extending the greedy game,
+    else any (``stats["hint"]`` says which answered)."""
+    hint = enc.literals(*from_actions(deck, rules, greedy_game(deck, rules)))
+    ok, model, _ = sat_solve(clauses, solver, deadline, hint)
+    if ok:
+        stats["hint"] = "greedy game extended"
+        return True, model
+    stats["hint"] = "greedy game not a model"
+    ok, model, _ = sat_solve(clauses, solver, deadline)
+    return bool(ok), model
 
 
 def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Deadline,
@@ -62,9 +83,12 @@ def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Dea
     calls = 0
     while True:
         # score >= best + 1  <=>  at most target - best - 1 piles short of the top
-        assume = [] if best is None else [-tot.rhs[target - best[0] - 1]]
         try:
-            ok, model, _ = sat_solve(clauses, solver, deadline, assume)
+            if best is None:
+                ok, model = solve_hinted(deck, rules, enc, clauses, solver, deadline, stats)
+            else:
+                ok, model, _ = sat_solve(clauses, solver, deadline,
+                                         [-tot.rhs[target - best[0] - 1]])
         except TimeUp as exc:
             stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
             if best is None:
@@ -73,7 +97,7 @@ def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Dea
             return LiveOutcome(Status.UNKNOWN, enc.decode(best[1]), best[0], stats=stats,
                                reason=f"{exc}: best score found {best[0]} of {target}")
         calls += 1
-        if not ok:
+        if not ok or model is None:
             break
         true = {lit for lit in model if lit > 0}
         best = (sum(x in true for x in enc.played), model)
