@@ -37,7 +37,7 @@ PLAY, DISCARD, STRIKE = "P", "D", "S"   # fates of a card that leaves a hand
 # their size grows with the budget; hanab.live's is 8 (None, unlimited, is cheap).
 MAX_TOKENS = 32
 # Card-slot literals ("card i leaves at slot k"), the bulk of both encodings: a
-# shuffled standard deck has about 1,500; a million is a model of a few GB.
+# shuffled standard deck has about 1,300; a million is a model of a few GB.
 MAX_CARD_SLOTS = 1_000_000
 
 
