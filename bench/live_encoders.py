@@ -29,6 +29,8 @@ from hanabi_cp.solvers import SolveOptions, Status
 from hanabi_cp.studies.common import percentile
 
 CANDIDATES = ("search", "sat", "cpsat")
+# `python -m bench --quick`: 5 decks per player count, an undecided deck costs 5 s.
+QUICK_ARGS = ["--quick", "--time-limit", "5"]
 SIZE_KEYS = {"cpsat": ("variables", "constraints"), "sat": ("variables", "clauses")}
 
 
