@@ -63,6 +63,21 @@ def test_equal_to_brute_force_and_search_on_random_tiny_decks():
     check_against_oracles(seed=14, count=200, max_cards=7)
 
 
+def test_cpsat_second_run_with_presolve_gives_the_same_answers(monkeypatch):
+    """With no time for the first run, every answer comes from the presolved one."""
+    import hanabi_cp.live.cpmodel as cpmodel
+
+    monkeypatch.setattr(cpmodel, "FAST_SECONDS", 0.0)
+    rng = random.Random(41)
+    for _ in range(30):
+        deck, rules = random_case(rng, 7)
+        best = solve_live(deck, rules, "brute", MAX)
+        decided = solve_live(deck, rules, "cpsat")
+        out = solve_live(deck, rules, "cpsat", MAX)
+        assert decided.status is best.status and out.score == best.score, (deck.cards, rules)
+        assert out.stats.get("cpsat_phase") == "presolved" or out.actions == []
+
+
 @pytest.mark.slow
 def test_equal_to_brute_force_and_search_on_thousands_of_tiny_decks():
     check_against_oracles(seed=1400, count=2000, max_cards=9)
