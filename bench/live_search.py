@@ -1,7 +1,8 @@
 """Benchmark: real-rules methods on shuffled standard 50-card decks, 2 to 6 players.
 
 For each player count (hanab.live's hand sizes, 8 clues, 3 strikes) and each
-real-rules method that accepts 50-card decks, decides ``--decks`` decks (seeds
+chosen real-rules method (default: search; the encodings have their own benchmark,
+bench/live_encoders.py), decides ``--decks`` decks (seeds
 0..decks-1 of ``generators.standard_deck``, the decks of ``hanabi-cp generate
 standard --seed S``) and prints how many are winnable / unwinnable / undecided
 within ``--time-limit`` and the median, 95th percentile and largest time per deck
@@ -33,14 +34,14 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="30 decks per player count")
     ap.add_argument("--players", default="2,3,4,5,6", help="comma-separated player counts")
     ap.add_argument("--time-limit", type=float, default=2.0, help="seconds per deck")
-    ap.add_argument("--methods", default=None,
-                    help="comma-separated methods (default: every one that accepts the decks)")
+    ap.add_argument("--methods", default="search",
+                    help="comma-separated methods (default: search)")
     ap.add_argument("--maximize", action="store_true", help="ask for the best score")
     args = ap.parse_args(argv)
     decks = 30 if args.quick else args.decks
     players = [int(x) for x in args.players.split(",")]
     table = live_methods()
-    names = args.methods.split(",") if args.methods else sorted(table)
+    names = args.methods.split(",")
     what = "best score" if args.maximize else "winnable?"
     print(f"real rules ({what}) on {decks} shuffled standard decks per player count, "
           f"seeds 0..{decks - 1}, time limit {args.time_limit:g} s")

@@ -124,7 +124,8 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         click.echo(f"c method: {how}")
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
-        sizes = {k: v for k, v in sorted(out.stats.items()) if k in ("nodes", "refuted", "states")}
+        sizes = {k: v for k, v in sorted(out.stats.items())
+                 if k in ("nodes", "refuted", "states", "variables", "clauses", "constraints")}
         if sizes:
             click.echo("c stats: " + ", ".join(f"{k} = {v}" for k, v in sizes.items()))
         click.echo(f"c time: {out.stats['seconds']:.3f} s")

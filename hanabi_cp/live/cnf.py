@@ -1,0 +1,352 @@
+"""The real game as CNF (encodings/live-cnf.md): the slot skeleton of
+``live.schedule`` in Boolean form.
+
+Per card and slot a literal "the card leaves the hand at this slot" (only slots
+after its draw); per slot the length of the clue run before it (one-hot) and the
+player to move (one-hot, a rotation of the previous one by 1 + run); per pile and
+slot "the pile has reached value a before this slot" (monotone); per slot the clue
+tokens (one-hot, a running count); after the last draw the final-round offset and
+the hand counts (order encoding).  Cardinality: strikes below the limit
+(sequential counter); the score through a totalizer, for the best score.
+
+>>> from hanabi_cp.model import Deck
+>>> from hanabi_cp.live.rules import Rules
+>>> deck, rules = Deck.of([(1, 1), (2, 1), (3, 1)]), Rules.for_players(2, hand_size=1, clues=1)
+>>> enc = LiveCnf(deck, rules)
+>>> from hanabi_cp.encoders.sat_method import sat_solve
+>>> ok, model, _ = sat_solve(enc.clauses)
+>>> [str(a) for a in enc.decode(model)] if ok else None
+['play #0', 'play #1', 'play #2']
+"""
+
+from __future__ import annotations
+
+import time
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from ..deadline import NEVER, Deadline
+from ..model import Deck
+from .actions import Action
+from .rules import Rules
+from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
+
+
+BUILD = "building the CNF"
+
+
+class LiveCnf:
+    """Clauses for (deck, rules): a win, or with ``maximize`` any complete game
+    that does not strike out (the score literals are ``played``)."""
+
+    def __init__(self, deck: Deck, rules: Rules, maximize: bool = False,
+                 deadline: Deadline = NEVER):
+        t0 = time.perf_counter()
+        deadline.check(BUILD)
+        self.deck, self.rules, self.maximize = deck, rules, maximize
+        self.lay = lay = Layout.of(deck, rules)
+        self.pool = IDPool()
+        self.clauses: list[list[int]] = []
+        self._slots()
+        self._cards()
+        self._piles()
+        deadline.check(BUILD)
+        if lay.tokens is not None:
+            self._tokens()
+        if lay.strikes <= lay.N:
+            self._atmost([self.fate[i][STRIKE] for i in range(lay.N)], lay.strikes - 1)
+        if lay.final_round:
+            self._final_round()
+        if lay.tail_matters:
+            self._tail()
+        self._ending()
+        deadline.check(BUILD)
+        N = max(lay.N, 1)
+        self.stats = {"cards": lay.N, "players": lay.players, "variables": self.pool.top,
+                      "clauses": len(self.clauses),
+                      "variables_per_card": round(self.pool.top / N, 2),
+                      "clauses_per_card": round(len(self.clauses) / N, 2),
+                      "build_seconds": round(time.perf_counter() - t0, 6)}
+
+    # ---- helpers -----------------------------------------------------------
+
+    def var(self, *name: object) -> int:
+        return self.pool.id(name)
+
+    def add(self, *lits: int) -> None:
+        self.clauses.append(list(lits))
+
+    def exactly_one(self, lits: list[int]) -> None:
+        self.add(*lits)
+        self._atmost(lits, 1)
+
+    def _atmost(self, lits: list[int], bound: int) -> None:
+        if len(lits) <= bound:
+            return
+        enc = CardEnc.atmost(lits, bound, top_id=self.pool.top,
+                             encoding=EncType.pairwise if bound == 1 and len(lits) <= 6
+                             else EncType.seqcounter)
+        self.pool.top = max(self.pool.top, enc.nv)
+        self.clauses.extend(enc.clauses)
+
+    # ---- slots, runs, movers -------------------------------------------------
+
+    def _slots(self) -> None:
+        lay = self.lay
+        S, p, cap = lay.slots, lay.players, lay.run_cap
+        self.used = [self.var("used", k) for k in range(S)]
+        for k in range(S - 1):
+            self.add(-self.used[k + 1], self.used[k])
+        self.run = [[self.var("run", k, j) for j in range(cap + 1)] for k in range(S + 1)]
+        self.mover = [[self.var("mover", k, q) for q in range(p)] for k in range(S + 1)]
+        for k in range(S + 1):
+            self.exactly_one(self.run[k])
+            self.exactly_one(self.mover[k])
+            if k:
+                self.add(self.used[k - 1], self.run[k][0])
+            for j in range(cap + 1):
+                for q0 in range(p) if k else [p - 1]:     # turn -1 "was" player p-1
+                    prev = [-self.mover[k - 1][q0]] if k else []
+                    self.add(*prev, -self.run[k][j], self.mover[k][(q0 + 1 + j) % p])
+        self.kind = []          # per slot: discard, success of a top card, other play
+        for k in range(S):
+            kinds = [self.var(x, k) for x in ("discard", "top", "other")]
+            self._atmost(kinds, 1)
+            self.add(-self.used[k], *kinds)
+            for x in kinds:
+                self.add(-x, self.used[k])
+            self.kind.append(kinds)
+
+    # ---- cards ------------------------------------------------------------
+
+    def _cards(self) -> None:
+        lay, n, S = self.lay, self.deck.n, self.lay.slots
+        self.at: list[dict[int, int]] = []
+        self.fate: list[dict[str, int]] = []
+        by_slot: list[list[int]] = [[] for _ in range(S)]
+        for i, (a, _) in enumerate(self.deck.cards):
+            at = {k: self.var("at", i, k) for k in range(lay.draw_slot[i] + 1, S)}
+            fate = {x: self.var(x, i) for x in (PLAY, DISCARD, STRIKE)}
+            stay = self.var("stay", i)
+            self.exactly_one([*at.values(), stay])
+            self.exactly_one([*fate.values(), stay])
+            owner, d = lay.owner[i], lay.draw_slot[i]
+            for k, x in at.items():
+                by_slot[k].append(x)
+                self.add(-x, self.used[k])
+                if owner is not None:
+                    self.add(-x, self.mover[k][owner])
+                else:      # the mover of the drawing slot owns the card
+                    for q in range(lay.players):
+                        self.add(-x, -self.mover[d][q], self.mover[k][q])
+                dis, top, oth = self.kind[k]
+                self.add(-x, -fate[DISCARD], dis)
+                self.add(-x, -fate[PLAY], top if a == n else oth)
+                self.add(-x, -fate[STRIKE], oth)
+            self.at.append(at)
+            self.fate.append(fate)
+        for k in range(S):
+            self.add(-self.used[k], *by_slot[k])
+            self._atmost(by_slot[k], 1)
+
+    # ---- piles ------------------------------------------------------------
+
+    def _piles(self) -> None:
+        deck, S = self.deck, self.lay.slots
+        groups: dict = {}
+        for i, card in enumerate(deck.cards):
+            groups.setdefault(card, []).append(i)
+        # reached[(a, c)][k]: pile c has reached a before slot k (k = S: at the end)
+        self.reached: dict = {}
+        for c in range(1, deck.c + 1):
+            for a in range(1, deck.n + 1):
+                r = self.reached[(a, c)] = [self.var("reached", a, c, k) for k in range(S + 1)]
+                below = self.reached.get((a - 1, c))
+                self.add(-r[0])
+                for k in range(S):
+                    self.add(-r[k], r[k + 1])
+                    if below:
+                        self.add(-r[k + 1], below[k + 1])
+                copies = groups.get((a, c), [])
+                # Redundant: one copy of each card on the piles is a successful play.
+                self.add(-r[S], *(self.fate[i][PLAY] for i in copies))
+                self._atmost([self.fate[i][PLAY] for i in copies], 1)
+                for k in range(S):
+                    here = [i for i in copies if k in self.at[i]]
+                    # The pile grows at slot k only by a successful play of a copy.
+                    self.add(-r[k + 1], r[k], *(self.at[i][k] for i in here))
+                    for i in here:
+                        x, f = self.at[i][k], self.fate[i]
+                        self.add(-x, -r[k + 1], r[k], f[PLAY])
+                        self.add(-x, -f[PLAY], -r[k])
+                        self.add(-x, -f[PLAY], r[k + 1])
+                        if below:
+                            self.add(-x, -f[PLAY], below[k])
+                            self.add(-x, -f[STRIKE], -below[k], r[k])
+                        else:
+                            self.add(-x, -f[STRIKE], r[k])
+        self.played = [r[S] for r in self.reached.values()]
+
+    # ---- clue tokens ----------------------------------------------------------
+
+    def _tokens(self) -> None:
+        lay = self.lay
+        S, M, cap = lay.slots, lay.tokens, lay.run_cap
+        assert M is not None
+        self.tok = [[self.var("tokens", k, v) for v in range(M + 1)] for k in range(S + 1)]
+        self.gain = [self.var("gain", k) for k in range(S)]
+        for k in range(S + 1):
+            self.exactly_one(self.tok[k])
+            for j in range(cap + 1):
+                if k == 0:
+                    self.add(-self.run[0][j], self.tok[0][M - j])
+                    continue
+                for v in range(M + 1):
+                    for g in (0, 1):
+                        after = v + g - j
+                        lits = [-self.tok[k - 1][v], self.gain[k - 1] if g == 0 else -self.gain[k - 1],
+                                -self.run[k][j]]
+                        self.add(*lits, *([self.tok[k][after]] if 0 <= after <= M else []))
+            if k == S:
+                break
+            dis, top, _ = self.kind[k]
+            full = self.tok[k][M]
+            self.add(-dis, -full)
+            # A discard gives a token back; the play of a top card one if below the max.
+            self.add(-self.gain[k], dis, top)
+            self.add(-self.gain[k], dis, -full)
+            self.add(-dis, self.gain[k])
+            self.add(-top, full, self.gain[k])
+
+    # ---- final round --------------------------------------------------------
+
+    def _final_round(self) -> None:
+        lay = self.lay
+        p, L, cap = lay.players, lay.last_draw, lay.run_cap
+        limit = p + 1
+        # offset[k][v]: slot k (or the end, k = K) is v turns after the last draw
+        self.offset = {k: [self.var("offset", k, v) for v in range(limit + 1)] for k in lay.tail}
+        for k in lay.tail:
+            self.exactly_one(self.offset[k])
+            when = [-self.used[k - 1]] if k else []      # only up to the end
+            prevs = [(self.offset[k - 1][v], v) for v in range(limit + 1)] if k - 1 > L else \
+                [(None, 0 if L >= 0 else -1)]
+            for lit, v in prevs:
+                for j in range(cap + 1):
+                    after = v + 1 + j
+                    head = [*when, *([-lit] if lit else []), -self.run[k][j]]
+                    self.add(*head, *([self.offset[k][after]] if after <= limit else []))
+
+    # ---- after the last draw: hand counts and clue targets -------------------
+
+    def _tail(self) -> None:
+        lay = self.lay
+        p, H, S, cap = lay.players, lay.hand_size, lay.slots, lay.run_cap
+        # holds[k][q][v - 1]: player q holds at least v cards before slot k
+        self.holds: dict = {}
+        first = lay.last_draw + 1
+        for k in lay.tail:
+            hk = [[self.var("holds", k, q, v) for v in range(1, H + 1)] for q in range(p)]
+            self.holds[k] = hk
+            for q in range(p):
+                for v in range(1, H + 1):
+                    x = hk[q][v - 1]
+                    if k == first:
+                        self.add(x if lay.hands[q] >= v else -x)
+                        continue
+                    prev, mv = self.holds[k - 1][q], self.var("moves", k - 1, q)
+                    nxt = prev[v] if v < H else None
+                    # at least v now: at least v+1 before, or v before and no move
+                    self.add(-x, prev[v - 1])
+                    self.add(-x, -mv, *([nxt] if nxt else []))
+                    self.add(x, -prev[v - 1], mv)
+                    if nxt:
+                        self.add(x, -nxt)
+            if k < S:
+                for q in range(p):
+                    mv = self.var("moves", k, q)
+                    self.add(-mv, self.used[k])
+                    self.add(-mv, self.mover[k][q])
+                    self.add(mv, -self.used[k], -self.mover[k][q])
+            # Each clue in run k needs another player who holds a card.
+            for j in range(1, min(cap, p) + 1):
+                ge = self.var("run_ge", k, j)
+                for jj in range(j, cap + 1):
+                    self.add(-self.run[k][jj], ge)
+                for q0 in range(p) if k else [p - 1]:
+                    q = (q0 + j) % p
+                    prev = [-self.mover[k - 1][q0]] if k else []
+                    self.add(*prev, -ge, *(hk[x][0] for x in range(p) if x != q))
+
+    # ---- the end ----------------------------------------------------------
+
+    def _ending(self) -> None:
+        lay = self.lay
+        S, L, p = lay.slots, lay.last_draw, lay.players
+        won = self.won = self.var("won")
+        for x in self.played:
+            self.add(-won, x)
+        self.add(won, *(-x for x in self.played))
+        if not self.maximize:
+            self.add(won)
+        for k in range(S + 1):
+            end = self.var("end", k)         # exactly k slots are used
+            before = [self.used[k - 1]] if k else []
+            after = [self.used[k]] if k < S else []
+            self.add(-end, *before)
+            for x in after:
+                self.add(-end, -x)
+            self.add(end, *(-x for x in before), *after)
+            if k:
+                # A win ends with the play that completes the last pile.
+                self.add(-won, -end, self.kind[k - 1][1])
+                self.add(-won, -end, self.run[k][0])
+            else:
+                self.add(-won, -end)
+            if not self.maximize:
+                continue
+            over = []
+            if k > L and lay.final_round:
+                over.append(self.offset[k][p + 1])
+            if k > L and lay.tail_matters:
+                over.append(self._stuck(k))
+            self.add(won, -end, *over)
+
+    def _stuck(self, k: int) -> int:
+        p, holds = self.lay.players, self.holds[k]
+        stuck = self.var("stuck", k)
+        no_token = [self.tok[k][0]] if self.lay.tokens is not None else []
+        for q in range(p):
+            m = self.mover[k][q]
+            self.add(-stuck, -m, -holds[q][0])
+            for x in range(p):
+                if x != q:
+                    self.add(-stuck, -m, *no_token, -holds[x][0])
+        return stuck
+
+    def literals(self, order: list[int], fates: list[str], runs: list[int]) -> list[int]:
+        """The literals of a game's choices given as (cards by slot, fates, runs), e.g.
+        by ``schedule.from_actions``: its slots, fates, runs and used slots."""
+        slot_of = {i: k for k, i in enumerate(order)}
+        out: list[int] = []
+        for i, (at, fate) in enumerate(zip(self.at, self.fate)):
+            out += [x if slot_of.get(i) == k else -x for k, x in at.items()]
+            mine = fates[slot_of[i]] if i in slot_of else None
+            out += [x if f == mine else -x for f, x in fate.items()]
+        for k, one in enumerate(self.run):
+            r = runs[k] if k < len(runs) else 0
+            out += [x if j == r else -x for j, x in enumerate(one)]
+        out += [u if k < len(order) else -u for k, u in enumerate(self.used)]
+        return out
+
+    # ---- decoding -------------------------------------------------------------
+
+    def decode(self, model: list[int]) -> list[Action]:
+        true = {lit for lit in model if lit > 0}
+        moved = sorted((k, i) for i, at in enumerate(self.at) for k, x in at.items() if x in true)
+        order = [i for _, i in moved]
+        fates = [next(f for f, x in self.fate[i].items() if x in true) for i in order]
+        runs = [next(j for j, x in enumerate(self.run[k]) if x in true)
+                for k in range(len(order) + 1)]
+        return to_actions(self.deck, self.rules, order, fates, runs)

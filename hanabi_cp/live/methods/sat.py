@@ -1,0 +1,121 @@
+"""Method "sat": the CNF of ``live.cnf`` (encodings/live-cnf.md) under a pysat solver
+(CaDiCaL 1.9.5 by default), through the one sliced entry point
+``encoders.sat_method.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).
+
+First the greedy game of ``live.hint`` is tried as assumptions (its slots, fates and
+runs): when the CNF has a model extending it, unit propagation finds it at once, and
+that model answers like any other (the game is decoded and replayed); when it has
+none, the solver's "no" under those assumptions proves nothing and is not used: the
+search starts again without them.  This is CP-SAT's solution hint, for a SAT solver.
+
+The best score (``--maximize``): find a complete game, then ask again for at least
+one more card on the piles (an assumption on a totalizer over the piles' top
+literals), until the solver says no.  Each call starts a fresh solver on the same
+clauses: simple, and the calls are few (one per score improvement).
+"""
+
+from __future__ import annotations
+
+import time
+
+from pysat.card import ITotalizer
+
+from ...deadline import Deadline, TimeUp
+from ...encoders.sat_method import check_solver, sat_solve
+from ...model import Deck
+from ...solvers import SolveOptions, Status
+from ..cnf import LiveCnf
+from ..hint import greedy_game
+from ..referee import Game
+from ..rules import Rules
+from ..schedule import first_legal_game, from_actions, refuses
+from ..solve import LiveMethod, LiveOutcome, register
+
+
+def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
+    start = Game.start(deck, rules)
+    if start.over:          # nothing to decide: the deal already ends the game
+        status = Status.WINNABLE if start.won else Status.UNWINNABLE
+        return LiveOutcome(status, [], start.score if options.maximize else None,
+                           reason=None if start.won else "the game is over at the deal")
+    deadline = options.clock()
+    solver = check_solver(options.solver)
+    try:
+        enc = LiveCnf(deck, rules, options.maximize, deadline)
+    except TimeUp as exc:
+        return LiveOutcome(Status.UNKNOWN, reason=str(exc))
+    stats = {**enc.stats, "solver": solver}
+    t0 = time.perf_counter()
+    if options.maximize:
+        return _maximize(deck, rules, enc, solver, deadline, stats, t0)
+    try:
+        ok, model = solve_hinted(deck, rules, enc, enc.clauses, solver, deadline, stats)
+    except TimeUp as exc:
+        stats["solve_seconds"] = round(time.perf_counter() - t0, 6)
+        return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
+    stats["solve_seconds"] = round(time.perf_counter() - t0, 6)
+    if ok and model is not None:
+        return LiveOutcome(Status.WINNABLE, enc.decode(model), stats=stats)
+    return LiveOutcome(Status.UNWINNABLE, stats=stats,
+                       reason="SAT solver: unsatisfiable (no legal game wins)")
+
+
+def solve_hinted(deck: Deck, rules: Rules, enc: LiveCnf, clauses: list[list[int]],
+                 solver: str, deadline: Deadline, stats: dict) -> tuple[bool, list[int] | None]:
+    """A model of ``clauses`` if there is one: first one extending the greedy game,
+    else any (``stats["hint"]`` says which answered)."""
+    hint = enc.literals(*from_actions(deck, rules, greedy_game(deck, rules)))
+    ok, model, _ = sat_solve(clauses, solver, deadline, hint)
+    if ok:
+        stats["hint"] = "greedy game extended"
+        return True, model
+    stats["hint"] = "greedy game not a model"
+    ok, model, _ = sat_solve(clauses, solver, deadline)
+    return bool(ok), model
+
+
+def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Deadline,
+              stats: dict, t0: float) -> LiveOutcome:
+    target = len(enc.played)
+    best: tuple[int, list[int]] | None = None       # (score, model)
+    tot = ITotalizer([-x for x in enc.played], ubound=target, top_id=enc.pool.top)
+    clauses = enc.clauses + tot.cnf.clauses
+    calls = 0
+    while True:
+        # score >= best + 1  <=>  at most target - best - 1 piles short of the top
+        try:
+            if best is None:
+                ok, model = solve_hinted(deck, rules, enc, clauses, solver, deadline, stats)
+            else:
+                ok, model, _ = sat_solve(clauses, solver, deadline,
+                                         [-tot.rhs[target - best[0] - 1]])
+        except TimeUp as exc:
+            stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
+            if best is None:
+                return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
+            # The best game found so far is still a lower bound (the referee checks it).
+            return LiveOutcome(Status.UNKNOWN, enc.decode(best[1]), best[0], stats=stats,
+                               reason=f"{exc}: best score found {best[0]} of {target}")
+        calls += 1
+        if not ok or model is None:
+            break
+        true = {lit for lit in model if lit > 0}
+        best = (sum(x in true for x in enc.played), model)
+        if best[0] == target:
+            break
+    stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
+    if best is None:
+        # No complete game keeps below the strike limit: every one scores 0.
+        return LiveOutcome(Status.UNWINNABLE, first_legal_game(deck, rules), 0, stats=stats,
+                           reason="SAT solver: every complete game strikes out")
+    score, model = best
+    if score == target:
+        return LiveOutcome(Status.WINNABLE, enc.decode(model), score, stats=stats)
+    return LiveOutcome(Status.UNWINNABLE, enc.decode(model), score, stats=stats,
+                       reason=f"SAT solver: no complete game plays more than {score} of "
+                              f"{target} cards")
+
+
+register(LiveMethod("sat", run, "CNF over slots, clue runs and card-leaves-at-slot literals "
+                    "+ pysat solver (CaDiCaL 1.9.5 by default); --maximize by a totalizer",
+                    refuses=refuses, maximizes=True))
