@@ -11,6 +11,7 @@ import click
 from ..errors import HanabiError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
+from .execution_options import execution_options, get_execution
 from .common import check_folder, check_outputs, command, time_limit_option
 
 
@@ -84,9 +85,10 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
               help="Overwrite counterexample files in --out that hold something else.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
+@execution_options
 def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximize,
                 time_limit, cnf_dir, cnf_count, cnf_vars, cnf_variants, out_dir, csv_path, force,
-                progress):
+                progress, jobs, dask):
     """Run every applicable method on seeded random decks and compare the verdicts.
 
     Each certificate is replayed by the referee; a rejected certificate, a crash,
@@ -98,6 +100,7 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     Example:
       hanabi-cp harness --seed 1 --count 2000 --sample cpsat=0.2
       hanabi-cp harness --seed 1 --count 0 --cnf-count 20 --cnf-variants
+      hanabi-cp harness --seed 1 --count 5000 --jobs 0
     """
     from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
                            summary_table)
@@ -105,6 +108,7 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     from ..harness.results import FIELDS, KEY
     from ..harness.runner import Report
 
+    execution = get_execution(jobs, dask)
     _check_sizes(max_n, max_c, max_r, cnf_count and not cnf_dir and cnf_vars, cnf_variants)
     check_outputs("harness", {"--csv": csv_path}, False, appended=["--csv"],
                   dirs_made=["--csv"])
@@ -120,11 +124,11 @@ def harness_cmd(seed, count, max_n, max_c, max_r, max_h, methods, sample, maximi
     options = SolveOptions(time_limit=time_limit, seed=seed)
     report = Report(seed)
     cross_check(seed, count, space, checks, parse_sample(sample), options, out_dir, progress,
-                report=report, table=table, force=force)
+                report=report, table=table, force=force, execution=execution)
     if cnf_count or cnf_dir:
         from ..harness.roundtrip import cross_check_cnf
         cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
-                        report, parse_sample(sample), cnf_variants, table, force)
+                        report, parse_sample(sample), cnf_variants, table, force, execution)
     if table is not None and table.path != "-":
         click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
                    f"{report.resumed} instances read back, not run again")

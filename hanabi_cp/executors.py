@@ -1,0 +1,335 @@
+"""Where a command's independent tasks run: here, on a local process pool, or on dask.
+
+Every sweep (``roundtrip``, ``harness``, each ``study``) is a list of independent
+tasks -- decide one deck, round-trip one formula -- whose results the command turns
+into CSV rows.  ``run_tasks`` runs them according to an ``Execution``:
+
+- ``Execution()`` (``--jobs 1``, the default): in this process, one after the other,
+  each when the loop asks for it, exactly as a plain ``for`` loop would;
+- ``Execution(jobs=N)`` (``--jobs N``; ``--jobs 0`` is every core): a pool of N
+  worker processes (forkserver where available, else spawn; never fork, which would
+  copy the interrupt watchdog's thread and pipe);
+- ``Execution(dask=ADDRESS)`` (``--dask tcp://host:port``): an existing
+  dask.distributed cluster (``pip install 'hanabi-cp[dask]'``; the workers need the
+  same version of hanabi-cp installed, which is checked when connecting).
+
+The interface, which is all a command needs::
+
+    with run_tasks(decide_one, ((deck, h, options) for deck in decks), execution) as done:
+        for index, value in done:           # in completion order
+            table.add(row_of(index, value))  # rows are written here, by the caller
+
+- ``func`` is a top-level function (pickled by reference, so the workers must be able
+  to import it) and each task is the tuple of its positional arguments, all picklable.
+  ``tasks`` may be any iterable, even a lazy one: at most ``window`` tasks are handed
+  out at a time and the next ones are drawn as results come back.
+- The iteration yields ``(index, value)``: ``index`` is the task's position in
+  ``tasks``, ``value`` what ``func`` returned; the order is the order of completion
+  (task order when serial).  The caller writes the rows, in this process, so the CSV
+  is only ever written by one process, one complete row at a time, and a rerun
+  resumes from it as after a serial run.
+- A task should return its failures as values (an error row): an exception it raises
+  is raised by the iteration.
+- Leaving the ``with`` block early -- an interrupt (Ctrl-C, SIGTERM) or an error --
+  cancels the tasks not yet finished and stops the pool's workers at once; rows
+  already written stay.  The workers ignore SIGINT: the command's process decides.
+- Time limits belong to the tasks: a ``SolveOptions(time_limit=...)`` starts its clock
+  when the task starts on its worker, so waiting in the queue never counts.
+- A worker lost mid-task (killed, out of memory): the pool is restarted and every
+  unfinished task submitted again (at most ``MAX_RESTARTS`` times per run); on dask,
+  the scheduler reruns the tasks of a lost worker on another one (after
+  ``distributed.scheduler.allowed-failures`` losses of one task it gives up, and so
+  does the run, with ``WorkerLost``).  A task is never skipped and never half-counted.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .errors import HanabiError
+
+INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
+MAX_RESTARTS = 3            # pool restarts after lost workers, per run
+POLL_SECONDS = 0.2          # waits are sliced so that a signal handler runs promptly
+CONNECT_SECONDS = 10.0
+# Modules every task needs, imported once by the forkserver rather than by each worker.
+PRELOAD = ["hanabi_cp.solvers", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
+
+
+class WorkerLost(RuntimeError):
+    """Workers kept dying: the run cannot finish its tasks."""
+
+
+@dataclass(frozen=True)
+class Execution:
+    """``jobs`` worker processes (1: none, this process), or the dask scheduler at ``dask``."""
+
+    jobs: int = 1
+    dask: str | None = None
+
+    @property
+    def serial(self) -> bool:
+        return self.dask is None and self.jobs == 1
+
+    def describe(self) -> str:
+        if self.dask is not None:
+            return f"dask cluster {self.dask}"
+        return "this process" if self.serial else f"{self.jobs} worker processes"
+
+
+SERIAL = Execution()
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:      # not on Linux
+        return os.cpu_count() or 1
+
+
+def execution(jobs: int = 1, dask: str | None = None) -> Execution:
+    """The ``Execution`` of ``--jobs`` (0: every core) and ``--dask``."""
+    if jobs < 0:
+        raise HanabiError(f"--jobs {jobs}: expected a number of processes >= 0 (0: every core)")
+    if dask is not None:
+        if jobs != 1:
+            raise HanabiError("--jobs and --dask exclude each other (the cluster's workers "
+                              "decide how many tasks run at once)")
+        if not dask.strip():
+            raise HanabiError("--dask: expected the scheduler's address, e.g. tcp://127.0.0.1:8786")
+        require_dask()
+        return Execution(dask=dask.strip())
+    return Execution(jobs=jobs or cores())
+
+
+def require_dask() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise HanabiError(f"--dask needs dask.distributed, an optional extra: {INSTALL_DASK}") from None
+
+
+def run_tasks(func: Callable[..., Any], tasks: Iterable[tuple], execution: Execution = SERIAL,
+              window: int | None = None) -> contextlib.AbstractContextManager[Iterator[tuple[int, Any]]]:
+    """A context manager giving the ``(index, value)`` pairs of ``func(*task)`` (see above)."""
+    if execution.serial:
+        return contextlib.nullcontext(_serial(func, tasks))
+    backend: _Backend = _Dask(execution.dask) if execution.dask is not None else _Pool(execution.jobs)
+    return _Run(backend, func, tasks, window)
+
+
+def _serial(func, tasks) -> Iterator[tuple[int, Any]]:
+    for index, args in enumerate(tasks):
+        yield index, func(*args)
+
+
+class _Backend(Protocol):
+    width: int                  # how many tasks run at once
+
+    def submit(self, func, args: tuple): ...
+
+    def wait(self, futures) -> set: ...
+
+    def outcome(self, future) -> tuple[bool, Any]:
+        """(True, value), or (False, None) if the future's worker was lost."""
+
+    def restart(self) -> None: ...
+
+    def close(self, finished: bool, pending) -> None: ...
+
+
+class _Run:
+    def __init__(self, backend: _Backend, func, tasks: Iterable[tuple], window: int | None):
+        self.backend, self.func, self.tasks = backend, func, tasks
+        self.window = window or 4 * backend.width
+        self.finished = False
+        self.pending: dict[Any, int] = {}
+
+    def __enter__(self) -> Iterator[tuple[int, Any]]:
+        return self._results()
+
+    def __exit__(self, *exc) -> None:
+        self.backend.close(self.finished and exc[0] is None, list(self.pending))
+
+    def _results(self) -> Iterator[tuple[int, Any]]:
+        backend, func = self.backend, self.func
+        todo = enumerate(self.tasks)
+        pending = self.pending
+        args_of: dict[int, tuple] = {}
+        drawn_all, restarts = False, 0
+        while True:
+            while not drawn_all and len(pending) < self.window:
+                item = next(todo, None)
+                if item is None:
+                    drawn_all = True
+                    break
+                index, args = item
+                args_of[index] = args
+                pending[backend.submit(func, args)] = index
+            if not pending:
+                self.finished = True
+                return
+            lost = []
+            for future in sorted(backend.wait(pending), key=pending.__getitem__):
+                index = pending.pop(future)
+                ok, value = backend.outcome(future)
+                if not ok:
+                    lost.append(index)
+                    continue
+                del args_of[index]
+                yield index, value
+            if lost:
+                # Every unfinished task of the broken pool is lost with it: run them again.
+                restarts += 1
+                if restarts > MAX_RESTARTS:
+                    raise WorkerLost(f"worker processes died {restarts} times; giving up")
+                lost += pending.values()
+                pending.clear()
+                backend.restart()
+                for index in sorted(lost):
+                    pending[backend.submit(func, args_of[index])] = index
+
+
+# -- the local process pool ---------------------------------------------------------
+
+def _start_worker() -> None:
+    """Pool workers leave signals to the command's process and end with it."""
+    from . import interrupts
+
+    interrupts.in_worker()
+    parent = os.getppid()
+    threading.Thread(target=_end_with_parent, args=(parent,), name="orphan watch",
+                     daemon=True).start()
+
+
+def _end_with_parent(parent: int) -> None:
+    # The command's process may be killed outright (its watchdog's os._exit, SIGKILL);
+    # then this worker's parent changes and the half-done task is worthless.
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(PRELOAD)
+    return ctx
+
+
+class _Pool(_Backend):
+    def __init__(self, jobs: int):
+        self.width = jobs
+        self.pool = self._new()
+
+    def _new(self) -> cf.ProcessPoolExecutor:
+        return cf.ProcessPoolExecutor(self.width, mp_context=_context(), initializer=_start_worker)
+
+    def submit(self, func, args):
+        return self.pool.submit(func, *args)
+
+    def wait(self, futures) -> set:
+        return cf.wait(futures, timeout=POLL_SECONDS, return_when=cf.FIRST_COMPLETED).done
+
+    def outcome(self, future):
+        try:
+            return True, future.result()
+        except cf.process.BrokenProcessPool:
+            return False, None
+
+    def restart(self) -> None:
+        self._stop(self.pool)
+        self.pool = self._new()
+
+    def close(self, finished: bool, pending) -> None:
+        if finished:
+            self.pool.shutdown(wait=True)
+        else:
+            self._stop(self.pool)
+
+    @staticmethod
+    def _stop(pool: cf.ProcessPoolExecutor) -> None:
+        # shutdown() alone would let the running tasks finish: up to a time limit each.
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in processes:
+            with contextlib.suppress(Exception):
+                p.terminate()
+        for p in processes:
+            with contextlib.suppress(Exception):
+                p.join(1.0)
+
+
+# -- a dask.distributed cluster -----------------------------------------------------
+
+def worker_version() -> str:
+    """What a dask worker runs (checked against this process's version on connecting)."""
+    from . import __version__
+    return __version__
+
+
+class _Dask(_Backend):
+    def __init__(self, address: str):
+        require_dask()
+        from distributed import Client
+
+        from . import __version__
+
+        try:
+            self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise HanabiError(f"--dask {address}: cannot connect to a dask scheduler: {exc}") from None
+        try:
+            versions = self.client.run(worker_version)
+        except Exception as exc:
+            self.client.close()
+            raise HanabiError(f"--dask {address}: the workers cannot run hanabi-cp "
+                              f"(install it there): {exc}") from None
+        wrong = {w: v for w, v in versions.items() if v != __version__}
+        if wrong:
+            self.client.close()
+            worker, version = next(iter(wrong.items()))
+            raise HanabiError(f"--dask {address}: worker {worker} runs hanabi-cp {version}, "
+                              f"this is {__version__}")
+        self.width = max(4, sum(self.client.nthreads().values()))
+
+    def submit(self, func, args):
+        # pure=False: two equal tasks (the same deck asked twice) are two tasks.
+        return self.client.submit(func, *args, pure=False)
+
+    def wait(self, futures) -> set:
+        from distributed import wait
+
+        try:
+            return set(wait(list(futures), timeout=POLL_SECONDS, return_when="FIRST_COMPLETED").done)
+        except TimeoutError:
+            return set()
+
+    def outcome(self, future):
+        from distributed import KilledWorker
+
+        try:
+            return True, future.result()
+        except KilledWorker as exc:
+            # The scheduler already reran the task after each lost worker; it gave up.
+            raise WorkerLost(f"dask: {exc}") from None
+
+    def restart(self) -> None:      # dask reschedules lost tasks itself; never called
+        raise AssertionError("dask futures are never lost")
+
+    def close(self, finished: bool, pending) -> None:
+        with contextlib.suppress(Exception):
+            if pending:
+                self.client.cancel(pending, force=True)
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=2)
