@@ -8,6 +8,7 @@ import click
 
 from ..errors import HanabiError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
+from .execution_options import execution_options, get_execution
 from .common import PROG, Command, UsageLine, check_outputs, time_limit_option
 
 
@@ -77,6 +78,7 @@ def common_options(name: str, count: int):
                          help="Overwrite figure files that were not drawn from this CSV."),
             click.option("--progress/--no-progress", default=True, show_default=True,
                          help="Progress bar on stderr."),
+            execution_options,
         ]
         for opt in reversed(opts):
             func = opt(func)
@@ -103,9 +105,9 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
 
 def _finish(module, rows, stem: str, force: bool, **fields) -> None:
     """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes)."""
-    from ..studies.common import select
+    from ..studies.common import in_key_order, select
 
-    mine = select(rows.rows, **fields)
+    mine = in_key_order(select(rows.rows, **fields), module.KEY)
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); "
                f"{len(mine)} of this sweep (" + ", ".join(f"{k} = {v}" for k, v in fields.items()) + ")")
     click.echo(module.summary(mine))
@@ -138,8 +140,8 @@ def study() -> None:
               help="Also the largest playable score (first applicable of cpsat, dp, brute).")
 @click.option("--min-hand/--no-min-hand", "least", default=True, show_default=True,
               help="Also the least winning hand size of each deck.")
-def study_standard(seed, count, methods, time_limit, csv_path, stem, force, progress, hands,
-                   colors, maximize, least):
+def study_standard(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs, dask,
+                   hands, colors, maximize, least):
     """Shuffled standard 50-card decks: fraction winnable against h (Wilson 95% CI),
     the largest playable score, the least winning hand size.
 
@@ -149,9 +151,10 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, force, prog
     """
     from ..studies import standard
 
+    execution = get_execution(jobs, dask)
     stem = _outputs("standard", csv_path, stem, force)
     rows = standard.run(csv_path, seed, count, hands, methods, maximize, least, int(colors),
-                        time_limit, progress)
+                        time_limit, progress, execution)
     _finish(standard, rows, stem, force, seed=seed, c=int(colors))
 
 
@@ -167,19 +170,20 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, force, prog
               help="Copies per card drawn from 1..r (--param h).")
 @click.option("--hand", type=click.IntRange(min=0), default=2, show_default=True,
               help="Hand size (--param density).")
-def study_random(seed, count, methods, time_limit, csv_path, stem, force, progress, param,
-                 points, n, c, r, hand):
+def study_random(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs, dask,
+                 param, points, n, c, r, hand):
     """Random decks: fraction winnable and median / p95 solve time of each method
     against a control parameter, to see where the hard instances are.
 
     \b
     Example:
-      hanabi-cp study random --param h --points 0-12 --count 40
+      hanabi-cp study random --param h --points 0-12 --count 40 --jobs 0
       hanabi-cp study random --param density --points 1-8 --hand 2 --count 30 \\
           --csv results/study-density.csv
     """
     from ..studies import random_decks
 
+    execution = get_execution(jobs, dask)
     if param == "h" and any(x != int(x) or x < 0 for x in points):
         raise HanabiError(f"--points: hand sizes must be integers >= 0, found {points}")
     if param == "density" and any(x <= 0 for x in points):
@@ -189,7 +193,7 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
                 "study random: the largest deck", option=None)
     stem = _outputs("random", csv_path, stem, force)
     rows = random_decks.run(csv_path, seed, count, param, points, n, c, r, hand,
-                            methods, time_limit, progress)
+                            methods, time_limit, progress, execution)
     fields = {"seed": seed, "param": param, "n": n, "c": c}
     fields.update({"r": r} if param == "h" else {"h": hand})
     _finish(random_decks, rows, stem, force, **fields)
@@ -201,8 +205,8 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
               help="Numbers of variables v.")
 @click.option("--ratio", type=click.FloatRange(min=0, min_open=True), default=4.26,
               show_default=True, help="Clauses per variable.")
-def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, progress, points,
-                    ratio):
+def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs,
+                    dask, points, ratio):
     """Random 3-SAT near the threshold: solve time of the reduction image (h = 2) per
     method against CaDiCaL on the formula, and their ratio, against v.
 
@@ -213,11 +217,13 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
     from ..reduction.size import random_image_size
     from ..studies import reduction
 
+    execution = get_execution(jobs, dask)
     v = max(points)
     check_cards(random_image_size(v, max(1, round(ratio * v))).cards,
                 f"study reduction --vars {v}: the image", option=None)
     stem = _outputs("reduction", csv_path, stem, force)
-    rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress)
+    rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress,
+                         execution)
     _finish(reduction, rows, stem, force, seed=seed, ratio=ratio)
 
 
