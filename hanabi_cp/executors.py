@@ -59,6 +59,7 @@ from .errors import HanabiError
 INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
 MAX_RESTARTS = 3            # pool restarts after lost workers, per run
 POLL_SECONDS = 0.2          # waits are sliced so that a signal handler runs promptly
+DASK_POLL_SECONDS = 0.05
 CONNECT_SECONDS = 10.0
 # Modules every task needs, imported once by the forkserver rather than by each worker.
 PRELOAD = ["hanabi_cp.solvers", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
@@ -107,6 +108,7 @@ def execution(jobs: int = 1, dask: str | None = None) -> Execution:
         if not dask.strip():
             raise HanabiError("--dask: expected the scheduler's address, e.g. tcp://127.0.0.1:8786")
         require_dask()
+        _reachable(dask.strip())     # before any work, as a wrong option is
         return Execution(dask=dask.strip())
     return Execution(jobs=jobs or cores())
 
@@ -149,32 +151,38 @@ class _Backend(Protocol):
 
 class _Run:
     def __init__(self, backend: _Backend, func, tasks: Iterable[tuple], window: int | None):
-        self.backend, self.func, self.tasks = backend, func, tasks
+        self.backend, self.func = backend, func
         self.window = window or 4 * backend.width
-        self.finished = False
-        self.pending: dict[Any, int] = {}
+        self.todo = enumerate(tasks)
+        self.drawn_all = self.finished = False
+        self.pending: dict[Any, int] = {}       # future -> task index
+        self.args_of: dict[int, tuple] = {}     # task index -> arguments, until it is done
 
     def __enter__(self) -> Iterator[tuple[int, Any]]:
+        try:
+            self._fill()            # the workers start now, not at the first next()
+        except BaseException:
+            self.backend.close(False, list(self.pending))
+            raise
         return self._results()
 
     def __exit__(self, *exc) -> None:
         self.backend.close(self.finished and exc[0] is None, list(self.pending))
 
+    def _fill(self) -> None:
+        while not self.drawn_all and len(self.pending) < self.window:
+            item = next(self.todo, None)
+            if item is None:
+                self.drawn_all = True
+                break
+            index, args = item
+            self.args_of[index] = args
+            self.pending[self.backend.submit(self.func, args)] = index
+
     def _results(self) -> Iterator[tuple[int, Any]]:
-        backend, func = self.backend, self.func
-        todo = enumerate(self.tasks)
-        pending = self.pending
-        args_of: dict[int, tuple] = {}
-        drawn_all, restarts = False, 0
+        backend, pending, restarts = self.backend, self.pending, 0
         while True:
-            while not drawn_all and len(pending) < self.window:
-                item = next(todo, None)
-                if item is None:
-                    drawn_all = True
-                    break
-                index, args = item
-                args_of[index] = args
-                pending[backend.submit(func, args)] = index
+            self._fill()
             if not pending:
                 self.finished = True
                 return
@@ -185,7 +193,7 @@ class _Run:
                 if not ok:
                     lost.append(index)
                     continue
-                del args_of[index]
+                del self.args_of[index]
                 yield index, value
             if lost:
                 # Every unfinished task of the broken pool is lost with it: run them again.
@@ -196,7 +204,7 @@ class _Run:
                 pending.clear()
                 backend.restart()
                 for index in sorted(lost):
-                    pending[backend.submit(func, args_of[index])] = index
+                    pending[backend.submit(self.func, self.args_of[index])] = index
 
 
 # -- the local process pool ---------------------------------------------------------
@@ -278,6 +286,21 @@ def worker_version() -> str:
     return __version__
 
 
+def _reachable(address: str) -> None:
+    """Fail at once on a TCP address where nothing listens (the client would retry
+    for CONNECT_SECONDS)."""
+    import socket
+
+    host, colon, port = address.removeprefix("tcp://").rpartition(":")
+    if not address.startswith("tcp://") or not colon or not port.isdigit():
+        return          # another protocol, or no port: the client knows best
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        raise HanabiError(f"--dask {address}: cannot connect to a dask scheduler: "
+                          f"{exc.strerror or exc}") from None
+
+
 class _Dask(_Backend):
     def __init__(self, address: str):
         require_dask()
@@ -285,6 +308,7 @@ class _Dask(_Backend):
 
         from . import __version__
 
+        _reachable(address)
         try:
             self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
@@ -308,12 +332,12 @@ class _Dask(_Backend):
         return self.client.submit(func, *args, pure=False)
 
     def wait(self, futures) -> set:
-        from distributed import wait
-
-        try:
-            return set(wait(list(futures), timeout=POLL_SECONDS, return_when="FIRST_COMPLETED").done)
-        except TimeoutError:
-            return set()
+        # Polled: distributed.wait needs a default client, which this one is not (an
+        # in-process caller may have its own).
+        done = {f for f in futures if f.done()}
+        if not done:
+            time.sleep(DASK_POLL_SECONDS)
+        return done
 
     def outcome(self, future):
         from distributed import KilledWorker
