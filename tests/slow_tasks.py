@@ -1,6 +1,7 @@
-"""Tasks for the executor tests that run long enough to be caught mid-task: each
-leaves a marker file naming its worker's pid, then decides its deck slowly.
-Importable by dask workers started with this folder on PYTHONPATH."""
+"""Helpers of the executor tests, importable by pool workers and by dask workers
+started with this folder on PYTHONPATH: a task slow enough to be caught mid-way
+(it leaves a marker file naming its worker's pid, then decides its deck slowly),
+and a planted wrong method made of top-level functions (so it pickles)."""
 
 import os
 import time
@@ -18,3 +19,16 @@ def slow_decide(marker_dir: str, index: int, deck, h: int, pause: float) -> tupl
 def started(marker_dir: str) -> list[tuple[int, int]]:
     """(task index, worker pid) of the tasks that have started, in no particular order."""
     return [tuple(map(int, name.split("-"))) for name in os.listdir(marker_dir)]
+
+
+def sat_minus_one(deck, h, opts):
+    """The sat method asked at hand size h - 1: a planted bug that pickles (a
+    top-level function), so a pool's workers can run it."""
+    from hanabi_cp.solvers import methods
+    return methods()["sat"].run(deck, max(h - 1, 0), opts)
+
+
+def planted_bug():
+    from hanabi_cp.solvers import Method, methods
+    return Method("sat-minus-one", sat_minus_one, "sat with hand h-1 (planted bug)",
+                  refuses=methods()["sat"].refuses)

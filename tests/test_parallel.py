@@ -149,6 +149,21 @@ def test_options_are_checked_before_any_work(tmp_path, monkeypatch):
     assert "pip install 'hanabi-cp[dask]'" in res.stderr
 
 
+def test_shrunk_counterexamples_are_those_of_the_serial_run(tmp_path):
+    from hanabi_cp.harness import Space, cross_check, failure_text, select_checks
+
+    checks = select_checks(["sat"], maximize=False) + select_checks(
+        ["sat-minus-one"], [slow_tasks.planted_bug()], maximize=False)
+    texts = []
+    for name, run in (("serial", Execution()), ("jobs", Execution(jobs=2))):
+        out = tmp_path / name
+        report = cross_check(11, 150, Space(max_n=3), checks, out_dir=str(out), execution=run)
+        assert len(report.failures) > 3
+        files = {f: (out / f).read_text().replace(str(out), "OUT") for f in sorted(os.listdir(out))}
+        texts.append(([failure_text(f).replace(str(out), "OUT") for f in report.failures], files))
+    assert texts[0] == texts[1] and len(texts[0][1]) == 6     # three shrunk, a deck and a script each
+
+
 def decks(count):
     rng = random.Random(11)
     return [random_deck(rng, 4, 3, 2) for _ in range(count)]
