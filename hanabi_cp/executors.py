@@ -65,8 +65,9 @@ CONNECT_SECONDS = 10.0
 PRELOAD = ["hanabi_cp.solvers", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
 
 
-class WorkerLost(RuntimeError):
-    """Workers kept dying: the run cannot finish its tasks."""
+class WorkerLost(HanabiError):
+    """Workers kept dying (out of memory?): the run stops, one line and exit 2; the
+    rows written so far stay and a rerun resumes."""
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,8 @@ class _Run:
                 # Every unfinished task of the broken pool is lost with it: run them again.
                 restarts += 1
                 if restarts > MAX_RESTARTS:
-                    raise WorkerLost(f"worker processes died {restarts} times; giving up")
+                    raise WorkerLost(f"worker processes died {restarts} times (out of memory?); "
+                                     "giving up: the rows written are kept, a rerun resumes")
                 lost += pending.values()
                 pending.clear()
                 backend.restart()
@@ -346,7 +348,8 @@ class _Dask(_Backend):
             return True, future.result()
         except KilledWorker as exc:
             # The scheduler already reran the task after each lost worker; it gave up.
-            raise WorkerLost(f"dask: {exc}") from None
+            raise WorkerLost(f"dask gave up on a task whose workers kept dying (out of "
+                             f"memory?): {exc}; the rows written are kept, a rerun resumes") from None
 
     def restart(self) -> None:      # dask reschedules lost tasks itself; never called
         raise AssertionError("dask futures are never lost")

@@ -32,3 +32,8 @@ def planted_bug():
     from hanabi_cp.solvers import Method, methods
     return Method("sat-minus-one", sat_minus_one, "sat with hand h-1 (planted bug)",
                   refuses=methods()["sat"].refuses)
+
+
+def die(code: int) -> None:
+    """A task that kills its worker every time it runs."""
+    os._exit(code)

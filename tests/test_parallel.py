@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
-from hanabi_cp.executors import Execution, execution, run_tasks
+from hanabi_cp.executors import Execution, WorkerLost, execution, run_tasks
 from hanabi_cp.generators import random_deck
 
 import slow_tasks
@@ -204,6 +204,12 @@ def killed_mid_task(tmp_path, run: Execution, pause: float, kill_first: bool = T
 def test_a_killed_pool_worker_is_survived(tmp_path):
     killed = killed_mid_task(tmp_path, Execution(jobs=2), pause=1.0)
     assert killed is not None
+
+
+def test_a_task_that_always_kills_its_worker_ends_the_run_in_one_line():
+    with pytest.raises(WorkerLost, match="died 4 times"), \
+            run_tasks(slow_tasks.die, [(3,)], Execution(jobs=2)) as done:
+        list(done)
 
 
 def test_interrupted_jobs_run_exits_cleanly_and_stops_its_workers(tmp_path, formulas):
