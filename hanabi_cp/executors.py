@@ -81,11 +81,6 @@ class Execution:
     def serial(self) -> bool:
         return self.dask is None and self.jobs == 1
 
-    def describe(self) -> str:
-        if self.dask is not None:
-            return f"dask cluster {self.dask}"
-        return "this process" if self.serial else f"{self.jobs} worker processes"
-
 
 SERIAL = Execution()
 
