@@ -12,7 +12,9 @@ writes its own CSV, and the rows of every run are checked to be the serial ones
     ratio = best wall time with --jobs N / best wall time with --jobs 1
 
 with the cores and the load average before and after (a shared machine: measure
-when it is idle, and read the ratio with the load next to it).
+when it is idle, and read the ratio with the load next to it; with Linux's
+scheduler autogroups, CPU time is shared between sessions, so on a busy machine a
+session's two workers get what its one process got, and the ratio tends to 1).
 
     .venv/bin/python -m bench.parallel                    # 36 formulas, --jobs 1 and 2, 3 runs each
     .venv/bin/python -m bench.parallel --quick            # 12 formulas, one run each
@@ -52,6 +54,18 @@ def run(folder: str, jobs: int, csv_path: str) -> float:
     return wall
 
 
+def autogroup() -> str:
+    """Linux's autogroup shares the CPU between sessions, not processes: on a busy
+    machine a session's N workers get no more CPU than its one process did."""
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as fh:
+            on = fh.read().strip() == "1"
+    except OSError:
+        return "unknown"
+    return "on (the CPU is shared per session, so --jobs only helps when the machine is idle)" \
+        if on else "off"
+
+
 def load() -> str:
     one, five, _ = os.getloadavg()
     return f"{one:.2f} (1 min), {five:.2f} (5 min)"
@@ -69,7 +83,7 @@ def main(argv=None) -> int:
     jobs = [int(j) for j in args.jobs.split(",")]
     from hanabi_cp.executors import cores
 
-    print(f"cores: {cores()}; load average before: {load()}")
+    print(f"cores: {cores()}; load average before: {load()}; sched autogroup: {autogroup()}")
     times: dict[int, list[float]] = {j: [] for j in jobs}
     with tempfile.TemporaryDirectory() as tmp:
         folder = os.path.join(tmp, "formulas")
