@@ -74,6 +74,14 @@ def install() -> None:
     os.register_at_fork(after_in_child=_forget_in_child)
 
 
+def in_worker() -> None:
+    """For a worker process of a pool (hanabi_cp.executors): Ctrl-C at a terminal
+    reaches the whole process group, but the command's process decides what it means
+    (it stops the workers itself), so a worker ignores SIGINT, in pysat calls too."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _keep_sigint_from_pysat()
+
+
 def _keep_sigint_from_pysat() -> None:
     # pysat swaps its own SIGINT handler in around every solver call made from the
     # main thread and longjmps out of the solver with it; a signal landing as that

@@ -95,3 +95,14 @@ def test_rule_set_order_and_what_relaxing_the_rules_rescues():
     assert live.rescued(data) == {2: {"free-clues": (0, 1), "no-final": (1, 1)}}
     assert "won under a rule set but lost under a laxer one: 1" in live.summary(
         [{**r, "instance": "0", "score": ""} for r in data])
+
+
+def test_two_jobs_give_the_rows_of_one(tmp_path):
+    from hanabi_cp.executors import Execution
+
+    def rows(path, execution):
+        table = live.run(str(path), 5, 3, (2, 4), ("real", "free-clues"), 5.0, False, execution)
+        return sorted(tuple((k, v) for k, v in r.items() if k != "seconds") for r in table.rows)
+
+    assert rows(tmp_path / "one.csv", Execution(jobs=1)) == rows(tmp_path / "two.csv",
+                                                                Execution(jobs=2))

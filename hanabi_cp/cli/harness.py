@@ -11,6 +11,7 @@ import click
 from ..errors import FileError, UsageError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
+from .execution_options import execution_options, get_execution
 from .common import check_folder, check_outputs, command, time_limit_option
 
 
@@ -110,9 +111,10 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
               help="Overwrite counterexample files in --out that hold something else.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
+@execution_options
 def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards,
                 max_clues, max_strikes, lift, sample, maximize, time_limit, cnf_dir, cnf_count,
-                cnf_vars, cnf_variants, out_dir, csv_path, force, progress):
+                cnf_vars, cnf_variants, out_dir, csv_path, force, progress, jobs, dask):
     """Run every applicable method on seeded random decks and compare the verdicts.
 
     Each certificate is replayed by the referee; a rejected certificate, a crash,
@@ -133,8 +135,12 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
       hanabi-cp harness --seed 1 --count 0 --cnf-count 20 --cnf-variants
       hanabi-cp harness --rules live --seed 1 --count 300
       hanabi-cp harness --rules live --seed 1 --count 100 --lift clues --methods brute
+      hanabi-cp harness --seed 1 --count 5000 --jobs 0
     """
     if rules == "live":
+        if jobs != 1 or dask is not None:
+            raise UsageError("--jobs and --dask do not apply to --rules live yet (its tiny games "
+                             "run serially)")
         _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards,
               max_clues, max_strikes, lift, sample, maximize, time_limit, out_dir, csv_path,
               force, progress, cnf_dir or cnf_count)
@@ -150,6 +156,7 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     from ..harness.results import FIELDS, KEY
     from ..harness.runner import Report
 
+    execution = get_execution(jobs, dask)
     _check_sizes(max_n, max_c, max_r, cnf_count and not cnf_dir and cnf_vars, cnf_variants)
     table = _start(out_dir, csv_path, FIELDS, KEY)
     if seed is None:
@@ -160,11 +167,11 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     options = SolveOptions(time_limit=time_limit, seed=seed)
     report = Report(seed)
     cross_check(seed, count, space, checks, parse_sample(sample), options, out_dir, progress,
-                report=report, table=table, force=force)
+                report=report, table=table, force=force, execution=execution)
     if cnf_count or cnf_dir:
         from ..harness.roundtrip import cross_check_cnf
         cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
-                        report, parse_sample(sample), cnf_variants, table, force)
+                        report, parse_sample(sample), cnf_variants, table, force, execution)
     if table is not None and table.path != "-":
         click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
                    f"{report.resumed} instances read back, not run again")

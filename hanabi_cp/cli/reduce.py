@@ -14,6 +14,7 @@ from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
 from .common import (MethodChoice, check_outputs, command, flag_names, force_option, provenance,
                      time_limit_option)
+from .execution_options import execution_options, get_execution
 
 
 def _variant_options(func):
@@ -103,7 +104,8 @@ def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, forc
 @time_limit_option("Seconds per instance (per formula: its reduction and deciding its "
                    "deck); on expiry the deck verdict is UNKNOWN.")
 @_variant_options
-def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_cards):
+@execution_options
+def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_cards, jobs, dask):
     """Reduce, solve the deck, map the answer back and compare with CaDiCaL on the formula.
 
     For each formula: the deck verdict and the formula's must agree, a winning play
@@ -116,11 +118,14 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
     \b
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp roundtrip instances/satlib/uf20-91/uf20-01.cnf
-      hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv
+      hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv --jobs 2
     """
     from ..formats.results_csv import ResultsCSV
-    from ..reduction.roundtrip import KEY, RoundtripRow, disagrees, roundtrip, variant_name
+    from ..executors import run_tasks
+    from ..reduction.roundtrip import KEY, RoundtripRow, disagrees, roundtrip_row, variant_name
 
+    execution = get_execution(jobs, dask)
+    flags = flag_names(click.get_current_context().command)
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".cnf"))
         if not files:
@@ -132,41 +137,56 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
     table = ResultsCSV(csv_path, RoundtripRow.header(), KEY) if csv_path else None
     variant = variant_name(copies, kappa)
     options = SolveOptions(time_limit=time_limit)
-    rows: list[dict] = []
     single = len(files) == 1
-    files_iter = files
-    warn = functools.partial(click.echo, err=True)
-    if not single:
-        from tqdm import tqdm
-        files_iter = tqdm(files, file=sys.stderr, unit="formula", desc="roundtrip")
-        warn = functools.partial(tqdm.write, file=sys.stderr)     # above the bar
-    for f in files_iter:
-        name = os.path.basename(f) if f != "-" else "-"
-        key = {"file": name, "method": method, "h": hand, "variant": variant}
-        done = table.get(**key) if table is not None else None
-        if done is not None:
-            rows.append(done)
-            if single:
-                click.echo(f"c {name}: already in {csv_path}, not run again")
-            continue
-        try:
-            row = roundtrip(_read(f), name, method=method, h=hand, copies=copies, kappa=kappa,
-                            options=options, max_cards=max_cards)
-        except HanabiError as exc:
-            exc.rename(flag_names(click.get_current_context().command))
-            warn(f"hanabi-cp: error: {exc}")
-            row = RoundtripRow.failed(name, method, hand, variant, str(exc))
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(files), file=sys.stderr, unit="formula", desc="roundtrip",
+               disable=single)
+    warn = functools.partial(tqdm.write, file=sys.stderr)     # above the bar
+    slots: list[dict | None] = [None] * len(files)
+    submitted: list[int] = []       # task index -> position in files
+
+    def finish(k: int, row: dict) -> None:
+        if row["error"]:
+            warn(f"hanabi-cp: error: {row['error']}")
         if table is not None:
-            table.add(row.as_dict())
-        rows.append(row.as_dict())
-        if single and not row.error:
-            click.echo(f"c {row.file}: {row.vars} variables, {row.clauses} clauses -> "
-                       f"{row.cards} cards, n = {row.n}, c = {row.c}, r = {row.r}, h = {row.h}")
-            click.echo(f"c deck ({method}): {row.deck_verdict} in {row.solve_seconds} s "
-                       f"(reduction {row.reduce_seconds} s); formula (CaDiCaL): "
-                       f"{row.formula_verdict} in {row.sat_seconds} s")
-            click.echo(f"c read-back checked: {row.readback_checked}; proof's play checked: "
-                       f"{row.witness_checked}")
+            table.add(row)
+        slots[k] = row
+        bar.update(1)
+        if single and not row["error"]:
+            click.echo(f"c {row['file']}: {row['vars']} variables, {row['clauses']} clauses -> "
+                       f"{row['cards']} cards, n = {row['n']}, c = {row['c']}, r = {row['r']}, "
+                       f"h = {row['h']}")
+            click.echo(f"c deck ({method}): {row['deck_verdict']} in {row['solve_seconds']} s "
+                       f"(reduction {row['reduce_seconds']} s); formula (CaDiCaL): "
+                       f"{row['formula_verdict']} in {row['sat_seconds']} s")
+            click.echo(f"c read-back checked: {row['readback_checked']}; proof's play checked: "
+                       f"{row['witness_checked']}")
+
+    def tasks():
+        for k, f in enumerate(files):
+            name = os.path.basename(f) if f != "-" else "-"
+            done = table.get(file=name, method=method, h=hand, variant=variant) if table else None
+            if done is not None:
+                slots[k] = done
+                bar.update(1)
+                if single:
+                    click.echo(f"c {name}: already in {csv_path}, not run again")
+                continue
+            try:
+                cnf = _read(f)      # here, not on a worker: a cluster need not see the files
+            except HanabiError as exc:
+                exc.rename(flags)
+                finish(k, RoundtripRow.failed(name, method, hand, variant, str(exc)).as_dict())
+                continue
+            submitted.append(k)
+            yield cnf, name, method, hand, copies, kappa, options, max_cards, flags
+
+    with run_tasks(roundtrip_row, tasks(), execution) as done:
+        for index, row in done:
+            finish(submitted[index], row)
+    bar.close()
+    rows = [r for r in slots if r is not None]
     if table is not None and table.path != "-":
         click.echo(f"c rows: {len(rows)} of this run in {table.path} ({table.added} new)")
     bad = [r["file"] for r in rows if disagrees(r)]

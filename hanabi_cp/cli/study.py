@@ -9,6 +9,7 @@ import click
 from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
 from .common import PROG, Command, Group, UsageLine, check_outputs, time_limit_option
+from .execution_options import execution_options, get_execution
 
 
 class StudyCommand(Command):
@@ -77,6 +78,7 @@ def common_options(name: str, count: int, time_limit: float = 60.0):
                          help="Overwrite figure files that were not drawn from this CSV."),
             click.option("--progress/--no-progress", default=True, show_default=True,
                          help="Progress bar on stderr."),
+            execution_options,
         ]
         for opt in reversed(opts):
             func = opt(func)
@@ -103,10 +105,11 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
 
 def _finish(module, rows, stem: str, force: bool, keep=None, **fields) -> None:
     """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes):
-    those with ``fields``, and if given, for which ``keep(row)`` holds."""
-    from ..studies.common import select
+    those with ``fields``, and if given, for which ``keep(row)`` holds, in key order."""
+    from ..studies.common import in_key_order, select
 
-    mine = [r for r in select(rows.rows, **fields) if keep is None or keep(r)]
+    mine = in_key_order([r for r in select(rows.rows, **fields) if keep is None or keep(r)],
+                        module.KEY)
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); "
                f"{len(mine)} of this sweep (" + ", ".join(f"{k} = {v}" for k, v in fields.items()) + ")")
     click.echo(module.summary(mine))
@@ -139,8 +142,8 @@ def study() -> None:
               help="Also the largest playable score (first applicable of cpsat, dp, brute).")
 @click.option("--min-hand/--no-min-hand", "least", default=True, show_default=True,
               help="Also the least winning hand size of each deck.")
-def study_standard(seed, count, methods, time_limit, csv_path, stem, force, progress, hands,
-                   colors, maximize, least):
+def study_standard(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs, dask,
+                   hands, colors, maximize, least):
     """Shuffled standard 50-card decks: fraction winnable against h (Wilson 95% CI),
     the largest playable score, the least winning hand size.
 
@@ -150,9 +153,10 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, force, prog
     """
     from ..studies import standard
 
+    execution = get_execution(jobs, dask)
     stem = _outputs("standard", csv_path, stem, force)
     rows = standard.run(csv_path, seed, count, hands, methods, maximize, least, int(colors),
-                        time_limit, progress)
+                        time_limit, progress, execution)
     _finish(standard, rows, stem, force, seed=seed, c=int(colors))
 
 
@@ -168,19 +172,20 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, force, prog
               help="Copies per card drawn from 1..r (--param h).")
 @click.option("--hand", type=click.IntRange(min=0), default=2, show_default=True,
               help="Hand size (--param density).")
-def study_random(seed, count, methods, time_limit, csv_path, stem, force, progress, param,
-                 points, n, c, r, hand):
+def study_random(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs, dask,
+                 param, points, n, c, r, hand):
     """Random decks: fraction winnable and median / p95 solve time of each method
     against a control parameter, to see where the hard instances are.
 
     \b
     Example:
-      hanabi-cp study random --param h --points 0-12 --count 40
+      hanabi-cp study random --param h --points 0-12 --count 40 --jobs 0
       hanabi-cp study random --param density --points 1-8 --hand 2 --count 30 \\
           --csv results/study-density.csv
     """
     from ..studies import random_decks
 
+    execution = get_execution(jobs, dask)
     if param == "h" and any(x != int(x) or x < 0 for x in points):
         raise InvalidParameter(f"--points: hand sizes must be integers >= 0, found {points}")
     if param == "density" and any(x <= 0 for x in points):
@@ -190,7 +195,7 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
                 "study random: the largest deck", option=None)
     stem = _outputs("random", csv_path, stem, force)
     rows = random_decks.run(csv_path, seed, count, param, points, n, c, r, hand,
-                            methods, time_limit, progress)
+                            methods, time_limit, progress, execution)
     fields = {"seed": seed, "param": param, "n": n, "c": c}
     fields.update({"r": r} if param == "h" else {"h": hand})
     _finish(random_decks, rows, stem, force, **fields)
@@ -202,8 +207,8 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
               help="Numbers of variables v.")
 @click.option("--ratio", type=click.FloatRange(min=0, min_open=True), default=4.26,
               show_default=True, help="Clauses per variable.")
-def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, progress, points,
-                    ratio):
+def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs,
+                    dask, points, ratio):
     """Random 3-SAT near the threshold: solve time of the reduction image (h = 2) per
     method against CaDiCaL on the formula, and their ratio, against v.
 
@@ -214,11 +219,13 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
     from ..reduction.size import random_image_size
     from ..studies import reduction
 
+    execution = get_execution(jobs, dask)
     v = max(points)
     check_cards(random_image_size(v, max(1, round(ratio * v))).cards,
                 f"study reduction --vars {v}: the image", option=None)
     stem = _outputs("reduction", csv_path, stem, force)
-    rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress)
+    rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress,
+                         execution)
     _finish(reduction, rows, stem, force, seed=seed, ratio=ratio)
 
 
@@ -229,8 +236,8 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
 @click.option("--variants", callback=_names, default=None, metavar="A,B,...",
               help="Rule sets to ask (default: all of real, free-clues, no-final, lifted, "
                    "solitaire).")
-def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress, players,
-               variants):
+def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs, dask,
+               players, variants):
     """Shuffled standard decks under real rules: the fraction winnable for each player
     count (Wilson 95% CI), the best-score distribution, and what the 8 clue tokens and
     the final round cost (unlimited clues, no final round, both, and the solitaire
@@ -261,7 +268,8 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
     stem = _outputs("live", csv_path, stem, force)
     click.echo(f"c decks: hanabi-cp generate --standard --seed S for S = {seed} .. "
                f"{seed + count - 1}")
-    rows = live.run(csv_path, seed, count, players, chosen, time_limit, progress)
+    execution = get_execution(jobs, dask)
+    rows = live.run(csv_path, seed, count, players, chosen, time_limit, progress, execution)
     _finish(live, rows, stem, force, keep=lambda r: int(r["instance"]) < count
             and int(r["players"]) in players and r["variant"] in chosen, seed=seed)
 @study.command("hard", cls=StudyCommand)

@@ -19,12 +19,13 @@ from collections.abc import Mapping, Sequence
 
 from ..cnf import CNF
 from ..errors import FileError
+from ..executors import SERIAL, Execution, run_tasks
 from ..formats.results_csv import ResultsCSV
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
 from . import results as csv_rows
 from .check import DECISIVE, REFUSED, WINNABLE, Check, Result, problems, run_check
-from .runner import Report, _progress, repro_commands, write_counterexample
+from .runner import InOrder, Report, _progress, repro_commands, write_counterexample
 
 # Clauses per variable of the random formulas, around the 3-SAT threshold (4.26)
 # so that both answers occur.
@@ -123,7 +124,8 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
                     out_dir: str | None = None, progress: bool = False,
                     report: Report | None = None,
                     sample: Mapping[str, float] | None = None, variants: bool = False,
-                    table: ResultsCSV | None = None, force: bool = False) -> Report:
+                    table: ResultsCSV | None = None, force: bool = False,
+                    execution: Execution = SERIAL) -> Report:
     report = report or Report(seed)
     stream = csv_rows.cnf_stream(num_vars, cnf_dir, variants)
     options = options or SolveOptions(seed=seed)
@@ -132,21 +134,10 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
     items = list(formulas(seed, count, num_vars, cnf_dir))
     bar = _progress(len(items), progress, "formulas")
     sample = dict(sample or {})
-    for j, (source, cnf) in enumerate(items):
-        rng = random.Random(f"{seed}:cnf:{j}:sample")
-        active = [c for c in checks if rng.random() < sample.get(c.label, 1.0)]
-        variant = VARIANTS[j % len(VARIANTS)] if variants else {}
-        if variant:
-            source += " (" + ", ".join(f"{k}={v}" for k, v in variant.items()) + ")"
-        known = csv_rows.stored(table, seed, stream, j, [c.label for c in active])
-        if known is not None:
-            results, found, row = known
-            sat, N, h = row["formula"] == "SAT", int(row["N"]), int(row["h"])
-            report.resumed += 1
-        else:
-            sat, N, h, results, found = check_formula(cnf, active, options, variant)
-            csv_rows.store(table, seed, stream, j, source, "cnf", None, N, h,
-                           "SAT" if sat else "UNSAT", results, found)
+
+    def settle(j: int, source: str, cnf: CNF, variant: dict, active: list[Check],
+               outcome: tuple) -> None:
+        sat, N, h, results, found = outcome
         rt = Roundtrip(source, cnf, sat, variant, N, h, results, found)
         report.roundtrips.append(rt)
         if found:
@@ -157,6 +148,36 @@ def cross_check_cnf(seed: int, count: int, num_vars: int, cnf_dir: str | None,
             if out_dir:
                 write_roundtrip(rt, involved, out_dir, f"roundtrip-s{seed}-f{j}", force)
         bar.update(1)
+
+    ordered = InOrder(settle)
+    running: list[tuple] = []      # by task index: what settle needs of the formula
+
+    def tasks():
+        for j, (source, cnf) in enumerate(items):
+            rng = random.Random(f"{seed}:cnf:{j}:sample")
+            active = [c for c in checks if rng.random() < sample.get(c.label, 1.0)]
+            variant = VARIANTS[j % len(VARIANTS)] if variants else {}
+            if variant:
+                source += " (" + ", ".join(f"{k}={v}" for k, v in variant.items()) + ")"
+            known = csv_rows.stored(table, seed, stream, j, [c.label for c in active])
+            if known is not None:
+                results, found, row = known
+                report.resumed += 1
+                ordered.put(j, (j, source, cnf, variant, active,
+                                (row["formula"] == "SAT", int(row["N"]), int(row["h"]), results, found)))
+                continue
+            running.append((j, source, cnf, variant, active))
+            yield cnf, active, options, variant
+
+    with run_tasks(check_formula, tasks(), execution) as done:
+        for task, outcome in done:
+            j, source, cnf, variant, active = running[task]
+            sat, N, h, results, found = outcome
+            csv_rows.store(table, seed, stream, j, source, "cnf", None, N, h,
+                           "SAT" if sat else "UNSAT", results, found)
+            ordered.put(j, (j, source, cnf, variant, active, outcome))
+            ordered.flush()
+    ordered.flush()
     bar.close()
     return report
 

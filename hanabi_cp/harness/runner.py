@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import InvalidParameter
+from ..executors import SERIAL, Execution, run_tasks
 from ..formats.results_csv import ResultsCSV
 from ..model import Deck
 from ..solvers import Method, SolveOptions, methods
@@ -134,12 +135,36 @@ def run_all(checks: Sequence[Check], deck: Deck, h: int, options: SolveOptions) 
     return [run_check(c, deck, h, options) for c in checks]
 
 
+def check_instance(checks: Sequence[Check], deck: Deck, h: int,
+                   options: SolveOptions) -> tuple[list[Result], list[str]]:
+    """Every check on one instance and its problems: one task of ``cross_check``."""
+    results = run_all(checks, deck, h, options)
+    return results, problems(results, deck.target)
+
+
+class InOrder:
+    """Results that finish in any order, handed on in index order 0, 1, 2, ...: the
+    report (tallies, which failures are shrunk, the counterexample files) is that of
+    the serial run whatever the order the workers finish in."""
+
+    def __init__(self, settle):
+        self.settle, self.waiting, self.next = settle, {}, 0
+
+    def put(self, index: int, item) -> None:
+        self.waiting[index] = item
+
+    def flush(self) -> None:
+        while self.next in self.waiting:
+            self.settle(*self.waiting.pop(self.next))
+            self.next += 1
+
+
 def cross_check(seed: int, count: int, space: Space | None = None,
                 checks: Sequence[Check] | None = None, sample: Mapping[str, float] | None = None,
                 options: SolveOptions | None = None, out_dir: str | None = None,
                 progress: bool = False, shrink_tests: int = 2000,
                 report: Report | None = None, table: ResultsCSV | None = None,
-                force: bool = False) -> Report:
+                force: bool = False, execution: Execution = SERIAL) -> Report:
     space = space or Space()
     stream = csv_rows.deck_stream(space.max_n, space.max_c, space.max_r, space.max_h)
     checks = list(checks) if checks is not None else select_checks()
@@ -149,18 +174,8 @@ def cross_check(seed: int, count: int, space: Space | None = None,
     for c in checks:
         report.tallies.setdefault(c.label, Tally())
     bar = _progress(count, progress, "instances")
-    for inst in space.instances(seed, count):
-        rng = random.Random(f"{seed}:{inst.index}:sample")
-        active = [c for c in checks if rng.random() < sample.get(c.label, sample.get(c.method.name, 1.0))]
-        known = csv_rows.stored(table, seed, stream, inst.index, [c.label for c in active])
-        if known is not None:
-            results, found, _ = known
-            report.resumed += 1
-        else:
-            results = run_all(active, inst.deck, inst.h, options)
-            found = problems(results, inst.deck.target)
-            csv_rows.store(table, seed, stream, inst.index, f"seed {seed}, instance #{inst.index}",
-                           inst.kind, inst.deck, inst.deck.N, inst.h, "", results, found)
+
+    def settle(inst: Instance, active: list[Check], results: list[Result], found: list[str]) -> None:
         report.instances += 1
         for r in results:
             report.tallies[r.label].add(r)
@@ -175,6 +190,33 @@ def cross_check(seed: int, count: int, space: Space | None = None,
         bar.update(1)
         if report.failures:
             bar.set_postfix(failures=len(report.failures))
+
+    ordered = InOrder(settle)
+    running: dict[int, tuple[Instance, list[Check]]] = {}     # by task index
+
+    def tasks():
+        task = 0
+        for inst in space.instances(seed, count):
+            rng = random.Random(f"{seed}:{inst.index}:sample")
+            active = [c for c in checks
+                      if rng.random() < sample.get(c.label, sample.get(c.method.name, 1.0))]
+            known = csv_rows.stored(table, seed, stream, inst.index, [c.label for c in active])
+            if known is not None:
+                report.resumed += 1
+                ordered.put(inst.index, (inst, active, known[0], known[1]))
+                continue
+            running[task] = (inst, active)
+            task += 1
+            yield active, inst.deck, inst.h, options
+
+    with run_tasks(check_instance, tasks(), execution) as done:
+        for task, (results, found) in done:
+            inst, active = running.pop(task)
+            csv_rows.store(table, seed, stream, inst.index, f"seed {seed}, instance #{inst.index}",
+                           inst.kind, inst.deck, inst.deck.N, inst.h, "", results, found)
+            ordered.put(inst.index, (inst, active, results, found))
+            ordered.flush()
+    ordered.flush()
     bar.close()
     return report
 
@@ -279,4 +321,5 @@ def failure_text(fail: Failure) -> str:
 
 
 __all__ = ["Tally", "Failure", "Report", "select_checks", "parse_sample", "cross_check",
+           "check_instance", "InOrder",
            "summary_table", "failure_text", "write_failure", "repro_commands", "Instance"]

@@ -11,6 +11,7 @@ skips formulas whose row is already there.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 
 from .. import __version__
@@ -134,3 +135,18 @@ def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
                         variant_name(copies, kappa), method, out.status.value,
                         "SAT" if sat else "UNSAT", agreement, readback, witness,
                         round(t1 - t0, 4), round(t2 - t1, 4), round(t3 - t2, 4))
+
+
+def roundtrip_row(cnf: CNF, name: str, method: str, h: int, copies: int | None, kappa: bool,
+                  options: SolveOptions, max_cards: int | None,
+                  names: Mapping[str, str] | None = None) -> dict:
+    """``roundtrip`` as a CSV row (a task of ``executors.run_tasks``); a formula that
+    cannot be reduced (too many cards) is an error row, not an exception, its message
+    naming parameters as ``names`` spells them (the CLI's flags)."""
+    try:
+        return roundtrip(cnf, name, method=method, h=h, copies=copies, kappa=kappa,
+                         options=options, max_cards=max_cards).as_dict()
+    except HanabiError as exc:
+        if names:
+            exc.rename(names)
+        return RoundtripRow.failed(name, method, h, variant_name(copies, kappa), str(exc)).as_dict()

@@ -38,6 +38,22 @@ def select(rows: list[dict], **fields) -> list[dict]:
     return [r for r in rows if all(r[k] == v for k, v in want.items())]
 
 
+def in_key_order(rows: list[dict], key: Sequence[str]) -> list[dict]:
+    """``rows`` sorted by their ``key`` columns, numbers as numbers: with ``--jobs`` or
+    ``--dask`` a CSV holds its rows in the order they finished, so summaries and
+    figures are computed from this order, the same for every run of the sweep.
+
+    >>> [r["x"] for r in in_key_order([{"x": "10"}, {"x": "9"}, {"x": ""}, {"x": "b"}], ["x"])]
+    ['', '9', '10', 'b']
+    """
+    def cell(text: str) -> tuple:
+        try:
+            return (0, float(text), "") if text != "" else (-1, 0.0, "")
+        except ValueError:
+            return (1, 0.0, text)
+    return sorted(rows, key=lambda r: tuple(cell(str(r[k])) for k in key))
+
+
 def model_size(stats: dict) -> dict:
     return {"variables": stats.get("variables"),
             "constraints": stats.get("clauses", stats.get("constraints")),

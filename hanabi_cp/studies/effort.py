@@ -20,8 +20,8 @@ dask cluster can run it.
 
 >>> cards = ((2, 1), (1, 2), (1, 1), (2, 2), (2, 1))
 >>> e = evaluate(cards, 2, 2, 1, "search")
->>> e["verdict"], e["effort"] == e["search_nodes"]
-('WINNABLE', True)
+>>> e
+{'verdict': 'WINNABLE', 'search_nodes': 6}
 >>> evaluate(((2, 1), (3, 1), (1, 1)), 3, 1, 1, "sat")["verdict"]
 'UNWINNABLE'
 """

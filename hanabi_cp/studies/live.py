@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import InvalidParameter
+from ..executors import SERIAL, Execution, run_tasks
 from ..generators import standard_deck
 from ..live.rules import Rules
 from ..live.solve import solve_live
@@ -104,22 +105,27 @@ def _solitaire(deck, h: int, time_limit: float | None) -> dict:
 
 def run(csv_path: str, seed: int, count: int, players: Sequence[int] = range(2, 7),
         variants: Sequence[str] = VARIANTS, time_limit: float | None = 2.0,
-        progress: bool = False) -> ResultsCSV:
+        progress: bool = False, execution: Execution = SERIAL) -> ResultsCSV:
+    """One task per (deck, player count) not yet in the CSV, run as ``execution``
+    says; rows are written as tasks finish (readers sort them by KEY)."""
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise InvalidParameter(f"unknown variant {unknown[0]!r}; choose from {', '.join(VARIANTS)}")
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     from tqdm import tqdm
 
-    bar = tqdm(total=count * len(players), disable=not progress, unit=" decks", leave=False)
+    todo = []
     for i in range(count):
         for p in players:
-            todo = [v for v in variants if not rows.has(seed=seed, instance=i, players=p, variant=v)]
-            if todo:
-                for row in deck_rows(seed, i, p, todo, time_limit):
-                    rows.add(row)
+            missing = [v for v in variants if not rows.has(seed=seed, instance=i, players=p, variant=v)]
+            if missing:
+                todo.append((seed, i, p, missing, time_limit))
+    with tqdm(total=len(todo), disable=not progress, unit=" decks", leave=False) as bar, \
+            run_tasks(deck_rows, todo, execution) as done:
+        for _, answer in done:
+            for row in answer:
+                rows.add(row)
             bar.update(1)
-    bar.close()
     return rows
 
 

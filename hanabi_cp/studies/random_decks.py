@@ -21,6 +21,7 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 
+from ..executors import SERIAL, Execution, run_tasks
 from ..generators import random_deck
 from ..model import Deck
 from ..solvers import SolveOptions
@@ -58,7 +59,7 @@ def instances(param: str, seed: int, count: int, points: Sequence[float], n: int
 def run(csv_path: str, seed: int, count: int, param: str = "h",
         points: Sequence[float] = range(7), n: int = 5, c: int = 4, r: int = 2, h: int = 2,
         method_names: Sequence[str] | None = None, time_limit: float | None = 30.0,
-        progress: bool = False) -> ResultsCSV:
+        progress: bool = False, execution: Execution = SERIAL) -> ResultsCSV:
     if param not in PARAMS:
         from ..errors import InvalidParameter
         raise InvalidParameter(f"{{param}}: expected one of {', '.join(PARAMS)}, found {param!r}", "param")
@@ -67,9 +68,9 @@ def run(csv_path: str, seed: int, count: int, param: str = "h",
     options = SolveOptions(time_limit=time_limit, seed=seed)
     from tqdm import tqdm
 
-    todo = instances(param, seed, count, points, n, c, r, h)
-    for x, i, deck, hh in tqdm(todo, total=count * len(points), disable=not progress,
-                               unit=" decks", leave=False):
+    asked: list[dict] = []      # by task index: the row without its answer
+    todo: list[tuple] = []
+    for x, i, deck, hh in instances(param, seed, count, points, n, c, r, h):
         base = {**base_row(STUDY, i, seed, deck, hh), "param": param, "x": x,
                 # The requested n, c (a sparse deck still has them), not the deck's.
                 "n": n, "c": c}
@@ -77,7 +78,13 @@ def run(csv_path: str, seed: int, count: int, param: str = "h",
             base["r"] = r          # the bound on copies, as the figure reports it
         for m in applicable(names, deck, hh):
             if not rows.has(seed=seed, param=param, x=x, instance=i, method=m, n=n, c=c):
-                rows.add({**base, "method": m, **timed_solve(deck, hh, m, options)})
+                asked.append({**base, "method": m})
+                todo.append((deck, hh, m, options))
+    with tqdm(total=len(todo), disable=not progress, unit=" rows", leave=False) as bar, \
+            run_tasks(timed_solve, todo, execution) as done:
+        for task, answer in done:
+            rows.add({**asked[task], **answer})
+            bar.update(1)
     return rows
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import SolverBug
+from ..executors import SERIAL, Execution, run_tasks
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
 from .common import (SIZE_FIELDS, ResultsCSV, applicable, check_methods, decided, figure,
@@ -45,43 +46,65 @@ def _formula_row(cnf, repeats: int = 3) -> dict:
             "variables": cnf.num_vars, "constraints": cnf.num_clauses}
 
 
-def run(csv_path: str, seed: int, count: int, points: Sequence[int] = (3, 4, 5, 6),
-        ratio: float = 4.26, method_names: Sequence[str] | None = None,
-        time_limit: float | None = 120.0, progress: bool = False) -> ResultsCSV:
+def image_row(cnf, method: str, options: SolveOptions) -> dict | None:
+    """One method on the image of ``cnf`` (a task of ``run``): its row, or None if the
+    method refuses the image.  Each task builds its own image, so the tasks of one
+    formula can run on different workers."""
     from ..reduction import reduce_cnf
 
+    start = time.perf_counter()
+    red = reduce_cnf(cnf)
+    build = round(time.perf_counter() - start, 6)
+    if not applicable([method], red.deck, red.h):
+        return None
+    return {"N": red.deck.N, "h": red.h, "build_seconds": build,
+            **timed_solve(red.deck, red.h, method, options)}
+
+
+def run(csv_path: str, seed: int, count: int, points: Sequence[int] = (3, 4, 5, 6),
+        ratio: float = 4.26, method_names: Sequence[str] | None = None,
+        time_limit: float | None = 120.0, progress: bool = False,
+        execution: Execution = SERIAL) -> ResultsCSV:
     names = check_methods(method_names, DEFAULT_METHODS)
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     options = SolveOptions(time_limit=time_limit, seed=seed)
     from tqdm import tqdm
 
-    todo = [(v, i) for v in points for i in range(count)]
-    for v, i in tqdm(todo, disable=not progress, unit=" formulas", leave=False):
-        m = max(1, round(ratio * v))
-        cnf = random_kcnf(random.Random(f"{seed}:{v}:{m}:{i}"), v, m)
-        base = {"study": STUDY, "instance": i, "seed": seed, "v": v, "m": m, "ratio": ratio,
-                "version": __version__}
-        timed = rows.has(seed=seed, v=v, m=m, instance=i, method=FORMULA)
-        todo_methods = [x for x in names
-                        if not rows.has(seed=seed, v=v, m=m, instance=i, method=x)]
-        if timed and not todo_methods:
-            continue        # a resumed sweep: nothing left to time for this formula
-        truth = _formula_row(cnf)
-        if not timed:
-            rows.add({**base, "method": FORMULA, "N": "", "h": "", **truth})
-        if not todo_methods:
-            continue
-        start = time.perf_counter()
-        red = reduce_cnf(cnf)
-        build = round(time.perf_counter() - start, 6)
-        for x in applicable(todo_methods, red.deck, red.h):
-            row = timed_solve(red.deck, red.h, x, options)
-            if decided(row["verdict"]) and row["verdict"] != truth["verdict"]:
-                raise SolverBug(f"{x} says the image of formula v={v} m={m} #{i} (seed {seed}) "
-                                f"is {row['verdict']}, CaDiCaL on the formula says "
-                                f"{truth['verdict']}")
-            rows.add({**base, "method": x, "N": red.deck.N, "h": red.h,
-                      "build_seconds": build, **row})
+    bar = tqdm(total=len(points) * count * len(names), disable=not progress, unit=" rows",
+               leave=False)
+    asked: list[tuple[dict, str, str, str]] = []    # by task index: base row, method, truth, formula
+
+    def tasks():
+        for v in points:
+            for i in range(count):
+                m = max(1, round(ratio * v))
+                cnf = random_kcnf(random.Random(f"{seed}:{v}:{m}:{i}"), v, m)
+                base = {"study": STUDY, "instance": i, "seed": seed, "v": v, "m": m,
+                        "ratio": ratio, "version": __version__}
+                timed = rows.has(seed=seed, v=v, m=m, instance=i, method=FORMULA)
+                todo_methods = [x for x in names
+                                if not rows.has(seed=seed, v=v, m=m, instance=i, method=x)]
+                bar.update(len(names) - len(todo_methods))
+                if timed and not todo_methods:
+                    continue        # a resumed sweep: nothing left to time for this formula
+                truth = _formula_row(cnf)
+                if not timed:
+                    rows.add({**base, "method": FORMULA, "N": "", "h": "", **truth})
+                for x in todo_methods:
+                    asked.append((base, x, truth["verdict"], f"v={v} m={m} #{i} (seed {seed})"))
+                    yield cnf, x, options
+
+    with run_tasks(image_row, tasks(), execution) as done:
+        for task, row in done:
+            base, x, truth, which = asked[task]
+            bar.update(1)
+            if row is None:
+                continue
+            if decided(row["verdict"]) and row["verdict"] != truth:
+                raise SolverBug(f"{x} says the image of formula {which} is {row['verdict']}, "
+                                f"CaDiCaL on the formula says {truth}")
+            rows.add({**base, "method": x, **row})
+    bar.close()
     return rows
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import replace
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from ..deadline import TimeUp
+from ..executors import SERIAL, Execution, run_tasks
 from ..generators import standard_deck
 from ..min_hand import min_hand
 from ..solvers import SolveOptions, Status
@@ -34,46 +36,66 @@ MAXIMIZERS = ("cpsat", "dp", "brute")
 def run(csv_path: str, seed: int, count: int, hands: Sequence[int] = range(7),
         method_names: Sequence[str] | None = None, maximize: bool = True,
         least_hand: bool = True, colors: int = 5, time_limit: float | None = 60.0,
-        progress: bool = False) -> ResultsCSV:
+        progress: bool = False, execution: Execution = SERIAL) -> ResultsCSV:
     names = check_methods(method_names, DEFAULT_METHODS)
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     options = SolveOptions(time_limit=time_limit, seed=seed)
     from tqdm import tqdm
 
-    for i in tqdm(range(count), disable=not progress, unit=" decks", leave=False):
+    asked: list[dict] = []      # by task index: the row without its answer
+    todo: list[tuple] = []
+    for i in range(count):
         deck = standard_deck(random.Random(f"{seed}:{i}"), colors)
         for h in hands:
             base = base_row(STUDY, i, seed, deck, h)
             for m in applicable(names, deck, h):
                 if not rows.has(seed=seed, instance=i, task="decide", method=m, h=h):
-                    rows.add({**base, "task": "decide", "method": m,
-                              **timed_solve(deck, h, m, options)})
+                    asked.append({**base, "task": "decide", "method": m})
+                    todo.append(("decide", deck, h, m, options))
             best = applicable(MAXIMIZERS, deck, h, maximize=True)[:1] if maximize else []
             for m in best:
                 if not rows.has(seed=seed, instance=i, task="maximize", method=m, h=h):
-                    opts = SolveOptions(time_limit=time_limit, seed=seed, maximize=True)
-                    rows.add({**base, "task": "maximize", "method": m,
-                              **timed_solve(deck, h, m, opts)})
+                    asked.append({**base, "task": "maximize", "method": m})
+                    todo.append(("maximize", deck, h, m, options))
         if least_hand and not rows.has(seed=seed, instance=i, task="min_hand", method="sat", h=None):
-            start = time.perf_counter()
-            try:
-                res = min_hand(deck, "sat", SolveOptions(time_limit=time_limit, seed=seed))
-            except TimeUp:
-                res = None
-            rows.add({**base_row(STUDY, i, seed, deck, None), "task": "min_hand", "method": "sat",
-                      "min_hand": res and res.h, "seconds": round(time.perf_counter() - start, 6),
-                      "verdict": Status.UNKNOWN.value if res is None else
-                      "" if res.h is not None else Status.UNWINNABLE.value,
-                      "variables": res and res.stats.get("variables"),
-                      "constraints": res and res.stats.get("clauses")})
+            asked.append({**base_row(STUDY, i, seed, deck, None), "task": "min_hand", "method": "sat"})
+            todo.append(("min_hand", deck, None, "sat", options))
+    with tqdm(total=len(todo), disable=not progress, unit=" rows", leave=False) as bar, \
+            run_tasks(answer, todo, execution) as done:
+        for task, value in done:
+            rows.add({**asked[task], **value})
+            bar.update(1)
     return rows
 
 
+def answer(task: str, deck, h: int | None, method: str, options: SolveOptions) -> dict:
+    """The answer columns of one row (a task of ``run``): ``decide`` or ``maximize``
+    ``deck`` at hand size ``h``, or its least winning hand size (``min_hand``)."""
+    if task != "min_hand":
+        assert h is not None        # run asks decide and maximize at a hand size
+        if task == "decide":
+            return timed_solve(deck, h, method, options)
+        return timed_solve(deck, h, method, replace(options, maximize=True))
+    start = time.perf_counter()
+    try:
+        res = min_hand(deck, method, options)
+    except TimeUp:
+        res = None
+    return {"min_hand": res and res.h, "seconds": round(time.perf_counter() - start, 6),
+            "verdict": Status.UNKNOWN.value if res is None else
+            "" if res.h is not None else Status.UNWINNABLE.value,
+            "variables": res and res.stats.get("variables"),
+            "constraints": res and res.stats.get("clauses")}
+
+
 def winnable_by_hand(rows: list[dict], method: str | None = None) -> dict[int, tuple[int, int]]:
-    """h -> (winnable decks, decided decks) for one decision method (default: the first)."""
+    """h -> (winnable decks, decided decks) for one decision method (default: the first
+    of DEFAULT_METHODS in the rows, else the first by name)."""
     decide = [r for r in rows if r["task"] == "decide"]
     if method is None and decide:
-        method = decide[0]["method"]
+        # Not the first row's: rows of a parallel run come in the order they finished.
+        present = {r["method"] for r in decide}
+        method = next((m for m in DEFAULT_METHODS if m in present), min(present))
     out: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     for r in decide:
         if r["method"] == method and r["verdict"] in ("WINNABLE", "UNWINNABLE"):

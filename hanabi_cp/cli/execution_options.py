@@ -1,0 +1,26 @@
+"""``--jobs N`` and ``--dask ADDRESS``: where a sweep's tasks run (hanabi_cp.executors)."""
+
+from __future__ import annotations
+
+import click
+
+COMMANDS: list = []          # options only (cli.main attaches COMMANDS)
+
+
+def execution_options(func):
+    """Add ``--jobs`` and ``--dask`` (arguments ``jobs``, ``dask``: see get_execution)."""
+    func = click.option("--dask", "dask", default=None, metavar="ADDRESS",
+                        help="Run the tasks on the dask.distributed scheduler at ADDRESS "
+                             "(tcp://host:port; workers need the same hanabi-cp; "
+                             "pip install 'hanabi-cp[dask]').")(func)
+    func = click.option("--jobs", "jobs", type=click.IntRange(min=0), default=1, show_default=True,
+                        metavar="N",
+                        help="Worker processes (0: every core); the rows are those of "
+                             "--jobs 1, written in the order they finish.")(func)
+    return func
+
+
+def get_execution(jobs: int, dask: str | None):
+    """The Execution of the two options (checks them: one line and exit 2 if wrong)."""
+    from ..executors import execution
+    return execution(jobs, dask)
