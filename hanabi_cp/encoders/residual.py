@@ -1,0 +1,156 @@
+"""The residual of an encoding: its CNF after pure literals and bounded variable
+elimination, with the map of a residual model back to a model of the whole CNF.
+
+On reduction images almost every variable of the compact CNF (encoders/cnf.py)
+describes a card whose decision is forced once the windows analysis has run: such a
+variable occurs in a handful of clauses, and eliminating it by resolution (Davis and
+Putnam; the "bounded" rule of Een and Biere 2005: never more resolvents than
+removed clauses) leaves the formula the deck was reduced from.  The uf20-01 image
+(37,461 cards, 10,693 variables, 14,094 clauses) leaves 20 variables and 91
+ternary clauses.  Nothing here reads roles or comments: it is the CNF of the deck.
+Proofs in encodings/cnf-images.md §6.
+
+>>> r = eliminate([[1, 2], [-2, 3], [-3, 4], [-4, -1], [1, 5]], 5)
+>>> r.clauses, r.unsat
+([], False)
+>>> m = r.extend([])
+>>> all(any((l > 0) == m[abs(l)] for l in c) for c in [[1, 2], [-2, 3], [-3, 4], [-4, -1], [1, 5]])
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..deadline import EVERY, NEVER, Deadline
+
+PHASE = "simplifying the CNF (variable elimination)"
+MAX_OCCURRENCES = 16     # a variable in more clauses is kept (resolution is quadratic)
+
+
+@dataclass
+class Residual:
+    """What is left of a CNF after elimination, and how to undo it.
+
+    ``clauses`` keep the original numbering (a variable not in them was eliminated or
+    occurs nowhere); ``unsat`` is True when a resolvent came out empty (the CNF is
+    unsatisfiable; ``clauses`` is then ``[[]]``).
+    """
+
+    clauses: list
+    num_vars: int
+    unsat: bool = False
+    # (variable, the clauses it was in when eliminated), in elimination order.
+    eliminated: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def variables(self) -> int:
+        """Variables occurring in the residual clauses."""
+        return len({abs(lit) for c in self.clauses for lit in c})
+
+    def extend(self, model) -> list[bool]:
+        """value[v] for v in 0..num_vars (index 0 unused) from a model of the residual
+        (literals, pysat style): variables of neither get False, each eliminated one
+        the value its clauses need, in reverse elimination order."""
+        value = [False] * (self.num_vars + 1)
+        for lit in model:
+            if abs(lit) <= self.num_vars:
+                value[abs(lit)] = lit > 0
+        for v, removed in reversed(self.eliminated):
+            need = False
+            for c in removed:
+                if v in c and not any(lit != v and value[abs(lit)] == (lit > 0) for lit in c):
+                    need = True
+                    break
+            value[v] = need
+        return value
+
+    def literals(self, model) -> list[int]:
+        """The whole CNF's model as literals (what ``Encoding.decode`` reads)."""
+        value = self.extend(model)
+        return [v if value[v] else -v for v in range(1, self.num_vars + 1)]
+
+
+def eliminate(clauses, num_vars: int, max_occurrences: int = MAX_OCCURRENCES,
+              deadline: Deadline = NEVER) -> Residual:
+    """Eliminate every variable whose resolvents are no more than its clauses.
+
+    A pure variable (one sign only) has no resolvent: its clauses just go.  Clauses
+    are never strengthened or subsumed, only removed and replaced by resolvents, so
+    each step keeps the formula satisfiable iff it was (see ``Residual.extend``).
+    """
+    t0 = time.perf_counter()
+    cls: list = [list(c) for c in clauses]
+    if any(not c for c in cls):
+        return Residual([[]], num_vars, True, seconds=time.perf_counter() - t0)
+    off = num_vars
+    occ: list[list[int]] = [[] for _ in range(2 * num_vars + 1)]   # by literal + off
+    count = [0] * (2 * num_vars + 1)
+    for i, c in enumerate(cls):
+        for lit in c:
+            occ[lit + off].append(i)
+            count[lit + off] += 1
+    live = bytearray(b"\x01") * len(cls)
+    queued = bytearray(b"\x01") * (num_vars + 1)
+    queue = list(range(num_vars, 0, -1))      # popped from the end: 1, 2, ...
+    eliminated: list = []
+
+    def remove(i: int) -> None:
+        live[i] = 0
+        for lit in cls[i]:
+            count[lit + off] -= 1
+            u = lit if lit > 0 else -lit
+            if not queued[u]:
+                queued[u] = 1
+                queue.append(u)
+
+    steps = 0
+    while queue:
+        steps += 1
+        if not steps & EVERY:
+            deadline.check(PHASE)
+        v = queue.pop()
+        queued[v] = 0
+        p, n = count[v + off], count[off - v]
+        if p + n == 0 or (p and n and p + n > max_occurrences):
+            continue
+        pos = [i for i in occ[v + off] if live[i]]
+        neg = [i for i in occ[off - v] if live[i]]
+        occ[v + off], occ[off - v] = pos, neg
+        resolvents = []
+        budget = p + n
+        for i in pos:
+            rest = [lit for lit in cls[i] if lit != v]
+            for j in neg:
+                r = rest[:]      # clauses are short: lists beat sets here
+                for lit in cls[j]:
+                    if lit == -v or lit in r:
+                        continue
+                    if -lit in r:
+                        break
+                    r.append(lit)
+                else:
+                    if not r:
+                        return Residual([[]], num_vars, True, eliminated,
+                                        time.perf_counter() - t0)
+                    resolvents.append(r)
+            if len(resolvents) > budget:
+                break
+        if len(resolvents) > budget:
+            continue
+        eliminated.append((v, [cls[i] for i in pos] + [cls[i] for i in neg]))
+        for i in pos:
+            remove(i)
+        for i in neg:
+            remove(i)
+        for r in resolvents:
+            i = len(cls)
+            cls.append(r)
+            live.append(1)
+            for lit in r:
+                occ[lit + off].append(i)
+                count[lit + off] += 1
+    rest = [c for i, c in enumerate(cls) if live[i]]
+    return Residual(rest, num_vars, False, eliminated, time.perf_counter() - t0)
