@@ -23,6 +23,7 @@ verdicts: W winnable, U unwinnable, ? unknown).
     .venv/bin/python -m bench.images --quick                  # uf20-01, uf50-01, uuf50-01
     .venv/bin/python -m bench.images --no-solve               # reduction sizes and times only
     .venv/bin/python -m bench.images instances/satlib/uf50-218/uf50-02.cnf --methods cpsat
+    .venv/bin/python -m bench.images --scale      # random 3-SAT v = 50..250: bench/scale.py
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import argparse
 import math
 import os
 import statistics
+import sys
 import time
 
 from hanabi_cp.formats import read_dimacs
@@ -148,6 +150,11 @@ def _median(rows: list) -> dict:
 
 
 def main(argv=None) -> None:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--scale" in argv:
+        from . import scale
+        scale.main([a for a in argv if a != "--scale"])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", help="DIMACS files (default: the SATLIB families)")
     ap.add_argument("--files", type=int, default=3, help="files per family (default 3)")

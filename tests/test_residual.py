@@ -7,7 +7,7 @@ from pysat.solvers import Solver
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.cpsat import RESIDUAL_FROM_CARDS
 from hanabi_cp.encoders.cpsat_residual import build_residual
-from hanabi_cp.encoders.residual import eliminate
+from hanabi_cp.encoders.residual import eliminate, simplify
 from hanabi_cp.formats import read_dimacs
 from hanabi_cp.generators import random_kcnf
 from hanabi_cp.reduction import reduce_cnf
@@ -32,11 +32,14 @@ def _random_cnf(rng, nv, m):
 
 def test_elimination_keeps_satisfiability_and_extends_every_model():
     rng = random.Random(11)
-    for _ in range(1500):
+    for trial in range(1500):
         nv = rng.randint(1, 8)
         cls = _random_cnf(rng, nv, rng.randint(0, 16))
         sat, _ = _satisfiable(cls)
-        res = eliminate(cls, nv, max_occurrences=rng.choice((2, 4, 16)))
+        if trial % 3:
+            res = eliminate(cls, nv, max_occurrences=rng.choice((2, 4, 16)))
+        else:
+            res = simplify(cls, nv)
         if res.unsat:
             assert not sat and res.clauses == [[]]
             continue
@@ -52,21 +55,26 @@ def test_elimination_keeps_satisfiability_and_extends_every_model():
 
 def test_tautologies_and_repeated_literals_are_harmless():
     cls = [[1, -1, 2], [2, 2, -3], [3, -2], [-3, -1]]
-    res = eliminate(cls, 3)
-    assert not res.unsat
-    lits = set(res.literals([]))
-    assert all(any(l in lits for l in c) for c in cls)
-    assert eliminate([[1], [-1]], 1).unsat
+    for res in (eliminate(cls, 3), simplify(cls, 3)):
+        assert not res.unsat
+        used = {abs(l) for c in res.clauses for l in c}
+        _, model = _satisfiable(res.clauses)
+        lits = set(res.literals([l for l in model or () if abs(l) in used]))
+        assert all(any(l in lits for l in c) for c in cls)
+    assert eliminate([[1], [-1]], 1).unsat and simplify([[1], [-1]], 1).unsat
+    assert eliminate([[1], []], 1).unsat and simplify([[1], []], 1).unsat
 
 
 def test_uf20_image_leaves_the_formula():
     formula = read_dimacs(UF20)
     red = reduce_cnf(formula)
     enc = build(red.deck, 2)
-    res = eliminate(enc.clauses, enc.num_vars)
     assert enc.num_vars > 10_000
+    res = eliminate(enc.clauses, enc.num_vars)
     assert (res.variables, len(res.clauses)) == (formula.num_vars, formula.num_clauses)
     assert sorted(map(len, res.clauses)) == [3] * formula.num_clauses
+    fast = simplify(enc.clauses, enc.num_vars)
+    assert fast.variables <= formula.num_vars and len(fast.clauses) <= formula.num_clauses
 
 
 def test_residual_routes_agree_with_the_formula_on_images():

@@ -24,7 +24,8 @@ from ..model import Deck
 from ..solvers import Status
 from .cnf import build
 from .cpsat import BUILD, HanabiModel, _ortools
-from .residual import eliminate
+from .residual import simplify
+from .sat_method import residual_stats
 
 
 def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiModel:
@@ -36,9 +37,8 @@ def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     if enc.status is not None:
         return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, reason=enc.reason,
                            stats=stats)
-    res = eliminate(enc.clauses, enc.num_vars, deadline=deadline)
-    stats.update({"residual_variables": res.variables, "residual_clauses": len(res.clauses),
-                  "residual_seconds": round(res.seconds, 6)})
+    res = simplify(enc.clauses, enc.num_vars, deadline=deadline)
+    stats.update(residual_stats(res))
     if res.unsat:
         return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, stats=stats,
                            reason="variable elimination of the CNF derived the empty clause")

@@ -17,7 +17,7 @@ from ..errors import HanabiError
 from ..model import Deck
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .cnf import build
-from .residual import eliminate
+from .residual import simplify
 
 # CaDiCaL 1.9.5 cannot be interrupted from another thread through pysat, so the
 # solver runs in slices bounded by a conflict budget, and Python gets control back
@@ -101,7 +101,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
         return _with_proof(deck, h, enc, options, deadline, stats, t1)
     try:
         # Elimination belongs to building: it makes the encoding formula-sized.
-        res = eliminate(enc.clauses, enc.num_vars, deadline=deadline)
+        res = simplify(enc.clauses, enc.num_vars, deadline=deadline)
         stats.update(residual_stats(res))
         t1 = time.perf_counter()
         if res.unsat:
@@ -124,7 +124,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
 def residual_stats(res) -> dict:
     """Sizes of the residual CNF, for the stats of every method that solves it."""
     return {"residual_variables": res.variables, "residual_clauses": len(res.clauses),
-            "residual_seconds": round(res.seconds, 6)}
+            "residual_seconds": round(res.seconds, 6), "residual_engine": res.engine}
 
 
 def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadline,
