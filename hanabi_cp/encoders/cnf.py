@@ -31,7 +31,7 @@ from pysat.card import CardEnc, EncType
 from ..deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
-from .windows import Windows, analyse
+from ..analysis import Windows, analyse
 
 TRUE, FALSE = True, False
 PHASE = "building the CNF"

@@ -42,7 +42,7 @@ from ..errors import SolverBug
 from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
 from ..solvers import Method, Outcome, SolveOptions, Status, register
-from .windows import analyse
+from ..analysis import analyse
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
