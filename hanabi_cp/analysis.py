@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .deadline import EVERY, NO_DEADLINE, Deadline
 from .model import Deck
+from .nogc import without_gc
 
 NEVER = -1    # "played before the deck starts": T(0, k)
 CHAIN_CAP = 32  # longest same-color chain the chain rule follows (large h only)
@@ -97,6 +98,7 @@ def _by_color(deck: Deck, deadline: Deadline = NO_DEADLINE) -> list[list[list[in
     return copies
 
 
+@without_gc
 def analyse(deck: Deck, h: int, max_passes: int = 50,
             deadline: Deadline = NO_DEADLINE) -> Windows:
     """Shrink the deck to what a win may use; see the module docstring.

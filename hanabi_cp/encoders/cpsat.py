@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from ..deadline import EVERY, NEVER, Deadline, TimeUp
 from ..errors import SolverBug
 from ..model import Deck, check_hand
+from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from ..analysis import analyse
@@ -431,6 +432,7 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
 RESIDUAL_FROM_CARDS = 5_000
 
 
+@without_gc
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     deadline = options.clock()
     large = deck.N >= RESIDUAL_FROM_CARDS

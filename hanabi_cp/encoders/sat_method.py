@@ -15,6 +15,7 @@ import time
 from ..deadline import NEVER, Deadline, TimeUp
 from ..errors import HanabiError
 from ..model import Deck
+from ..nogc import without_gc
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .cnf import build
 from .residual import simplify
@@ -83,6 +84,7 @@ def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT
     return ok, (s.get_model() if ok else None), stats
 
 
+@without_gc
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     deadline = options.clock()
     solver = check_solver(options.solver)
