@@ -44,6 +44,7 @@ from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from ..analysis import analyse
+from .residual import RESIDUAL_FROM_CARDS
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -424,12 +425,12 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     return HanabiModel(deck, h, True, m, copy_vars, played, stats=stats)
 
 
-# From this many cards on, the decision model is the residual of the compact CNF
-# (cpsat_residual.py): on reduction images it has the formula's size, where the
-# interval model above grows with the deck (20-33 s on a uf50 image against 2-3 s
-# for "sat").  Below it the interval model costs milliseconds and, being a second
-# encoding, keeps the harness's cross-check of "sat" and "cpsat" independent.
-RESIDUAL_FROM_CARDS = 5_000
+# From RESIDUAL_FROM_CARDS cards on, the decision model is the residual of the
+# compact CNF (cpsat_residual.py): on reduction images it has the formula's size,
+# where the interval model above grows with the deck (20-33 s on a uf50 image
+# against 2-3 s for "sat").  Below it the interval model costs milliseconds and,
+# being a second encoding, keeps the harness's cross-check of "sat" and "cpsat"
+# independent.
 
 
 @without_gc

@@ -1,12 +1,7 @@
-"""Moved to ``hanabi_cp.analysis`` (it serves the algorithms as much as the encoders).
+"""Moved to ``hanabi_cp.analysis`` (it serves the algorithms as much as the encoders);
+the names stay importable from here.  To patch what ``analyse`` uses, patch
+``hanabi_cp.analysis``."""
 
-This name stays an alias of that module, not a copy: ``import
-hanabi_cp.encoders.windows as W`` gives the module itself, so patching ``W`` patches
-what ``analyse`` uses.
-"""
+from ..analysis import CHAIN_CAP, NEVER, PHASE, Windows, _chain_overflows, analyse
 
-import sys
-
-from .. import analysis
-
-sys.modules[__name__] = analysis
+__all__ = ["CHAIN_CAP", "NEVER", "PHASE", "Windows", "_chain_overflows", "analyse"]
