@@ -116,7 +116,9 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
     stop: list[list[list[int]]] = []
     for _ in range(c + 1):
         deadline.check(PHASE)
-        stop.append([[] for _ in range(n + 1)])
+        # One shared empty list per color: the pass below replaces every entry and
+        # nothing appends to one (n x c fresh lists were ~30 bytes per image card).
+        stop.append([[]] * (n + 1))
     w = Windows(deck, h, alive, earliest, latest, stop, [0] * N)
     removed = 0
     for w.passes in range(1, max_passes + 1):
