@@ -77,7 +77,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
 
     from .encoders.cnf import build
     from .encoders.sat_method import check_solver, load, run_limited
-    from .encoders.windows import analyse
+    from .analysis import analyse
 
     deadline = options.clock()
     solver = check_solver(options.solver)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import sys
 
 from ..deadline import NEVER, Deadline
-from ..encoders.windows import analyse
+from ..analysis import analyse
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
 from ..solvers import Method, Outcome, SolveOptions, Status, register

@@ -1,7 +1,11 @@
 """Method "sat": the compact CNF (encoders/cnf.py) under any pysat solver.
 
-A model is decoded into a play sequence (the registry replays it); unsatisfiable
-means UNWINNABLE, with a DRUP proof checked by ``drup`` when SolveOptions.proof
+On decks of RESIDUAL_FROM_CARDS cards or more the solver gets the residual of the
+CNF (encoders/residual.py: bounded variable elimination; on reduction images it is
+the formula itself), and its model is extended back to the whole CNF before
+decoding.  A model is decoded
+into a play sequence (the registry replays it); unsatisfiable means UNWINNABLE,
+with a DRUP proof (of the whole CNF) checked by ``drup`` when SolveOptions.proof
 names a file; a time limit runs out as UNKNOWN, never as a guess.
 """
 
@@ -12,8 +16,10 @@ import time
 from ..deadline import NEVER, Deadline, TimeUp
 from ..errors import InvalidParameter, MethodRefused
 from ..model import Deck
+from ..nogc import without_gc
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .cnf import build
+from .residual import RESIDUAL_FROM_CARDS, simplify
 
 # CaDiCaL 1.9.5 cannot be interrupted from another thread through pysat, so the
 # solver runs in slices bounded by a conflict budget, and Python gets control back
@@ -79,6 +85,7 @@ def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT
     return ok, (s.get_model() if ok else None), stats
 
 
+@without_gc
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     deadline = options.clock()
     solver = check_solver(options.solver)
@@ -93,7 +100,36 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     stats.pop("cardinality_sets", None)
     t1 = time.perf_counter()
     if options.proof:
+        # The proof is of the whole CNF: drup checks it without trusting elimination.
         return _with_proof(deck, h, enc, options, deadline, stats, t1)
+    if deck.N < RESIDUAL_FROM_CARDS:
+        return _whole(enc, solver, deadline, stats)
+    try:
+        # Elimination belongs to building: it makes the encoding formula-sized.
+        res = simplify(enc.clauses, enc.num_vars, deadline=deadline)
+        stats.update(residual_stats(res))
+        stats["build_seconds"] = round(t_build + res.seconds, 6)
+        t1 = time.perf_counter()
+        if res.unsat:
+            stats["solve_seconds"] = 0.0
+            return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (variable "
+                           "elimination derived the empty clause; no proof requested, use "
+                           "--proof FILE)", stats=stats)
+        ok, model, sstats = sat_solve(res.clauses, solver, deadline)
+    except TimeUp as exc:
+        stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
+        return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
+    stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
+    stats.update({f"sat_{k}": v for k, v in sstats.items()})
+    if ok:
+        return Outcome(Status.WINNABLE, enc.decode(res.literals(model)), stats=stats)
+    return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
+                   "use --proof FILE)", stats=stats)
+
+
+def _whole(enc, solver: str, deadline: Deadline, stats: dict) -> Outcome:
+    """A small deck: its whole CNF goes to the solver (elimination would cost more)."""
+    t1 = time.perf_counter()
     try:
         ok, model, sstats = sat_solve(enc.clauses, solver, deadline)
     except TimeUp as exc:
@@ -105,6 +141,12 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
         return Outcome(Status.WINNABLE, enc.decode(model), stats=stats)
     return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
                    "use --proof FILE)", stats=stats)
+
+
+def residual_stats(res) -> dict:
+    """Sizes of the residual CNF, for the stats of every method that solves it."""
+    return {"residual_variables": res.variables, "residual_clauses": len(res.clauses),
+            "residual_seconds": round(res.seconds, 6), "residual_engine": res.engine}
 
 
 def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadline,
