@@ -22,6 +22,7 @@ from .errors import InvalidParameter, MethodRefused, SolverBug
 from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
+from .satsolver import DEFAULT_SOLVER
 from .verify import replay
 
 
@@ -90,7 +91,7 @@ class SolveOptions:
     time_limit: float | None = None    # seconds; on expiry a method returns UNKNOWN
     seed: int = 0
     workers: int = 1
-    solver: str = "cadical195"         # pysat solver name for CNF methods
+    solver: str = DEFAULT_SOLVER       # pysat solver name for CNF methods
     proof: str | None = None           # path for an UNSAT proof (proof-producing methods)
     maximize: bool = False             # return the best score instead of a yes/no
     # The command's deadline when it started before this solve (a CLI that counts

@@ -11,6 +11,7 @@ from ..deadline import TimeUp, ambient
 from ..errors import UsageError
 from ..plays import PlaySequence
 from ..proofs import cnf_path_for
+from ..satsolver import DEFAULT_SOLVER
 from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..verify import replay
 from .common import (check_outputs, command, command_deadline, deck_argument, echo_json,
@@ -32,7 +33,7 @@ from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve
               help="Random seed for solvers that use one (CP-SAT: an int32).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
               help="Solver threads (cpsat).")
-@click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True, metavar="NAME",
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
 @click.option("--proof", default=None, metavar="FILE",
               help="Write a DRUP proof of UNWINNABLE to FILE (and its CNF to FILE.cnf), "
