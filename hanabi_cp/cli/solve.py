@@ -111,9 +111,9 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
 
 
 def _no_proof(out) -> str:
-    if out.status.value == "WINNABLE":
+    if out.status is Status.WINNABLE:
         return "the deck is winnable (the certificate is the evidence)"
-    if out.status.value == "UNKNOWN":
+    if out.status is Status.UNKNOWN:
         return "undecided (a time-out leaves no proof file behind)" if \
             (out.reason or "").startswith(("time limit", "proof check")) else "undecided"
     return f"method {out.method} did not need a SAT call or cannot write proofs; " \
