@@ -161,7 +161,8 @@ def test_statuses_are_one_enum_written_and_read_back_as_the_csv_text(tmp_path):
                for i, s in enumerate(CheckStatus)]
     found = ["m4: BUG: why"]
     csv_rows.store(table, 1, "s", 0, "src", "random", deck, 1, 1, "", results, found)
-    text = open(path).read()
+    with open(path) as f:
+        text = f.read()
     assert [row["verdict"] for row in csv.DictReader(io.StringIO(text))] == \
         ["WINNABLE", "UNWINNABLE", "UNKNOWN", "REFUSED", "BUG", "CRASH"]
     labels = [r.label for r in results]

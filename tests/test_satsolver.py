@@ -48,9 +48,8 @@ def test_a_proof_session_returns_the_drup_lines_of_a_refutation():
 
 def test_loading_keeps_the_deadline_and_a_closed_session_is_not_used():
     passed = Deadline.after(1e-9, start=0.0)
-    with pytest.raises(TimeUp, match="loading the CNF"):
-        with SatSession([[1]], deadline=passed):
-            pass
+    with pytest.raises(TimeUp, match="loading the CNF"), SatSession([[1]], deadline=passed):
+        pass
     s = SatSession([[1]])
     with s:
         assert s.solve()[0] is True
