@@ -3,16 +3,16 @@
 Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
 times it and re-checks every WINNABLE certificate with the independent referee
 (``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
-Methods live in their own modules and register on import; every module of the
-packages in ``_METHOD_PACKAGES`` is imported on first use, so a new method is one
-new file and the CLI and the harness see it without further wiring.
+Methods live in their own modules and register on import; ``METHODS`` names each
+method and its module in the order ``auto`` tries them, and is imported on first
+use, so a new method is one new file plus one row there, and the CLI and the
+harness see it without further wiring.
 """
 
 from __future__ import annotations
 
 import enum
 import importlib
-import pkgutil
 import time
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
@@ -137,29 +137,40 @@ class Method:
     prepare: Callable[[], object] = _nothing
 
 
+# Every decision method and the module that registers it, in the order ``auto``
+# tries them: greedy (r = 1) and lazy (c = 1) first, then the first exact method
+# that applies; with --maximize only the maximizing ones count, and cpsat is 4-100x
+# faster than dp on standard decks (bench.encoders).
+METHODS: tuple[tuple[str, str], ...] = (
+    ("greedy", "hanabi_cp.algorithms.greedy"),
+    ("lazy", "hanabi_cp.algorithms.lazy"),
+    ("search", "hanabi_cp.algorithms.search"),
+    ("sat", "hanabi_cp.encoders.sat_method"),
+    ("cpsat", "hanabi_cp.encoders.cpsat"),
+    ("dp", "hanabi_cp.algorithms.dp"),
+    ("brute", "hanabi_cp.algorithms.brute"),
+)
 _REGISTRY: dict[str, Method] = {}
-_METHOD_PACKAGES = ("hanabi_cp.algorithms", "hanabi_cp.encoders")
-# Order in which ``auto`` tries exact methods; with --maximize only the maximizing
-# ones count, and cpsat is 4-100x faster than dp on standard decks (bench.encoders).
-AUTO_ORDER = ("greedy", "lazy", "search", "sat", "cpsat", "dp", "brute")
 
 
 def register(method: Method) -> Method:
+    """Called by a method's module on import; the method must have its row in METHODS."""
+    if method.name not in dict(METHODS):
+        raise ValueError(f"method {method.name!r} has no row in solvers.METHODS")
     if method.name in _REGISTRY:
         raise ValueError(f"method {method.name!r} registered twice")
     _REGISTRY[method.name] = method
     return method
 
 
-def _load() -> None:
-    for pkg in _METHOD_PACKAGES:
-        for info in pkgutil.iter_modules(importlib.import_module(pkg).__path__):
-            importlib.import_module(f"{pkg}.{info.name}")
-
-
 def methods() -> dict[str, Method]:
-    _load()
-    return dict(_REGISTRY)
+    """Every method of METHODS, in its order (``auto``'s)."""
+    for name, module in METHODS:
+        if name not in _REGISTRY:
+            importlib.import_module(module)
+            if name not in _REGISTRY:
+                raise ValueError(f"{module} does not register method {name!r}")
+    return {name: _REGISTRY[name] for name, _ in METHODS}
 
 
 def get(name: str) -> Method:
@@ -178,9 +189,8 @@ def prepare(method: str, maximize: bool = False) -> None:
         if method in table:
             table[method].prepare()
         return
-    for name in AUTO_ORDER:
-        m = table.get(name)
-        if m and (m.maximizes or not maximize):
+    for m in table.values():
+        if m.maximizes or not maximize:
             m.prepare()
             if m.refuses is _accepts_all:
                 return                   # auto never looks further
@@ -188,11 +198,9 @@ def prepare(method: str, maximize: bool = False) -> None:
 
 def choose(deck: Deck, h: int, maximize: bool = False) -> Method:
     """The method ``auto`` uses: greedy for r = 1, lazy for c = 1, else the first
-    applicable exact method in AUTO_ORDER."""
-    table = methods()
-    for name in AUTO_ORDER:
-        m = table.get(name)
-        if m and (m.maximizes or not maximize) and m.refuses(deck, h) is None:
+    applicable exact method in METHODS."""
+    for m in methods().values():
+        if (m.maximizes or not maximize) and m.refuses(deck, h) is None:
             return m
     raise MethodRefused("no registered method can decide this instance")
 

@@ -258,3 +258,19 @@ def test_dp_refuses_huge_tables():
 def test_auto_prefers_the_linear_methods():
     assert choose(random_deck(3, 5, 4, 1), 2).name == "greedy"
     assert choose(random_deck(3, 9, 1, 3), 2).name == "lazy"
+
+
+def test_one_ordered_table_is_the_registry_and_the_auto_order():
+    from hanabi_cp.solvers import METHODS, Method, methods, register
+
+    table = methods()
+    assert [(name, m.name, m.run.__module__) for name, m in table.items()] == \
+        [(name, name, module) for name, module in METHODS]
+    # auto takes the first applicable row: dp and brute only after the SAT methods.
+    deck = random_deck(3, 4, 3, 2)
+    assert choose(deck, 2).name == "search"
+    assert choose(deck, 2, maximize=True).name == "cpsat"
+    with pytest.raises(ValueError, match="no row in solvers.METHODS"):
+        register(Method("newcomer", table["dp"].run, "dp again"))
+    with pytest.raises(ValueError, match="registered twice"):
+        register(table["dp"])
