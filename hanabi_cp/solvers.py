@@ -43,6 +43,34 @@ class Status(enum.Enum):
         return {"WINNABLE": 10, "UNWINNABLE": 20, "UNKNOWN": 0}[self.value]
 
 
+class RunStatus(enum.StrEnum):
+    """What one run of a method came to (a harness check, a study's row): the
+    solve's ``Status``, or why there is none.  The values are the text of the CSVs'
+    ``verdict`` columns (read back on resume) and of the reports, so a member prints
+    as its value.
+
+    >>> RunStatus.of(Status.UNWINNABLE), f"{RunStatus.CRASH}"
+    (<RunStatus.UNWINNABLE: 'UNWINNABLE'>, 'CRASH')
+    >>> [s.decisive for s in (RunStatus.WINNABLE, RunStatus.UNKNOWN, RunStatus.BUG)]
+    [True, False, False]
+    """
+
+    WINNABLE = Status.WINNABLE.value
+    UNWINNABLE = Status.UNWINNABLE.value
+    UNKNOWN = Status.UNKNOWN.value
+    REFUSED = "REFUSED"         # the method does not apply (never a disagreement)
+    BUG = "BUG"                 # SolverBug: its certificate or score did not replay
+    CRASH = "CRASH"             # any other exception
+
+    @classmethod
+    def of(cls, status: Status) -> RunStatus:
+        return cls(status.value)
+
+    @property
+    def decisive(self) -> bool:
+        return self in (RunStatus.WINNABLE, RunStatus.UNWINNABLE)
+
+
 @dataclass
 class Outcome:
     """What ``solve`` returns: the status, the certificate (``plays``) of a win or of

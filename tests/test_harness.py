@@ -152,13 +152,14 @@ def test_statuses_are_one_enum_written_and_read_back_as_the_csv_text(tmp_path):
 
     from hanabi_cp.formats.results_csv import ResultsCSV
     from hanabi_cp.harness import results as csv_rows
-    from hanabi_cp.harness.check import CheckStatus, Result
+    from hanabi_cp.harness.check import Result
+    from hanabi_cp.solvers import RunStatus
 
     path = str(tmp_path / "h.csv")
     table = ResultsCSV(path, csv_rows.FIELDS, csv_rows.KEY)
     deck = Deck.of([(1, 1)])
-    results = [Result(f"m{i}", s, 0.5, "why" if s is CheckStatus.BUG else None)
-               for i, s in enumerate(CheckStatus)]
+    results = [Result(f"m{i}", s, 0.5, "why" if s is RunStatus.BUG else None)
+               for i, s in enumerate(RunStatus)]
     found = ["m4: BUG: why"]
     csv_rows.store(table, 1, "s", 0, "src", "random", deck, 1, 1, "", results, found)
     with open(path) as f:
@@ -168,8 +169,8 @@ def test_statuses_are_one_enum_written_and_read_back_as_the_csv_text(tmp_path):
     labels = [r.label for r in results]
     again, again_found, _ = csv_rows.stored(ResultsCSV(path, csv_rows.FIELDS, csv_rows.KEY),
                                             1, "s", 0, labels)
-    assert [r.status for r in again] == list(CheckStatus) and again_found == found
-    assert all(type(r.status) is CheckStatus for r in again)
+    assert [r.status for r in again] == list(RunStatus) and again_found == found
+    assert all(type(r.status) is RunStatus for r in again)
     # A verdict this version never writes is named, not taken for a status.
     with open(path, "w") as out:
         out.write(text.replace("CRASH", "CRASHED"))

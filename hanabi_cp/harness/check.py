@@ -15,7 +15,6 @@ refusals never count as disagreement.
 
 from __future__ import annotations
 
-import enum
 import time
 import traceback
 from dataclasses import dataclass, replace
@@ -25,39 +24,12 @@ from ..deadline import TimeUp
 from ..errors import HanabiError, SolverBug
 from ..model import Deck
 from ..plays import PlaySequence
-from ..solvers import Method, SolveOptions, Status, certify
+from ..solvers import Method, RunStatus, SolveOptions, Status, certify
 
 
 
-class CheckStatus(enum.StrEnum):
-    """What one check came to: the solve's ``Status``, or why there is none.  The
-    values are the text of the CSV's ``verdict`` column (read back on resume) and of
-    the reports, so a member prints as its value.
-
-    >>> CheckStatus.of(Status.UNWINNABLE), f"{CheckStatus.CRASH}"
-    (<CheckStatus.UNWINNABLE: 'UNWINNABLE'>, 'CRASH')
-    >>> [s.decisive for s in (CheckStatus.WINNABLE, CheckStatus.UNKNOWN, CheckStatus.BUG)]
-    [True, False, False]
-    """
-
-    WINNABLE = Status.WINNABLE.value
-    UNWINNABLE = Status.UNWINNABLE.value
-    UNKNOWN = Status.UNKNOWN.value
-    REFUSED = "REFUSED"         # the method does not apply (never a disagreement)
-    BUG = "BUG"                 # SolverBug: its certificate or score did not replay
-    CRASH = "CRASH"             # any other exception
-
-    @classmethod
-    def of(cls, status: Status) -> CheckStatus:
-        return cls(status.value)
-
-    @property
-    def decisive(self) -> bool:
-        return self in DECISIVE
-
-
-WINNABLE, UNWINNABLE, UNKNOWN = CheckStatus.WINNABLE, CheckStatus.UNWINNABLE, CheckStatus.UNKNOWN
-REFUSED, BUG, CRASH = CheckStatus.REFUSED, CheckStatus.BUG, CheckStatus.CRASH
+WINNABLE, UNWINNABLE, UNKNOWN = RunStatus.WINNABLE, RunStatus.UNWINNABLE, RunStatus.UNKNOWN
+REFUSED, BUG, CRASH = RunStatus.REFUSED, RunStatus.BUG, RunStatus.CRASH
 DECISIVE = (WINNABLE, UNWINNABLE)
 
 
@@ -74,7 +46,7 @@ class Check:
 @dataclass(frozen=True)
 class Result:
     label: str
-    status: CheckStatus
+    status: RunStatus
     seconds: float = 0.0
     detail: str | None = None   # refusal reason, bug message or exception
     score: int | None = None    # maximizing checks only
@@ -112,7 +84,7 @@ def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
     if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
         return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
-    return Result(label, CheckStatus.of(out.status), elapsed, out.reason, out.score, out.stats,
+    return Result(label, RunStatus.of(out.status), elapsed, out.reason, out.score, out.stats,
                   out.plays)
 
 

@@ -34,10 +34,10 @@ from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
 from ..live.solve import LiveMethod, certify_live, live_methods
 from ..model import Deck
-from ..solvers import SolveOptions, Status, methods
+from ..solvers import RunStatus, SolveOptions, Status, methods
 from . import results as csv_rows
-from .check import (BUG, CRASH, DECISIVE, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check,
-                    CheckStatus, Result, culprits, problems, run_check)
+from .check import (BUG, CRASH, DECISIVE, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
+                    culprits, problems, run_check)
 from .live_space import LiveInstance, LiveSpace
 from .runner import Failure, Report, Tally, _progress, write_counterexample
 from .shrink import Shrunk, shrink
@@ -150,7 +150,7 @@ def run_live_check(check: LiveCheck, deck: Deck, rules: Rules, options: SolveOpt
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
     if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
         return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
-    return Result(label, CheckStatus.of(out.status), elapsed, out.reason, out.score, out.stats)
+    return Result(label, RunStatus.of(out.status), elapsed, out.reason, out.score, out.stats)
 
 
 def _exc(exc: BaseException) -> str:

@@ -15,7 +15,8 @@ from ..errors import InputError
 from ..formats.results_csv import ResultsCSV
 from ..formats.textio import display_name
 from ..model import Deck
-from .check import CheckStatus, Result
+from ..solvers import RunStatus
+from .check import Result
 
 FIELDS = ["seed", "stream", "instance", "source", "kind", "n", "c", "r", "N", "h", "formula",
           "method", "verdict", "score", "seconds", "detail", "problems", "version"]
@@ -52,13 +53,13 @@ def stored(table: ResultsCSV | None, seed: int, stream: str, index: int,
     return results, found, first
 
 
-def verdict(table: ResultsCSV, row: dict) -> CheckStatus:
+def verdict(table: ResultsCSV, row: dict) -> RunStatus:
     """The ``verdict`` cell of a stored row, as the status it was written from."""
     try:
-        return CheckStatus(row["verdict"])
+        return RunStatus(row["verdict"])
     except ValueError:
         raise InputError(display_name(table.path), None, "a verdict among "
-                         + ", ".join(CheckStatus), repr(row["verdict"])) from None
+                         + ", ".join(RunStatus), repr(row["verdict"])) from None
 
 
 def store(table: ResultsCSV | None, seed: int, stream: str, index: int, source: str, kind: str,
