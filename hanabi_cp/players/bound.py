@@ -69,17 +69,21 @@ class BoundViolation(SolverBug):
     """A bot scored above the exact best score of its deck."""
 
 
-def check_bot(game: PlayedGame, bound: Bound, shrink_tests: int = 300) -> None:
-    """BoundViolation if ``game`` scored above ``bound`` (shrunk to a small deck)."""
+def check_bot(game: PlayedGame, bound: Bound, shrink_tests: int = 300,
+              shrink_limit: float = 5.0) -> None:
+    """BoundViolation if ``game`` scored above ``bound`` (shrunk to a small deck, at
+    most ``shrink_tests`` variants, each bound within ``shrink_limit`` seconds)."""
     if bound.best is None or game.score <= bound.best:
         return
     rules = game.rules
 
     def fails(deck: Deck, h: int) -> bool:
-        r = Rules(rules.players, h, rules.clues, rules.strikes, rules.final_round)
+        if h < 1:
+            return False
         try:
+            r = Rules(rules.players, h, rules.clues, rules.strikes, rules.final_round)
             played = play_game(deck, r, game.strategy, game.seed)
-            b = deck_bound(deck, r)
+            b = deck_bound(deck, r, shrink_limit)
         except Exception:      # another failure (a crash) is not this one
             return False
         return b.best is not None and played.score > b.best
