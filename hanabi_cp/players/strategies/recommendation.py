@@ -28,18 +28,24 @@ def recommend(view: View, cards: tuple[Card, ...], k: int) -> int:
     the playable card of lowest rank (lowest index on a tie); the lowest-index dead
     card (its value already played); the highest-rank card that is not
     indispensable (lowest index on a tie); else discard c_1."""
-    cards = cards[:k]
-    playable = [(x.value, i) for i, x in enumerate(cards) if view.playable(x)]
-    fives = [i for v, i in playable if v == view.n]
-    if fives:
-        return fives[0]
-    if playable:
-        return min(playable)[1]
-    dead = [i for i, x in enumerate(cards) if x.value <= view.piles[x.color - 1]]
-    if dead:
-        return k + dead[0]
+    piles = view.piles
+    best_play, best_value = -1, 10 ** 9
+    first_dead = -1
+    for i, (value, color) in enumerate(cards[:k]):
+        top = piles[color - 1]
+        if value == top + 1:
+            if value == view.n:
+                return i                     # the lowest-index playable top card
+            if value < best_value:
+                best_play, best_value = i, value
+        elif value <= top and first_dead < 0:
+            first_dead = i
+    if best_play >= 0:
+        return best_play
+    if first_dead >= 0:
+        return k + first_dead
     gone = view.discard_counts()
-    spare = [(-x.value, i) for i, x in enumerate(cards)
+    spare = [(-x.value, i) for i, x in enumerate(cards[:k])
              if gone.get(x, 0) < view.copies.get(x, 0) - 1]
     if spare:
         return k + min(spare)[1]
