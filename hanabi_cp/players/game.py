@@ -156,17 +156,21 @@ class _Engine:
     def _views(self) -> list[View]:
         g, hand_cards = self.game, self.hand_cards
         turns_left = None if g.end_turn is None else max(0, g.end_turn - g.turn)
-        fields = (self.rules, self.deck.n, self.deck.c, self.copies)
-        rest = (g.turn, g.clues, g.strikes, self.deck.N - g.drawn, turns_left, self.piles,
-                self.discards, self.hands)
-        last = (self.notes, self.clue_log, self.history)
+        rules, n, c, copies = self.rules, self.deck.n, self.deck.c, self.copies
+        turn, clues, strikes, left = g.turn, g.clues, g.strikes, self.deck.N - g.drawn
+        piles, discards, hands = self.piles, self.discards, self.hands
+        notes, clue_log, history = self.notes, self.clue_log, self.history
         views: list[View] = []
-        for p in range(self.rules.players):
+        for p in range(rules.players):
             others = hand_cards[:p] + (None,) + hand_cards[p + 1:]
             if self.cls.cheats:
-                views.append(CheatView(*fields, p, *rest, others, *last, own=hand_cards[p]))
+                views.append(CheatView(rules, n, c, copies, p, turn, clues, strikes, left,
+                                       turns_left, piles, discards, hands, others, notes,
+                                       clue_log, history, own=hand_cards[p]))
             else:
-                views.append(View(*fields, p, *rest, others, *last))
+                views.append(View(rules, n, c, copies, p, turn, clues, strikes, left,
+                                  turns_left, piles, discards, hands, others, notes,
+                                  clue_log, history))
         return views
 
     def _where(self) -> str:
