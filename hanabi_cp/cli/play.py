@@ -60,7 +60,8 @@ def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, 
 
     \b
     Examples:
-      hanabi-cp play instances/standard-winnable-h2.txt --players 5
+      hanabi-cp play instances/standard-winnable-h2.txt --players 5 --bound --replay game.json
+      hanabi-cp verify instances/standard-winnable-h2.txt game.json --rules live
       hanabi-cp play --games 20 --seed 1 --players 5 --bound --csv results/play.csv
     """
     from ..players.strategy import get_strategy
@@ -79,8 +80,8 @@ def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, 
         raise HanabiError("play: --replay goes with DECK (one game)")
     if csv_path is None:
         raise HanabiError("play: --games needs --csv OUT.csv (the rows are the result)")
-    if hand_size is not None or strikes != 3:
-        raise HanabiError("play: --games plays hanab.live's rules (no --hand-size, --strikes)")
+    if hand_size is not None:
+        raise HanabiError("play: --games plays hanab.live's hand sizes (no --hand-size)")
     if csv_path == "-":
         raise HanabiError("play: --csv - is not possible: a run resumes from its CSV file")
     check_outputs("play", {"--csv": csv_path}, force, appended=["--csv"], dirs_made=["--csv"])
@@ -88,9 +89,9 @@ def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, 
     click.echo(f"c play: {games} games, seeds {seed}..{seed + games - 1}, strategy "
                f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
     rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
-                         progress)
+                         progress, strikes)
     mine = [r for r in rows.rows if r["strategy"] == cls.name and int(r["players"]) == players
-            and seed <= int(r["seed"]) < seed + games]
+            and int(r["strike_limit"]) == strikes and seed <= int(r["seed"]) < seed + games]
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new)")
     click.echo(study_mod.summary(mine))
 
@@ -177,7 +178,7 @@ def study_strategies(seed, count, players, names, bound, time_limit, csv_path, s
     from ..formats.results_csv import ResultsCSV
     rows = ResultsCSV(csv_path, study_mod.FIELDS, study_mod.KEY)
     mine = [r for r in rows.rows if int(r["players"]) in players and r["strategy"] in chosen
-            and seed <= int(r["seed"]) < seed + count]
+            and r["strike_limit"] == "3" and seed <= int(r["seed"]) < seed + count]
     click.echo(f"c rows: {len(rows.rows)} in {rows.path}; {len(mine)} of this sweep")
     click.echo(study_mod.summary(mine))
     for path in study_mod.plot(mine, stem, rows.path, force):

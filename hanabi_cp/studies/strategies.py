@@ -35,10 +35,10 @@ from ..players.strategy import check_players, get_strategy, strategies
 from .common import ResultsCSV, save_figure, panels, wilson
 
 STUDY = "strategies"
-FIELDS = ["game", "seed", "players", "strategy", "score", "strikes", "turns", "seconds",
+FIELDS = ["game", "seed", "players", "strike_limit", "strategy", "score", "strikes", "turns", "seconds",
           "best", "winnable", "bound_lower", "bound_method", "bound_seconds", "deck",
           "version"]
-KEY = ["seed", "players", "strategy"]
+KEY = ["seed", "players", "strike_limit", "strategy"]
 TARGET = 25
 
 # Published figures (mean / perfect %) for comparison: the two-strategies paper's
@@ -59,10 +59,10 @@ def deck_tokens(deck: Deck) -> str:
     return " ".join(card_text(c, True) for c in deck.cards)
 
 
-def _bound_of(rows: ResultsCSV, seed: int, players: int) -> Bound | None:
-    """A bound already in the CSV for this deck and player count (any strategy's row)."""
+def _bound_of(rows: ResultsCSV, seed: int, players: int, strikes: int) -> Bound | None:
+    """A bound already in the CSV for this deck and rules (any strategy's row)."""
     for name in strategies():
-        row = rows.get(seed=seed, players=players, strategy=name)
+        row = rows.get(seed=seed, players=players, strike_limit=strikes, strategy=name)
         if row is not None and row.get("bound_method"):
             best = row["best"]
             return Bound(int(best) if best != "" else None,
@@ -74,7 +74,7 @@ def _bound_of(rows: ResultsCSV, seed: int, players: int) -> Bound | None:
 
 def run(csv_path: str, seed: int, games: int, players: Sequence[int],
         names: Sequence[str], bound: bool = True, time_limit: float | None = 10.0,
-        progress: bool = False) -> ResultsCSV:
+        progress: bool = False, strikes: int = 3) -> ResultsCSV:
     classes = [get_strategy(n) for n in names]
     for p in players:
         for cls in classes:
@@ -90,24 +90,26 @@ def run(csv_path: str, seed: int, games: int, players: Sequence[int],
     total = games * len(players) * len(classes)
     with tqdm(total=total, disable=not progress, unit=" games", leave=False) as bar:
         for p in players:
-            rules = Rules.for_players(p)
+            rules = Rules.for_players(p, strikes=strikes)
             for i in range(games):
                 s = seed + i
-                todo = [c for c in classes if not rows.has(seed=s, players=p, strategy=c.name)]
+                todo = [c for c in classes
+                        if not rows.has(seed=s, players=p, strike_limit=strikes, strategy=c.name)]
                 bar.update(len(classes) - len(todo))
                 if not todo:
                     continue
                 deck = seeded_deck(s)
                 b = None
                 if bound:
-                    b = _bound_of(rows, s, p) or deck_bound(deck, rules, time_limit)
+                    b = _bound_of(rows, s, p, strikes) or deck_bound(deck, rules, time_limit)
                 for cls in todo:
                     start = time.perf_counter()
                     game = play_game(deck, rules, cls, s)
                     seconds = time.perf_counter() - start
                     if b is not None:
                         check_bot(game, b)
-                    rows.add({"game": i, "seed": s, "players": p, "strategy": cls.name,
+                    rows.add({"game": i, "seed": s, "players": p, "strike_limit": strikes,
+                              "strategy": cls.name,
                               "score": game.score, "strikes": game.strikes,
                               "turns": game.turns, "seconds": round(seconds, 6),
                               "best": None if b is None else b.best,
@@ -183,6 +185,8 @@ def summary(rows: list[dict]) -> str:
             s = strategy_stats(rs)
             split = (f"{_pct(s['unavoidable'], s['imperfect'])} / {_pct(s['own'], s['imperfect'])}"
                      f" / {s['unknown']}") if s["imperfect"] else "-"
+            if not any(r["bound_method"] for r in rs):
+                split = "(no bound)"
             regret = "-" if math.isnan(s["regret"]) else f"{s['regret']:.2f}"
             lines.append(f"| {p} | {name} | {s['games']} | {s['mean']:.2f} | "
                          f"{100 * s['perfect'] / s['games']:.1f} | {split} | {regret} | "
