@@ -14,7 +14,7 @@ from hanabi_cp.live.referee import replay
 from hanabi_cp.live.replay_io import read_replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.model import Deck
-from hanabi_cp.players.bound import Bound, BoundViolation, check_bot, deck_bound
+from hanabi_cp.players.bound import Bound, BoundViolation, check_bot, deck_bound, with_games
 from hanabi_cp.players.game import play_game, seeded_deck
 from hanabi_cp.players.strategy import strategies
 
@@ -147,3 +147,17 @@ def test_bots_never_beat_the_bound_on_hundreds_of_decks(players):
         for name, cls in table.items():
             if cls.min_players <= players <= cls.max_players:
                 check_bot(play_game(deck, rules, name, seed), b)
+
+
+def test_an_undecided_bound_is_completed_by_a_won_game_only():
+    rules = Rules.for_players(5)
+    seed = next(s for s in range(100)
+                if play_game(seeded_deck(s), rules, "recommendation", s).score == 25)
+    deck = seeded_deck(seed)
+    won = play_game(deck, rules, "recommendation", seed)
+    open_bound = Bound(None, None, 20, "search", 1.0)
+    assert with_games(open_bound, deck, rules, [won]).best == 25
+    lost = next(g for s in range(100)
+                if (g := play_game(seeded_deck(s), rules, "recommendation", s)).score < 25)
+    still = with_games(open_bound, lost.deck, rules, [lost])
+    assert still.best is None and still.lower == max(20, lost.score)

@@ -13,6 +13,9 @@ found as a lower bound), to be counted as such, never guessed.
 bug in the bot's engine or in the solver), after shrinking the deck to a small one
 that still shows it (``harness.shrink``: fewer cards, values, colors, a smaller
 hand).
+
+``with_games`` completes an undecided bound with the strategies' own games (each a
+refereed legal game: a won one proves the deck winnable).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 
 from ..errors import SolverBug
 from ..harness.shrink import shrink
+from ..live.referee import replay
 from ..live.rules import Rules
 from ..live.solve import AUTO_ORDER, live_methods, solve_live
 from ..model import Deck
@@ -63,6 +67,25 @@ def deck_bound(deck: Deck, rules: Rules, time_limit: float | None = 10.0) -> Bou
         if out.score is not None:
             lower = max(lower or 0, out.score)
     return Bound(None, None, lower, used, time.perf_counter() - start)
+
+
+def with_games(bound: Bound, deck: Deck, rules: Rules, games: list[PlayedGame]) -> Bound:
+    """An undecided bound completed by the strategies' own games on the deck: each is a
+    complete legal game under the same rules (replayed here by the referee), so the
+    best of them is a lower bound, and a won one proves the best score is the
+    target.  A decided bound is returned as it is."""
+    if bound.decided:
+        return bound
+    lower = bound.lower
+    for game in games:
+        rep = replay(deck, rules, game.actions)
+        if not (rep.legal and rep.complete and rep.score == game.score):
+            raise SolverBug(f"strategy {game.strategy!r}: its game does not replay: {rep.error}")
+        lower = max(lower or 0, rep.score)
+    if lower == deck.target:
+        return Bound(lower, True, lower, f"{bound.method} undecided, a strategy's game wins",
+                     bound.seconds)
+    return Bound(None, None, lower, bound.method, bound.seconds)
 
 
 class BoundViolation(SolverBug):

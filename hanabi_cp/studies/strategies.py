@@ -6,7 +6,10 @@ writes the same deck), by every strategy, at every player count.  With the bound
 each deck also gets its exact best score with open hands (``players.bound``,
 computed once per deck and player count and shared by the strategies' rows), and
 every game is checked against it (a bot above the bound is a bug, shrunk and
-raised).  One CSV row per (strategy, players, deck), appended as it is played: a
+raised).  A deck the solvers leave undecided within the time limit but that one of
+the strategies won is winnable, certified by that game (``bound.with_games``;
+its ``bound_method`` says so); one nobody won stays unknown, with the best score
+of a refereed game as ``bound_lower``.  One CSV row per (strategy, players, deck), appended as it is played: a
 rerun resumes.
 
 The table (``summary``) gives per strategy and player count the mean score, the
@@ -29,7 +32,7 @@ from ..errors import HanabiError
 from ..formats.deck_text import card_text
 from ..live.rules import Rules
 from ..model import Deck
-from ..players.bound import Bound, check_bot, deck_bound
+from ..players.bound import Bound, check_bot, deck_bound, with_games
 from ..players.game import play_game, seeded_deck
 from ..players.strategy import check_players, get_strategy, strategies
 from .common import ResultsCSV, save_figure, panels, wilson
@@ -99,17 +102,19 @@ def run(csv_path: str, seed: int, games: int, players: Sequence[int],
                 if not todo:
                     continue
                 deck = seeded_deck(s)
+                played = []
+                for cls in todo:
+                    start = time.perf_counter()
+                    played.append((play_game(deck, rules, cls, s), time.perf_counter() - start))
                 b = None
                 if bound:
                     b = _bound_of(rows, s, p, strikes) or deck_bound(deck, rules, time_limit)
-                for cls in todo:
-                    start = time.perf_counter()
-                    game = play_game(deck, rules, cls, s)
-                    seconds = time.perf_counter() - start
+                    b = with_games(b, deck, rules, [g for g, _ in played])
+                for game, seconds in played:
                     if b is not None:
                         check_bot(game, b)
                     rows.add({"game": i, "seed": s, "players": p, "strike_limit": strikes,
-                              "strategy": cls.name,
+                              "strategy": game.strategy,
                               "score": game.score, "strikes": game.strikes,
                               "turns": game.turns, "seconds": round(seconds, 6),
                               "best": None if b is None else b.best,
@@ -164,6 +169,19 @@ def bound_stats(rows: list[dict]) -> dict:
             "times": sorted(float(r["bound_seconds"]) for r in per_deck.values())}
 
 
+def consolidate(rows: list[dict]) -> list[dict]:
+    """Rows with each deck's bound as decided by any of its rows (a strategy's won game
+    can decide a deck the solvers left open after other strategies' rows were written)."""
+    known = {(r["players"], r["strike_limit"], r["seed"]): r for r in rows if r["best"] != ""}
+    out = []
+    for r in rows:
+        k = known.get((r["players"], r["strike_limit"], r["seed"]))
+        out.append(r if k is None or r["best"] != "" else
+                   {**r, "best": k["best"], "winnable": k["winnable"],
+                    "bound_lower": k["bound_lower"], "bound_method": k["bound_method"]})
+    return out
+
+
 def by_group(rows: list[dict]) -> dict[tuple[str, int], list[dict]]:
     out: dict[tuple[str, int], list[dict]] = defaultdict(list)
     for r in rows:
@@ -173,6 +191,7 @@ def by_group(rows: list[dict]) -> dict[tuple[str, int], list[dict]]:
 
 def summary(rows: list[dict]) -> str:
     """The table, as Markdown (README shows it as is)."""
+    rows = consolidate(rows)
     lines = ["| players | strategy | games | mean | perfect % | imperfect: unavoidable / "
              "own / bound unknown | mean regret | published (mean / perfect) |",
              "|---|---|---|---|---|---|---|---|"]
@@ -212,6 +231,7 @@ def plot(rows: list[dict], stem: str, csv_path: str | None = None,
          force: bool = False) -> list[str]:
     """Score histograms: a row of panels per strategy, a column per player count, the
     bound's histogram (best score per deck) drawn over each as an outline."""
+    rows = consolidate(rows)
     groups = by_group(rows)
     names = sorted({n for n, _ in groups})
     counts = sorted({p for _, p in groups})
