@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 RANKS = 5
 # Copies of each rank in a standard deck (hanab.live "No Variant", any color count).
@@ -40,7 +41,7 @@ def popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CardSpace:
     """The kinds of a deck: ``colors`` colors, ranks 1..``ranks``, ``copies[kind]``
     cards of each kind (the standard deck's 3, 2, 2, 2, 1 per color by default)."""
@@ -67,6 +68,20 @@ class CardSpace:
         set_(self, "rank_masks", (0,) + tuple(((1 << C) - 1) << ((r - 1) * C) for r in range(1, R + 1)))
         set_(self, "color_masks", (0,) + tuple(sum(1 << ((r - 1) * C + c - 1) for r in range(1, R + 1))
                                                for c in range(1, C + 1)))
+
+    def _key(self) -> tuple:
+        return (self.colors, self.ranks, self.copies)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, CardSpace) and self._key() == other._key())
+
+    def __hash__(self) -> int:
+        # boards (and the caches keyed by them) hash their space on every lookup
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(self._key())
+            object.__setattr__(self, "_hash", h)
+        return h
 
     @classmethod
     def of_copies(cls, ranks: int, colors: int, copies: Mapping[tuple[int, int], int]) -> CardSpace:
@@ -113,23 +128,26 @@ class Board:
         return cls(space, (0,) * space.colors, (0,) * space.kinds)
 
     def __post_init__(self) -> None:
-        space, C = self.space, self.space.colors
+        space, C, R = self.space, self.space.colors, self.space.ranks
+        copies, lost = space.copies, self.lost
         playable = played = dead = 0
-        for c in range(1, C + 1):
-            top = self.piles[c - 1]
-            for r in range(1, top + 1):
-                played |= space.bit(r, c)
-            if top < space.ranks:
-                playable |= space.bit(top + 1, c)
-            reach = space.ranks
-            for r in range(top + 1, space.ranks + 1):
-                if self.lost[space.kind(r, c)] >= space.copies[space.kind(r, c)]:
-                    reach = r - 1
+        for c in range(C):
+            top = self.piles[c]
+            for r in range(top):                    # 0-based ranks below the top
+                played |= 1 << (r * C + c)
+            if top < R:
+                playable |= 1 << (top * C + c)
+            for r in range(top, R):
+                k = r * C + c
+                if lost[k] >= copies[k]:            # rank r + 1 is gone: it and above unreachable
+                    for above in range(r, R):
+                        dead |= 1 << (above * C + c)
                     break
-            for r in range(reach + 1, space.ranks + 1):
-                dead |= space.bit(r, c)
         dead |= played
-        last = sum(1 << k for k in range(space.kinds) if space.copies[k] - self.lost[k] == 1)
+        last = 0
+        for k in range(space.kinds):
+            if copies[k] - lost[k] == 1:
+                last |= 1 << k
         set_ = object.__setattr__
         set_(self, "playable", playable)
         set_(self, "played", played)
@@ -143,15 +161,27 @@ class Board:
     def after_play(self, kind: int) -> Board:
         """The board after ``kind`` was played: on its pile if playable, else lost."""
         if self.playable >> kind & 1:
-            piles = list(self.piles)
-            piles[self.space.color_of(kind) - 1] += 1
-            return Board(self.space, tuple(piles), self.lost)
-        return self.after_discard(kind)
+            return _grown(self, kind)
+        return _lost(self, kind)
 
     def after_discard(self, kind: int) -> Board:
-        lost = list(self.lost)
-        lost[kind] += 1
-        return Board(self.space, self.piles, tuple(lost))
+        return _lost(self, kind)
+
+
+# Every seat of a game walks through the same boards: building each once saves
+# the masks' recomputation per seat.
+@lru_cache(maxsize=1 << 14)
+def _grown(board: Board, kind: int) -> Board:
+    piles = list(board.piles)
+    piles[board.space.color_of(kind) - 1] += 1
+    return Board(board.space, tuple(piles), board.lost)
+
+
+@lru_cache(maxsize=1 << 14)
+def _lost(board: Board, kind: int) -> Board:
+    lost = list(board.lost)
+    lost[kind] += 1
+    return Board(board.space, board.piles, tuple(lost))
 
 
 class Weights:

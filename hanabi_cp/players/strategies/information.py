@@ -16,10 +16,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ...knowledge.cards import CardSpace
-from ...knowledge.partition import hint_sets, value_of
-from ...knowledge.possibilities import Possibilities
+from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
 from ...live.rules import Rules
+from ...model import Card
 from ..strategy import Strategy, register
 from ..view import Turn, View
 
@@ -27,20 +27,25 @@ from ..view import Turn, View
 EARLY_DISCARDS = 5
 
 
-@lru_cache(maxsize=1 << 16)
-def cached_sets(table: int, played: int, m: int) -> tuple[int, ...]:
-    """Hint sets are a pure function of public numbers: every seat shares them."""
-    return tuple(hint_sets(table, played, m))
+@lru_cache(maxsize=64)
+def _space(n: int, c: int, copies: tuple[tuple[int, int, int], ...]) -> CardSpace:
+    return CardSpace.of_copies(n, c, {(v, k): x for v, k, x in copies})
 
 
 def space_of(view: View) -> CardSpace:
-    return CardSpace.of_copies(view.n, view.c, {(x.value, x.color): k for x, k in view.copies.items()})
+    """The deck's kinds (one shared object per composition)."""
+    return _space(view.n, view.c, tuple(sorted((x.value, x.color, k) for x, k in view.copies.items())))
 
 
-def kinds_seen(view: View, space: CardSpace) -> list[list[int] | None]:
+def kinds_seen(view: View, space: CardSpace) -> list[tuple[int, ...] | None]:
+    """The kinds of every hand the viewer sees (None for its own)."""
     C = space.colors
-    return [None if cards is None else [(x.value - 1) * C + x.color - 1 for x in cards]
-            for cards in view.others]
+    return [None if cards is None else _kinds(cards, C) for cards in view.others]
+
+
+@lru_cache(maxsize=1 << 12)
+def _kinds(cards: tuple[Card, ...], colors: int) -> tuple[int, ...]:
+    return tuple([(x.value - 1) * colors + x.color - 1 for x in cards])
 
 
 class HintCode:
@@ -68,62 +73,41 @@ class Information(Strategy):
     def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
         super().__init__(me, rules, seed)
         self.code = HintCode(rules.players)
-        self.know: Possibilities | None = None
-        self.space: CardSpace | None = None
+        self.public: Public | None = None
 
-    def _knowledge(self, view: View) -> Possibilities:
-        if self.know is None:
-            self.space = space_of(view)
-            self.know = Possibilities(self.space, [len(h) for h in view.hands])
-        return self.know
+    def _public(self, view: View) -> Public:
+        if self.public is None:
+            self.public = Public.start(space_of(view), tuple(len(h) for h in view.hands))
+        return self.public
 
     def knowledge_state(self) -> tuple:
         """The public tables, for checking that every seat keeps the same."""
-        know = self.know
-        return () if know is None else (know.board, tuple(tuple(h) for h in know.tables))
+        pub = self.public
+        return () if pub is None else (pub.board, pub.used, pub.tables)
 
     # ---- the hat code -------------------------------------------------------
 
-    def _value(self, know: Possibilities, p: int, slot: int, kind: int) -> int:
-        return value_of(list(cached_sets(know.tables[p][slot], know.board.played, self.code.m)), kind)
+    def _values(self, pub: Public, view: View, giver: int) -> list[int]:
+        """The hint value of every hand ``giver``'s hint is about that I see (-1 for
+        the giver and for me)."""
+        seen = kinds_seen(view, pub.space)
+        values = [-1] * view.players
+        for p, hand in enumerate(seen):
+            if p != giver and hand is not None:
+                values[p] = pub.value(p, hand[pub.target(p)], self.code.m)
+        return values
 
-    def _learn_hint(self, know: Possibilities, view: View, giver: int, number: int) -> None:
-        targets = {p: know.target(p) for p in range(view.players) if p != giver}
-        seen = kinds_seen(view, know.space)
-        values: dict[int, int] = {}
-        for p, slot in targets.items():
-            hand = seen[p]
-            if hand is not None:
-                values[p] = self._value(know, p, slot, hand[slot])
-        if self.me != giver:
-            values[self.me] = (number - sum(values.values())) % self.code.m
-        elif sum(values.values()) % self.code.m != number:
-            raise AssertionError("the giver's own hint does not decode to its number")
-        played, m = know.board.played, self.code.m
-        for p, slot in targets.items():
-            sets = cached_sets(know.tables[p][slot], played, m)
-            if values[p] >= len(sets):
-                raise AssertionError(f"hint value {values[p]} names no hint set of player {p}")
-            know.narrow(p, slot, sets[values[p]])
-
-    def _clue(self, know: Possibilities, view: View) -> Action:
-        seen = kinds_seen(view, know.space)
-        total = 0
-        for p in range(view.players):
-            hand = seen[p]
-            if p != self.me and hand is not None:
-                total += self._value(know, p, know.target(p), hand[know.target(p)])
-        receiver, is_color = self.code.receiver(self.me, total % self.code.m)
+    def _clue(self, pub: Public, view: View) -> Action:
+        number = sum(v for v in self._values(pub, view, self.me) if v >= 0) % self.code.m
+        receiver, is_color = self.code.receiver(self.me, number)
         cards = view.others[receiver]
         assert cards is not None
         # Which color or rank carries no code: name one the table has not pinned
         # down (the last such card's), as the paper's simulator does.
-        space = know.space
-        masks = space.color_masks if is_color else space.rank_masks
+        masks = pub.space.color_masks if is_color else pub.space.rank_masks
         pick = cards[0]
-        for slot, x in enumerate(cards):
-            t = know.tables[receiver][slot]
-            if not any(t & ~masks[v] == 0 for v in range(1, len(masks))):
+        for t, x in zip(pub.tables[receiver], cards):
+            if not any(t & ~mask == 0 for mask in masks[1:]):
                 pick = x
         if is_color:
             return Action.color_clue(receiver, pick.color - 1)
@@ -132,59 +116,63 @@ class Information(Strategy):
     # ---- moves --------------------------------------------------------------------
 
     def act(self, view: View) -> Action:
-        know = self._knowledge(view)
+        pub = self._public(view)
         hand = view.my_hand
-        mine = know.private(self.me, kinds_seen(view, know.space))
-        board = know.board
-        for slot, t in enumerate(mine):
+        board = pub.board
+        for slot, t in enumerate(pub.private(kinds_seen(view, pub.space), self.me)):
             if t & ~board.playable == 0:
                 return Action.play(hand[slot])
-        public = know.tables[self.me]
         can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
         if len(view.discards) < EARLY_DISCARDS and can_discard:
-            for slot, t in enumerate(public):
+            for slot, t in enumerate(pub.tables[self.me]):
                 if t & ~board.played == 0:
                     return Action.discard(hand[slot])
         if view.clues is None or view.clues > 0:
-            return self._clue(know, view)
-        return Action.discard(hand[self._discard_slot(know)])
+            return self._clue(pub, view)
+        return Action.discard(hand[self._discard_slot(pub)])
 
-    def _discard_slot(self, know: Possibilities) -> int:
-        public, board = know.tables[self.me], know.board
-        for slot, t in enumerate(public):
-            if t & ~board.played == 0:
+    def _discard_slot(self, pub: Public) -> int:
+        mine, played = pub.tables[self.me], pub.board.played
+        for slot, t in enumerate(mine):
+            if t & ~played == 0:
                 return slot
-        known_elsewhere: dict[int, int] = {}
-        for hand in know.tables:
-            for t in hand:
+        identified: dict[int, int] = {}
+        for tables in pub.tables:
+            for t in tables:
                 if t and not t & (t - 1):
-                    known_elsewhere[t] = known_elsewhere.get(t, 0) + 1
-        for slot, t in enumerate(public):
-            if t and not t & (t - 1) and known_elsewhere[t] > 1:
+                    identified[t] = identified.get(t, 0) + 1
+        for slot, t in enumerate(mine):
+            if t and not t & (t - 1) and identified[t] > 1:
                 return slot
-        for slot in range(len(public)):
-            kind = know.known_kind(self.me, slot)
-            if kind is not None and not know.critical(kind):
+        for slot in range(len(mine)):
+            kind = pub.known_kind(self.me, slot)
+            if kind is not None and not pub.critical(kind):
                 return slot
-        for slot in range(len(public)):
-            kind = know.known_kind(self.me, slot)
-            if kind is None or not know.critical(kind):
+        for slot in range(len(mine)):
+            kind = pub.known_kind(self.me, slot)
+            if kind is None or not pub.critical(kind):
                 return slot
         return 0
 
     def observe(self, view: View, turn: Turn) -> None:
-        know = self._knowledge(view)
+        pub = self._public(view)
         if turn.clue is not None:
-            clue = turn.clue
+            clue, giver = turn.clue, turn.player
             is_color = clue.kind is Kind.COLOR_CLUE
-            self._learn_hint(know, view, turn.player, self.code.number(turn.player, clue.target, is_color))
-            order_slots = {o: i for i, o in enumerate(view.hands[clue.target])}
-            touched = {order_slots[o] for o in clue.touched}
-            know.clue(clue.target, is_color, clue.value + 1 if is_color else clue.value, touched)
+            number = self.code.number(giver, clue.target, is_color)
+            values = self._values(pub, view, giver)
+            known = sum(v for v in values if v >= 0)
+            if self.me != giver:
+                values[self.me] = (number - known) % self.code.m
+            elif known % self.code.m != number:
+                raise AssertionError("the giver's own hint does not decode to its number")
+            hand = view.hands[clue.target]
+            touched = tuple(hand.index(o) for o in clue.touched)
+            self.public = pub.after_hint(self.code.m, tuple(values), clue.target, is_color,
+                                         clue.value + 1 if is_color else clue.value, touched)
         else:
             assert turn.card is not None and turn.slot is not None
             x = turn.card
-            kind = (x.value - 1) * know.space.colors + x.color - 1
-            know.remove(turn.player, turn.slot, kind, played=bool(turn.success), drew=turn.drawn is not None)
-        know.settle()
-
+            kind = (x.value - 1) * pub.space.colors + x.color - 1
+            self.public = pub.after_removal(turn.player, turn.slot, kind, bool(turn.success),
+                                            turn.drawn is not None)
