@@ -1,0 +1,55 @@
+"""The cheating player of "How to Make the Perfect Fireworks Display": it sees its
+own hand and follows the information strategy's action rule with full knowledge.
+
+Its clues carry nothing (everyone already knows their cards): it gives one only
+to spend a token where the action rule says to hint, which stalls the deck.
+"""
+
+from __future__ import annotations
+
+from ...live.actions import Action
+from ...model import Card
+from ..strategy import Strategy, register
+from ..view import CheatView, View
+from .information import EARLY_DISCARDS
+
+
+@register
+class Cheat(Strategy):
+    name = "cheat"
+    summary = "sees its own cards; the information strategy's action rule"
+    cheats = True
+
+    def act(self, view: View) -> Action:
+        assert isinstance(view, CheatView)
+        own, hand, piles = view.own, view.my_hand, view.piles
+        for slot, x in enumerate(own):
+            if piles[x.color - 1] + 1 == x.value:
+                return Action.play(hand[slot])
+        played = [piles[x.color - 1] >= x.value for x in own]
+        can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
+        if len(view.discards) < EARLY_DISCARDS and can_discard and any(played):
+            return Action.discard(hand[played.index(True)])
+        if view.clues is None or view.clues > 0:
+            receiver = (self.me + 1) % view.players
+            cards = view.others[receiver]
+            assert cards is not None
+            return Action.rank_clue(receiver, cards[0].value)
+        return Action.discard(hand[self._discard_slot(view, own, played)])
+
+    @staticmethod
+    def _discard_slot(view: CheatView, own: tuple[Card, ...], played: list[bool]) -> int:
+        if any(played):
+            return played.index(True)
+        in_hands: dict[Card, int] = {}
+        for cards in (*view.others, own):
+            for x in cards or ():
+                in_hands[x] = in_hands.get(x, 0) + 1
+        for slot, x in enumerate(own):
+            if in_hands[x] > 1:
+                return slot
+        gone = view.discard_counts()
+        for slot, x in enumerate(own):
+            if view.copies.get(x, 0) - gone.get(x, 0) > 1:      # not the last copy
+                return slot
+        return 0

@@ -1,0 +1,178 @@
+"""The information strategy (Strategy 2 of "How to Make the Perfect Fireworks
+Display"): every hint tells each other player the hint set of one of their cards.
+
+Each player's *target* is their unidentified card likeliest playable by the public
+tables (``knowledge.possibilities``); its table is cut into m = 2(P - 1) hint
+sets (``knowledge.partition``) and the card's *value* is the index of its set.
+The hinter announces the sum of the other players' values modulo m by which clue
+it gives: value v is a rank clue (v < P - 1) or a color clue to the player v mod
+(P - 1) + 1 seats after it.  Everyone else subtracts the values they see and
+learns their own.  Moves follow the paper's action algorithm; see
+docs/strategies/information.md for the choices the paper leaves open.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ...knowledge.cards import CardSpace
+from ...knowledge.possibilities import Public
+from ...live.actions import Action, Kind
+from ...live.rules import Rules
+from ...model import Card
+from ..strategy import Strategy, register
+from ..view import Turn, View
+
+# The paper discards known-dead cards early only while the discard pile is small.
+EARLY_DISCARDS = 5
+
+
+@lru_cache(maxsize=64)
+def _space(n: int, c: int, copies: tuple[tuple[int, int, int], ...]) -> CardSpace:
+    return CardSpace.of_copies(n, c, {(v, k): x for v, k, x in copies})
+
+
+def space_of(view: View) -> CardSpace:
+    """The deck's kinds (one shared object per composition)."""
+    return _space(view.n, view.c, tuple(sorted((x.value, x.color, k) for x, k in view.copies.items())))
+
+
+def kinds_seen(view: View, space: CardSpace) -> list[tuple[int, ...] | None]:
+    """The kinds of every hand the viewer sees (None for its own)."""
+    C = space.colors
+    return [None if cards is None else _kinds(cards, C) for cards in view.others]
+
+
+@lru_cache(maxsize=1 << 12)
+def _kinds(cards: tuple[Card, ...], colors: int) -> tuple[int, ...]:
+    return tuple([(x.value - 1) * colors + x.color - 1 for x in cards])
+
+
+class HintCode:
+    """The clue that carries a number 0..m-1 from ``giver``, and back."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.m = 2 * (players - 1)
+
+    def receiver(self, giver: int, number: int) -> tuple[int, bool]:
+        """(the clued player, whether a color clue)."""
+        shift = number % (self.players - 1) + 1
+        return (giver + shift) % self.players, number >= self.players - 1
+
+    def number(self, giver: int, receiver: int, is_color: bool) -> int:
+        shift = (receiver - giver) % self.players - 1
+        return shift + (self.players - 1 if is_color else 0)
+
+
+@register
+class Information(Strategy):
+    name = "information"
+    summary = "hints are hat-guessing codes for hint sets of each player's likeliest playable card"
+
+    def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
+        super().__init__(me, rules, seed)
+        self.code = HintCode(rules.players)
+        self.public: Public | None = None
+
+    def _public(self, view: View) -> Public:
+        if self.public is None:
+            self.public = Public.start(space_of(view), tuple(len(h) for h in view.hands))
+        return self.public
+
+    def knowledge_state(self) -> tuple:
+        """The public tables, for checking that every seat keeps the same."""
+        pub = self.public
+        return () if pub is None else (pub.board, pub.used, pub.tables)
+
+    # ---- the hat code -------------------------------------------------------
+
+    def _values(self, pub: Public, view: View, giver: int) -> list[int]:
+        """The hint value of every hand ``giver``'s hint is about that I see (-1 for
+        the giver and for me)."""
+        seen = kinds_seen(view, pub.space)
+        values = [-1] * view.players
+        for p, hand in enumerate(seen):
+            if p != giver and hand is not None:
+                values[p] = pub.value(p, hand[pub.target(p)], self.code.m)
+        return values
+
+    def _clue(self, pub: Public, view: View) -> Action:
+        number = sum(v for v in self._values(pub, view, self.me) if v >= 0) % self.code.m
+        receiver, is_color = self.code.receiver(self.me, number)
+        cards = view.others[receiver]
+        assert cards is not None
+        # Which color or rank carries no code: name one the table has not pinned
+        # down (the last such card's), as the paper's simulator does.
+        masks = pub.space.color_masks if is_color else pub.space.rank_masks
+        pick = cards[0]
+        for t, x in zip(pub.tables[receiver], cards):
+            if not any(t & ~mask == 0 for mask in masks[1:]):
+                pick = x
+        if is_color:
+            return Action.color_clue(receiver, pick.color - 1)
+        return Action.rank_clue(receiver, pick.value)
+
+    # ---- moves --------------------------------------------------------------------
+
+    def act(self, view: View) -> Action:
+        pub = self._public(view)
+        hand = view.my_hand
+        board = pub.board
+        for slot, t in enumerate(pub.private(kinds_seen(view, pub.space), self.me)):
+            if t & ~board.playable == 0:
+                return Action.play(hand[slot])
+        can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
+        if len(view.discards) < EARLY_DISCARDS and can_discard:
+            for slot, t in enumerate(pub.tables[self.me]):
+                if t & ~board.played == 0:
+                    return Action.discard(hand[slot])
+        if view.clues is None or view.clues > 0:
+            return self._clue(pub, view)
+        return Action.discard(hand[self._discard_slot(pub)])
+
+    def _discard_slot(self, pub: Public) -> int:
+        mine, played = pub.tables[self.me], pub.board.played
+        for slot, t in enumerate(mine):
+            if t & ~played == 0:
+                return slot
+        identified: dict[int, int] = {}
+        for tables in pub.tables:
+            for t in tables:
+                if t and not t & (t - 1):
+                    identified[t] = identified.get(t, 0) + 1
+        for slot, t in enumerate(mine):
+            if t and not t & (t - 1) and identified[t] > 1:
+                return slot
+        for slot in range(len(mine)):
+            kind = pub.known_kind(self.me, slot)
+            if kind is not None and not pub.critical(kind):
+                return slot
+        for slot in range(len(mine)):
+            kind = pub.known_kind(self.me, slot)
+            if kind is None or not pub.critical(kind):
+                return slot
+        return 0
+
+    def observe(self, view: View, turn: Turn) -> None:
+        pub = self._public(view)
+        if turn.clue is not None:
+            clue, giver = turn.clue, turn.player
+            is_color = clue.kind is Kind.COLOR_CLUE
+            number = self.code.number(giver, clue.target, is_color)
+            values = self._values(pub, view, giver)
+            known = sum(v for v in values if v >= 0)
+            if self.me != giver:
+                values[self.me] = (number - known) % self.code.m
+            elif known % self.code.m != number:
+                raise AssertionError("the giver's own hint does not decode to its number")
+            hand = view.hands[clue.target]
+            touched = tuple(hand.index(o) for o in clue.touched)
+            self.public = pub.after_hint(self.code.m, tuple(values), clue.target, is_color,
+                                         clue.value + 1 if is_color else clue.value, touched)
+        else:
+            assert turn.card is not None and turn.slot is not None
+            x = turn.card
+            kind = (x.value - 1) * pub.space.colors + x.color - 1
+            self.public = pub.after_removal(turn.player, turn.slot, kind, bool(turn.success),
+                                            turn.drawn is not None)
