@@ -11,9 +11,23 @@ from .common import check_outputs, command, deck_summary, force_option, load_dec
 from .study import StudyCommand, _outputs, _ints, _names, study
 
 
-def _strategy_names() -> list[str]:
-    from ..players.strategy import strategies
-    return list(strategies())
+def _counts(ctx, param, value: str):
+    """``2000,5=10000`` -> players -> decks (2000 unless named)."""
+    default, special = None, {}
+    for part in value.split(","):
+        key, eq, number = part.strip().rpartition("=")
+        try:
+            n = int(number)
+            if n < 0 or (eq and not 2 <= int(key) <= 6):
+                raise ValueError
+        except ValueError:
+            raise click.BadParameter(f"expected N or P=N (P 2 to 6, N >= 0), found "
+                                     f"{part.strip()!r}", param=param) from None
+        if eq:
+            special[int(key)] = n
+        else:
+            default = n
+    return lambda p: special.get(p, 200 if default is None else default)
 
 
 def _rules(players: int, hand_size: int | None, strikes: int):
@@ -132,8 +146,10 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
 
 @study.command("strategies", cls=StudyCommand)
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first deck.")
-@click.option("--count", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Decks per player count (every strategy plays each).")
+@click.option("--count", "counts", callback=_counts, default="200", show_default=True,
+              metavar="N[,P=N...]",
+              help="Decks per player count (every strategy plays each); P=N sets player "
+                   "count P apart, e.g. 2000,5=10000.")
 @click.option("--players", callback=_ints, default="2-6", show_default=True,
               help="Player counts, e.g. 2-6 or 5.")
 @click.option("--strategies", "names", callback=_names, default=None, metavar="A,B,...",
@@ -150,7 +166,7 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
               help="Overwrite figure files that were not drawn from this CSV.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
-def study_strategies(seed, count, players, names, bound, time_limit, csv_path, stem, force,
+def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, stem, force,
                      progress):
     """Hidden-information strategies against each deck's exact bound: per strategy and
     player count the mean, perfect games, unavoidable vs own losses, regret; the
@@ -159,6 +175,7 @@ def study_strategies(seed, count, players, names, bound, time_limit, csv_path, s
     \b
     Example:
       hanabi-cp study strategies --count 20 --players 5 --csv results/strategies.csv
+      hanabi-cp study strategies --count 2000,5=10000 --figure docs/figures/study-strategies
     """
     from ..players.strategy import strategies
     from ..studies import strategies as study_mod
@@ -174,11 +191,12 @@ def study_strategies(seed, count, players, names, bound, time_limit, csv_path, s
     stem = _outputs("strategies", csv_path, stem, force)
     for p in players:
         fit = [n for n in chosen if table[n].min_players <= p <= table[n].max_players]
-        study_mod.run(csv_path, seed, count, [p], fit, bound, time_limit, progress)
+        study_mod.run(csv_path, seed, counts(p), [p], fit, bound, time_limit, progress)
     from ..formats.results_csv import ResultsCSV
     rows = ResultsCSV(csv_path, study_mod.FIELDS, study_mod.KEY)
     mine = [r for r in rows.rows if int(r["players"]) in players and r["strategy"] in chosen
-            and r["strike_limit"] == "3" and seed <= int(r["seed"]) < seed + count]
+            and r["strike_limit"] == "3"
+            and seed <= int(r["seed"]) < seed + counts(int(r["players"]))]
     click.echo(f"c rows: {len(rows.rows)} in {rows.path}; {len(mine)} of this sweep")
     click.echo(study_mod.summary(mine))
     for path in study_mod.plot(mine, stem, rows.path, force):
