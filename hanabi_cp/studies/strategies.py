@@ -232,33 +232,42 @@ def plot(rows: list[dict], stem: str, csv_path: str | None = None,
     """Score histograms: a row of panels per strategy, a column per player count, the
     bound's histogram (best score per deck) drawn over each as an outline."""
     rows = consolidate(rows)
+    from matplotlib.ticker import MaxNLocator
+
     groups = by_group(rows)
     names = sorted({n for n, _ in groups})
     counts = sorted({p for _, p in groups})
-    fig, axes = panels(len(names), len(counts), (3.0 * len(counts) + 0.5, 2.4 * len(names) + 0.6))
+    fig, axes = panels(len(names), len(counts), (3.2 * len(counts) + 0.5, 2.3 * len(names) + 0.6))
     edges = [x - 0.5 for x in range(0, TARGET + 2)]
-    for i, name in enumerate(names):
-        for j, p in enumerate(counts):
+    for j, p in enumerate(counts):
+        column = [int(r["score"]) for (_, q), rs in groups.items() if q == p for r in rs]
+        # the lowest 1 % of scores left out of view: the panels show where games end
+        low = sorted(column)[len(column) // 100] if column else 15
+        for i, name in enumerate(names):
             ax = axes[i * len(counts) + j]
             rs = groups.get((name, p), [])
             scores = [int(r["score"]) for r in rs]
             if scores:
                 ax.hist(scores, bins=edges, weights=[1 / len(scores)] * len(scores),
-                        color="tab:blue", alpha=0.75, label=name)
+                        color="tab:blue", alpha=0.75, label=f"{name} (score)")
             best = [int(r["best"]) for r in rs if r["best"] != ""]
             if best:
                 ax.hist(best, bins=edges, weights=[1 / len(best)] * len(best),
-                        histtype="step", color="black", linewidth=1.4, label="bound")
-            low = min(scores + best, default=15)
-            ax.set_xlim(max(-0.5, min(low, 20) - 1.5), TARGET + 0.5)
-            ax.set_ylim(0, 1)
+                        histtype="step", color="black", linewidth=1.4,
+                        label="bound (best score)")
+            ax.set_yscale("log")
+            ax.set_ylim(0.5 / max(1, len(scores)), 1.5)
+            ax.set_xlim(max(-0.5, low - 1.5), TARGET + 0.5)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             mean = f"{sum(scores) / len(scores):.2f}" if scores else "-"
-            ax.set_title(f"{name}, {p} players (mean {mean})", fontsize=9)
+            bmean = f" (bound {sum(best) / len(best):.2f})" if best else ""
+            ax.set_title(f"{name}, {p}p: {mean}{bmean}", fontsize=8.5)
             if i == len(names) - 1:
                 ax.set_xlabel("score")
             if j == 0:
-                ax.set_ylabel("share of games")
+                ax.set_ylabel("share of games (log)")
             ax.grid(alpha=0.3)
-            if i == 0 and j == 0:
-                ax.legend(fontsize=8, loc="upper left")
+            if j == 0:
+                ax.legend(fontsize=7, loc="upper left")
+            ax.yaxis.set_minor_formatter("")
     return save_figure(fig, stem, csv_path, force)
