@@ -3,6 +3,7 @@ referee rules every move, clue notes say what the clues said, replays are legal.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import types
 
@@ -188,3 +189,54 @@ def test_clue_notes_record_positive_and_negative_information():
 def test_the_registry_names_every_strategy():
     table = strategies()
     assert all(cls.name == name for name, cls in table.items())
+
+
+def _checking(cls):
+    """``cls`` with every view it is given checked: no object reachable from it is one
+    of the mover's own cards (unless the class cheats, and then only through ``own``)."""
+    def act(self, view):
+        if cls.cheats:
+            assert isinstance(view, CheatView) and view.sees_own_cards
+            assert view.own == tuple(self.deck_cards[o] for o in view.my_hand)
+            rest = dataclasses.replace(view, own=())     # everything but ``own``
+        else:
+            assert not isinstance(view, CheatView) and view.others[view.me] is None
+            rest = view
+        reach = _reachable(rest)
+        ids = {id(x) for x in reach}
+        own = {id(self.deck_cards[o]) for o in view.my_hand}
+        assert not own & ids
+        assert not any(isinstance(x, (Game, Deck, list)) for x in reach)
+        return cls.act(self, view)
+    return type(f"Checked{cls.__name__}", (cls,), {"act": act, "name": cls.name})
+
+
+@pytest.mark.parametrize("name", sorted(strategies()))
+def test_every_registered_strategy_plays_refereed_games_blind(name):
+    cls = strategies()[name]
+    for players in range(max(2, cls.min_players), min(6, cls.max_players) + 1):
+        rules = Rules.for_players(players)
+        for seed in range(2):
+            deck = seeded_deck(seed)
+            checked = _checking(cls)
+            checked.deck_cards = deck.cards
+            game = play_game(deck, rules, checked, seed)
+            rep = replay(deck, rules, game.actions)
+            assert rep.legal and rep.complete, rep.error
+            assert (rep.score, rep.strikes) == (game.score, game.strikes)
+            assert game.actions == play_game(deck, rules, name, seed).actions
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(strategies()))
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_ten_thousand_games_of_every_strategy_are_legal(name, players):
+    cls = strategies()[name]
+    if not cls.min_players <= players <= cls.max_players:
+        pytest.skip(f"{name} does not play {players} players")
+    rules = Rules.for_players(players)
+    for seed in range(10 ** 4):
+        deck = seeded_deck(seed)
+        game = play_game(deck, rules, cls, seed)       # StrategyError on an illegal move
+        rep = replay(deck, rules, game.actions)
+        assert rep.legal and rep.complete and rep.score == game.score

@@ -63,6 +63,12 @@ class _Engine:
         self.history: tuple[Turn, ...] = ()
         self.actions: list[Action] = []
         self.seats = [cls(p, rules, seed) for p in range(rules.players)]
+        # what only a play or a discard changes, rebuilt then (see _moved)
+        self.hands: tuple[tuple[int, ...], ...] = ()
+        self.hand_cards: tuple[tuple[Card, ...], ...] = ()
+        self.piles: tuple[int, ...] = ()
+        self.discards: tuple[Card, ...] = ()
+        self._moved()
 
     def run(self) -> PlayedGame:
         g = self.game
@@ -106,6 +112,7 @@ class _Engine:
             self.notes = MappingProxyType(notes)
             turn = Turn(turn_no, p, action, slot=hand.index(order), card=card,
                         success=success, drawn=drawn)
+            self._moved()
         self.history += (turn,)
         return turn
 
@@ -137,31 +144,34 @@ class _Engine:
         self.clue_log += (record,)
         return record
 
-    def _views(self) -> list[View]:
+    def _moved(self) -> None:
         g, cards = self.game, self.cards
-        hands = tuple(tuple(h) for h in g.hands)
-        hand_cards = tuple(tuple(cards[o] for o in h) for h in hands)
-        turns_left = None if g.end_turn is None else max(0, g.end_turn - g.turn)
-        piles, discards, deck_size = tuple(g.piles), self._discards(), self.deck.N - g.drawn
-        n, c = self.deck.n, self.deck.c
-        views: list[View] = []
-        for p in range(self.rules.players):
-            others = tuple(None if q == p else hc for q, hc in enumerate(hand_cards))
-            if self.cls.cheats:
-                views.append(CheatView(
-                    self.rules, n, c, self.copies, p, g.turn, g.clues, g.strikes, deck_size,
-                    turns_left, piles, discards, hands, others, self.notes, self.clue_log,
-                    self.history, own=hand_cards[p]))
-            else:
-                views.append(View(
-                    self.rules, n, c, self.copies, p, g.turn, g.clues, g.strikes, deck_size,
-                    turns_left, piles, discards, hands, others, self.notes, self.clue_log,
-                    self.history))
-        return views
+        self.hands = tuple(tuple(h) for h in g.hands)
+        self.hand_cards = tuple(tuple(cards[o] for o in h) for h in self.hands)
+        self.piles = tuple(g.piles)
+        # copies out of the referee's list: no view shares a mutable object with it
+        if len(self.discards) != len(g.lost_cards):
+            self.discards = tuple(Card(*cards[o]) for o in g.lost_cards)
 
-    def _discards(self) -> tuple[Card, ...]:
-        # Copied out of the referee's list so no view shares a mutable object with it.
-        return tuple(Card(*self.cards[o]) for o in self.game.lost_cards)
+    def _views(self) -> list[View]:
+        g, hand_cards = self.game, self.hand_cards
+        turns_left = None if g.end_turn is None else max(0, g.end_turn - g.turn)
+        rules, n, c, copies = self.rules, self.deck.n, self.deck.c, self.copies
+        turn, clues, strikes, left = g.turn, g.clues, g.strikes, self.deck.N - g.drawn
+        piles, discards, hands = self.piles, self.discards, self.hands
+        notes, clue_log, history = self.notes, self.clue_log, self.history
+        views: list[View] = []
+        for p in range(rules.players):
+            others = hand_cards[:p] + (None,) + hand_cards[p + 1:]
+            if self.cls.cheats:
+                views.append(CheatView(rules, n, c, copies, p, turn, clues, strikes, left,
+                                       turns_left, piles, discards, hands, others, notes,
+                                       clue_log, history, own=hand_cards[p]))
+            else:
+                views.append(View(rules, n, c, copies, p, turn, clues, strikes, left,
+                                  turns_left, piles, discards, hands, others, notes,
+                                  clue_log, history))
+        return views
 
     def _where(self) -> str:
         return (f"strategy {self.cls.name!r} (seed {self.seed}), turn {self.game.turn}, "
