@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cards import Board, CardSpace, bits
+from .cards import Board, CardSpace, bits, planes_of
 from .partition import hint_sets
 
 Tables = tuple[tuple[int, ...], ...]
@@ -200,19 +200,19 @@ def _left(used: tuple[int, ...], copies: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _target(hand: tuple[int, ...], unseen: tuple[int, ...], playable: int) -> int:
+    planes = _planes(unseen)
     best, best_slot = 0.0, 0
     for slot, t in enumerate(hand):
         if t & (t - 1):
             total = good = 0
-            while t:
-                low = t & -t
-                w = unseen[low.bit_length() - 1]
-                total += w
-                if playable & low:
-                    good += w
-                t ^= low
+            for i, plane in enumerate(planes):
+                total += (t & plane).bit_count() << i
+                good += (t & plane & playable).bit_count() << i
             if total > 0:
                 chance = good / total
                 if chance > best:
                     best, best_slot = chance, slot
     return best_slot
+
+
+_planes = lru_cache(maxsize=1 << 12)(planes_of)
