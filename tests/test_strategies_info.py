@@ -10,12 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_cp.knowledge.cards import Board, CardSpace, Weights, bits
+from hanabi_cp.knowledge.common import Common
 from hanabi_cp.knowledge.modular import Modular
 from hanabi_cp.knowledge.partition import hint_sets, value_of
 from hanabi_cp.live.referee import replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.players.game import play_game, seeded_deck
 from hanabi_cp.players.strategies.cheat import Cheat
+from hanabi_cp.players.strategies.infobot import Infobot
 from hanabi_cp.players.strategies.information import Information
 
 SPACE = CardSpace(5)
@@ -148,9 +150,47 @@ def test_cheat_scores_near_the_paper():
     assert sum(scores) / len(scores) > 24.5         # the paper: 24.87
 
 
-@pytest.mark.parametrize("name", ["information", "cheat"])
+@pytest.mark.parametrize("name", ["information", "cheat", "infobot"])
 def test_games_are_deterministic_by_seed(name):
     rules = Rules.for_players(4)
     a = play_game(seeded_deck(7), rules, name, 7)
     b = play_game(seeded_deck(7), rules, name, 7)
     assert a.actions == b.actions
+
+
+# ---- infobot ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_infobot_games_are_legal_and_every_seat_agrees(players):
+    _Twins.states.clear()
+    for game in _games(_recording(Infobot), players, range(10)):
+        assert game.strikes < 3          # risky plays only with two strikes to spare
+    assert _Twins.states
+    for states in _Twins.states.values():
+        assert len(states) == players and all(s == states[0] for s in states)
+
+
+def test_infobot_scores_near_hanabi_rs():
+    games = list(_games("infobot", 4, range(100)))
+    assert sum(g.score for g in games) / len(games) > 24.5    # hanabi.rs: 24.94 at 4 players
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_infobot_never_loses_everything_over_thousands_of_games(players):
+    for game in _games("infobot", players, range(2000)):
+        assert game.strikes < 3
+
+
+def test_a_hint_code_round_trip_through_common_knowledge():
+    common = Common.start(SPACE, (4, 4, 4, 4))
+    hands = [(0, 5, 10, 15), (1, 6, 11, 16), (2, 7, 12, 24), (3, 8, 13, 18)]
+    total = sum(common.hint_room(p) for p in (1, 2, 3))
+    number = common.hat_sum(total, 0, [None, *hands[1:]])
+    told = common.after_hat(total, 0, common.answers(total, 0, [None, *hands[1:]]))
+    for me in (1, 2, 3):
+        sight = [h if p != me else None for p, h in enumerate(hands)]
+        values = common.hat_values(total, number, 0, me, sight)
+        assert common.after_hat(total, 0, values).tables == told.tables
+        for slot, kind in enumerate(hands[me]):
+            assert told.tables[me][slot] >> kind & 1        # never rules out the card

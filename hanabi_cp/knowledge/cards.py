@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -184,12 +184,32 @@ def _lost(board: Board, kind: int) -> Board:
     return Board(board.space, board.piles, tuple(lost))
 
 
+def planes_of(counts: Sequence[int]) -> tuple[int, ...]:
+    """Bit planes of non-negative counts: plane i holds the kinds whose count has
+    bit i set, so the counts over a mask add up as popcounts.
+
+    >>> planes_of([3, 0, 1, 2])
+    (5, 9)
+    """
+    if min(counts, default=0) < 0:
+        raise ValueError("negative copy count")
+    planes = [0] * max(counts, default=0).bit_length()
+    for k, c in enumerate(counts):
+        i = 0
+        while c:
+            if c & 1:
+                planes[i] |= 1 << k
+            c >>= 1
+            i += 1
+    return tuple(planes)
+
+
 class Weights:
     """Copies of each kind not yet accounted for, with fast sums over masks.
 
     A possibility table weighs each kind it allows by these counts (the chance a
-    hidden card is that kind); ``sum(mask)`` adds them up by 5-bit chunks from
-    lookup tables rebuilt when a count changes.
+    hidden card is that kind).  The counts are kept as bit planes (plane i holds
+    the kinds whose count has bit i set), so ``sum(mask)`` is a few popcounts.
 
     >>> w = Weights(CardSpace(5))
     >>> w.sum(w.space.full), w.sum(w.space.rank_masks[1])
@@ -198,30 +218,21 @@ class Weights:
     (12, 0)
     """
 
-    __slots__ = ("space", "counts", "alive", "_chunks", "_shift")
+    __slots__ = ("space", "counts", "alive", "planes")
 
     def __init__(self, space: CardSpace, counts: list[int] | None = None):
         self.space = space
         self.counts = list(space.copies) if counts is None else list(counts)
-        self._shift = 5
-        self._chunks: list[list[int]] = []
         self.alive = 0
+        self.planes: tuple[int, ...] = ()
         self._rebuild()
 
     def copy(self) -> Weights:
         return Weights(self.space, self.counts)
 
     def _rebuild(self) -> None:
-        counts, s = self.counts, self._shift
-        self._chunks = []
-        for base in range(0, self.space.kinds, s):
-            w = counts[base:base + s]
-            table = [0] * (1 << len(w))
-            for m in range(1, 1 << len(w)):
-                low = (m & -m).bit_length() - 1
-                table[m] = table[m & (m - 1)] + w[low]
-            self._chunks.append(table)
-        self.alive = sum(1 << k for k, c in enumerate(counts) if c > 0)
+        self.planes = planes_of(self.counts)
+        self.alive = sum(1 << k for k, c in enumerate(self.counts) if c)
 
     def take(self, kind: int) -> None:
         """One copy of ``kind`` became known (played, discarded or seen)."""
@@ -231,8 +242,7 @@ class Weights:
         self._rebuild()
 
     def sum(self, mask: int) -> int:
-        total, s, low = 0, self._shift, (1 << self._shift) - 1
-        for table in self._chunks:
-            total += table[mask & low]
-            mask >>= s
+        total = 0
+        for i, plane in enumerate(self.planes):
+            total += (mask & plane).bit_count() << i
         return total

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cards import Board, CardSpace, bits
-from .partition import hint_sets, value_of
+from .cards import Board, CardSpace, bits, planes_of
+from .partition import hint_sets
 
 Tables = tuple[tuple[int, ...], ...]
 
@@ -38,7 +38,7 @@ Tables = tuple[tuple[int, ...], ...]
 def cached_sets(table: int, played: int, m: int) -> tuple[tuple[int, ...], dict[int, int]]:
     """The hint sets of a table and each kind's value (a pure function)."""
     sets = tuple(hint_sets(table, played, m))
-    return sets, {k: value_of(list(sets), k) for k in bits(table)}
+    return sets, {k: v for v, s in enumerate(sets) for k in bits(s)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +52,7 @@ class Public:
     tables: Tables
     unseen: tuple[int, ...]
     _targets: dict[int, int] = field(default_factory=dict, repr=False)
+    _values: dict[int, tuple[dict[int, int], ...]] = field(default_factory=dict, repr=False)
 
     @staticmethod
     @lru_cache(maxsize=64)
@@ -74,9 +75,18 @@ class Public:
             slot = self._targets[p] = _target(self.tables[p], self.unseen, self.board.playable)
         return slot
 
+    def values(self, m: int) -> tuple[dict[int, int], ...]:
+        """Per player, the hint value of their target card for each kind it may be."""
+        table = self._values.get(m)
+        if table is None:
+            played = self.board.played
+            table = self._values[m] = tuple(cached_sets(hand[self.target(p)], played, m)[1]
+                                            for p, hand in enumerate(self.tables))
+        return table
+
     def value(self, p: int, kind: int, m: int) -> int:
         """The hint value of p's target card if it is ``kind``."""
-        return cached_sets(self.tables[p][self.target(p)], self.board.played, m)[1][kind]
+        return self.values(m)[p][kind]
 
     def critical(self, kind: int) -> bool:
         """The last copy not yet used."""
@@ -84,13 +94,16 @@ class Public:
 
     def private(self, others: Sequence[Sequence[int] | None], me: int) -> tuple[int, ...]:
         """My tables narrowed by what I see: ``others[p]`` the kinds of p's cards."""
-        base = list(self.used)
+        left = list(_left(self.used, self.space.copies))
+        gone = _spent(self.used, self.space.copies)
         for hand in others:
             if hand is not None:
                 for k in hand:
-                    base[k] += 1
-        (mine,), _ = _eliminate((self.tables[me],), tuple(base), self.space)
-        return mine
+                    left[k] -= 1
+                    if left[k] <= 0:
+                        gone |= 1 << k
+        mine, _ = _eliminate_from((self.tables[me],), left, gone)
+        return mine[0]
 
     # ---- transitions (cached, see the module docstring) ------------------------
 
@@ -142,20 +155,23 @@ def _settle(space: CardSpace, board: Board, used: tuple[int, ...], tables: Table
 
 def _eliminate(tables: Tables, used: tuple[int, ...], space: CardSpace) -> tuple[Tables, tuple[int, ...]]:
     """Count copies out until no table changes; also the copies left unseen."""
-    copies = space.copies
-    spent = _spent(used, copies)
+    return _eliminate_from(tables, list(_left(used, space.copies)), _spent(used, space.copies))
+
+
+def _eliminate_from(tables: Tables, left: list[int], gone: int) -> tuple[Tables, tuple[int, ...]]:
+    """``left[k]``: copies of kind k not used nor seen elsewhere; ``gone``: the kinds
+    with none left.  Identified tables count too, and narrow the others, repeatedly."""
     hands = [list(h) for h in tables]
+    counted: set[tuple[int, int]] = set()
     while True:
-        known: dict[int, int] = {}
-        for hand in hands:
-            for t in hand:
-                if not t & (t - 1):
-                    known[t] = known.get(t, 0) + 1
-        gone = spent
-        for t, n in known.items():
-            k = t.bit_length() - 1
-            if used[k] + n >= copies[k]:
-                gone |= t
+        for p, hand in enumerate(hands):
+            for slot, t in enumerate(hand):
+                if not t & (t - 1) and (p, slot) not in counted:
+                    counted.add((p, slot))
+                    k = t.bit_length() - 1
+                    left[k] -= 1
+                    if left[k] <= 0:
+                        gone |= t
         newly_known = False
         if gone:
             for hand in hands:
@@ -165,10 +181,7 @@ def _eliminate(tables: Tables, used: tuple[int, ...], space: CardSpace) -> tuple
                         hand[slot] = t
                         newly_known |= not t & (t - 1)
         if not newly_known:
-            unseen = list(_left(used, copies))
-            for t, n in known.items():
-                unseen[t.bit_length() - 1] -= n
-            return tuple(tuple(h) for h in hands), tuple(unseen)
+            return tuple(tuple(h) for h in hands), tuple(left)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -187,19 +200,19 @@ def _left(used: tuple[int, ...], copies: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _target(hand: tuple[int, ...], unseen: tuple[int, ...], playable: int) -> int:
+    planes = _planes(unseen)
     best, best_slot = 0.0, 0
     for slot, t in enumerate(hand):
         if t & (t - 1):
             total = good = 0
-            while t:
-                low = t & -t
-                w = unseen[low.bit_length() - 1]
-                total += w
-                if playable & low:
-                    good += w
-                t ^= low
+            for i, plane in enumerate(planes):
+                total += (t & plane).bit_count() << i
+                good += (t & plane & playable).bit_count() << i
             if total > 0:
                 chance = good / total
                 if chance > best:
                     best, best_slot = chance, slot
     return best_slot
+
+
+_planes = lru_cache(maxsize=1 << 12)(planes_of)

@@ -90,12 +90,9 @@ class Information(Strategy):
     def _values(self, pub: Public, view: View, giver: int) -> list[int]:
         """The hint value of every hand ``giver``'s hint is about that I see (-1 for
         the giver and for me)."""
-        seen = kinds_seen(view, pub.space)
-        values = [-1] * view.players
-        for p, hand in enumerate(seen):
-            if p != giver and hand is not None:
-                values[p] = pub.value(p, hand[pub.target(p)], self.code.m)
-        return values
+        table = pub.values(self.code.m)
+        return [-1 if p == giver or hand is None else table[p][hand[pub.target(p)]]
+                for p, hand in enumerate(kinds_seen(view, pub.space))]
 
     def _clue(self, pub: Public, view: View) -> Action:
         number = sum(v for v in self._values(pub, view, self.me) if v >= 0) % self.code.m
