@@ -163,6 +163,10 @@ def bound_stats(rows: list[dict]) -> dict:
     won = sum(x == TARGET for x in decided)
     m, lo, hi = _mean_ci([float(x) for x in decided])
     wlo, whi = wilson(won, len(decided))
+    if decided and won == len(decided):
+        # every deck won: the normal interval collapses to a point; a lost deck scores
+        # at least 0, so the winnable share's interval bounds the mean
+        lo, hi = TARGET * wlo, float(TARGET)
     return {"decks": len(per_deck), "decided": len(decided),
             "unknown": len(per_deck) - len(decided), "mean": m, "mean_lo": lo, "mean_hi": hi,
             "winnable": won, "win_lo": wlo, "win_hi": whi,
@@ -192,9 +196,9 @@ def by_group(rows: list[dict]) -> dict[tuple[str, int], list[dict]]:
 def summary(rows: list[dict]) -> str:
     """The table, as Markdown (README shows it as is)."""
     rows = consolidate(rows)
-    lines = ["| players | strategy | games | mean | perfect % | imperfect: unavoidable / "
-             "own / bound unknown | mean regret | published (mean / perfect) |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| players | strategy | games | mean | perfect % | imperfect | unavoidable "
+             "| own | on unknown decks | mean regret | published (mean / perfect) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     counts = sorted({int(r["players"]) for r in rows})
     groups = by_group(rows)
     for p in counts:
@@ -202,27 +206,28 @@ def summary(rows: list[dict]) -> str:
             if q != p:
                 continue
             s = strategy_stats(rs)
-            split = (f"{_pct(s['unavoidable'], s['imperfect'])} / {_pct(s['own'], s['imperfect'])}"
-                     f" / {s['unknown']}") if s["imperfect"] else "-"
-            if not any(r["bound_method"] for r in rs):
-                split = "(no bound)"
+            if any(r["bound_method"] for r in rs):
+                split = (f"{_pct(s['unavoidable'], s['imperfect'])} | "
+                         f"{_pct(s['own'], s['imperfect'])} | {s['unknown']}")
+            else:
+                split = "(no bound) | | "
             regret = "-" if math.isnan(s["regret"]) else f"{s['regret']:.2f}"
             lines.append(f"| {p} | {name} | {s['games']} | {s['mean']:.2f} | "
-                         f"{100 * s['perfect'] / s['games']:.1f} | {split} | {regret} | "
-                         f"{PUBLISHED.get((name, p), '')} |")
+                         f"{100 * s['perfect'] / s['games']:.1f} | {s['imperfect']} | {split} | "
+                         f"{regret} | {PUBLISHED.get((name, p), '')} |")
         b = bound_stats([r for r in rows if int(r["players"]) == p])
         if b["decks"]:
             lines.append(
-                f"| {p} | **bound** (open hands, exact) | {b['decks']} decks"
-                f"{'' if not b['unknown'] else ', ' + str(b['unknown']) + ' unknown'} | "
+                f"| {p} | **bound** (open hands, exact; 95 % CI) | {b['decks']} decks | "
                 f"{b['mean']:.3f} [{b['mean_lo']:.3f}, {b['mean_hi']:.3f}] | "
-                f"{100 * b['winnable'] / max(1, b['decided']):.1f} "
-                f"[{100 * b['win_lo']:.1f}, {100 * b['win_hi']:.1f}] | - | 0 | |")
+                f"{100 * b['winnable'] / max(1, b['decided']):.2f} "
+                f"[{100 * b['win_lo']:.2f}, {100 * b['win_hi']:.2f}] | "
+                f"{b['decided'] - b['winnable']} lost | | | {b['unknown']} unknown | 0 | |")
     return "\n".join(lines)
 
 
 def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f} %" if whole else "-"
+    return f"{100 * part / whole:.1f} %" if whole else "-"
 
 
 # ---- figure -------------------------------------------------------------------
