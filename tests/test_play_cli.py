@@ -95,7 +95,7 @@ def test_study_strategies_table_and_figure(tmp_path):
     res = _run("study", "strategies", "--count", "3", "--players", "5", "--csv", out,
                "--no-progress")
     assert res.exit_code == 0, res.output
-    assert "**bound** (open hands, exact)" in res.output
+    assert "| 5 | **bound** (open hands, exact; 95 % CI) | 3 decks |" in res.output
     for name in strategies():
         assert f"| 5 | {name} |" in res.output
     assert (tmp_path / "s.png").stat().st_size > 1000
