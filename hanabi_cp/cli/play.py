@@ -189,6 +189,8 @@ def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, 
     if unknown:
         raise HanabiError(f"unknown strategy {unknown[0]!r}; choose from " + ", ".join(table))
     stem = _outputs("strategies", csv_path, stem, force)
+    click.echo(f"c decks: seeds {seed}.. per player count (" + ", ".join(
+        f"{p}: {counts(p)}" for p in players) + "), strategies " + ", ".join(chosen))
     for p in players:
         fit = [n for n in chosen if table[n].min_players <= p <= table[n].max_players]
         study_mod.run(csv_path, seed, counts(p), [p], fit, bound, time_limit, progress)
