@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Board, Weights, bits
 
@@ -104,6 +105,18 @@ def groups_of(table: int, room: int, dead: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 16)
+def _chances(t: int, planes: tuple[int, ...], playable: int, dead: int) -> tuple[float, float]:
+    """(chance playable, chance dead) of a table, weighted by the counts' planes."""
+    total = play = gone = 0
+    for i, plane in enumerate(planes):
+        w = t & plane
+        total += w.bit_count() << i
+        play += (w & playable).bit_count() << i
+        gone += (w & dead).bit_count() << i
+    return play / total, gone / total
+
+
 def next_question(tables: Sequence[int], room: int, board: Board, weights: Weights) -> Question | None:
     """The question a player with possibility ``tables`` asks next, given ``room``
     answers left; None when nothing more fits or nothing is worth asking."""
@@ -112,10 +125,9 @@ def next_question(tables: Sequence[int], room: int, board: Board, weights: Weigh
     playable, dead = board.playable, board.dead
     info = []                                   # (index, p_play, p_dead)
     know_playable = know_dead = False
+    planes = weights.planes
     for i, t in enumerate(tables):
-        total = weights.sum(t)
-        p_play = weights.sum(t & playable) / total
-        p_dead = weights.sum(t & dead) / total
+        p_play, p_dead = _chances(t, planes, playable, dead)
         know_playable |= p_play == 1.0
         know_dead |= p_dead == 1.0
         if p_dead < 1.0 and t & (t - 1):        # neither dead nor determined
