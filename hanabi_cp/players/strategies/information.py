@@ -19,7 +19,6 @@ from ...knowledge.cards import CardSpace
 from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
 from ...live.rules import Rules
-from ...model import Card
 from ..strategy import Strategy, register
 from ..view import Turn, View
 
@@ -40,12 +39,8 @@ def space_of(view: View) -> CardSpace:
 def kinds_seen(view: View, space: CardSpace) -> list[tuple[int, ...] | None]:
     """The kinds of every hand the viewer sees (None for its own)."""
     C = space.colors
-    return [None if cards is None else _kinds(cards, C) for cards in view.others]
-
-
-@lru_cache(maxsize=1 << 12)
-def _kinds(cards: tuple[Card, ...], colors: int) -> tuple[int, ...]:
-    return tuple([(x.value - 1) * colors + x.color - 1 for x in cards])
+    return [None if cards is None else tuple([(x.value - 1) * C + x.color - 1 for x in cards])
+            for cards in view.others]
 
 
 class HintCode:
