@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_cp.knowledge.cards import Board, CardSpace, Weights, bits
-from hanabi_cp.knowledge.common import Common
+from hanabi_cp.knowledge.common import Common, public_weights
 from hanabi_cp.knowledge.modular import Modular
 from hanabi_cp.knowledge.partition import hint_sets, value_of
 from hanabi_cp.live.referee import replay
@@ -194,3 +194,20 @@ def test_a_hint_code_round_trip_through_common_knowledge():
         assert common.after_hat(total, 0, values).tables == told.tables
         for slot, kind in enumerate(hands[me]):
             assert told.tables[me][slot] >> kind & 1        # never rules out the card
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_packed_answers_decode_to_the_same_tables_and_keep_the_true_cards(data):
+    piles = tuple(data.draw(st.lists(st.integers(0, 5), min_size=5, max_size=5)))
+    board = Board(SPACE, piles, (0,) * SPACE.kinds)
+    alive = public_weights(board).alive           # kinds with a copy not yet played
+    hand = data.draw(st.lists(st.sampled_from(list(bits(alive))), min_size=3, max_size=5))
+    tables = tuple((data.draw(masks) | 1 << k) & alive for k in hand)
+    common = Common(SPACE, board, (tables, tables))
+    limit = data.draw(st.integers(2, 16))
+    value, after = common.hat_value(0, hand, limit)
+    assert 0 <= value < limit
+    assert common.after_hat(limit, 1, (value, -1)).tables[0] == after
+    for kind, t in zip(hand, after):
+        assert t >> kind & 1
