@@ -123,9 +123,7 @@ class Infobot(Strategy):
     def _hint(self, c: Common, view: View, seen: list[tuple[int, ...] | None]) -> Action:
         rooms = self._rooms(c, self.me)
         total = sum(k for _, k in rooms)
-        values = c.answers(total, self.me, seen)
-        number = sum(v for v in values if v >= 0) % total
-        told = c.after_hat(total, self.me, values)
+        number = c.hat_sum(total, self.me, seen)
         kind, j = number, 0
         while kind >= rooms[j][1]:
             kind -= rooms[j][1]
@@ -150,7 +148,7 @@ class Infobot(Strategy):
         else:
             options = [(True, y.color) for y in cards if y.color != x.color]
         options = list(dict.fromkeys(options))
-        best = max(options, key=lambda o: (self._goodness(told, receiver, cards, *o), -options.index(o)))
+        best = max(options, key=lambda o: (self._goodness(c, receiver, cards, *o), -options.index(o)))
         is_color, value = best
         return Action.color_clue(receiver, value - 1) if is_color else Action.rank_clue(receiver, value)
 
