@@ -91,13 +91,15 @@ class WhichGroup:
 Question = HasProperty | FirstYes | WhichGroup
 
 
-def groups_of(table: int, room: int, dead: int) -> tuple[int, ...]:
+def groups_of(table: int, room: int, dead: int, colors: int) -> tuple[int, ...]:
     """Deal the live possibilities round-robin over ``room`` groups (one fewer if
-    some are dead), the dead ones together in a last group."""
+    some are dead), color by color and rank by rank within a color (so a group
+    tends to hold one rank in several colors), the dead ones together in a last
+    group."""
     live = table & ~dead
     width = room - 1 if table & dead else room
     groups = [0] * width
-    for i, k in enumerate(bits(live)):
+    for i, k in enumerate(sorted(bits(live), key=lambda k: (k % colors, k))):
         groups[i % width] |= 1 << k
     out = [g for g in groups if g]
     if table & dead:
@@ -148,6 +150,6 @@ def next_question(tables: Sequence[int], room: int, board: Board, weights: Weigh
         return HasProperty(min(near)[1], playable)
     if info:
         _, i = min((p_dead, i) for i, _, p_dead in info)
-        groups = groups_of(tables[i], room, dead)
+        groups = groups_of(tables[i], room, dead, board.space.colors)
         return WhichGroup(i, groups) if len(groups) > 1 else None
     return None
