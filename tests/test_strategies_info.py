@@ -212,3 +212,21 @@ def test_packed_answers_decode_to_the_same_tables_and_keep_the_true_cards(data):
     assert common.after_hat(limit, 1, (value, -1)).tables[0] == after
     for kind, t in zip(hand, after):
         assert t >> kind & 1
+
+
+@pytest.mark.parametrize("name", ["information", "cheat", "infobot"])
+def test_odd_hand_sizes_strikes_and_six_colors_play_legal_games(name):
+    # One-card hands empty out in the last round: nobody can clue them, and a
+    # player may find neither a clue nor a discard legal.
+    from hanabi_cp.generators import standard_deck
+    for players in (2, 4, 6):
+        for hand_size, strikes in ((1, 1), (1, 3), (2, 1), (6, 3)):
+            rules = Rules.for_players(players, hand_size=hand_size, strikes=strikes)
+            for seed in range(2):
+                deck = standard_deck(seed)
+                game = play_game(deck, rules, name, seed)
+                rep = replay(deck, rules, game.actions)
+                assert rep.legal and rep.complete and rep.score == game.score
+        rules = Rules.for_players(players)
+        deck = standard_deck(5, colors=6)
+        assert replay(deck, rules, play_game(deck, rules, name, 5).actions).legal

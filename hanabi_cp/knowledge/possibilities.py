@@ -80,7 +80,7 @@ class Public:
         table = self._values.get(m)
         if table is None:
             played = self.board.played
-            table = self._values[m] = tuple(cached_sets(hand[self.target(p)], played, m)[1]
+            table = self._values[m] = tuple(cached_sets(hand[self.target(p)], played, m)[1] if hand else {}
                                             for p, hand in enumerate(self.tables))
         return table
 
