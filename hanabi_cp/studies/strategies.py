@@ -163,6 +163,10 @@ def bound_stats(rows: list[dict]) -> dict:
     won = sum(x == TARGET for x in decided)
     m, lo, hi = _mean_ci([float(x) for x in decided])
     wlo, whi = wilson(won, len(decided))
+    if decided and won == len(decided):
+        # every deck won: the normal interval collapses to a point; a lost deck scores
+        # at least 0, so the winnable share's interval bounds the mean
+        lo, hi = TARGET * wlo, float(TARGET)
     return {"decks": len(per_deck), "decided": len(decided),
             "unknown": len(per_deck) - len(decided), "mean": m, "mean_lo": lo, "mean_hi": hi,
             "winnable": won, "win_lo": wlo, "win_hi": whi,
@@ -192,9 +196,9 @@ def by_group(rows: list[dict]) -> dict[tuple[str, int], list[dict]]:
 def summary(rows: list[dict]) -> str:
     """The table, as Markdown (README shows it as is)."""
     rows = consolidate(rows)
-    lines = ["| players | strategy | games | mean | perfect % | imperfect: unavoidable / "
-             "own / bound unknown | mean regret | published (mean / perfect) |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| players | strategy | games | mean | perfect % | imperfect | unavoidable "
+             "| own | on unknown decks | mean regret | published (mean / perfect) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     counts = sorted({int(r["players"]) for r in rows})
     groups = by_group(rows)
     for p in counts:
@@ -202,27 +206,28 @@ def summary(rows: list[dict]) -> str:
             if q != p:
                 continue
             s = strategy_stats(rs)
-            split = (f"{_pct(s['unavoidable'], s['imperfect'])} / {_pct(s['own'], s['imperfect'])}"
-                     f" / {s['unknown']}") if s["imperfect"] else "-"
-            if not any(r["bound_method"] for r in rs):
-                split = "(no bound)"
+            if any(r["bound_method"] for r in rs):
+                split = (f"{_pct(s['unavoidable'], s['imperfect'])} | "
+                         f"{_pct(s['own'], s['imperfect'])} | {s['unknown']}")
+            else:
+                split = "(no bound) | | "
             regret = "-" if math.isnan(s["regret"]) else f"{s['regret']:.2f}"
             lines.append(f"| {p} | {name} | {s['games']} | {s['mean']:.2f} | "
-                         f"{100 * s['perfect'] / s['games']:.1f} | {split} | {regret} | "
-                         f"{PUBLISHED.get((name, p), '')} |")
+                         f"{100 * s['perfect'] / s['games']:.1f} | {s['imperfect']} | {split} | "
+                         f"{regret} | {PUBLISHED.get((name, p), '')} |")
         b = bound_stats([r for r in rows if int(r["players"]) == p])
         if b["decks"]:
             lines.append(
-                f"| {p} | **bound** (open hands, exact) | {b['decks']} decks"
-                f"{'' if not b['unknown'] else ', ' + str(b['unknown']) + ' unknown'} | "
+                f"| {p} | **bound** (open hands, exact; 95 % CI) | {b['decks']} decks | "
                 f"{b['mean']:.3f} [{b['mean_lo']:.3f}, {b['mean_hi']:.3f}] | "
-                f"{100 * b['winnable'] / max(1, b['decided']):.1f} "
-                f"[{100 * b['win_lo']:.1f}, {100 * b['win_hi']:.1f}] | - | 0 | |")
+                f"{100 * b['winnable'] / max(1, b['decided']):.2f} "
+                f"[{100 * b['win_lo']:.2f}, {100 * b['win_hi']:.2f}] | "
+                f"{b['decided'] - b['winnable']} lost | | | {b['unknown']} unknown | 0 | |")
     return "\n".join(lines)
 
 
 def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f} %" if whole else "-"
+    return f"{100 * part / whole:.1f} %" if whole else "-"
 
 
 # ---- figure -------------------------------------------------------------------
@@ -232,33 +237,42 @@ def plot(rows: list[dict], stem: str, csv_path: str | None = None,
     """Score histograms: a row of panels per strategy, a column per player count, the
     bound's histogram (best score per deck) drawn over each as an outline."""
     rows = consolidate(rows)
+    from matplotlib.ticker import MaxNLocator
+
     groups = by_group(rows)
     names = sorted({n for n, _ in groups})
     counts = sorted({p for _, p in groups})
-    fig, axes = panels(len(names), len(counts), (3.0 * len(counts) + 0.5, 2.4 * len(names) + 0.6))
+    fig, axes = panels(len(names), len(counts), (3.2 * len(counts) + 0.5, 2.3 * len(names) + 0.6))
     edges = [x - 0.5 for x in range(0, TARGET + 2)]
-    for i, name in enumerate(names):
-        for j, p in enumerate(counts):
+    for j, p in enumerate(counts):
+        column = [int(r["score"]) for (_, q), rs in groups.items() if q == p for r in rs]
+        # the lowest 1 % of scores left out of view: the panels show where games end
+        low = sorted(column)[len(column) // 100] if column else 15
+        for i, name in enumerate(names):
             ax = axes[i * len(counts) + j]
             rs = groups.get((name, p), [])
             scores = [int(r["score"]) for r in rs]
             if scores:
                 ax.hist(scores, bins=edges, weights=[1 / len(scores)] * len(scores),
-                        color="tab:blue", alpha=0.75, label=name)
+                        color="tab:blue", alpha=0.75, label=f"{name} (score)")
             best = [int(r["best"]) for r in rs if r["best"] != ""]
             if best:
                 ax.hist(best, bins=edges, weights=[1 / len(best)] * len(best),
-                        histtype="step", color="black", linewidth=1.4, label="bound")
-            low = min(scores + best, default=15)
-            ax.set_xlim(max(-0.5, min(low, 20) - 1.5), TARGET + 0.5)
-            ax.set_ylim(0, 1)
+                        histtype="step", color="black", linewidth=1.4,
+                        label="bound (best score)")
+            ax.set_yscale("log")
+            ax.set_ylim(0.5 / max(1, len(scores)), 1.5)
+            ax.set_xlim(max(-0.5, low - 1.5), TARGET + 0.5)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             mean = f"{sum(scores) / len(scores):.2f}" if scores else "-"
-            ax.set_title(f"{name}, {p} players (mean {mean})", fontsize=9)
+            bmean = f" (bound {sum(best) / len(best):.2f})" if best else ""
+            ax.set_title(f"{name}, {p}p: {mean}{bmean}", fontsize=8.5)
             if i == len(names) - 1:
                 ax.set_xlabel("score")
             if j == 0:
-                ax.set_ylabel("share of games")
+                ax.set_ylabel("share of games (log)")
             ax.grid(alpha=0.3)
-            if i == 0 and j == 0:
-                ax.legend(fontsize=8, loc="upper left")
+            if j == 0:
+                ax.legend(fontsize=7, loc="upper left")
+            ax.yaxis.set_minor_formatter("")
     return save_figure(fig, stem, csv_path, force)
