@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_cp.knowledge.cards import Board, CardSpace, Weights, bits
-from hanabi_cp.knowledge.common import Common
+from hanabi_cp.knowledge.common import Common, public_weights
 from hanabi_cp.knowledge.modular import Modular
 from hanabi_cp.knowledge.partition import hint_sets, value_of
 from hanabi_cp.live.referee import replay
@@ -134,8 +134,9 @@ def test_information_never_misplays_at_five_players():
 
 
 @pytest.mark.slow
-def test_information_never_misplays_over_ten_thousand_games():
-    for game in _games("information", 5, range(10_000)):
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_information_never_misplays_over_thousands_of_games(players):
+    for game in _games("information", players, range(10_000 if players == 5 else 2000)):
         assert game.strikes == 0
 
 
@@ -194,3 +195,38 @@ def test_a_hint_code_round_trip_through_common_knowledge():
         assert common.after_hat(total, 0, values).tables == told.tables
         for slot, kind in enumerate(hands[me]):
             assert told.tables[me][slot] >> kind & 1        # never rules out the card
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_packed_answers_decode_to_the_same_tables_and_keep_the_true_cards(data):
+    piles = tuple(data.draw(st.lists(st.integers(0, 5), min_size=5, max_size=5)))
+    board = Board(SPACE, piles, (0,) * SPACE.kinds)
+    alive = public_weights(board).alive           # kinds with a copy not yet played
+    hand = data.draw(st.lists(st.sampled_from(list(bits(alive))), min_size=3, max_size=5))
+    tables = tuple((data.draw(masks) | 1 << k) & alive for k in hand)
+    common = Common(SPACE, board, (tables, tables))
+    limit = data.draw(st.integers(2, 16))
+    value, after = common.hat_value(0, hand, limit)
+    assert 0 <= value < limit
+    assert common.after_hat(limit, 1, (value, -1)).tables[0] == after
+    for kind, t in zip(hand, after):
+        assert t >> kind & 1
+
+
+@pytest.mark.parametrize("name", ["information", "cheat", "infobot"])
+def test_odd_hand_sizes_strikes_and_six_colors_play_legal_games(name):
+    # One-card hands empty out in the last round: nobody can clue them, and a
+    # player may find neither a clue nor a discard legal.
+    from hanabi_cp.generators import standard_deck
+    for players in (2, 4, 6):
+        for hand_size, strikes in ((1, 1), (1, 3), (2, 1), (6, 3)):
+            rules = Rules.for_players(players, hand_size=hand_size, strikes=strikes)
+            for seed in range(2):
+                deck = standard_deck(seed)
+                game = play_game(deck, rules, name, seed)
+                rep = replay(deck, rules, game.actions)
+                assert rep.legal and rep.complete and rep.score == game.score
+        rules = Rules.for_players(players)
+        deck = standard_deck(5, colors=6)
+        assert replay(deck, rules, play_game(deck, rules, name, 5).actions).legal

@@ -68,7 +68,8 @@ class Common:
         the hint card, its color, or a clue missing it), 4 when p's hand has two
         colors and two ranks by common knowledge (a missing clue by rank or by
         color), 2 when every card might be a copy of one kind (then no clue can
-        miss the hint card: possible only for hands of at most 3 cards)."""
+        miss the hint card: possible only for hands of at most 3 cards), 0 for an
+        empty hand (only in the last round of one-card hands)."""
         key = ("room", p)
         if key not in self._memo:
             self._memo[key] = self._hint_room(p)
@@ -76,6 +77,8 @@ class Common:
 
     def _hint_room(self, p: int) -> int:
         hand, space = self.tables[p], self.space
+        if not hand:
+            return 0                 # nobody can clue an empty hand
         if len(hand) <= max(space.copies):
             both = space.full
             for t in hand:

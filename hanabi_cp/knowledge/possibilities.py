@@ -80,7 +80,7 @@ class Public:
         table = self._values.get(m)
         if table is None:
             played = self.board.played
-            table = self._values[m] = tuple(cached_sets(hand[self.target(p)], played, m)[1]
+            table = self._values[m] = tuple(cached_sets(hand[self.target(p)], played, m)[1] if hand else {}
                                             for p, hand in enumerate(self.tables))
         return table
 
@@ -162,25 +162,23 @@ def _eliminate_from(tables: Tables, left: list[int], gone: int) -> tuple[Tables,
     """``left[k]``: copies of kind k not used nor seen elsewhere; ``gone``: the kinds
     with none left.  Identified tables count too, and narrow the others, repeatedly."""
     hands = [list(h) for h in tables]
-    counted: set[tuple[int, int]] = set()
+    fresh = [t for h in tables for t in h if not t & (t - 1)]    # identified, not yet counted
     while True:
-        for p, hand in enumerate(hands):
-            for slot, t in enumerate(hand):
-                if not t & (t - 1) and (p, slot) not in counted:
-                    counted.add((p, slot))
-                    k = t.bit_length() - 1
-                    left[k] -= 1
-                    if left[k] <= 0:
-                        gone |= t
-        newly_known = False
+        for t in fresh:
+            k = t.bit_length() - 1
+            left[k] -= 1
+            if left[k] <= 0:
+                gone |= t
+        fresh = []
         if gone:
             for hand in hands:
                 for slot, t in enumerate(hand):
                     if t & (t - 1) and t & gone:
                         t &= ~gone
                         hand[slot] = t
-                        newly_known |= not t & (t - 1)
-        if not newly_known:
+                        if not t & (t - 1):
+                            fresh.append(t)
+        if not fresh:
             return tuple(tuple(h) for h in hands), tuple(left)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Board, Weights, bits
 
@@ -90,18 +91,32 @@ class WhichGroup:
 Question = HasProperty | FirstYes | WhichGroup
 
 
-def groups_of(table: int, room: int, dead: int) -> tuple[int, ...]:
+def groups_of(table: int, room: int, dead: int, colors: int) -> tuple[int, ...]:
     """Deal the live possibilities round-robin over ``room`` groups (one fewer if
-    some are dead), the dead ones together in a last group."""
+    some are dead), color by color and rank by rank within a color (so a group
+    tends to hold one rank in several colors), the dead ones together in a last
+    group."""
     live = table & ~dead
     width = room - 1 if table & dead else room
     groups = [0] * width
-    for i, k in enumerate(bits(live)):
+    for i, k in enumerate(sorted(bits(live), key=lambda k: (k % colors, k))):
         groups[i % width] |= 1 << k
     out = [g for g in groups if g]
     if table & dead:
         out.append(table & dead)
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _chances(t: int, planes: tuple[int, ...], playable: int, dead: int) -> tuple[float, float]:
+    """(chance playable, chance dead) of a table, weighted by the counts' planes."""
+    total = play = gone = 0
+    for i, plane in enumerate(planes):
+        w = t & plane
+        total += w.bit_count() << i
+        play += (w & playable).bit_count() << i
+        gone += (w & dead).bit_count() << i
+    return play / total, gone / total
 
 
 def next_question(tables: Sequence[int], room: int, board: Board, weights: Weights) -> Question | None:
@@ -112,10 +127,9 @@ def next_question(tables: Sequence[int], room: int, board: Board, weights: Weigh
     playable, dead = board.playable, board.dead
     info = []                                   # (index, p_play, p_dead)
     know_playable = know_dead = False
+    planes = weights.planes
     for i, t in enumerate(tables):
-        total = weights.sum(t)
-        p_play = weights.sum(t & playable) / total
-        p_dead = weights.sum(t & dead) / total
+        p_play, p_dead = _chances(t, planes, playable, dead)
         know_playable |= p_play == 1.0
         know_dead |= p_dead == 1.0
         if p_dead < 1.0 and t & (t - 1):        # neither dead nor determined
@@ -136,6 +150,6 @@ def next_question(tables: Sequence[int], room: int, board: Board, weights: Weigh
         return HasProperty(min(near)[1], playable)
     if info:
         _, i = min((p_dead, i) for i, _, p_dead in info)
-        groups = groups_of(tables[i], room, dead)
+        groups = groups_of(tables[i], room, dead, board.space.colors)
         return WhichGroup(i, groups) if len(groups) > 1 else None
     return None

@@ -30,12 +30,16 @@ class Cheat(Strategy):
         can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
         if len(view.discards) < EARLY_DISCARDS and can_discard and any(played):
             return Action.discard(hand[played.index(True)])
-        if view.clues is None or view.clues > 0:
-            receiver = (self.me + 1) % view.players
-            cards = view.others[receiver]
+        later = [(self.me + i) % view.players for i in range(1, view.players)]
+        listeners = [q for q in later if view.others[q]]
+        if (view.clues is None or view.clues > 0) and listeners:
+            cards = view.others[listeners[0]]
             assert cards is not None
-            return Action.rank_clue(receiver, cards[0].value)
-        return Action.discard(hand[self._discard_slot(view, own, played)])
+            return Action.rank_clue(listeners[0], cards[0].value)
+        slot = self._discard_slot(view, own, played)
+        # no discard at the maximum and nobody to clue: only after the last draw
+        # with one-card hands
+        return Action.discard(hand[slot]) if can_discard else Action.play(hand[slot])
 
     @staticmethod
     def _discard_slot(view: CheatView, own: tuple[Card, ...], played: list[bool]) -> int:

@@ -96,9 +96,10 @@ class Infobot(Strategy):
     # ---- the hint code --------------------------------------------------------
 
     def _rooms(self, c: Common, giver: int) -> list[tuple[int, int]]:
-        """(player, k) for the players after ``giver``, in seat order."""
+        """(player, k) for the players after ``giver`` who hold cards, in seat order."""
         P = len(c.tables)
-        return [((giver + i) % P, c.hint_room((giver + i) % P)) for i in range(1, P)]
+        rooms = [((giver + i) % P, c.hint_room((giver + i) % P)) for i in range(1, P)]
+        return [(p, k) for p, k in rooms if k]
 
     def _decode(self, c: Common, giver: int, receiver: int, is_color: bool,
                 touched: tuple[int, ...]) -> tuple[int, int]:
@@ -123,9 +124,7 @@ class Infobot(Strategy):
     def _hint(self, c: Common, view: View, seen: list[tuple[int, ...] | None]) -> Action:
         rooms = self._rooms(c, self.me)
         total = sum(k for _, k in rooms)
-        values = c.answers(total, self.me, seen)
-        number = sum(v for v in values if v >= 0) % total
-        told = c.after_hat(total, self.me, values)
+        number = c.hat_sum(total, self.me, seen)
         kind, j = number, 0
         while kind >= rooms[j][1]:
             kind -= rooms[j][1]
@@ -150,7 +149,7 @@ class Infobot(Strategy):
         else:
             options = [(True, y.color) for y in cards if y.color != x.color]
         options = list(dict.fromkeys(options))
-        best = max(options, key=lambda o: (self._goodness(told, receiver, cards, *o), -options.index(o)))
+        best = max(options, key=lambda o: (self._goodness(c, receiver, cards, *o), -options.index(o)))
         is_color, value = best
         return Action.color_clue(receiver, value - 1) if is_color else Action.rank_clue(receiver, value)
 
@@ -206,8 +205,13 @@ class Infobot(Strategy):
             will_hint = True
         else:
             will_hint = clues is None or clues > SPARE_TOKENS
-        if will_hint or clues == max_clues:         # hanab.live: no discard at the maximum
-            return self._hint(c, view, seen)
+        can_hint = has_clue and bool(self._rooms(c, me))
+        if can_hint and (will_hint or clues == max_clues or not hand):
+            return self._hint(c, view, seen)      # hanab.live: no discard at the maximum
+        if clues == max_clues:
+            # nobody to clue and no discard at the maximum: only after the last draw
+            # with one-card hands
+            return Action.play(hand[max(range(len(hand)), key=lambda s: mine.chance(mine.tables[s], playable))])
 
         if has_clue:
             c = c.after_nobody_needed_hint(me)

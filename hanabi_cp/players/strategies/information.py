@@ -19,7 +19,6 @@ from ...knowledge.cards import CardSpace
 from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
 from ...live.rules import Rules
-from ...model import Card
 from ..strategy import Strategy, register
 from ..view import Turn, View
 
@@ -40,29 +39,28 @@ def space_of(view: View) -> CardSpace:
 def kinds_seen(view: View, space: CardSpace) -> list[tuple[int, ...] | None]:
     """The kinds of every hand the viewer sees (None for its own)."""
     C = space.colors
-    return [None if cards is None else _kinds(cards, C) for cards in view.others]
-
-
-@lru_cache(maxsize=1 << 12)
-def _kinds(cards: tuple[Card, ...], colors: int) -> tuple[int, ...]:
-    return tuple([(x.value - 1) * colors + x.color - 1 for x in cards])
+    return [None if cards is None else tuple([(x.value - 1) * C + x.color - 1 for x in cards])
+            for cards in view.others]
 
 
 class HintCode:
-    """The clue that carries a number 0..m-1 from ``giver``, and back."""
+    """The clue that carries a number 0..m-1 from ``giver``, and back.  The
+    *listeners* are the other players holding cards, in seat order after the giver
+    (everyone but the giver until the last round empties a one-card hand); a clue
+    to the j-th of L listeners is number j (rank) or L + j (color), m = 2L."""
 
-    def __init__(self, players: int):
-        self.players = players
-        self.m = 2 * (players - 1)
+    def __init__(self, giver: int, hands: tuple[tuple[int, ...], ...]):
+        P = len(hands)
+        self.listeners = [(giver + i) % P for i in range(1, P) if hands[(giver + i) % P]]
+        self.m = 2 * len(self.listeners)
 
-    def receiver(self, giver: int, number: int) -> tuple[int, bool]:
+    def receiver(self, number: int) -> tuple[int, bool]:
         """(the clued player, whether a color clue)."""
-        shift = number % (self.players - 1) + 1
-        return (giver + shift) % self.players, number >= self.players - 1
+        L = len(self.listeners)
+        return self.listeners[number % L], number >= L
 
-    def number(self, giver: int, receiver: int, is_color: bool) -> int:
-        shift = (receiver - giver) % self.players - 1
-        return shift + (self.players - 1 if is_color else 0)
+    def number(self, receiver: int, is_color: bool) -> int:
+        return self.listeners.index(receiver) + (len(self.listeners) if is_color else 0)
 
 
 @register
@@ -72,7 +70,6 @@ class Information(Strategy):
 
     def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
         super().__init__(me, rules, seed)
-        self.code = HintCode(rules.players)
         self.public: Public | None = None
 
     def _public(self, view: View) -> Public:
@@ -87,16 +84,17 @@ class Information(Strategy):
 
     # ---- the hat code -------------------------------------------------------
 
-    def _values(self, pub: Public, view: View, giver: int) -> list[int]:
+    def _values(self, pub: Public, view: View, giver: int, m: int) -> list[int]:
         """The hint value of every hand ``giver``'s hint is about that I see (-1 for
-        the giver and for me)."""
-        table = pub.values(self.code.m)
-        return [-1 if p == giver or hand is None else table[p][hand[pub.target(p)]]
+        the giver, for me and for empty hands)."""
+        table = pub.values(m)
+        return [-1 if p == giver or not hand else table[p][hand[pub.target(p)]]
                 for p, hand in enumerate(kinds_seen(view, pub.space))]
 
     def _clue(self, pub: Public, view: View) -> Action:
-        number = sum(v for v in self._values(pub, view, self.me) if v >= 0) % self.code.m
-        receiver, is_color = self.code.receiver(self.me, number)
+        code = HintCode(self.me, view.hands)
+        number = sum(v for v in self._values(pub, view, self.me, code.m) if v >= 0) % code.m
+        receiver, is_color = code.receiver(number)
         cards = view.others[receiver]
         assert cards is not None
         # Which color or rank carries no code: name one the table has not pinned
@@ -124,8 +122,11 @@ class Information(Strategy):
             for slot, t in enumerate(pub.tables[self.me]):
                 if t & ~board.played == 0:
                     return Action.discard(hand[slot])
-        if view.clues is None or view.clues > 0:
+        can_clue = (view.clues is None or view.clues > 0) and HintCode(self.me, view.hands).m > 0
+        if can_clue:
             return self._clue(pub, view)
+        if not can_discard:      # only after the last draw with one-card hands: nobody to clue
+            return Action.play(hand[0])
         return Action.discard(hand[self._discard_slot(pub)])
 
     def _discard_slot(self, pub: Public) -> int:
@@ -156,16 +157,17 @@ class Information(Strategy):
         if turn.clue is not None:
             clue, giver = turn.clue, turn.player
             is_color = clue.kind is Kind.COLOR_CLUE
-            number = self.code.number(giver, clue.target, is_color)
-            values = self._values(pub, view, giver)
+            code = HintCode(giver, view.hands)          # a clue moves no card
+            number = code.number(clue.target, is_color)
+            values = self._values(pub, view, giver, code.m)
             known = sum(v for v in values if v >= 0)
-            if self.me != giver:
-                values[self.me] = (number - known) % self.code.m
-            elif known % self.code.m != number:
+            if self.me != giver and view.my_hand:
+                values[self.me] = (number - known) % code.m
+            elif self.me == giver and known % code.m != number:
                 raise AssertionError("the giver's own hint does not decode to its number")
             hand = view.hands[clue.target]
             touched = tuple(hand.index(o) for o in clue.touched)
-            self.public = pub.after_hint(self.code.m, tuple(values), clue.target, is_color,
+            self.public = pub.after_hint(code.m, tuple(values), clue.target, is_color,
                                          clue.value + 1 if is_color else clue.value, touched)
         else:
             assert turn.card is not None and turn.slot is not None
