@@ -240,3 +240,35 @@ def test_ten_thousand_games_of_every_strategy_are_legal(name, players):
         game = play_game(deck, rules, cls, seed)       # StrategyError on an illegal move
         rep = replay(deck, rules, game.actions)
         assert rep.legal and rep.complete and rep.score == game.score
+
+
+def test_view_helpers_name_cards_clues_and_trash():
+    deck = seeded_deck(11)
+    rules = Rules.for_players(3)
+    views: list[View] = []
+
+    class Keep(Simple):
+        name = "test-keep"
+
+        def act(self, view):
+            views.append(view)
+            return super().act(view)
+
+    play_game(deck, rules, Keep)
+    for v in views[::7]:
+        for p in range(v.players):
+            if p == v.me:
+                with pytest.raises(KeyError):
+                    v.card(v.hands[p][0])
+                continue
+            for o, card in zip(v.hands[p], v.others[p] or ()):
+                assert v.card(o) == card == deck.cards[o]
+                assert o in v.touches(p, Kind.RANK_CLUE, card.value)
+                assert o in v.touches(p, Kind.COLOR_CLUE, card.color - 1)
+        gone = v.discard_counts()
+        for card in v.copies:
+            top = v.piles[card.color - 1]
+            dead_below = any(gone.get(Card(a, card.color), 0) == v.copies[Card(a, card.color)]
+                             for a in range(top + 1, card.value))
+            assert v.is_trash(card) == (card.value <= top or dead_below)
+            assert v.playable(card) == (card.value == top + 1)
