@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ...errors import HanabiError
 from ...knowledge.cards import CardSpace
 from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
@@ -29,6 +30,13 @@ EARLY_DISCARDS = 5
 @lru_cache(maxsize=64)
 def _space(n: int, c: int, copies: tuple[tuple[int, int, int], ...]) -> CardSpace:
     return CardSpace.of_copies(n, c, {(v, k): x for v, k, x in copies})
+
+
+def need_clue_tokens(rules: Rules, name: str) -> None:
+    """These strategies hint whenever they have a token and nothing better to do:
+    with unlimited tokens a game could go on forever."""
+    if rules.clues is None:
+        raise HanabiError(f"strategy {name!r} needs a limited number of clue tokens")
 
 
 def space_of(view: View) -> CardSpace:
@@ -70,6 +78,7 @@ class Information(Strategy):
 
     def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
         super().__init__(me, rules, seed)
+        need_clue_tokens(rules, self.name)
         self.public: Public | None = None
 
     def _public(self, view: View) -> Public:
