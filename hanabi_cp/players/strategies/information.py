@@ -93,16 +93,16 @@ class Information(Strategy):
 
     # ---- the hat code -------------------------------------------------------
 
-    def _values(self, pub: Public, view: View, giver: int, m: int) -> list[int]:
+    def _values(self, pub: Public, seen: list[tuple[int, ...] | None], giver: int, m: int) -> list[int]:
         """The hint value of every hand ``giver``'s hint is about that I see (-1 for
         the giver, for me and for empty hands)."""
         table = pub.values(m)
         return [-1 if p == giver or not hand else table[p][hand[pub.target(p)]]
-                for p, hand in enumerate(kinds_seen(view, pub.space))]
+                for p, hand in enumerate(seen)]
 
-    def _clue(self, pub: Public, view: View) -> Action:
+    def _clue(self, pub: Public, view: View, seen: list[tuple[int, ...] | None]) -> Action:
         code = HintCode(self.me, view.hands)
-        number = sum(v for v in self._values(pub, view, self.me, code.m) if v >= 0) % code.m
+        number = sum(v for v in self._values(pub, seen, self.me, code.m) if v >= 0) % code.m
         receiver, is_color = code.receiver(number)
         cards = view.others[receiver]
         assert cards is not None
@@ -123,7 +123,8 @@ class Information(Strategy):
         pub = self._public(view)
         hand = view.my_hand
         board = pub.board
-        for slot, t in enumerate(pub.private(kinds_seen(view, pub.space), self.me)):
+        seen = kinds_seen(view, pub.space)
+        for slot, t in enumerate(pub.private(seen, self.me)):
             if t & ~board.playable == 0:
                 return Action.play(hand[slot])
         can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
@@ -133,7 +134,7 @@ class Information(Strategy):
                     return Action.discard(hand[slot])
         can_clue = (view.clues is None or view.clues > 0) and HintCode(self.me, view.hands).m > 0
         if can_clue:
-            return self._clue(pub, view)
+            return self._clue(pub, view, seen)
         if not can_discard:      # only after the last draw with one-card hands: nobody to clue
             return Action.play(hand[0])
         return Action.discard(hand[self._discard_slot(pub)])
@@ -168,7 +169,7 @@ class Information(Strategy):
             is_color = clue.kind is Kind.COLOR_CLUE
             code = HintCode(giver, view.hands)          # a clue moves no card
             number = code.number(clue.target, is_color)
-            values = self._values(pub, view, giver, code.m)
+            values = self._values(pub, kinds_seen(view, pub.space), giver, code.m)
             known = sum(v for v in values if v >= 0)
             if self.me != giver and view.my_hand:
                 values[self.me] = (number - known) % code.m
