@@ -161,3 +161,15 @@ def test_an_undecided_bound_is_completed_by_a_won_game_only():
                 if (g := play_game(seeded_deck(s), rules, "recommendation", s)).score < 25)
     still = with_games(open_bound, lost.deck, rules, [lost])
     assert still.best is None and still.lower == max(20, lost.score)
+
+
+def test_jobs_give_the_same_rows_in_the_same_order(tmp_path):
+    one, two = str(tmp_path / "one.csv"), str(tmp_path / "two.csv")
+    for path, jobs in ((one, "1"), (two, "2")):
+        res = _run("play", "--games", "6", "--seed", "5", "--players", "3", "--bound",
+                   "--csv", path, "--no-progress", "--jobs", jobs)
+        assert res.exit_code == 0, res.output
+    strip = ("seconds", "bound_seconds")
+    a = [{k: v for k, v in r.items() if k not in strip} for r in csv.DictReader(open(one))]
+    b = [{k: v for k, v in r.items() if k not in strip} for r in csv.DictReader(open(two))]
+    assert a == b and len(a) == 6

@@ -63,9 +63,11 @@ def _rules(players: int, hand_size: int | None, strikes: int):
                    "there are skipped (a rerun resumes).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With --games: a progress bar on stderr.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              metavar="J", help="Worker processes sharing the decks (same rows, same order).")
 @force_option
 def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, bound,
-         time_limit, csv_path, progress, force):
+         time_limit, csv_path, progress, jobs, force):
     """Play real-rules games with a hidden-information strategy.
 
     Every player follows --strategy and sees the other hands, the clues, piles,
@@ -103,7 +105,7 @@ def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, 
     click.echo(f"c play: {games} games, seeds {seed}..{seed + games - 1}, strategy "
                f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
     rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
-                         progress, strikes)
+                         progress, strikes, jobs)
     mine = [r for r in rows.rows if r["strategy"] == cls.name and int(r["players"]) == players
             and int(r["strike_limit"]) == strikes and seed <= int(r["seed"]) < seed + games]
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new)")
@@ -166,8 +168,10 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
               help="Overwrite figure files that were not drawn from this CSV.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              metavar="J", help="Worker processes sharing the decks (same rows, same order).")
 def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, stem, force,
-                     progress):
+                     progress, jobs):
     """Hidden-information strategies against each deck's exact bound: per strategy and
     player count the mean, perfect games, unavoidable vs own losses, regret; the
     bound's mean best score and winnable share (95% CI); score histograms.
@@ -189,9 +193,12 @@ def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, 
     if unknown:
         raise HanabiError(f"unknown strategy {unknown[0]!r}; choose from " + ", ".join(table))
     stem = _outputs("strategies", csv_path, stem, force)
+    click.echo(f"c decks: seeds {seed}.. per player count (" + ", ".join(
+        f"{p}: {counts(p)}" for p in players) + "), strategies " + ", ".join(chosen))
     for p in players:
         fit = [n for n in chosen if table[n].min_players <= p <= table[n].max_players]
-        study_mod.run(csv_path, seed, counts(p), [p], fit, bound, time_limit, progress)
+        study_mod.run(csv_path, seed, counts(p), [p], fit, bound, time_limit, progress,
+                      jobs=jobs)
     from ..formats.results_csv import ResultsCSV
     rows = ResultsCSV(csv_path, study_mod.FIELDS, study_mod.KEY)
     mine = [r for r in rows.rows if int(r["players"]) in players and r["strategy"] in chosen

@@ -23,9 +23,11 @@ undecided (counted, never folded into either side).
 from __future__ import annotations
 
 import math
+import signal
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .. import __version__
 from ..errors import HanabiError
@@ -77,7 +79,10 @@ def _bound_of(rows: ResultsCSV, seed: int, players: int, strikes: int) -> Bound 
 
 def run(csv_path: str, seed: int, games: int, players: Sequence[int],
         names: Sequence[str], bound: bool = True, time_limit: float | None = 10.0,
-        progress: bool = False, strikes: int = 3) -> ResultsCSV:
+        progress: bool = False, strikes: int = 3, jobs: int = 1) -> ResultsCSV:
+    """Play and bound every (player count, deck) not yet in the CSV; with ``jobs`` > 1
+    the decks are shared among that many worker processes (the rows are the same,
+    written in the same order)."""
     classes = [get_strategy(n) for n in names]
     for p in players:
         for cls in classes:
@@ -88,43 +93,88 @@ def run(csv_path: str, seed: int, games: int, players: Sequence[int],
         if lacking:
             raise HanabiError(f"{csv_path}: has rows without the bound (game {lacking[0]['game']}"
                               f"); use another --csv for a run with --bound")
+    tasks = []
+    done = 0
+    for p in players:
+        for i in range(games):
+            s = seed + i
+            todo = [c.name for c in classes
+                    if not rows.has(seed=s, players=p, strike_limit=strikes, strategy=c.name)]
+            done += len(classes) - len(todo)
+            if todo:
+                known = _bound_of(rows, s, p, strikes) if bound else None
+                tasks.append(_Task(p, strikes, i, s, tuple(todo), bound, time_limit, known))
     from tqdm import tqdm
 
-    total = games * len(players) * len(classes)
-    with tqdm(total=total, disable=not progress, unit=" games", leave=False) as bar:
-        for p in players:
-            rules = Rules.for_players(p, strikes=strikes)
-            for i in range(games):
-                s = seed + i
-                todo = [c for c in classes
-                        if not rows.has(seed=s, players=p, strike_limit=strikes, strategy=c.name)]
-                bar.update(len(classes) - len(todo))
-                if not todo:
-                    continue
-                deck = seeded_deck(s)
-                played = []
-                for cls in todo:
-                    start = time.perf_counter()
-                    played.append((play_game(deck, rules, cls, s), time.perf_counter() - start))
-                b = None
-                if bound:
-                    b = _bound_of(rows, s, p, strikes) or deck_bound(deck, rules, time_limit)
-                    b = with_games(b, deck, rules, [g for g, _ in played])
-                for game, seconds in played:
-                    if b is not None:
-                        check_bot(game, b)
-                    rows.add({"game": i, "seed": s, "players": p, "strike_limit": strikes,
-                              "strategy": game.strategy,
-                              "score": game.score, "strikes": game.strikes,
-                              "turns": game.turns, "seconds": round(seconds, 6),
-                              "best": None if b is None else b.best,
-                              "winnable": None if b is None else b.winnable,
-                              "bound_lower": None if b is None else b.lower,
-                              "bound_method": None if b is None else b.method,
-                              "bound_seconds": None if b is None else round(b.seconds, 6),
-                              "deck": deck_tokens(deck), "version": __version__})
-                    bar.update(1)
+    with tqdm(total=games * len(players) * len(classes), initial=done, disable=not progress,
+              unit=" games", leave=False) as bar:
+        for out in _map(_deck_rows, tasks, jobs):
+            for row in out:
+                rows.add(row)
+            bar.update(len(out))
     return rows
+
+
+@dataclass(frozen=True)
+class _Task:
+    players: int
+    strikes: int
+    game: int
+    seed: int
+    names: tuple[str, ...]
+    bound: bool
+    time_limit: float | None
+    known: Bound | None          # the deck's bound from the CSV, if already there
+
+
+def _deck_rows(task: _Task) -> list[dict]:
+    """One deck: every strategy's game, the bound, the check, the rows."""
+    rules = Rules.for_players(task.players, strikes=task.strikes)
+    deck = seeded_deck(task.seed)
+    played = []
+    for name in task.names:
+        start = time.perf_counter()
+        played.append((play_game(deck, rules, name, task.seed), time.perf_counter() - start))
+    b = None
+    if task.bound:
+        b = task.known or deck_bound(deck, rules, task.time_limit)
+        b = with_games(b, deck, rules, [g for g, _ in played])
+    out = []
+    for game, seconds in played:
+        if b is not None:
+            check_bot(game, b)
+        out.append({"game": task.game, "seed": task.seed, "players": task.players,
+                    "strike_limit": task.strikes, "strategy": game.strategy,
+                    "score": game.score, "strikes": game.strikes, "turns": game.turns,
+                    "seconds": round(seconds, 6),
+                    "best": None if b is None else b.best,
+                    "winnable": None if b is None else b.winnable,
+                    "bound_lower": None if b is None else b.lower,
+                    "bound_method": None if b is None else b.method,
+                    "bound_seconds": None if b is None else round(b.seconds, 6),
+                    "deck": deck_tokens(deck), "version": __version__})
+    return out
+
+
+def _quiet_worker() -> None:
+    # Ctrl-C and SIGTERM are the parent's to handle: it ends the pool.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _map(func, tasks: list, jobs: int):
+    """``map(func, tasks)`` in order, in ``jobs`` processes when jobs > 1."""
+    if jobs <= 1 or len(tasks) <= 1:
+        yield from map(func, tasks)
+        return
+    import multiprocessing
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_quiet_worker)
+    try:
+        yield from pool.imap(func, tasks, chunksize=4)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 # ---- statistics ---------------------------------------------------------------
