@@ -230,3 +230,10 @@ def test_odd_hand_sizes_strikes_and_six_colors_play_legal_games(name):
         rules = Rules.for_players(players)
         deck = standard_deck(5, colors=6)
         assert replay(deck, rules, play_game(deck, rules, name, 5).actions).legal
+
+
+@pytest.mark.parametrize("name", ["information", "cheat", "infobot"])
+def test_unlimited_clue_tokens_are_refused(name):
+    from hanabi_cp.errors import HanabiError
+    with pytest.raises(HanabiError, match="limited number of clue tokens"):
+        play_game(seeded_deck(1), Rules.for_players(3, clues=None), name, 1)

@@ -170,14 +170,14 @@ class Board:
 
 # Every seat of a game walks through the same boards: building each once saves
 # the masks' recomputation per seat.
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _grown(board: Board, kind: int) -> Board:
     piles = list(board.piles)
     piles[board.space.color_of(kind) - 1] += 1
     return Board(board.space, tuple(piles), board.lost)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _lost(board: Board, kind: int) -> Board:
     lost = list(board.lost)
     lost[kind] += 1

@@ -34,7 +34,7 @@ from .partition import hint_sets
 Tables = tuple[tuple[int, ...], ...]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def cached_sets(table: int, played: int, m: int) -> tuple[tuple[int, ...], dict[int, int]]:
     """The hint sets of a table and each kind's value (a pure function)."""
     sets = tuple(hint_sets(table, played, m))
@@ -107,7 +107,7 @@ class Public:
 
     # ---- transitions (cached, see the module docstring) ------------------------
 
-    @lru_cache(maxsize=1 << 14)  # noqa: B019 - states are shared, bounded, and live as long as games
+    @lru_cache(maxsize=1 << 12)  # noqa: B019 - states are shared, bounded, and live as long as games
     def after_removal(self, p: int, slot: int, kind: int, played: bool, drew: bool) -> Public:
         """p's card in ``slot``, of ``kind``, left the hand: onto its pile if
         ``played``, else to the discards; a fresh card is appended if one was drawn."""
@@ -124,7 +124,7 @@ class Public:
         tables[p] = tuple(hand)
         return _settle(self.space, board, tuple(used), tuple(tables))
 
-    @lru_cache(maxsize=1 << 14)  # noqa: B019
+    @lru_cache(maxsize=1 << 12)  # noqa: B019
     def after_hint(self, m: int, values: tuple[int, ...], receiver: int, is_color: bool, value: int,
                    touched: tuple[int, ...]) -> Public:
         """A hint announced ``values`` (each player's target narrowed to the hint set

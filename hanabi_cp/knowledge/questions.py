@@ -107,7 +107,7 @@ def groups_of(table: int, room: int, dead: int, colors: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def _chances(t: int, planes: tuple[int, ...], playable: int, dead: int) -> tuple[float, float]:
     """(chance playable, chance dead) of a table, weighted by the counts' planes."""
     total = play = gone = 0

@@ -8,10 +8,11 @@ to spend a token where the action rule says to hint, which stalls the deck.
 from __future__ import annotations
 
 from ...live.actions import Action
+from ...live.rules import Rules
 from ...model import Card
 from ..strategy import Strategy, register
 from ..view import CheatView, View
-from .information import EARLY_DISCARDS
+from .information import EARLY_DISCARDS, need_clue_tokens
 
 
 @register
@@ -19,6 +20,10 @@ class Cheat(Strategy):
     name = "cheat"
     summary = "sees its own cards; the information strategy's action rule"
     cheats = True
+
+    def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
+        super().__init__(me, rules, seed)
+        need_clue_tokens(rules, self.name)
 
     def act(self, view: View) -> Action:
         assert isinstance(view, CheatView)

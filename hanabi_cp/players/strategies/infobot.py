@@ -24,7 +24,7 @@ from ...live.rules import Rules
 from ...model import Card
 from ..strategy import Strategy, register
 from ..view import Turn, View
-from .information import kinds_seen, space_of
+from .information import kinds_seen, need_clue_tokens, space_of
 
 # A risky play needs at least this chance (hanabi.rs's figure).
 RISK = 0.75
@@ -82,6 +82,7 @@ class Infobot(Strategy):
 
     def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
         super().__init__(me, rules, seed)
+        need_clue_tokens(rules, self.name)
         self.common: Common | None = None
 
     def _common(self, view: View) -> Common:

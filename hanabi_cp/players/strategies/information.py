@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ...errors import HanabiError
 from ...knowledge.cards import CardSpace
 from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
@@ -29,6 +30,13 @@ EARLY_DISCARDS = 5
 @lru_cache(maxsize=64)
 def _space(n: int, c: int, copies: tuple[tuple[int, int, int], ...]) -> CardSpace:
     return CardSpace.of_copies(n, c, {(v, k): x for v, k, x in copies})
+
+
+def need_clue_tokens(rules: Rules, name: str) -> None:
+    """These strategies hint whenever they have a token and nothing better to do:
+    with unlimited tokens a game could go on forever."""
+    if rules.clues is None:
+        raise HanabiError(f"strategy {name!r} needs a limited number of clue tokens")
 
 
 def space_of(view: View) -> CardSpace:
@@ -70,6 +78,7 @@ class Information(Strategy):
 
     def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
         super().__init__(me, rules, seed)
+        need_clue_tokens(rules, self.name)
         self.public: Public | None = None
 
     def _public(self, view: View) -> Public:
@@ -84,16 +93,16 @@ class Information(Strategy):
 
     # ---- the hat code -------------------------------------------------------
 
-    def _values(self, pub: Public, view: View, giver: int, m: int) -> list[int]:
+    def _values(self, pub: Public, seen: list[tuple[int, ...] | None], giver: int, m: int) -> list[int]:
         """The hint value of every hand ``giver``'s hint is about that I see (-1 for
         the giver, for me and for empty hands)."""
         table = pub.values(m)
         return [-1 if p == giver or not hand else table[p][hand[pub.target(p)]]
-                for p, hand in enumerate(kinds_seen(view, pub.space))]
+                for p, hand in enumerate(seen)]
 
-    def _clue(self, pub: Public, view: View) -> Action:
+    def _clue(self, pub: Public, view: View, seen: list[tuple[int, ...] | None]) -> Action:
         code = HintCode(self.me, view.hands)
-        number = sum(v for v in self._values(pub, view, self.me, code.m) if v >= 0) % code.m
+        number = sum(v for v in self._values(pub, seen, self.me, code.m) if v >= 0) % code.m
         receiver, is_color = code.receiver(number)
         cards = view.others[receiver]
         assert cards is not None
@@ -114,7 +123,8 @@ class Information(Strategy):
         pub = self._public(view)
         hand = view.my_hand
         board = pub.board
-        for slot, t in enumerate(pub.private(kinds_seen(view, pub.space), self.me)):
+        seen = kinds_seen(view, pub.space)
+        for slot, t in enumerate(pub.private(seen, self.me)):
             if t & ~board.playable == 0:
                 return Action.play(hand[slot])
         can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
@@ -124,7 +134,7 @@ class Information(Strategy):
                     return Action.discard(hand[slot])
         can_clue = (view.clues is None or view.clues > 0) and HintCode(self.me, view.hands).m > 0
         if can_clue:
-            return self._clue(pub, view)
+            return self._clue(pub, view, seen)
         if not can_discard:      # only after the last draw with one-card hands: nobody to clue
             return Action.play(hand[0])
         return Action.discard(hand[self._discard_slot(pub)])
@@ -159,7 +169,7 @@ class Information(Strategy):
             is_color = clue.kind is Kind.COLOR_CLUE
             code = HintCode(giver, view.hands)          # a clue moves no card
             number = code.number(clue.target, is_color)
-            values = self._values(pub, view, giver, code.m)
+            values = self._values(pub, kinds_seen(view, pub.space), giver, code.m)
             known = sum(v for v in values if v >= 0)
             if self.me != giver and view.my_hand:
                 values[self.me] = (number - known) % code.m
