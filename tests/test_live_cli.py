@@ -163,7 +163,9 @@ def test_solitaire_stays_the_default():
     res = run(["solve", LOSE])
     assert res.exit_code == 20 and s_line(res.stdout) == "s UNWINNABLE"
     assert "hand size h = 2" in res.stdout and "c rules" not in res.stdout
-    assert run(["solve", LOSE, "--rules", "solitaire"]).stdout == res.stdout
+    def untimed(out):     # the same answer; only the printed times may differ
+        return [line for line in out.splitlines() if "time" not in line]
+    assert untimed(run(["solve", LOSE, "--rules", "solitaire"]).stdout) == untimed(res.stdout)
 
 
 BAD = {

@@ -178,24 +178,26 @@ def test_jobs_give_the_same_rows(tmp_path):
 
 
 def test_the_bound_shares_its_time_among_the_methods(monkeypatch):
-    """The search gets a fifth of the limit; the SAT and CP-SAT encodings, which
-    decide its hard tail, share the rest (an undecided method leaves its time)."""
-    import hanabi_cp.players.bound as bound_mod
+    """auto (the bound's method): the search gets a fifth of the limit; the SAT and
+    CP-SAT encodings, which decide its hard tail, share the rest; undecided, the
+    best game found is the lower bound."""
+    import hanabi_cp.live.solve as live_solve
     from hanabi_cp.live.solve import LiveOutcome
     from hanabi_cp.solvers import Status
 
     asked = []
 
-    def undecided(deck, rules, name, options):
-        asked.append((name, options.time_limit))
-        return LiveOutcome(Status.UNKNOWN, [], 20)
+    def undecided(m, deck, rules, options):
+        asked.append((m.name, options.time_limit, options.deadline.remaining()))
+        return LiveOutcome(Status.UNKNOWN, [], 18 + len(asked), method=m.name)
 
-    monkeypatch.setattr(bound_mod, "solve_live", undecided)
+    monkeypatch.setattr(live_solve, "_run", undecided)
     b = deck_bound(seeded_deck(1), Rules.for_players(5), 10.0)
-    assert b.best is None and b.lower == 20
-    names = [n for n, _ in asked]
+    names = [n for n, _, _ in asked]
     assert names[0] == "search" and {"sat", "cpsat"} <= set(names)
-    assert asked[0][1] == pytest.approx(2.0)
+    assert b.best is None and b.lower == 18 + len(asked) and b.method == names[-1]
+    assert asked[0][1] == pytest.approx(2.0, abs=0.1)
     # the mock returns at once, so the search's unused share passes on
     assert asked[1][1] == pytest.approx(10.0 / (len(asked) - 1), abs=0.2)
     assert asked[-1][1] == pytest.approx(10.0, abs=0.2)      # the last: all that is left
+    assert all(left <= limit + 1e-6 for _, limit, left in asked)

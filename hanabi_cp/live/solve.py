@@ -60,8 +60,14 @@ class LiveMethod:
 
 _REGISTRY: dict[str, LiveMethod] = {}
 _METHOD_PACKAGE = "hanabi_cp.live.methods"
-# ``auto``: the first method in this order that accepts the instance.
+# ``auto``: the methods in this order that accept the instance, one after another
+# while undecided (see _portfolio).
 AUTO_ORDER = ("search", "sat", "cpsat", "brute")
+# With a time limit, the first method's share of it: the search decides almost every
+# shuffled standard deck in milliseconds, and its hard tail (a few decks in a
+# thousand) is where the SAT and CP-SAT encodings decide in seconds what the search
+# does not in minutes.
+FIRST_SHARE = 0.2
 
 
 def register(method: LiveMethod) -> LiveMethod:
@@ -78,13 +84,46 @@ def live_methods() -> dict[str, LiveMethod]:
     return dict(_REGISTRY)
 
 
-def choose(deck: Deck, rules: Rules, maximize: bool = False) -> LiveMethod:
+def candidates(deck: Deck, rules: Rules, maximize: bool = False) -> list[LiveMethod]:
+    """The methods ``auto`` runs on (deck, rules), in AUTO_ORDER."""
     table = live_methods()
-    for name in AUTO_ORDER:
-        m = table.get(name)
-        if m and (m.maximizes or not maximize) and m.refuses(deck, rules) is None:
-            return m
-    raise MethodRefused("no real-rules method can decide this instance")
+    chosen = [m for name in AUTO_ORDER if (m := table.get(name)) is not None
+              and (m.maximizes or not maximize) and m.refuses(deck, rules) is None]
+    if not chosen:
+        raise MethodRefused("no real-rules method can decide this instance")
+    return chosen
+
+
+def _portfolio(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
+    """``auto``: without a time limit, the first candidate (every one is exact).
+    With one, the candidates in turn while undecided, each with a share of the
+    time left: the first FIRST_SHARE of the limit, each later one an equal part of
+    what remains, the last all of it.  Undecided at the end: the UNKNOWN outcome
+    with the best game found (its score is a lower bound)."""
+    methods = candidates(deck, rules, options.maximize)
+    clock = options.clock()
+    if not clock.bounded or len(methods) == 1:
+        return _run(methods[0], deck, rules, options)
+    from ..deadline import Deadline
+    total = clock.remaining()
+    best: LiveOutcome | None = None
+    for i, m in enumerate(methods):
+        left = clock.remaining()
+        if left <= 0 and best is not None:
+            break
+        share = left
+        if i < len(methods) - 1:
+            share = min(left, total * FIRST_SHARE if i == 0 else left / (len(methods) - i))
+        share = max(share, 0.0)
+        out = _run(m, deck, rules, replace(options, time_limit=share,
+                                           deadline=Deadline.after(share)))
+        if out.status is not Status.UNKNOWN:
+            return out
+        if best is None or (out.score is not None
+                            and (best.score is None or out.score > best.score)):
+            best = out
+    assert best is not None
+    return best
 
 
 def solve_live(deck: Deck, rules: Rules, method: str = "auto",
@@ -94,8 +133,8 @@ def solve_live(deck: Deck, rules: Rules, method: str = "auto",
     options = options or SolveOptions()
     table = live_methods()
     if method == "auto":
-        m = choose(deck, rules, options.maximize)
-    elif method in table:
+        return _portfolio(deck, rules, options)
+    if method in table:
         m = table[method]
     else:
         raise InvalidParameter(f"unknown real-rules method {method!r}; choose from auto, "
@@ -105,6 +144,10 @@ def solve_live(deck: Deck, rules: Rules, method: str = "auto",
     why = m.refuses(deck, rules)
     if why is not None:
         raise MethodRefused(f"real-rules method {m.name!r} does not apply: {why}")
+    return _run(m, deck, rules, options)
+
+
+def _run(m: LiveMethod, deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
     start = time.perf_counter()
     out = m.run(deck, rules, options)
     out = replace(out, method=m.name,

@@ -5,10 +5,9 @@
 reaching that score, is replayed by the referee before it is returned).  No
 hidden-information strategy can score more on that deck under those rules: a
 strategy's game is one of the games the maximum ranges over.  The fast exact search
-goes first; if it runs out of time, every other maximizing method in ``auto``'s
-order gets a share of the time left (the search a fifth of the limit: its hard
-tail, a few decks in a thousand, is where the SAT and CP-SAT encodings decide in
-seconds what the search does not in minutes); a deck still undecided is UNKNOWN (with the best game
+goes first with a fifth of the time limit; if it does not decide, the SAT and
+CP-SAT encodings share the rest (``live.solve``'s ``auto``); a deck still undecided
+is UNKNOWN (with the best game
 found as a lower bound), to be counted as such, never guessed.
 
 ``check_bot(game, bound)`` raises ``BoundViolation`` when a bot beat the bound (a
@@ -29,7 +28,7 @@ from ..errors import SolverBug
 from ..harness.shrink import shrink
 from ..live.referee import replay
 from ..live.rules import Rules
-from ..live.solve import AUTO_ORDER, live_methods, solve_live
+from ..live.solve import solve_live
 from ..model import Deck
 from ..solvers import SolveOptions, Status
 from .game import PlayedGame, play_game
@@ -48,38 +47,17 @@ class Bound:
         return self.best is not None
 
 
-SEARCH_SHARE = 0.2     # of the time limit, for the first method when others follow
-
-
 def deck_bound(deck: Deck, rules: Rules, time_limit: float | None = 10.0) -> Bound:
-    """The best score of ``deck`` under ``rules`` with open hands, certified.
-
-    The methods run one after another, each with a share of the time left (the
-    first :data:`SEARCH_SHARE` of the limit, every later one an equal part of what
-    remains, the last all of it)."""
+    """The best score of ``deck`` under ``rules`` with open hands, certified
+    (``solve_live``'s ``auto``: the search, then the SAT and CP-SAT encodings with
+    the time it leaves)."""
     start = time.perf_counter()
-    table = live_methods()
-    names = [m for m in AUTO_ORDER if m in table and table[m].maximizes
-             and table[m].refuses(deck, rules) is None]
-    lower: int | None = None
-    used = ""
-    for i, name in enumerate(names):
-        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-        if left is not None and left <= 0:
-            break
-        share = left
-        if time_limit is not None and left is not None and i < len(names) - 1:
-            share = time_limit * SEARCH_SHARE if i == 0 else left / (len(names) - i)
-            share = min(share, left)
-        out = solve_live(deck, rules, name, SolveOptions(time_limit=share, maximize=True))
-        used = name
-        if out.status is not Status.UNKNOWN:
-            assert out.score is not None and out.verified
-            return Bound(out.score, out.score == deck.target, out.score, name,
-                         time.perf_counter() - start)
-        if out.score is not None:
-            lower = max(lower or 0, out.score)
-    return Bound(None, None, lower, used, time.perf_counter() - start)
+    out = solve_live(deck, rules, "auto", SolveOptions(time_limit=time_limit, maximize=True))
+    seconds = time.perf_counter() - start
+    if out.status is Status.UNKNOWN:
+        return Bound(None, None, out.score, out.method, seconds)
+    assert out.score is not None and out.verified
+    return Bound(out.score, out.score == deck.target, out.score, out.method, seconds)
 
 
 def with_games(bound: Bound, deck: Deck, rules: Rules, games: list[PlayedGame]) -> Bound:
