@@ -40,6 +40,11 @@ The interface, which is all a command needs::
   the scheduler reruns the tasks of a lost worker on another one (after
   ``distributed.scheduler.allowed-failures`` losses of one task it gives up, and so
   does the run, with ``WorkerLost``).  A task is never skipped and never half-counted.
+
+A command whose next tasks depend on the last results (``study hard``'s climb) keeps
+one ``task_pool(execution)`` for its successive runs (``TaskPool.run``, as above), and
+``in_order`` hands results on in task order to a caller whose rows depend on the
+rows before them.
 """
 
 from __future__ import annotations

@@ -229,8 +229,9 @@ def _climb(rows: ResultsCSV, cfg: Config, steps: int, budget: float | None, pati
     efforts before it.  With ``pool.width`` > 1 the decks of the next ``width`` steps
     are evaluated at once, proposed from a copy of the state that guesses their
     outcomes; a step then uses an evaluation only if the real state proposes that
-    same deck (the effort is a function of the deck), so a wrong guess costs time,
-    never a different trace: the rows are those of the serial run, in its order."""
+    same deck (the effort is a function of the deck; only a run cut by the time cap,
+    UNKNOWN, may count differently, as between any two runs), so a wrong guess costs
+    time, never a different trace: the rows are those of the serial run, in its order."""
     state = Climb()
     zero_restart = False
     start = time.monotonic()
