@@ -40,6 +40,11 @@ The interface, which is all a command needs::
   the scheduler reruns the tasks of a lost worker on another one (after
   ``distributed.scheduler.allowed-failures`` losses of one task it gives up, and so
   does the run, with ``WorkerLost``).  A task is never skipped and never half-counted.
+
+A command whose next tasks depend on the last results (``study hard``'s climb) keeps
+one ``task_pool(execution)`` for its successive runs (``TaskPool.run``, as above), and
+``in_order`` hands results on in task order to a caller whose rows depend on the
+rows before them.
 """
 
 from __future__ import annotations
@@ -124,6 +129,66 @@ def run_tasks(func: Callable[..., Any], tasks: Iterable[tuple], execution: Execu
         return contextlib.nullcontext(_serial(func, tasks))
     backend: _Backend = _Dask(execution.dask) if execution.dask is not None else _Pool(execution.jobs)
     return _Run(backend, func, tasks, window)
+
+
+def in_order(done: Iterable[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    """The pairs of ``run_tasks`` in task order (the finished ones wait for those before
+    them): for callers whose rows depend on the rows before, such as a running record."""
+    waiting: dict[int, Any] = {}
+    following = 0
+    for index, value in done:
+        waiting[index] = value
+        while following in waiting:
+            yield following, waiting.pop(following)
+            following += 1
+
+
+class TaskPool:
+    """One pool (or dask client) for several successive runs of tasks, for a command
+    whose next tasks depend on the results of the last ones (``study hard``'s climb):
+    starting a pool per run would cost more than the tasks.
+
+        with task_pool(execution) as pool:
+            for index, value in pool.run(func, tasks):   # as run_tasks, one run at a time
+                ...
+
+    ``width`` is how many tasks run at once (1 when serial).  A run should be read to
+    its end before the next starts; leaving the ``with`` block stops the workers."""
+
+    def __init__(self, execution: Execution):
+        self.backend: _Backend | None = None
+        if not execution.serial:
+            self.backend = _Dask(execution.dask) if execution.dask is not None else _Pool(execution.jobs)
+        self.current: _Run | None = None
+
+    @property
+    def width(self) -> int:
+        return 1 if self.backend is None else self.backend.width
+
+    def run(self, func: Callable[..., Any], tasks: Iterable[tuple],
+            window: int | None = None) -> Iterator[tuple[int, Any]]:
+        if self.backend is None:
+            return _serial(func, tasks)
+        self.current = _Run(self.backend, func, tasks, window)
+        self.current._fill()
+        return self.current._results()
+
+    def close(self, failed: bool) -> None:
+        if self.backend is not None:
+            pending = list(self.current.pending) if self.current is not None else []
+            self.backend.close(not failed and not pending, pending)
+
+
+@contextlib.contextmanager
+def task_pool(execution: Execution = SERIAL) -> Iterator[TaskPool]:
+    """A ``TaskPool`` on ``execution``, stopped on leaving the block (see TaskPool)."""
+    pool = TaskPool(execution)
+    failed = True
+    try:
+        yield pool
+        failed = False
+    finally:
+        pool.close(failed)
 
 
 def _serial(func, tasks) -> Iterator[tuple[int, Any]]:

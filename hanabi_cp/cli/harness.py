@@ -138,12 +138,9 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
       hanabi-cp harness --seed 1 --count 5000 --jobs 0
     """
     if rules == "live":
-        if jobs != 1 or dask is not None:
-            raise UsageError("--jobs and --dask do not apply to --rules live yet (its tiny games "
-                             "run serially)")
         _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards,
               max_clues, max_strikes, lift, sample, maximize, time_limit, out_dir, csv_path,
-              force, progress, cnf_dir or cnf_count)
+              force, progress, cnf_dir or cnf_count, jobs, dask)
         return
     ctx = click.get_current_context()
     for name in LIVE_ONLY:
@@ -208,7 +205,7 @@ def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]
 
 def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards, max_clues,
           max_strikes, lift, sample, maximize, time_limit, out_dir, csv_path, force, progress,
-          cnf) -> None:
+          cnf, jobs, dask) -> None:
     from ..harness import parse_sample, summary_table
     from ..harness.live import (FIELDS, KEY, cross_check_live, live_failure_text,
                                 select_live_checks)
@@ -225,6 +222,7 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
     check_kinds(space.max_n, space.max_c, "harness --max-n, --max-c")
     check_kinds(2 * space.max_n, 1, "harness --max-n (one-color decks take 2 max_n values)")
     checks = select_live_checks(methods, maximize, lift)
+    execution = get_execution(jobs, dask)
     table = _start(out_dir, csv_path, FIELDS, KEY)
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -232,7 +230,7 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
     report = Report(seed)
     cross_check_live(seed, count, space, checks, lift, parse_sample(sample),
                      SolveOptions(time_limit=time_limit, seed=seed), out_dir, progress,
-                     report=report, table=table, force=force)
+                     report=report, table=table, force=force, execution=execution)
     if table is not None and table.path != "-":
         click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
                    f"{report.resumed} instances read back, not run again")

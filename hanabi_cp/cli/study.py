@@ -317,9 +317,10 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
                                             "by this study.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr.")
+@execution_options
 def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, patience,
                random_count, exhaustive, conflict_limit, keep, out_dir, time_limit, csv_path,
-               stem, force, progress):
+               stem, force, progress, jobs, dask):
     """Adversarial search for hard decks: local search (swaps, moves, copy changes)
     maximising a deterministic effort counter of --method (CaDiCaL conflicts, CP-SAT
     branches with one worker and a fixed seed, search nodes; never wall time),
@@ -329,6 +330,11 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     by a second method, their effort under every method), and a figure of the
     effort against the size.
 
+    With --jobs N or --dask, the baseline's decks and the confirmations are
+    independent tasks, and the climb evaluates the decks of its next N steps at
+    once, proposed by guessing the outcomes of the steps before; a step uses an
+    evaluation only if it proposes that very deck, so the trace is that of --jobs 1.
+
     \b
     Example:
       hanabi-cp study hard --n 3 --c 2 --r 2 --hand 1 --steps 100 --random 20 \\
@@ -336,6 +342,7 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     """
     import shlex
 
+    from ..executors import task_pool
     from ..studies import hard, hard_decks
     from ..studies.effort import check_measure
 
@@ -349,24 +356,28 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     for n, c, _ in sizes:
         check_kinds(n, c, "study hard --n, --c")
         check_cards(n * c * r, f"study hard: n = {n}, c = {c}, r = {r}", option=None)
+    execution = get_execution(jobs, dask)
     stem = _outputs("hard", csv_path, stem, force)
     keys = [hard.Config(seed, n, c, r, h, copies == "exact", method, measure).key
             for n, c, h in sizes]
     hard_decks.check_out(out_dir, keys, keep, force)
     cap = {"sat": conflict_limit, "cpsat": time_limit, "search": time_limit}
-    rows = hard.run(csv_path, seed, sizes, r, copies == "exact", method, measure, steps,
-                    budget, random_count, exhaustive, patience, cap[method], progress)
-    mine = [row for row in rows.rows if any(hard.sweep_rows([row], k) for k in keys)]
-    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
-               f"this sweep (seed = {seed}, r = {r}, {copies} copies, {method} "
-               f"{measure})")
-    click.echo(hard.summary(mine))
     argv = ["hanabi-cp", "study", "hard", "--n", ",".join(map(str, ns)),
             "--c", ",".join(map(str, cs)), "--r", r, "--copies", copies,
             "--hand", ",".join(map(str, hands)),
             "--method", method, "--measure", measure, "--seed", seed, "--patience", patience]
     command = " ".join(shlex.quote(str(a)) for a in argv)
-    for path, check in hard_decks.write_hardest(mine, out_dir, keep, command, force, cap):
+    # One pool for the sweep and the confirmations: the climb runs many small batches.
+    with task_pool(execution) as pool:
+        rows = hard.run(csv_path, seed, sizes, r, copies == "exact", method, measure, steps,
+                        budget, random_count, exhaustive, patience, cap[method], progress, pool)
+        mine = [row for row in rows.rows if any(hard.sweep_rows([row], k) for k in keys)]
+        click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
+                   f"this sweep (seed = {seed}, r = {r}, {copies} copies, {method} "
+                   f"{measure})")
+        click.echo(hard.summary(mine))
+        written = hard_decks.write_hardest(mine, out_dir, keep, command, force, cap, pool)
+    for path, check in written:
         click.echo(f"c wrote {path} ({check['verdict']}, "
                    + ("decided alike by " + ", ".join(check["methods"]) if check["confirmed"]
                       else "not confirmed") + ")")

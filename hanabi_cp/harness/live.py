@@ -16,6 +16,9 @@ the real rules may exceed one under the lifted rules (every game of the real rul
 is a game of the lifted ones, up to the end of the final round, after which the
 lifted game can go on).  A failure is shrunk with ``harness.shrink`` (the hand size
 plays the role of h) and then by lowering players, tokens and strikes.
+
+Each instance is one task (``check_live_instance``), so ``--jobs`` and ``--dask`` run
+them as the solitaire harness does; the shrinking stays in the command's process.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from dataclasses import dataclass, replace
 from .. import __version__, interrupts
 from ..deadline import TimeUp
 from ..errors import HanabiError, InvalidParameter, SolverBug
+from ..executors import SERIAL, Execution, run_tasks
 from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
 from ..live.solve import LiveMethod, certify_live, live_methods
@@ -39,7 +43,7 @@ from . import results as csv_rows
 from .check import (BUG, CRASH, DECISIVE, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
                     culprits, problems, run_check)
 from .live_space import LiveInstance, LiveSpace
-from .runner import Failure, Report, Tally, _progress, write_counterexample
+from .runner import Failure, InOrder, Report, Tally, _progress, write_counterexample
 from .shrink import Shrunk, shrink
 
 LIFTS = ("none", "all", "clues")
@@ -207,14 +211,25 @@ class LiveFailure(Failure):
     shrunk_rules: Rules | None = None
 
 
+def check_live_instance(checks: Sequence[AnyCheck], deck: Deck, rules: Rules, lift: str,
+                        options: SolveOptions) -> tuple[list[Result], list[str]]:
+    """Every check on one instance and its problems: one task of ``cross_check_live``."""
+    results = [run_one(c, deck, rules, lift, options) for c in checks]
+    return results, live_problems(results, deck.target)
+
+
 def cross_check_live(seed: int, count: int, space: LiveSpace | None = None,
                      checks: Sequence[AnyCheck] | None = None, lift: str = "all",
                      sample: Mapping[str, float] | None = None,
                      options: SolveOptions | None = None, out_dir: str | None = None,
                      progress: bool = False, shrink_tests: int = 2000,
                      report: Report | None = None, table: ResultsCSV | None = None,
-                     force: bool = False) -> Report:
-    """Every check on ``count`` instances of ``space``; failures shrunk and written."""
+                     force: bool = False, execution: Execution = SERIAL) -> Report:
+    """Every check on ``count`` instances of ``space``; failures shrunk and written.
+
+    The instances are tasks on ``execution``; their rows are written as they finish,
+    and the report (tallies, which failures are shrunk, in this process, and the
+    files written) is made in instance order: that of the serial run."""
     space = space or LiveSpace()
     checks = list(checks) if checks is not None else select_live_checks(lift=lift)
     sample = dict(sample or {})
@@ -224,22 +239,14 @@ def cross_check_live(seed: int, count: int, space: LiveSpace | None = None,
     for c in checks:
         report.tallies.setdefault(c.label, Tally())
     bar = _progress(count, progress, "instances")
-    for inst in space.instances(seed, count):
-        rng = random.Random(f"{seed}:{inst.index}:sample")
-        active = [c for c in checks if rng.random() < sample.get(c.label, sample.get(c.name, 1.0))]
-        target = inst.deck.target
-        known = csv_rows.stored(table, seed, stream, inst.index, [c.label for c in active])
-        if known is not None:
-            results, found, _ = known
-            report.resumed += 1
-        else:
-            results = [run_one(c, inst.deck, inst.rules, lift, options) for c in active]
-            found = live_problems(results, target)
-            _store(table, seed, stream, inst, results, found)
+
+    def settle(inst: LiveInstance, active: list[AnyCheck], results: list[Result],
+               found: list[str]) -> None:
         report.instances += 1
         for r in results:
             report.tallies[r.label].add(r)
         if found:
+            target = inst.deck.target
             fail = LiveFailure(f"seed {seed}, instance #{inst.index} ({inst.kind})", inst.deck,
                                inst.rules.hand_size, results, found,
                                live_culprits(results, target), rules=inst.rules)
@@ -252,6 +259,32 @@ def cross_check_live(seed: int, count: int, space: LiveSpace | None = None,
         bar.update(1)
         if report.failures:
             bar.set_postfix(failures=len(report.failures))
+
+    ordered = InOrder(settle)
+    running: dict[int, tuple[LiveInstance, list[AnyCheck]]] = {}     # by task index
+
+    def tasks():
+        task = 0
+        for inst in space.instances(seed, count):
+            rng = random.Random(f"{seed}:{inst.index}:sample")
+            active = [c for c in checks
+                      if rng.random() < sample.get(c.label, sample.get(c.name, 1.0))]
+            known = csv_rows.stored(table, seed, stream, inst.index, [c.label for c in active])
+            if known is not None:
+                report.resumed += 1
+                ordered.put(inst.index, (inst, active, known[0], known[1]))
+                continue
+            running[task] = (inst, active)
+            task += 1
+            yield active, inst.deck, inst.rules, lift, options
+
+    with run_tasks(check_live_instance, tasks(), execution) as done:
+        for task, (results, found) in done:
+            inst, active = running.pop(task)
+            _store(table, seed, stream, inst, results, found)
+            ordered.put(inst.index, (inst, active, results, found))
+            ordered.flush()
+    ordered.flush()
     bar.close()
     return report
 

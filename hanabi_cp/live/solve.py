@@ -48,13 +48,18 @@ class LiveOutcome:
                 "reason": self.reason, "verified": self.verified, "stats": self.stats}
 
 
+def _accepts_all(deck: Deck, rules: Rules) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class LiveMethod:
     name: str
     run: Callable[[Deck, Rules, SolveOptions], LiveOutcome]
     summary: str
     # None if the method can decide (deck, rules); else a one-line reason why not.
-    refuses: Callable[[Deck, Rules], str | None] = lambda deck, rules: None
+    # A top-level function, not a lambda: a harness task pickles its methods.
+    refuses: Callable[[Deck, Rules], str | None] = _accepts_all
     maximizes: bool = False
 
 

@@ -19,6 +19,12 @@ resumes from its CSV and continues exactly as if it had never stopped.  The
 search ends after ``steps`` steps or ``budget`` seconds, whichever comes first
 (the budget makes the length, not the steps, depend on the machine).
 
+In parallel (``--jobs``, ``--dask``) the baseline's decks are independent tasks,
+their rows written in step order; the climb evaluates the proposals of its next
+steps at once, made by guessing the outcomes before them, and keeps an evaluation
+only for the step whose real state proposes that deck (``_climb``): the rows are
+those of the serial run, in the same order.
+
 The CSV has one row per evaluated deck; a row that beats every earlier one of its
 phase (a record) keeps the whole deck, the others a digest of it, so that a trace of
 thousands of steps stays small.  ``hardest`` reads the records of largest effort
@@ -28,15 +34,17 @@ found against the size, next to the median and maximum of the baseline.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .. import __version__
 from ..errors import FileError, LimitError
+from ..executors import SERIAL, TaskPool, in_order
 from ..solvers import Status
 from .common import ResultsCSV, figure, plot_row
 from .deck_moves import (all_decks, count_decks, deck_text, near_sorted_deck, neighbour,
@@ -114,16 +122,19 @@ def _old_score(row: dict) -> tuple[int, int]:
 def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: int,
         exact: bool, method: str, measure: str | None = None, steps: int = 1000,
         budget: float | None = None, random_count: int = 50, exhaustive: bool = False,
-        patience: int = 200, cap: float | None = None, progress: bool = False) -> ResultsCSV:
-    """Baseline and search for every (n, c, h) of ``sizes``; the CSV's rows."""
+        patience: int = 200, cap: float | None = None, progress: bool = False,
+        pool: TaskPool | None = None) -> ResultsCSV:
+    """Baseline and search for every (n, c, h) of ``sizes``; the CSV's rows (the same
+    rows, in the same order, on any ``pool``: see ``_climb``; None: this process)."""
     rows = ResultsCSV(csv_path, FIELDS, KEY)
+    pool = pool or TaskPool(SERIAL)
     for n, c, h in sizes:
         cfg = Config(seed, n, c, r, h, exact, method, measure)
         if exhaustive:
-            _exhaustive(rows, cfg, cap, progress)
+            _exhaustive(rows, cfg, cap, progress, pool)
         else:
-            _baseline(rows, cfg, random_count, cap, progress)
-        _climb(rows, cfg, steps, budget, patience, cap, progress)
+            _baseline(rows, cfg, random_count, cap, progress, pool)
+        _climb(rows, cfg, steps, budget, patience, cap, progress, pool)
     return rows
 
 
@@ -132,35 +143,41 @@ def _bar(total: int, desc: str, progress: bool):
     return tqdm(total=total, desc=desc, disable=not progress, unit=" decks", leave=False)
 
 
-def _baseline(rows: ResultsCSV, cfg: Config, count: int, cap, progress: bool) -> None:
-    with _bar(count, f"random n={cfg.n} c={cfg.c}", progress) as bar:
-        record = Record()
-        for i in range(count):
-            old = rows.get(**cfg.key, phase="random", step=i)
-            if old is not None:
-                record.see(_old_score(old))
-            else:
-                cards = start_deck(cfg.rng("random", i), cfg.n, cfg.c, cfg.r, cfg.exact)
-                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
-                rows.add(_row(cfg, "random", i, cards, res, record.see(cfg.score(res))))
-            bar.update()
+def _baseline(rows: ResultsCSV, cfg: Config, count: int, cap, progress: bool,
+              pool: TaskPool) -> None:
+    decks = (start_deck(cfg.rng("random", i), cfg.n, cfg.c, cfg.r, cfg.exact) for i in range(count))
+    _measure(rows, cfg, "random", decks, count, f"random n={cfg.n} c={cfg.c}", cap, progress, pool)
 
 
-def _exhaustive(rows: ResultsCSV, cfg: Config, cap, progress: bool) -> None:
+def _exhaustive(rows: ResultsCSV, cfg: Config, cap, progress: bool, pool: TaskPool) -> None:
     total = count_decks(cfg.n, cfg.c, cfg.r, cfg.exact)
     if total > MAX_EXHAUSTIVE:
         raise LimitError(f"n = {cfg.n}, c = {cfg.c}, r = {cfg.r} has {total:,} decks; an "
                           f"exhaustive sweep takes at most {MAX_EXHAUSTIVE:,}")
-    with _bar(total, f"all n={cfg.n} c={cfg.c}", progress) as bar:
-        record = Record()
-        for i, cards in enumerate(all_decks(cfg.n, cfg.c, cfg.r, cfg.exact)):
-            old = rows.get(**cfg.key, phase="all", step=i)
+    _measure(rows, cfg, "all", all_decks(cfg.n, cfg.c, cfg.r, cfg.exact), total,
+             f"all n={cfg.n} c={cfg.c}", cap, progress, pool)
+
+
+def _measure(rows: ResultsCSV, cfg: Config, phase: str, decks: Iterable, total: int, desc: str,
+             cap, progress: bool, pool: TaskPool) -> None:
+    """Evaluate the ``phase`` decks that have no row yet, as independent tasks; their
+    rows are written in step order, since whether a row is a record (keeps its deck)
+    depends on the rows before it."""
+    plan = [(step, rows.get(**cfg.key, phase=phase, step=step), cards)
+            for step, cards in enumerate(decks)]
+    todo = [(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap) for _, old, cards in plan if old is None]
+    record = Record()
+    with _bar(total, desc, progress) as bar:
+        results = in_order(pool.run(evaluate, todo))
+        for step, old, cards in plan:
             if old is not None:
                 record.see(_old_score(old))
             else:
-                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
-                rows.add(_row(cfg, "all", i, cards, res, record.see(cfg.score(res))))
+                _, res = next(results)
+                rows.add(_row(cfg, phase, step, cards, res, record.see(cfg.score(res))))
             bar.update()
+        for _ in results:       # none left: lets the run see its end
+            raise AssertionError("more results than decks")
 
 
 class Climb:
@@ -193,29 +210,70 @@ class Climb:
             self.stale += 1
         return accepted
 
+    def guess(self, cards, move: str, zero_restart: bool) -> None:
+        """Step as if this proposal's effort were known: a neighbour rejected (the
+        usual case: two steps in three), a restart of effort 0 or not as the last
+        restart was.  Only to propose the decks worth evaluating ahead (``_climb``)."""
+        if move != "restart":
+            self.take(cards, move, (-1, -1))
+        else:
+            self.take(cards, move, (0, 0) if zero_restart else (UNKNOWN_EFFORT, 0))
+
+
+UNKNOWN_EFFORT = 1 << 62         # a guessed restart effort: above any real one
+
 
 def _climb(rows: ResultsCSV, cfg: Config, steps: int, budget: float | None, patience: int,
-           cap, progress: bool) -> None:
+           cap, progress: bool, pool: TaskPool) -> None:
+    """The climb, step after step, each step's proposal following from the real
+    efforts before it.  With ``pool.width`` > 1 the decks of the next ``width`` steps
+    are evaluated at once, proposed from a copy of the state that guesses their
+    outcomes; a step then uses an evaluation only if the real state proposes that
+    same deck (the effort is a function of the deck; only a run cut by the time cap,
+    UNKNOWN, may count differently, as between any two runs), so a wrong guess costs
+    time, never a different trace: the rows are those of the serial run, in its order."""
     state = Climb()
+    zero_restart = False
     start = time.monotonic()
+    step = 0
     with _bar(steps, f"search n={cfg.n} c={cfg.c}", progress) as bar:
-        for step in range(steps):
-            cards, move = state.proposal(cfg, step, patience)
-            old = rows.get(**cfg.key, phase="search", step=step)
-            if old is not None:
-                if not same_deck(old["deck"], cards):
-                    raise FileError(f"{rows.path}: search step {step} holds another deck "
-                                    "than this version proposes; use another {csv_path}", "csv_path")
-                state.take(cards, move, _old_score(old))
-            else:
-                if budget is not None and time.monotonic() - start >= budget:
+        while step < steps:
+            if budget is not None and not rows.has(**cfg.key, phase="search", step=step) \
+                    and time.monotonic() - start >= budget:
+                break
+            ahead: dict[tuple, tuple] = {}
+            sim = copy.copy(state)
+            for s in range(step, min(steps, step + pool.width)):
+                if rows.has(**cfg.key, phase="search", step=s):
                     break
-                res = evaluate(cards, cfg.n, cfg.c, cfg.h, cfg.method, cap)
-                before = state.best
-                accepted = state.take(cards, move, cfg.score(res))
-                rows.add(_row(cfg, "search", step, cards, res, state.best > before, move,
-                              accepted, state.best[0]))
-            bar.update()
+                cards, move = sim.proposal(cfg, s, patience)
+                ahead.setdefault(cards, (cards, cfg.n, cfg.c, cfg.h, cfg.method, cap))
+                sim.guess(cards, move, zero_restart)
+            tasks = list(ahead.values())
+            known = {tasks[i][0]: res for i, res in pool.run(evaluate, tasks)}
+            while step < steps:
+                cards, move = state.proposal(cfg, step, patience)
+                old = rows.get(**cfg.key, phase="search", step=step)
+                if old is not None:
+                    if not same_deck(old["deck"], cards):
+                        raise FileError(f"{rows.path}: search step {step} holds another deck "
+                                        "than this version proposes; use another {csv_path}",
+                                        "csv_path")
+                    score = _old_score(old)
+                    state.take(cards, move, score)
+                elif cards in known:      # a deck proposed twice is evaluated once
+                    res = known[cards]
+                    before = state.best
+                    score = cfg.score(res)
+                    accepted = state.take(cards, move, score)
+                    rows.add(_row(cfg, "search", step, cards, res, state.best > before, move,
+                                  accepted, state.best[0]))
+                else:
+                    break
+                if move == "restart":
+                    zero_restart = score == (0, 0)
+                step += 1
+                bar.update()
 
 
 # ---- reading the rows back ------------------------------------------------------

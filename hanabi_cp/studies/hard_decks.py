@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from ..errors import SolverBug
+from ..executors import SERIAL, TaskPool
 from ..model import Deck
 from .deck_moves import parse_deck_text
 from .effort import MEASURES, applicable, column, evaluate
@@ -97,19 +98,24 @@ def ours(path: str) -> bool:
 
 
 def write_hardest(rows: list[dict], out_dir: str, keep: int, command: str, force: bool,
-                  cap: dict | None = None) -> list[tuple[str, dict]]:
+                  cap: dict | None = None,
+                  pool: TaskPool | None = None) -> list[tuple[str, dict]]:
     """Write the ``keep`` hardest decks of each size; [(path, check)]."""
     from ..formats.outputs import write_texts
     from .hard import hardest, size_summary, sizes_of
 
-    files = []
+    chosen = []
     for n, c, h in sizes_of(rows):
         mine = [r for r in rows if (int(r["n"]), int(r["c"]), int(r["h"])) == (n, c, h)]
         baseline = size_summary(mine)[0]
-        for rank, row in enumerate(hardest(mine, keep), start=1):
-            check = confirm(parse_deck_text(row["deck"]), n, c, h, cap)
-            files.append((os.path.join(out_dir, file_name(row, rank)),
-                          deck_file(row, check, command, baseline), check))
+        chosen += [(row, rank, baseline) for rank, row in enumerate(hardest(mine, keep), start=1)]
+    # Each deck's confirmation is a task; the files are made in the order chosen.
+    tasks = [(parse_deck_text(row["deck"]), int(row["n"]), int(row["c"]), int(row["h"]), cap)
+             for row, _, _ in chosen]
+    checks = dict((pool or TaskPool(SERIAL)).run(confirm, tasks))
+    files = [(os.path.join(out_dir, file_name(row, rank)),
+              deck_file(row, checks[i], command, baseline), checks[i])
+             for i, (row, rank, baseline) in enumerate(chosen)]
     os.makedirs(out_dir, exist_ok=True)
     # A file this study wrote before is replaced (a rerun resumes); anything else
     # at those paths is kept unless --force.
