@@ -5,7 +5,7 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from hanabi_cp.algorithms.brute import best_play
+from hanabi_cp.algorithms.brute import brute
 from hanabi_cp.encoders.cpsat import (build_decide, build_maximize, capacity_groups,
                                       configure, decode_picks, greedy_picks)
 from hanabi_cp.errors import SolverBug
@@ -29,7 +29,7 @@ def tiny_instances(seed: int, count: int, n=4, c=3, r=3, h=3, p_missing=0.03):
 def check_decide(seed: int, count: int, **kw) -> int:
     yes = 0
     for deck, h in tiny_instances(seed, count, **kw):
-        truth = best_play(deck, h)[0] == deck.target
+        truth = brute(deck, h, maximize=True).score == deck.target
         want = Status.WINNABLE if truth else Status.UNWINNABLE
         for method in ("cpsat", "sat"):
             out = solve(deck, h, method, ONE)    # the registry replays every certificate
@@ -45,7 +45,7 @@ def check_decide(seed: int, count: int, **kw) -> int:
 def check_maximize(seed: int, count: int, **kw) -> set:
     scores = set()
     for deck, h in tiny_instances(seed, count, **kw):
-        best, _ = best_play(deck, h)
+        best = brute(deck, h, maximize=True).score
         out = solve(deck, h, "cpsat", MAX)
         assert out.score == best, (str(deck), h)
         rep = replay(deck, h, out.plays)
@@ -96,7 +96,7 @@ def test_maximize_keeps_copies_a_win_would_not_use():
     # still counts 1:1, 2:1, 3:1 and 1:2.
     deck = Deck.of([(2, 1), (1, 2), (1, 1), (3, 1)], n=3, c=2)
     out = solve(deck, 1, "cpsat", MAX)
-    assert out.status is Status.UNWINNABLE and out.score == 4 == best_play(deck, 1)[0]
+    assert out.status is Status.UNWINNABLE and out.score == 4 == brute(deck, 1, maximize=True).score
 
 
 def test_empty_deck_and_zero_hand():
