@@ -3,10 +3,10 @@
 Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
 times it and re-checks every WINNABLE certificate with the independent referee
 (``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
-Methods live in their own modules and register on import; ``METHODS`` names each
-method and its module in the order ``auto`` tries them, and is imported on first
-use, so a new method is one new file plus one row there, and the CLI and the
-harness see it without further wiring.
+Methods live in hanabi_cp/methods/, one module each, and register on import;
+``METHODS`` names each method and its module in the order ``auto`` tries them, and
+is imported on first use, so a new method is one new file plus one row there, and
+the CLI and the harness see it without further wiring.
 """
 
 from __future__ import annotations
@@ -170,13 +170,13 @@ class Method:
 # that applies; with --maximize only the maximizing ones count, and cpsat is 4-100x
 # faster than dp on standard decks (bench.encoders).
 METHODS: tuple[tuple[str, str], ...] = (
-    ("greedy", "hanabi_cp.algorithms.greedy"),
-    ("lazy", "hanabi_cp.algorithms.lazy"),
-    ("search", "hanabi_cp.algorithms.search"),
-    ("sat", "hanabi_cp.encoders.sat_method"),
-    ("cpsat", "hanabi_cp.encoders.cpsat"),
-    ("dp", "hanabi_cp.algorithms.dp"),
-    ("brute", "hanabi_cp.algorithms.brute"),
+    ("greedy", "hanabi_cp.methods.greedy"),
+    ("lazy", "hanabi_cp.methods.lazy"),
+    ("search", "hanabi_cp.methods.search"),
+    ("sat", "hanabi_cp.methods.sat"),
+    ("cpsat", "hanabi_cp.methods.cpsat"),
+    ("dp", "hanabi_cp.methods.dp"),
+    ("brute", "hanabi_cp.methods.brute"),
 )
 _REGISTRY: dict[str, Method] = {}
 

@@ -13,10 +13,10 @@ from functools import cache
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hanabi_cp.algorithms.brute import brute, state_bound
-from hanabi_cp.algorithms.dp import ENTRY_LIMIT, dp, paper_bound, table_bound
-from hanabi_cp.algorithms.greedy import greedy
-from hanabi_cp.algorithms.lazy import lazy
+from hanabi_cp.methods.brute import brute, state_bound
+from hanabi_cp.methods.dp import ENTRY_LIMIT, dp, paper_bound, table_bound
+from hanabi_cp.methods.greedy import greedy
+from hanabi_cp.methods.lazy import lazy
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp import __version__
-from hanabi_cp.algorithms.brute import brute
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.cli import main
 from hanabi_cp.formats import deck_to_text, read_deck, read_dimacs
 from hanabi_cp.generators import random_deck

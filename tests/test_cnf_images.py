@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from hanabi_cp.algorithms.brute import brute
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.windows import analyse
 from hanabi_cp.formats import read_dimacs

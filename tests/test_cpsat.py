@@ -5,9 +5,11 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from hanabi_cp.algorithms.brute import brute
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cpsat import (build_decide, build_maximize, capacity_groups,
-                                      configure, decode_picks, greedy_picks)
+                                      decode_picks, greedy_picks)
+from hanabi_cp.methods import cpsat as method
+from hanabi_cp.methods.cpsat import configure, solve_model
 from hanabi_cp.errors import SolverBug
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck
@@ -86,7 +88,7 @@ def test_solver_infeasible_is_unwinnable_with_reason():
     deck = random_deck(32, 5, 4, 2, exact_copies=True)
     m = build_decide(deck, 3)
     assert m.model is not None
-    out = m.solve(ONE)
+    out = solve_model(m, ONE)
     assert out.status is Status.UNWINNABLE and "CP-SAT: infeasible" in out.reason
     assert solve(deck, 3, "sat").status is Status.UNWINNABLE
 
@@ -122,14 +124,14 @@ def test_status_mapping_is_exhaustive():
         m = build(deck, 1)
         assert m.model is not None
         opts = SolveOptions(time_limit=0.5)
-        out = m._unknown(cp_model.UNKNOWN, opts, {})
+        out = method._unknown(m, cp_model.UNKNOWN, opts, {})
         assert out.status is Status.UNKNOWN and "0.5 s" in out.reason
-        out = m._unknown(cp_model.MODEL_INVALID, opts, {})
+        out = method._unknown(m, cp_model.MODEL_INVALID, opts, {})
         assert out.status is Status.UNKNOWN and "rejected the model" in out.reason
         with pytest.raises(SolverBug):
-            m._unknown(12345, opts, {})
+            method._unknown(m, 12345, opts, {})
     with pytest.raises(SolverBug):
-        build_maximize(deck, 1)._maximize_outcome(None, cp_model.INFEASIBLE, MAX, {})
+        method._maximize_outcome(build_maximize(deck, 1), None, cp_model.INFEASIBLE, MAX, {})
 
 
 def test_time_out_is_unknown_never_wrong():

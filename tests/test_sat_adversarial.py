@@ -20,7 +20,7 @@ import random
 
 import pytest
 
-from hanabi_cp.algorithms.brute import brute
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.windows import CHAIN_CAP, analyse
 from hanabi_cp.generators import random_deck, random_kcnf
@@ -531,7 +531,7 @@ def test_every_model_decodes_to_a_win():
 
 
 def test_reference_agrees_with_dp_on_structured_decks():
-    from hanabi_cp.algorithms.dp import dp
+    from hanabi_cp.methods.dp import dp
     rng = random.Random(12)
     checked = 0
     for i in range(200):
