@@ -23,24 +23,8 @@ from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
 from .satsolver import DEFAULT_SOLVER
+from .status import Status
 from .verify import replay
-
-
-class Status(enum.Enum):
-    """The verdict of a solve, with SAT-competition exit codes.
-
-    >>> Status.WINNABLE.value, Status.UNWINNABLE.exit_code
-    ('WINNABLE', 20)
-    """
-
-    WINNABLE = "WINNABLE"
-    UNWINNABLE = "UNWINNABLE"
-    UNKNOWN = "UNKNOWN"
-
-    @property
-    def exit_code(self) -> int:
-        """SAT-competition exit codes: 10 yes, 20 no, 0 unknown."""
-        return {"WINNABLE": 10, "UNWINNABLE": 20, "UNKNOWN": 0}[self.value]
 
 
 class RunStatus(enum.StrEnum):

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from ..deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
-from ..solvers import Status
+from ..status import Status
 from ..analysis import analyse
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ import time
 
 from ..deadline import NEVER, Deadline
 from ..model import Deck
-from ..solvers import Status
+from ..status import Status
 from .cnf import build
 from .cpsat import BUILD, HanabiModel, _ortools
 from .residual import residual_stats, simplify
