@@ -45,8 +45,8 @@ import sys
 import tempfile
 import time
 
-from hanabi_cp.algorithms.greedy import greedy
-from hanabi_cp.algorithms.lazy import lazy
+from hanabi_cp.methods.greedy import greedy
+from hanabi_cp.methods.lazy import lazy
 from hanabi_cp.model import Deck
 from hanabi_cp.solvers import Status
 

@@ -15,7 +15,7 @@ import argparse
 import statistics
 import time
 
-from hanabi_cp.algorithms.search import search
+from hanabi_cp.methods.search import search
 from hanabi_cp.generators import standard_deck
 from hanabi_cp.solvers import Status
 from hanabi_cp.studies.common import percentile

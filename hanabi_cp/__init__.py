@@ -90,15 +90,17 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-# Names that are both an API function and a submodule (hanabi_cp/min_hand.py).
-_SHADOWED = frozenset({"min_hand"})
+# Names that are both an API function and a submodule (hanabi_cp/min_hand.py, the
+# package hanabi_cp/methods/).
+_SHADOWED = frozenset({"min_hand", "methods"})
 
 
 class _Package(types.ModuleType):
     """This package.  The import system sets a submodule as an attribute of its
-    package when it is first imported, which would turn ``hc.min_hand`` from the
-    function into the module at the first solve; here the function keeps the name.
-    (``from hanabi_cp.min_hand import ...`` reaches the module as always.)"""
+    package when it is first imported, which would turn ``hc.min_hand`` (or
+    ``hc.methods``) from the function into the module at the first solve; here the
+    function keeps the name.  (``from hanabi_cp.min_hand import ...`` reaches the
+    module as always.)"""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _SHADOWED and isinstance(value, types.ModuleType):

@@ -3,10 +3,10 @@
 Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
 times it and re-checks every WINNABLE certificate with the independent referee
 (``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
-Methods live in their own modules and register on import; ``METHODS`` names each
-method and its module in the order ``auto`` tries them, and is imported on first
-use, so a new method is one new file plus one row there, and the CLI and the
-harness see it without further wiring.
+Methods live in hanabi_cp/methods/, one module each, and register on import;
+``METHODS`` names each method and its module in the order ``auto`` tries them, and
+is imported on first use, so a new method is one new file plus one row there, and
+the CLI and the harness see it without further wiring.
 """
 
 from __future__ import annotations
@@ -23,24 +23,8 @@ from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
 from .satsolver import DEFAULT_SOLVER
+from .status import Status
 from .verify import replay
-
-
-class Status(enum.Enum):
-    """The verdict of a solve, with SAT-competition exit codes.
-
-    >>> Status.WINNABLE.value, Status.UNWINNABLE.exit_code
-    ('WINNABLE', 20)
-    """
-
-    WINNABLE = "WINNABLE"
-    UNWINNABLE = "UNWINNABLE"
-    UNKNOWN = "UNKNOWN"
-
-    @property
-    def exit_code(self) -> int:
-        """SAT-competition exit codes: 10 yes, 20 no, 0 unknown."""
-        return {"WINNABLE": 10, "UNWINNABLE": 20, "UNKNOWN": 0}[self.value]
 
 
 class RunStatus(enum.StrEnum):
@@ -170,13 +154,13 @@ class Method:
 # that applies; with --maximize only the maximizing ones count, and cpsat is 4-100x
 # faster than dp on standard decks (bench.encoders).
 METHODS: tuple[tuple[str, str], ...] = (
-    ("greedy", "hanabi_cp.algorithms.greedy"),
-    ("lazy", "hanabi_cp.algorithms.lazy"),
-    ("search", "hanabi_cp.algorithms.search"),
-    ("sat", "hanabi_cp.encoders.sat_method"),
-    ("cpsat", "hanabi_cp.encoders.cpsat"),
-    ("dp", "hanabi_cp.algorithms.dp"),
-    ("brute", "hanabi_cp.algorithms.brute"),
+    ("greedy", "hanabi_cp.methods.greedy"),
+    ("lazy", "hanabi_cp.methods.lazy"),
+    ("search", "hanabi_cp.methods.search"),
+    ("sat", "hanabi_cp.methods.sat"),
+    ("cpsat", "hanabi_cp.methods.cpsat"),
+    ("dp", "hanabi_cp.methods.dp"),
+    ("brute", "hanabi_cp.methods.brute"),
 )
 _REGISTRY: dict[str, Method] = {}
 

@@ -2,7 +2,7 @@
 
 ``literal_dp`` fills the whole table DP[s, H, p_1..p_{c-1}] (every H of at most h
 cards, every p vector, -inf entries included) by the pull formulas exactly as
-printed, set unions and all, with no pruning.  hanabi_cp.algorithms.dp stores only
+printed, set unions and all, with no pruning.  hanabi_cp.methods.dp stores only
 finite entries that can still reach H = {} (see its docstring); both must agree
 with brute force.  The conference version's store case (-inf if |H| >= h, measured
 after storing) is also implemented, to show on a two-card deck that it is wrong.
@@ -14,8 +14,9 @@ import itertools
 
 import pytest
 
-from hanabi_cp.algorithms.dp import dp_solve
+from hanabi_cp.methods.dp import dp
 from hanabi_cp.model import Deck
+from hanabi_cp.solvers import Status
 
 from test_algorithms import oracle, tiny, won
 
@@ -55,7 +56,7 @@ def literal_dp(deck: Deck, h: int, store_rule: str = "journal") -> bool:
 def test_literal_journal_recurrence_equals_brute_and_dp(block):
     for seed in range(block * 250, (block + 1) * 250):
         deck, h = tiny(70_000 + seed, n=(1, 3), c=(1, 2), h=(0, 2))
-        assert literal_dp(deck, h) == won(deck, h) == dp_solve(deck, h).won, (str(deck), h)
+        assert literal_dp(deck, h) == won(deck, h) == (dp(deck, h).status is Status.WINNABLE), (str(deck), h)
 
 
 def test_literal_journal_recurrence_three_colors():
@@ -71,4 +72,4 @@ def test_conference_store_rule_is_wrong():
     assert oracle(deck, 1) == 2
     assert literal_dp(deck, 1, "journal")
     assert not literal_dp(deck, 1, "conference")
-    assert dp_solve(deck, 1).won
+    assert dp(deck, 1).status is Status.WINNABLE

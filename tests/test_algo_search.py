@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from hanabi_cp.algorithms.search import MAX_CARDS, search
+from hanabi_cp.methods.search import MAX_CARDS, search
 from hanabi_cp.deadline import Deadline, TimeUp
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.generators import random_deck, standard_deck

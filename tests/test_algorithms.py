@@ -13,10 +13,10 @@ from functools import cache
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hanabi_cp.algorithms.brute import best_play, state_bound
-from hanabi_cp.algorithms.dp import ENTRY_LIMIT, dp_solve, paper_bound, table_bound
-from hanabi_cp.algorithms.greedy import greedy
-from hanabi_cp.algorithms.lazy import lazy
+from hanabi_cp.methods.brute import brute, state_bound
+from hanabi_cp.methods.dp import ENTRY_LIMIT, dp, paper_bound, table_bound
+from hanabi_cp.methods.greedy import greedy
+from hanabi_cp.methods.lazy import lazy
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck
@@ -27,7 +27,7 @@ BRUTE_STATES = 150_000     # oracle budget per instance in the default run
 
 @cache
 def oracle(deck: Deck, h: int) -> int:
-    return best_play(deck, h)[0]
+    return brute(deck, h, maximize=True).score
 
 
 def won(deck: Deck, h: int) -> bool:
@@ -64,7 +64,7 @@ def test_greedy_equals_brute_on_r1(block):
         if small_enough(deck, h):
             check("greedy", deck, h)
         else:   # too big for the oracle: dp (itself checked against brute below)
-            assert (greedy(deck, h).status is Status.WINNABLE) == dp_solve(deck, h).won
+            assert (greedy(deck, h).status is Status.WINNABLE) == (dp(deck, h).status is Status.WINNABLE)
 
 
 @pytest.mark.parametrize("block", range(4))
@@ -95,8 +95,8 @@ def test_dp_maximize_matches_brute_score():
 def test_dp_entries_within_bound():
     for seed in range(300):
         deck, h = tiny(20_000 + seed)
-        res = dp_solve(deck, h)
-        assert res.entries <= table_bound(deck, h) <= paper_bound(deck, h) + 1
+        entries = dp(deck, h, maximize=True).stats["entries"]
+        assert entries <= table_bound(deck, h) <= paper_bound(deck, h) + 1
 
 
 # --- hypothesis: arbitrary card lists (uneven copies, missing cards) ---------------

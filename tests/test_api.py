@@ -57,6 +57,13 @@ def test_min_hand_stays_the_function_after_its_module_is_imported():
     assert hc.min_hand(hc.Deck.of([(2, 1), (1, 1)])).h == 1
 
 
+def test_methods_stays_the_function_after_the_methods_package_is_imported():
+    import hanabi_cp.methods.dp  # noqa: F401  (a module of the package hanabi_cp.methods)
+    from hanabi_cp import methods
+    assert inspect.isfunction(methods) and inspect.isfunction(hc.methods)
+    assert set(hc.methods()) == {"greedy", "lazy", "search", "sat", "cpsat", "dp", "brute"}
+
+
 @pytest.mark.parametrize("name", [n for n in hc.__all__ if n != "__version__"])
 def test_every_exported_name_has_a_docstring_with_a_doctested_example(name):
     obj = getattr(hc, name)

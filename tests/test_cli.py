@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp import __version__
-from hanabi_cp.algorithms.brute import best_play
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.cli import main
 from hanabi_cp.formats import deck_to_text, read_deck, read_dimacs
 from hanabi_cp.generators import random_deck
@@ -112,7 +112,7 @@ def test_maximize_prints_a_checked_best_score():
     res = run(["solve", LAZY, "--hand", 2, "--method", "brute", "--maximize", "--certificate", "-"])
     assert res.exit_code == 20
     deck = read_deck(LAZY).deck
-    best = best_play(deck, 2)[0]
+    best = brute(deck, 2, maximize=True).score
     assert f"c score: {best} of {deck.target}" in res.stdout
     assert replay(deck, 2, v_line(res.stdout)).score == best
 

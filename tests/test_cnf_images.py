@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from hanabi_cp.algorithms.brute import best_play
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.windows import analyse
 from hanabi_cp.formats import read_dimacs
@@ -40,7 +40,7 @@ def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
             continue
         assert enc.copy_vars == {} and enc.stats["hold_segments"] == 0
         model = enc.solve_model()
-        assert (model is not None) == (best_play(deck, 0)[0] == deck.target)
+        assert (model is not None) == (brute(deck, 0, maximize=True).score == deck.target)
         if model is not None:
             assert replay(deck, 0, enc.decode(model)).won
 
@@ -50,7 +50,7 @@ def test_variants_agree_with_brute(kw):
     rng = random.Random(31)
     for _ in range(300):
         deck, h = small_deck(rng, p_missing=0), rng.randint(0, 3)
-        truth = best_play(deck, h)[0] == deck.target
+        truth = brute(deck, h, maximize=True).score == deck.target
         enc = build(deck, h, **kw)
         model = None if enc.status else enc.solve_model()
         assert (model is not None) == truth, (str(deck), h, kw)

@@ -5,9 +5,11 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from hanabi_cp.algorithms.brute import best_play
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cpsat import (build_decide, build_maximize, capacity_groups,
-                                      configure, decode_picks, greedy_picks)
+                                      decode_picks, greedy_picks)
+from hanabi_cp.methods import cpsat as method
+from hanabi_cp.methods.cpsat import configure, solve_model
 from hanabi_cp.errors import SolverBug
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck
@@ -29,7 +31,7 @@ def tiny_instances(seed: int, count: int, n=4, c=3, r=3, h=3, p_missing=0.03):
 def check_decide(seed: int, count: int, **kw) -> int:
     yes = 0
     for deck, h in tiny_instances(seed, count, **kw):
-        truth = best_play(deck, h)[0] == deck.target
+        truth = brute(deck, h, maximize=True).score == deck.target
         want = Status.WINNABLE if truth else Status.UNWINNABLE
         for method in ("cpsat", "sat"):
             out = solve(deck, h, method, ONE)    # the registry replays every certificate
@@ -45,7 +47,7 @@ def check_decide(seed: int, count: int, **kw) -> int:
 def check_maximize(seed: int, count: int, **kw) -> set:
     scores = set()
     for deck, h in tiny_instances(seed, count, **kw):
-        best, _ = best_play(deck, h)
+        best = brute(deck, h, maximize=True).score
         out = solve(deck, h, "cpsat", MAX)
         assert out.score == best, (str(deck), h)
         rep = replay(deck, h, out.plays)
@@ -86,7 +88,7 @@ def test_solver_infeasible_is_unwinnable_with_reason():
     deck = random_deck(32, 5, 4, 2, exact_copies=True)
     m = build_decide(deck, 3)
     assert m.model is not None
-    out = m.solve(ONE)
+    out = solve_model(m, ONE)
     assert out.status is Status.UNWINNABLE and "CP-SAT: infeasible" in out.reason
     assert solve(deck, 3, "sat").status is Status.UNWINNABLE
 
@@ -96,7 +98,7 @@ def test_maximize_keeps_copies_a_win_would_not_use():
     # still counts 1:1, 2:1, 3:1 and 1:2.
     deck = Deck.of([(2, 1), (1, 2), (1, 1), (3, 1)], n=3, c=2)
     out = solve(deck, 1, "cpsat", MAX)
-    assert out.status is Status.UNWINNABLE and out.score == 4 == best_play(deck, 1)[0]
+    assert out.status is Status.UNWINNABLE and out.score == 4 == brute(deck, 1, maximize=True).score
 
 
 def test_empty_deck_and_zero_hand():
@@ -122,14 +124,14 @@ def test_status_mapping_is_exhaustive():
         m = build(deck, 1)
         assert m.model is not None
         opts = SolveOptions(time_limit=0.5)
-        out = m._unknown(cp_model.UNKNOWN, opts, {})
+        out = method._unknown(m, cp_model.UNKNOWN, opts, {})
         assert out.status is Status.UNKNOWN and "0.5 s" in out.reason
-        out = m._unknown(cp_model.MODEL_INVALID, opts, {})
+        out = method._unknown(m, cp_model.MODEL_INVALID, opts, {})
         assert out.status is Status.UNKNOWN and "rejected the model" in out.reason
         with pytest.raises(SolverBug):
-            m._unknown(12345, opts, {})
+            method._unknown(m, 12345, opts, {})
     with pytest.raises(SolverBug):
-        build_maximize(deck, 1)._maximize_outcome(None, cp_model.INFEASIBLE, MAX, {})
+        method._maximize_outcome(build_maximize(deck, 1), None, cp_model.INFEASIBLE, MAX, {})
 
 
 def test_time_out_is_unknown_never_wrong():

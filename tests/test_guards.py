@@ -16,8 +16,8 @@ import random
 import pytest
 
 from capped import (assert_one_line_error, capped, cli_capped, invoke, needs_fork)
-from hanabi_cp.algorithms.brute import STATE_LIMIT, state_bound
-from hanabi_cp.algorithms.dp import ENTRY_LIMIT, table_bound
+from hanabi_cp.methods.brute import STATE_LIMIT, state_bound
+from hanabi_cp.methods.dp import ENTRY_LIMIT, table_bound
 from hanabi_cp.cnf import CNF
 from hanabi_cp.errors import HanabiError, InputError, LimitError
 from hanabi_cp.formats import parse_deck, parse_dimacs, parse_plays

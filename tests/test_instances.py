@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from hanabi_cp.algorithms.brute import state_bound, STATE_LIMIT
+from hanabi_cp.methods.brute import state_bound, STATE_LIMIT
 from hanabi_cp.formats import read_deck, read_dimacs
 from hanabi_cp.min_hand import min_hand
 from hanabi_cp.solvers import Status, solve

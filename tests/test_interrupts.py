@@ -172,7 +172,7 @@ NATIVE = textwrap.dedent("""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.cp_model_presolve = False
-    solver.parameters.catch_sigint_signal = False     # as encoders/cpsat.py sets it
+    solver.parameters.catch_sigint_signal = False     # as methods/cpsat.py sets it
     with open_output(sys.argv[1]) as out:             # a temporary file, renamed at the end
         out.write("partial")
         print("solving", flush=True)

@@ -2,7 +2,7 @@
 
 import random
 
-from hanabi_cp.algorithms.brute import best_play
+from hanabi_cp.methods.brute import brute
 from hanabi_cp.min_hand import first_copy_bound, min_hand
 from hanabi_cp.model import Deck
 from hanabi_cp.verify import replay
@@ -14,7 +14,7 @@ def brute_min(deck: Deck):
     if deck.missing():
         return None
     for h in range(deck.N + 1):
-        if best_play(deck, h)[0] == deck.target:
+        if brute(deck, h, maximize=True).score == deck.target:
             return h
 
 
@@ -28,7 +28,7 @@ def test_sat_min_hand_equals_brute():
             assert replay(deck, res.h, res.plays).won
             if res.h > 0:
                 assert res.below
-                assert best_play(deck, res.h - 1)[0] < deck.target
+                assert brute(deck, res.h - 1, maximize=True).score < deck.target
 
 
 def test_generic_search_equals_sat():

@@ -5,9 +5,9 @@ import random
 from pysat.solvers import Solver
 
 from hanabi_cp.encoders.cnf import build
-from hanabi_cp.encoders.cpsat import RESIDUAL_FROM_CARDS
 from hanabi_cp.encoders.cpsat_residual import build_residual
-from hanabi_cp.encoders.residual import eliminate, simplify
+from hanabi_cp.methods.cpsat import solve_model
+from hanabi_cp.encoders.residual import RESIDUAL_FROM_CARDS, eliminate, simplify
 from hanabi_cp.formats import read_dimacs
 from hanabi_cp.generators import random_kcnf
 from hanabi_cp.reduction import reduce_cnf
@@ -90,7 +90,7 @@ def test_residual_routes_agree_with_the_formula_on_images():
             assert out.stats["residual_variables"] <= red.formula.cnf.num_vars
         if want:
             model = build_residual(red.deck, 2)
-            out = model.solve(SolveOptions())
+            out = solve_model(model, SolveOptions())
             assert replay(red.deck, 2, out.plays).won
 
 

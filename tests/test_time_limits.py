@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from hanabi_cp.cli import main
 from hanabi_cp.deadline import NEVER, Deadline, TimeUp, ambient
 from hanabi_cp.encoders import cnf, cpsat
+from hanabi_cp.methods import cpsat as cpsat_method
 from hanabi_cp.encoders.windows import analyse
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import parse_deck, read_deck
@@ -125,13 +126,13 @@ def test_cpsat_maximize_time_out_keeps_a_verified_lower_bound():
 def test_cpsat_gets_what_is_left_of_the_command_time():
     from ortools.sat.python import cp_model
     solver = cp_model.CpSolver()
-    cpsat.configure(solver, SolveOptions(time_limit=30), Deadline.after(30, start=time.monotonic() - 20))
+    cpsat_method.configure(solver, SolveOptions(time_limit=30), Deadline.after(30, start=time.monotonic() - 20))
     assert 0 < solver.parameters.max_time_in_seconds <= 10
     assert solver.parameters.catch_sigint_signal is False
 
 
 def test_search_checks_inside_the_node_loop():
-    from hanabi_cp.algorithms.search import search
+    from hanabi_cp.methods.search import search
     deck = standard_deck(123)          # 1,053 nodes at h = 4; the loop checks every 1,024
     calls = Countdown(10**9)
     search(deck, 4, calls)

@@ -1,6 +1,7 @@
-"""Method "cpsat": Solitaire Hanabi as an OR-Tools CP-SAT model (encodings/cpsat.md).
+"""Solitaire Hanabi as OR-Tools CP-SAT models (encodings/cpsat.md): building only.
 
-The model follows SPEC fact 3, not a positions x cards time grid: per card (a, k)
+The method that solves them is ``methods/cpsat.py``.  The model follows SPEC fact
+3, not a positions x cards time grid: per card (a, k)
 the chosen copy p(a, k) and the play time T(a, k) = max(p(a, k), T(a-1, k)); the
 card is in the hand over the interval [p, T), and cumulative constraints keep at
 most h such intervals open after every position (only over the groups of cards
@@ -10,7 +11,7 @@ q < T(a-1, k)).
 
 Two models:
 
-- ``build_decide`` asks for a win.  It starts from ``windows.analyse`` (dead copies,
+- ``build_decide`` asks for a win.  It starts from ``analysis.analyse`` (dead copies,
   earliest/latest play times, deadlines), which may already prove the deck lost.
 - ``build_maximize`` asks for the largest score.  The win-only pruning of
   ``analyse`` would be unsound here (it kills copies a win cannot use, but a
@@ -18,15 +19,11 @@ Two models:
   per color, and optional hold intervals.
 
 >>> from hanabi_cp.model import Deck
+>>> build_decide(Deck.of([(3, 1), (2, 1), (1, 1)]), 1).reason
+'after card #2 every win must hold 2 cards (2:1, 3:1); the hand holds 1'
 >>> m = build_decide(Deck.of([(2, 1), (1, 1), (3, 1)]), 1)
->>> m.solve(SolveOptions()).plays.actions
-'SPP'
->>> build_decide(Deck.of([(3, 1), (2, 1), (1, 1)]), 1).solve(SolveOptions()).status
-<Status.UNWINNABLE: 'UNWINNABLE'>
->>> m = build_maximize(Deck.of([(2, 1), (3, 1), (1, 1)]), 1)
->>> out = m.solve(SolveOptions(maximize=True))
->>> out.score, out.plays.actions
-(2, 'SDP')
+>>> m.decided, m.plays(lambda var: False).actions     # every copy is forced here
+(None, 'SPP')
 """
 
 from __future__ import annotations
@@ -37,14 +34,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..deadline import EVERY, NEVER, Deadline, TimeUp
-from ..errors import SolverBug
+from ..deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
-from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..status import Status
 from ..analysis import analyse
-from .residual import RESIDUAL_FROM_CARDS
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -82,123 +76,14 @@ class HanabiModel:
         """Positions of the chosen copies, given ``value(var) -> int``."""
         return {q for (_, _, q), v in self.copy_vars.items() if v is True or value(v)}
 
-    def solve(self, options: SolveOptions, deadline: Deadline | None = None) -> Outcome:
-        """Run CP-SAT until it decides or ``deadline`` (default ``options.clock()``)."""
-        stats = dict(self.stats)
-        if self.decided is not None:
-            return Outcome(self.decided, reason=self.reason, stats=stats)
-        deadline = options.clock() if deadline is None else deadline
-        # What went into the model itself (the residual model: only its proto).
-        built = stats.get("proto_seconds",
-                          stats.get("build_seconds", 0.0) - stats.get("preprocess_seconds", 0.0))
-        if deadline.remaining() <= LOAD_RATIO * built:
-            out = Outcome(Status.UNKNOWN, reason=str(TimeUp(deadline.limit, SEARCH)),
-                          stats=stats)
-            return with_greedy_bound(self.deck, self.h, out) if self.maximize else out
-        cp_model, _ = _ortools()
-        solver = cp_model.CpSolver()
-        configure(solver, options, deadline)
-        t0 = time.perf_counter()
-        assert self.model is not None      # None only when building decided the question
-        code = solver.solve(self.model)
-        stats.update({"solve_seconds": round(time.perf_counter() - t0, 6),
-                      "cpsat_status": solver.status_name(code),
-                      "cpsat_wall_seconds": round(solver.wall_time, 6),
-                      "cpsat_branches": solver.num_branches,
-                      "cpsat_conflicts": solver.num_conflicts})
-        return (self._maximize_outcome if self.maximize else self._decide_outcome)(
-            solver, code, options, stats)
-
-    def _decide_outcome(self, solver, code, options, stats) -> Outcome:
-        cp_model, _ = _ortools()
-        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            plays = self.decode(solver.boolean_value) if self.decode is not None else \
-                decode_picks(self.deck, self.picks(solver.boolean_value))
-            return Outcome(Status.WINNABLE, plays, stats=stats)
-        if code == cp_model.INFEASIBLE:
-            return Outcome(Status.UNWINNABLE, reason="CP-SAT: infeasible (no choice of one "
-                           "copy per card keeps the hand within h)", stats=stats)
-        return self._unknown(code, options, stats)
-
-    def _maximize_outcome(self, solver, code, options, stats) -> Outcome:
-        cp_model, _ = _ortools()
-        if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            plays = decode_picks(self.deck, self.picks(solver.boolean_value))
-            score = sum(solver.boolean_value(v) for v in self.played.values())
-            target = self.deck.target
-            bound = int(round(solver.best_objective_bound))
-            stats["objective_bound"] = bound
-            if score == target:
-                return Outcome(Status.WINNABLE, plays, score=score, stats=stats)
-            if code == cp_model.OPTIMAL:
-                return Outcome(Status.UNWINNABLE, plays, score=score, stats=stats,
-                               reason=f"CP-SAT: at most {score} of {target} cards can be "
-                                      f"played (proved optimal)")
-            return Outcome(Status.UNKNOWN, plays, score=score, stats=stats,
-                           reason=f"{_time_up(options)}: best score found {score}, "
-                                  f"upper bound {bound} of {target}")
-        if code == cp_model.INFEASIBLE:
-            # Playing nothing is always feasible: this is our bug, not the user's.
-            raise SolverBug("cpsat: the maximize model is infeasible")
-        return with_greedy_bound(self.deck, self.h, self._unknown(code, options, stats))
-
-    def _unknown(self, code, options, stats) -> Outcome:
-        cp_model, _ = _ortools()
-        if code == cp_model.UNKNOWN:
-            return Outcome(Status.UNKNOWN, reason=_time_up(options), stats=stats)
-        if code == cp_model.MODEL_INVALID:
-            assert self.model is not None  # CP-SAT only reports on a model it was given
-            return Outcome(Status.UNKNOWN, reason="CP-SAT rejected the model: "
-                           + (self.model.validate() or "no reason given"), stats=stats)
-        raise SolverBug(f"cpsat: unexpected CP-SAT status {code!r}")
+    def plays(self, value) -> PlaySequence:
+        """The play sequence of a solution, given ``value(var) -> int``."""
+        if self.decode is not None:
+            return self.decode(value)
+        return decode_picks(self.deck, self.picks(value))
 
 
-SEARCH = "CP-SAT search"
-# CP-SAT looks at its time limit only between its own phases, and loading a model
-# takes about LOAD_RATIO times what Python took to build it (0.27-0.37 measured on
-# reduction images of 10^5 cards; bench.time_limits), uninterruptibly.  With less
-# time left than that, CP-SAT would stop right after loading, UNKNOWN, having
-# overrun the limit by seconds: the method answers UNKNOWN at once instead.
-LOAD_RATIO = 0.25
 BUILD = "building the CP-SAT model"
-
-
-def _time_up(options: SolveOptions) -> str:
-    return str(TimeUp(options.clock().limit, SEARCH))
-
-
-def with_greedy_bound(deck: Deck, h: int, out: Outcome) -> Outcome:
-    """A maximize outcome without a solution still gets a verified lower bound: the
-    greedy game (linear time, so also affordable once the time limit has passed)."""
-    picks = greedy_picks(deck, h)
-    out.plays, out.score = decode_picks(deck, picks), len(picks)
-    out.reason = f"{out.reason}; a greedy game plays {len(picks)} of {deck.target} cards"
-    return out
-
-
-def configure(solver: cp_model.CpSolver, options: SolveOptions,
-              deadline: Deadline = NEVER) -> None:
-    """Every solver parameter the method sets, in one place."""
-    p = solver.parameters
-    p.num_workers = max(1, options.workers)
-    p.random_seed = options.seed
-    # The models are small and propagation-driven: presolve, probing, symmetry
-    # detection and LP relaxations cost more than they save (measured by
-    # bench/encoders.py: median solve 13 ms -> 1.4 ms on standard decks, h = 4,
-    # and 4x less on random r = 2 decks; see encodings/cpsat.md).
-    p.cp_model_presolve = False
-    p.cp_model_probing_level = 0
-    p.symmetry_level = 0
-    p.linearization_level = 0
-    # CP-SAT would otherwise take SIGINT for itself and return its best answer so far
-    # as if the search had ended; Ctrl-C must end the command, not shape its answer.
-    p.catch_sigint_signal = False
-    # What is left of the command's time, not the whole limit: building and
-    # preprocessing have used some of it already.
-    if deadline.bounded:
-        p.max_time_in_seconds = max(deadline.remaining(), 0.0)
-    elif options.time_limit is not None:
-        p.max_time_in_seconds = float(options.time_limit)
 
 
 def decode_picks(deck: Deck, picks) -> PlaySequence:
@@ -423,39 +308,3 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     m.maximize(sum(played.values()))
     stats = {**_sizes(deck, m, t0), "hold_intervals": len(intervals)}
     return HanabiModel(deck, h, True, m, copy_vars, played, stats=stats)
-
-
-# From RESIDUAL_FROM_CARDS cards on, the decision model is the residual of the
-# compact CNF (cpsat_residual.py): on reduction images it has the formula's size,
-# where the interval model above grows with the deck (20-33 s on a uf50 image
-# against 2-3 s for "sat").  Below it the interval model costs milliseconds and,
-# being a second encoding, keeps the harness's cross-check of "sat" and "cpsat"
-# independent.
-
-
-@without_gc
-def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    deadline = options.clock()
-    large = deck.N >= RESIDUAL_FROM_CARDS
-    if not options.maximize:
-        if large:
-            from .cpsat_residual import build_residual
-            return build_residual(deck, h, deadline).solve(options, deadline)
-        return build_decide(deck, h, deadline=deadline).solve(options, deadline)
-    try:
-        if large:
-            # A win is a largest score: decide first, on the formula-sized model; the
-            # score model (one interval per card, no pruning) only for a lost deck.
-            from .cpsat_residual import build_residual
-            won = build_residual(deck, h, deadline).solve(options, deadline)
-            if won.status is Status.WINNABLE:
-                won.score = deck.target
-                return won
-        return build_maximize(deck, h, deadline).solve(options, deadline)
-    except TimeUp as exc:
-        return with_greedy_bound(deck, h, Outcome(Status.UNKNOWN, reason=str(exc)))
-
-
-register(Method("cpsat", run, "OR-Tools CP-SAT: one copy per card, play-time chains, "
-                "hold intervals under cumulatives of capacity h; --maximize for the score",
-                maximizes=True, prepare=_ortools))

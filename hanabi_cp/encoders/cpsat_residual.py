@@ -5,13 +5,15 @@ eliminates variables (encoders/residual.py) and writes what is left straight int
 the model's CpModelProto: one Boolean per residual variable, one ``bool_or`` per
 residual clause.  On a reduction image the residual is the formula the deck came
 from, so the CP-SAT model has the formula's size, not the deck's, and a solution
-is extended back to the whole CNF and decoded as the "sat" method decodes it.
+is extended back to the whole CNF and decoded as the "sat" method decodes it;
+the method that solves it is ``methods/cpsat.py``.
 Proofs: encodings/cnf-images.md §6 (elimination), encodings/cpsat.md §3 (use).
 
 >>> from hanabi_cp.model import Deck
+>>> from hanabi_cp.methods.cpsat import solve_model
 >>> from hanabi_cp.solvers import SolveOptions
 >>> m = build_residual(Deck.of([(2, 1), (1, 1), (3, 1)]), 1)
->>> m.solve(SolveOptions()).plays.actions
+>>> solve_model(m, SolveOptions()).plays.actions
 'SPP'
 """
 
@@ -21,11 +23,10 @@ import time
 
 from ..deadline import NEVER, Deadline
 from ..model import Deck
-from ..solvers import Status
+from ..status import Status
 from .cnf import build
 from .cpsat import BUILD, HanabiModel, _ortools
-from .residual import simplify
-from .sat_method import residual_stats
+from .residual import residual_stats, simplify
 
 
 def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiModel:

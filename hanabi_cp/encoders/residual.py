@@ -70,6 +70,12 @@ class Residual:
         return self.restore(list(model))
 
 
+def residual_stats(res: Residual) -> dict:
+    """Sizes of the residual CNF, for the stats of every method that solves it."""
+    return {"residual_variables": res.variables, "residual_clauses": len(res.clauses),
+            "residual_seconds": round(res.seconds, 6), "residual_engine": res.engine}
+
+
 def simplify(clauses, num_vars: int, deadline: Deadline = NEVER) -> Residual:
     """The residual by CaDiCaL's bounded variable elimination (see the module
     docstring); ``eliminate`` when this python-sat has no ``pysat.process``."""

@@ -17,7 +17,7 @@ import time
 from ortools.sat.python import cp_model
 
 from ..deadline import NEVER, Deadline, TimeUp
-from ..encoders.cpsat import configure
+from ..methods.cpsat import configure
 from ..errors import SolverBug
 from ..model import Deck
 from ..solvers import SolveOptions, Status
@@ -350,7 +350,7 @@ class LiveCpModel:
     def _run(self, options: SolveOptions, deadline: Deadline,
              presolve: bool) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus]:
         """One CP-SAT run.  The first (``presolve`` False) has the solitaire model's
-        settings (``encoders.cpsat.configure``: no presolve, probing, symmetry or LP;
+        settings (``methods.cpsat.configure``: no presolve, probing, symmetry or LP;
         workers, seed, what is left of the time, SIGINT left to the command) and at
         most FAST_SECONDS: most decks are decided at once from the hint.  The
         second has CP-SAT's presolve, probing and symmetry back on (LP still off):

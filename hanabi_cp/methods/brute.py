@@ -4,6 +4,13 @@ The oracle for tiny instances.  It assumes none of the facts the fast methods us
 (it may store useless cards, hold duplicates, discard playable ones); the only
 shortcut is that storing a playable card is the same move as playing it, because
 the referee plays stored cards as soon as they are playable.
+
+>>> from hanabi_cp.model import Deck
+>>> brute(Deck.of([(2, 1), (1, 1)]), 1).plays.actions
+'SP'
+>>> out = brute(Deck.of([(3, 1), (2, 1), (1, 1)]), 1, maximize=True)
+>>> out.status.value, out.score, out.plays.actions
+('UNWINNABLE', 2, 'DSP')
 """
 
 from __future__ import annotations
@@ -52,9 +59,19 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return None
 
 
-def best_play(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[int, str]:
-    """The largest score reachable and an action string reaching it; TimeUp once
-    ``deadline`` passes."""
+def brute(deck: Deck, h: int, deadline: Deadline = NEVER, maximize: bool = False) -> Outcome:
+    """Decide (deck, h), or with ``maximize`` find the largest score and a play
+    reaching it; TimeUp once ``deadline`` passes."""
+    score, actions = _best_play(deck, h, deadline)
+    won = score == deck.target
+    reason = None if won else f"exhaustive search: at most {score} of {deck.target} cards can be played"
+    return Outcome(Status.WINNABLE if won else Status.UNWINNABLE,
+                   PlaySequence(actions) if (won or maximize) else None, reason,
+                   score=score if maximize else None, stats={"states": state_bound(deck, h)})
+
+
+def _best_play(deck: Deck, h: int, deadline: Deadline) -> tuple[int, str]:
+    """The largest score reachable and an action string reaching it."""
     cards, n_cards = deck.cards, deck.N
     memo: dict = {}
 
@@ -114,14 +131,7 @@ def best_play(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[int, str]
 
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    score, actions = best_play(deck, h, options.clock())
-    won = score == deck.target
-    plays = PlaySequence(actions)
-    status = Status.WINNABLE if won else Status.UNWINNABLE
-    reason = None if won else f"exhaustive search: at most {score} of {deck.target} cards can be played"
-    return Outcome(status, plays if (won or options.maximize) else None, reason,
-                   score=score if options.maximize else None,
-                   stats={"states": state_bound(deck, h)})
+    return brute(deck, h, options.clock(), options.maximize)
 
 
 register(Method("brute", run, "exhaustive search with memo (oracle for tiny decks)",

@@ -30,13 +30,15 @@ memory.  Every column is kept to backtrack a play sequence from the final entry.
 
 >>> from hanabi_cp.model import Deck
 >>> d = Deck.of([(2, 1), (1, 2), (1, 1), (2, 2), (2, 1)])
->>> dp_solve(d, 1).actions, dp_solve(d, 0).actions
+>>> dp(d, 1).plays.actions, dp(d, 0).plays.actions
 ('SPPPD', 'DPPPP')
+>>> out = dp(Deck.of([(3, 1), (2, 1), (1, 1)]), 1, maximize=True)
+>>> out.status.value, out.score, out.plays.actions
+('UNWINNABLE', 2, 'DSP')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import comb, lgamma, log, log10
 
 from ..deadline import NEVER, Deadline
@@ -202,21 +204,39 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return _too_large(deck, h)
 
 
-@dataclass
-class DPResult:
-    score: int          # cards played by ``actions`` (n * c when won)
-    actions: str
-    won: bool
-    entries: int        # finite entries stored, all columns
-    widest: int         # the largest column
+def dp(deck: Deck, h: int, deadline: Deadline = NEVER, maximize: bool = False) -> Outcome:
+    """Decide (deck, h), or with ``maximize`` find the best score and a play
+    reaching it; TimeUp once ``deadline`` passes.  A deck missing a card is lost
+    without a table unless the score is asked for."""
+    missing = deck.missing()
+    if missing and deck.c and not maximize:
+        more = f" ({len(missing)} cards missing)" if len(missing) > 1 else ""
+        return Outcome(Status.UNWINNABLE, reason=f"card {missing[0]} has no copy in the deck{more}",
+                       stats={"entries": 0})
+    if missing and deck.c:                     # maximize: the table is needed after all
+        why = _too_large(deck, h)
+        if why is not None:
+            raise LimitError(f"dp: {why}")
+    score, actions, entries, widest = _fill(deck, h, deadline)
+    stats = {"entries": entries, "widest_column": widest,
+             "paper_bound": paper_bound_text(deck, h)}
+    plays = PlaySequence(actions)
+    if score == deck.target:
+        return Outcome(Status.WINNABLE, plays, stats=stats, score=score if maximize else None)
+    reason = (f"dynamic program: DP[N, {{}}, n, .., n] < n; at most {score} of "
+              f"{deck.target} cards can be played")
+    if missing:
+        reason = f"card {missing[0]} has no copy in the deck; " + reason
+    return Outcome(Status.UNWINNABLE, plays if maximize else None, reason,
+                   stats=stats, score=score if maximize else None)
 
 
-def dp_solve(deck: Deck, h: int, deadline: Deadline = NEVER) -> DPResult:
-    """Fill the table and backtrack from the best final entry (the win if any);
-    TimeUp once ``deadline`` passes."""
+def _fill(deck: Deck, h: int, deadline: Deadline) -> tuple[int, str, int, int]:
+    """Fill the table and backtrack from the best final entry (the win if any):
+    the score, its actions, the entries stored and the widest column."""
     n, c, N = deck.n, deck.c, deck.N
     if c == 0 or n == 0:
-        return DPResult(0, DISCARD * N, True, 0, 0)
+        return 0, DISCARD * N, 0, 0
     nc = n * c
     W = n + 1
     hand_mask = (1 << nc) - 1
@@ -281,7 +301,7 @@ def dp_solve(deck: Deck, h: int, deadline: Deadline = NEVER) -> DPResult:
         key, v = max(final.items(), key=played)
         score = played((key, v))
     actions = _backtrack(deck, h, columns, key, final[key], bit, weight, nc, W)
-    return DPResult(score, actions, score == n * c, entries, widest)
+    return score, actions, entries, widest
 
 
 def _backtrack(deck, h, columns, key, v, bit, weight, nc, W) -> str:
@@ -326,28 +346,7 @@ def _backtrack(deck, h, columns, key, v, bit, weight, nc, W) -> str:
 
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    missing = deck.missing()
-    if missing and deck.c and not options.maximize:
-        more = f" ({len(missing)} cards missing)" if len(missing) > 1 else ""
-        return Outcome(Status.UNWINNABLE, reason=f"card {missing[0]} has no copy in the deck{more}",
-                       stats={"entries": 0})
-    if missing and deck.c:                     # maximize: the table is needed after all
-        why = _too_large(deck, h)
-        if why is not None:
-            raise LimitError(f"dp: {why}")
-    res = dp_solve(deck, h, options.clock())
-    stats = {"entries": res.entries, "widest_column": res.widest,
-             "paper_bound": paper_bound_text(deck, h)}
-    plays = PlaySequence(res.actions)
-    if res.won:
-        return Outcome(Status.WINNABLE, plays, stats=stats,
-                       score=res.score if options.maximize else None)
-    reason = (f"dynamic program: DP[N, {{}}, n, .., n] < n; at most {res.score} of "
-              f"{deck.target} cards can be played")
-    if missing:
-        reason = f"card {missing[0]} has no copy in the deck; " + reason
-    return Outcome(Status.UNWINNABLE, plays if options.maximize else None, reason,
-                   stats=stats, score=res.score if options.maximize else None)
+    return dp(deck, h, options.clock(), options.maximize)
 
 
 register(Method("dp", run, "general case: dynamic program over (s, hand, levels) "

@@ -18,8 +18,8 @@ from ..model import Deck
 from ..nogc import without_gc
 from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
 from ..solvers import Method, Outcome, SolveOptions, Status, register
-from .cnf import build
-from .residual import RESIDUAL_FROM_CARDS, simplify
+from ..encoders.cnf import build
+from ..encoders.residual import RESIDUAL_FROM_CARDS, residual_stats, simplify
 
 
 @without_gc
@@ -78,12 +78,6 @@ def _whole(enc, solver: str, deadline: Deadline, stats: dict) -> Outcome:
         return Outcome(Status.WINNABLE, enc.decode(model), stats=stats)
     return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
                    "use --proof FILE)", stats=stats)
-
-
-def residual_stats(res) -> dict:
-    """Sizes of the residual CNF, for the stats of every method that solves it."""
-    return {"residual_variables": res.variables, "residual_clauses": len(res.clauses),
-            "residual_seconds": round(res.seconds, 6), "residual_engine": res.engine}
 
 
 def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadline,
