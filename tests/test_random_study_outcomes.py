@@ -56,3 +56,27 @@ def test_cli_prints_the_counts(tmp_path):
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     assert "sat pre/model/unknown" in res.output and "undecided" in res.output
+
+
+def test_undecided_rows_get_their_own_panel(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from hanabi_cp.studies.figure_files import panels
+
+    res = random_decks.run(str(tmp_path / "r.csv"), 1, 2, "h", [0, 4], n=3, c=2, r=2,
+                           method_names=["sat"], time_limit=0)
+    fig, axes = panels(1, 1, (4, 3))
+    ax = random_decks.plot_undecided(res.rows, axes[0])
+    (line,) = ax.get_lines()
+    assert list(line.get_ydata()) == [1.0, 1.0]
+    plt.close(fig)
+    assert len(random_decks.plot(res.rows, str(tmp_path / "open"))) == 2
+    # Three panels when some row is undecided, two otherwise: the PNG is wider.
+    done = random_decks.run(str(tmp_path / "d.csv"), 1, 2, "h", [0, 4], n=3, c=2, r=2,
+                            method_names=["sat"])
+    random_decks.plot(done.rows, str(tmp_path / "done"))
+    assert _png_width(tmp_path / "open.png") > _png_width(tmp_path / "done.png")
+
+
+def _png_width(path) -> int:
+    return int.from_bytes(path.read_bytes()[16:20], "big")

@@ -195,10 +195,31 @@ def plot_times(rows, ax=None):
         ax.plot(xs, [1000 * percentile(data[x][2][m], 95) for x in xs], "s--", color=color,
                 alpha=0.7, label=f"{m} p95")
     ax.set_yscale("log")
-    ax.set(xlabel=_label(rows), ylabel="solve time (ms)", title="Solve time per method")
+    some_open = any(not decided(r["verdict"]) for r in rows)
+    ax.set(xlabel=_label(rows), ylabel="solve time (ms)",
+           title="Solve time per method" + (" (decided rows only)" if some_open else ""))
     ax.grid(alpha=0.3, which="both")
     if methods:
         ax.legend(fontsize="small", ncol=2)
+    return ax
+
+
+def plot_undecided(rows, ax=None):
+    """Per method, the fraction of its rows left undecided (UNKNOWN at the time
+    limit, or REFUSED) at each point: where the time panel's medians, taken over the
+    decided rows only, hide the hardest decks."""
+    fig, ax = figure(ax)
+    counts = outcomes(rows)
+    methods = sorted({r["method"] for r in rows})
+    for j, m in enumerate(methods):
+        xs = [x for x in counts if m in counts[x]]
+        ax.plot(xs, [counts[x][m]["unknown"] / sum(counts[x][m].values()) for x in xs],
+                "^-", color=f"C{j}", label=m)
+    ax.set(xlabel=_label(rows), ylabel="fraction of rows undecided", ylim=(-0.02, 1.02),
+           title="Undecided rows (UNKNOWN at the time limit)")
+    ax.grid(alpha=0.3)
+    if methods:
+        ax.legend(fontsize="small")
     return ax
 
 
@@ -217,7 +238,11 @@ def _title(rows) -> str:
 
 
 def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
-    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``)."""
+    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``), with a third
+    panel of the undecided rows if there are any."""
+    if any(not decided(r["verdict"]) for r in rows):
+        return plot_row(rows, stem, (plot_winnable, plot_times, plot_undecided), (18, 4.2),
+                        csv_path, force)
     return plot_row(rows, stem, (plot_winnable, plot_times), (12, 4.2), csv_path, force)
 
 
