@@ -8,9 +8,11 @@ instances/satlib), or for the DIMACS files given, one line per (formula, method)
   from CaDiCaL's model of the formula (``play_from_assignment``, "witness s"; "-"
   for an unsatisfiable formula) and CaDiCaL on the formula itself ("formula s");
 - the method on the deck: model size per card (CNF variables and clauses for sat;
-  CP-SAT variables and constraints for cpsat), and the parts of ``solve(deck, h,
-  method)``: windows analysis, build (including the analysis), solve, the
-  referee's replay of the certificate (verify); "total" is the whole call;
+  CP-SAT variables and constraints for cpsat), the residual CNF after variable
+  elimination ("res vars", "res cls": on an image, about the formula's v and m),
+  and the parts of ``solve(deck, h, method)``: windows analysis, build (including
+  the analysis; for cpsat also the elimination), solve, the referee's replay of
+  the certificate (verify); "total" is the whole call;
 - the verdict, checked against the formula (satisfiable: WINNABLE, else
   UNWINNABLE; UNKNOWN after ``--time-limit`` is reported as such, not an error),
   "solve ratio" = solve / formula and "ratio" = total / formula.
@@ -23,6 +25,7 @@ verdicts: W winnable, U unwinnable, ? unknown).
     .venv/bin/python -m bench.images --quick                  # uf20-01, uf50-01, uuf50-01
     .venv/bin/python -m bench.images --no-solve               # reduction sizes and times only
     .venv/bin/python -m bench.images instances/satlib/uf50-218/uf50-02.cnf --methods cpsat
+    .venv/bin/python -m bench.images --scale      # random 3-SAT v = 50..250: bench/scale.py
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import argparse
 import math
 import os
 import statistics
+import sys
 import time
 
 from hanabi_cp.formats import read_dimacs
@@ -48,7 +52,8 @@ QUICK_ARGS = [os.path.join(SATLIB, "uf20-91", "uf20-01.cnf")]
 FORMULA_COLUMNS = (("v", 3, "i"), ("m", 4, "i"), ("cards", 7, "i"), ("n", 5, "i"),
                    ("c", 4, "i"), ("reduce s", 8, "f"), ("witness s", 9, "f"),
                    ("formula s", 9, "f4"))
-METHOD_COLUMNS = (("vars/card", 9, "f"), ("clauses/card", 12, "f"), ("analyse s", 9, "f"),
+METHOD_COLUMNS = (("vars/card", 9, "f"), ("clauses/card", 12, "f"), ("res vars", 8, "i"),
+                  ("res cls", 7, "i"), ("analyse s", 9, "f"),
                   ("build s", 7, "f"), ("solve s", 7, "f"), ("verify s", 8, "f"),
                   ("total s", 7, "f"), ("verdict", 10, "s"), ("solve ratio", 11, "r"),
                   ("ratio", 7, "r"))
@@ -95,7 +100,9 @@ def measure_method(path: str, red, sat: bool, method: str, t_formula: float,
     st = out.stats
     solve_s = st.get("solve_seconds", math.nan)
     return {"vars/card": st.get("variables_per_card", math.nan),
-            "clauses/card": st.get("clauses_per_card", st.get("constraints_per_card", math.nan)),
+            "clauses/card": st.get("constraints_per_card", st.get("clauses_per_card", math.nan)),
+            "res vars": st.get("residual_variables", math.nan),
+            "res cls": st.get("residual_clauses", math.nan),
             "analyse s": st.get("preprocess_seconds", math.nan),
             "build s": st.get("build_seconds", math.nan), "solve s": solve_s,
             "verify s": total - st["seconds"], "total s": total, "verdict": out.status.value,
@@ -148,6 +155,11 @@ def _median(rows: list) -> dict:
 
 
 def main(argv=None) -> None:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--scale" in argv:
+        from . import scale
+        scale.main([a for a in argv if a != "--scale"])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", help="DIMACS files (default: the SATLIB families)")
     ap.add_argument("--files", type=int, default=3, help="files per family (default 3)")

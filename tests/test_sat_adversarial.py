@@ -320,7 +320,7 @@ def test_cpsat_shares_the_windows_and_agrees():
 
 
 def test_chain_cap_binds_and_stays_sound(monkeypatch):
-    import hanabi_cp.encoders.windows as W
+    import hanabi_cp.analysis as W
     gave_up = []
     real = W._chain_overflows
 

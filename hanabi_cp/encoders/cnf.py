@@ -31,8 +31,9 @@ from pysat.card import CardEnc, EncType
 from ..cnf import CNF
 from ..deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
+from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
-from .windows import Windows, analyse
+from ..analysis import Windows, analyse
 
 TRUE, FALSE = True, False
 PHASE = "building the CNF"
@@ -116,6 +117,7 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
     return play_out(deck.cards, c, alive.__getitem__, lambda t: single[t] or chosen(t))
 
 
+@without_gc
 def build(deck: Deck, h: int, windows: Windows | None = None,
           card_encoding: int = EncType.seqcounter, propagate: bool = False,
           collect: bool = False, asap: bool = False, deadline: Deadline = NEVER) -> Encoding:

@@ -1,7 +1,11 @@
 """Method "sat": the compact CNF (encoders/cnf.py) under any pysat solver.
 
-A model is decoded into a play sequence (the registry replays it); unsatisfiable
-means UNWINNABLE, with a DRUP proof checked by ``drup`` when SolveOptions.proof
+On decks of RESIDUAL_FROM_CARDS cards or more the solver gets the residual of the
+CNF (encoders/residual.py: bounded variable elimination; on reduction images it is
+the formula itself), and its model is extended back to the whole CNF before
+decoding.  A model is decoded
+into a play sequence (the registry replays it); unsatisfiable means UNWINNABLE,
+with a DRUP proof (of the whole CNF) checked by ``drup`` when SolveOptions.proof
 names a file; a time limit runs out as UNKNOWN, never as a guess.
 """
 
@@ -9,76 +13,16 @@ from __future__ import annotations
 
 import time
 
-from ..deadline import NEVER, Deadline, TimeUp
-from ..errors import InvalidParameter, MethodRefused
+from ..deadline import Deadline, TimeUp
 from ..model import Deck
+from ..nogc import without_gc
+from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .cnf import build
-
-# CaDiCaL 1.9.5 cannot be interrupted from another thread through pysat, so the
-# solver runs in slices bounded by a conflict budget, and Python gets control back
-# between slices: to check the deadline, and to let a signal handler run (Ctrl-C).
-# The budget adapts so that a slice takes about SLICE_SECONDS (conflicts cost from
-# microseconds to milliseconds, depending on the formula).
-FIRST_BUDGET = 1_000
-SLICE_SECONDS = 0.1
-LOAD_CHUNK = 50_000             # clauses handed to the solver between deadline checks
+from .residual import RESIDUAL_FROM_CARDS, simplify
 
 
-def sat_solve(clauses, solver: str = "cadical195", deadline: Deadline = NEVER,
-              assumptions=()):
-    """(True, model) / (False, None), plus solver stats; TimeUp at the deadline."""
-    from pysat.solvers import Solver
-
-    with Solver(name=check_solver(solver)) as s:
-        load(s, clauses, deadline)
-        return run_limited(s, deadline, assumptions)
-
-
-def check_solver(name: str) -> str:
-    from pysat.solvers import SolverNames
-
-    if not hasattr(SolverNames, name):
-        names = ", ".join(n for n in vars(SolverNames) if not n.startswith("_"))
-        raise InvalidParameter(f"unknown pysat solver {name!r}; choose from {names}")
-    return name
-
-
-def load(s, clauses, deadline: Deadline) -> None:
-    """Give ``clauses`` to the solver ``s`` in chunks, checking the deadline."""
-    for i in range(0, len(clauses), LOAD_CHUNK):
-        deadline.check("loading the CNF into the SAT solver")
-        s.append_formula(clauses[i:i + LOAD_CHUNK])
-
-
-def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT search"):
-    """Solve with ``s`` in slices of about SLICE_SECONDS until it answers; TimeUp
-    once ``deadline`` passes.  Returns (ok, model or None, solver stats)."""
-    budget = FIRST_BUDGET
-    while True:
-        deadline.check(phase)
-        left = deadline.remaining()
-        try:
-            s.conf_budget(budget)
-        except NotImplementedError:
-            if deadline.bounded:
-                raise MethodRefused("this pysat solver has no conflict budgets, so it cannot "
-                                    "keep a time limit; use cadical195 or leave out "
-                                    "{time_limit}", "time_limit") from None
-            ok = s.solve(assumptions=assumptions)
-            break
-        t0 = time.monotonic()
-        ok = s.solve_limited(assumptions=assumptions)
-        if ok is not None:
-            break
-        took = max(time.monotonic() - t0, 1e-4)
-        goal = max(min(SLICE_SECONDS, left - took), 0.005)
-        # At most 4x up or down per slice: one odd slice must not swing the budget.
-        budget = max(100, int(min(max(budget * goal / took, budget / 4), budget * 4)))
-    stats = s.accum_stats() or {}
-    return ok, (s.get_model() if ok else None), stats
-
-
+@without_gc
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     deadline = options.clock()
     solver = check_solver(options.solver)
@@ -93,7 +37,36 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     stats.pop("cardinality_sets", None)
     t1 = time.perf_counter()
     if options.proof:
+        # The proof is of the whole CNF: drup checks it without trusting elimination.
         return _with_proof(deck, h, enc, options, deadline, stats, t1)
+    if deck.N < RESIDUAL_FROM_CARDS:
+        return _whole(enc, solver, deadline, stats)
+    try:
+        # Elimination belongs to building: it makes the encoding formula-sized.
+        res = simplify(enc.clauses, enc.num_vars, deadline=deadline)
+        stats.update(residual_stats(res))
+        stats["build_seconds"] = round(t_build + res.seconds, 6)
+        t1 = time.perf_counter()
+        if res.unsat:
+            stats["solve_seconds"] = 0.0
+            return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (variable "
+                           "elimination derived the empty clause; no proof requested, use "
+                           "--proof FILE)", stats=stats)
+        ok, model, sstats = sat_solve(res.clauses, solver, deadline)
+    except TimeUp as exc:
+        stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
+        return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
+    stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
+    stats.update({f"sat_{k}": v for k, v in sstats.items()})
+    if ok:
+        return Outcome(Status.WINNABLE, enc.decode(res.literals(model)), stats=stats)
+    return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
+                   "use --proof FILE)", stats=stats)
+
+
+def _whole(enc, solver: str, deadline: Deadline, stats: dict) -> Outcome:
+    """A small deck: its whole CNF goes to the solver (elimination would cost more)."""
+    t1 = time.perf_counter()
     try:
         ok, model, sstats = sat_solve(enc.clauses, solver, deadline)
     except TimeUp as exc:
@@ -107,13 +80,19 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
                    "use --proof FILE)", stats=stats)
 
 
+def residual_stats(res) -> dict:
+    """Sizes of the residual CNF, for the stats of every method that solves it."""
+    return {"residual_variables": res.variables, "residual_clauses": len(res.clauses),
+            "residual_seconds": round(res.seconds, 6), "residual_engine": res.engine}
+
+
 def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadline,
                 stats: dict, t1: float) -> Outcome:
     from ..proofs import CHECK_PHASE, prove_unsat
     assert options.proof is not None
     try:
         res = prove_unsat(enc.clauses, enc.num_vars, options.proof,
-                          solver=options.solver if options.solver.startswith("cadical") else "cadical195",
+                          solver=options.solver if options.solver.startswith("cadical") else DEFAULT_SOLVER,
                           comments=[f"hanabi-cp sat encoding of a {deck.N}-card deck, h = {h}"],
                           deadline=deadline)
     except TimeUp as exc:
