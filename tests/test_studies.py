@@ -106,6 +106,16 @@ def test_statistics():
     assert percentile([3.0], 95) == 3.0
 
 
+def test_wilson_interval_holds_the_observed_fraction():
+    # Error bars are p - lo and hi - p: rounding once made lo(0 of 11) = 3e-17 > 0,
+    # and matplotlib refused to draw the figure.
+    assert wilson(0, 11)[0] == 0.0 and wilson(21, 21)[1] == 1.0
+    for t in range(1, 120):
+        for w in range(t + 1):
+            lo, hi = wilson(w, t)
+            assert 0.0 <= lo <= w / t <= hi <= 1.0
+
+
 def test_cli_study_standard_resumes(tmp_path):
     args = ["study", "standard", "--seed", "5", "--count", "2", "--hands", "2,6",
             "--methods", "sat", "--no-maximize", "--csv", str(tmp_path / "s.csv"),

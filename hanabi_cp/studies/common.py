@@ -100,7 +100,9 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval always holds p; rounding can put a bound a few ulps past it (0 of 11
+    # gave a lower bound of 3e-17), which error bars cannot draw.
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 def percentile(values: Sequence[float], q: float):

@@ -13,6 +13,9 @@ the registry: a method added later joins the sweep by name), one CSV row each.
 The figure shows the fraction winnable with 95 % Wilson intervals, and the median
 and 95th-percentile solve time of each method, against the control parameter: a
 peak of the time where the fraction crosses 1/2 is the easy-hard-easy pattern.
+The summary also counts, per method, the rows decided by the preprocessing, by
+the model, and not at all (UNKNOWN at the time limit: counted, never a verdict),
+and lists first any deck two methods decided differently.
 """
 
 from __future__ import annotations
@@ -104,6 +107,64 @@ def by_point(rows: list[dict]):
     return out
 
 
+# Methods that run the hold-window preprocessing (encoders.windows) before building
+# a model, and record the model's variables in the row when they build one.
+PREPROCESSING = ("sat", "cpsat")
+
+
+def preprocessed(row: dict) -> bool:
+    """Decided by the preprocessing, before any model was built or solved (the row
+    then records no model: sat 0 variables, cpsat none)."""
+    return (row["method"] in PREPROCESSING and decided(row["verdict"])
+            and row.get("variables") in ("", "0", None))
+
+
+def outcomes(rows: list[dict]):
+    """x -> method -> counts of rows decided in preprocessing ("pre", see
+    ``preprocessed``), decided by the method's model or search ("model"), and not
+    decided ("unknown": UNKNOWN at the time limit, or REFUSED): undecided rows are
+    counted here, never dropped or folded into a verdict.
+
+    >>> rows = [{"x": "1", "method": "sat", "verdict": v, "variables": n}
+    ...         for v, n in [("UNWINNABLE", "0"), ("WINNABLE", "50"), ("UNKNOWN", "")]]
+    >>> outcomes(rows)
+    {1.0: {'sat': {'pre': 1, 'model': 1, 'unknown': 1}}}
+    """
+    out: dict = defaultdict(lambda: defaultdict(lambda: {"pre": 0, "model": 0, "unknown": 0}))
+    for r in rows:
+        cell = out[float(r["x"])][r["method"]]
+        cell["unknown" if not decided(r["verdict"]) else
+             "pre" if preprocessed(r) else "model"] += 1
+    return {x: {m: dict(c) for m, c in sorted(ms.items())} for x, ms in sorted(out.items())}
+
+
+def undecided_decks(rows: list[dict]) -> dict:
+    """x -> decks that no method decided (they are in no winnable fraction)."""
+    seen: dict = defaultdict(set)
+    done: dict = defaultdict(set)
+    for r in rows:
+        x = float(r["x"])
+        seen[x].add(r["instance"])
+        if decided(r["verdict"]):
+            done[x].add(r["instance"])
+    return {x: len(seen[x] - done[x]) for x in sorted(seen)}
+
+
+def disagreements(rows: list[dict]) -> list[tuple[float, str, dict]]:
+    """(x, instance, {method: verdict}) for every deck two methods decided differently:
+    a solver bug, which a study must show rather than average away.
+
+    >>> disagreements([{"x": "2", "instance": "0", "method": m, "verdict": v}
+    ...                for m, v in [("sat", "WINNABLE"), ("cpsat", "UNWINNABLE")]])
+    [(2.0, '0', {'sat': 'WINNABLE', 'cpsat': 'UNWINNABLE'})]
+    """
+    by_deck: dict = defaultdict(dict)
+    for r in rows:
+        if decided(r["verdict"]):
+            by_deck[(float(r["x"]), r["instance"])][r["method"]] = r["verdict"]
+    return [(x, i, v) for (x, i), v in sorted(by_deck.items()) if len(set(v.values())) > 1]
+
+
 def plot_winnable(rows, ax=None):
     fig, ax = figure(ax)
     data = by_point(rows)
@@ -121,19 +182,44 @@ def plot_winnable(rows, ax=None):
 def plot_times(rows, ax=None):
     fig, ax = figure(ax)
     data = by_point(rows)
-    methods = sorted({m for _, _, t in data.values() for m in t})
+    methods = sorted({m for _, _, t in data.values() for m in t}
+                     | {r["method"] for r in rows})
+    counts = outcomes(rows)
     for j, m in enumerate(methods):
         xs = [x for x, (_, _, t) in data.items() if t.get(m)]
         color = f"C{j}"
+        # Undecided rows have no solve time to plot; the legend counts them.
+        unknown = sum(c.get(m, {}).get("unknown", 0) for c in counts.values())
         ax.plot(xs, [1000 * percentile(data[x][2][m], 50) for x in xs], "o-", color=color,
-                label=f"{m} median")
+                label=f"{m} median" + (f" ({unknown} undecided)" if unknown else ""))
         ax.plot(xs, [1000 * percentile(data[x][2][m], 95) for x in xs], "s--", color=color,
                 alpha=0.7, label=f"{m} p95")
     ax.set_yscale("log")
-    ax.set(xlabel=_label(rows), ylabel="solve time (ms)", title="Solve time per method")
+    some_open = any(not decided(r["verdict"]) for r in rows)
+    ax.set(xlabel=_label(rows), ylabel="solve time (ms)",
+           title="Solve time per method" + (" (decided rows only)" if some_open else ""))
     ax.grid(alpha=0.3, which="both")
     if methods:
         ax.legend(fontsize="small", ncol=2)
+    return ax
+
+
+def plot_undecided(rows, ax=None):
+    """Per method, the fraction of its rows left undecided (UNKNOWN at the time
+    limit, or REFUSED) at each point: where the time panel's medians, taken over the
+    decided rows only, hide the hardest decks."""
+    fig, ax = figure(ax)
+    counts = outcomes(rows)
+    methods = sorted({r["method"] for r in rows})
+    for j, m in enumerate(methods):
+        xs = [x for x in counts if m in counts[x]]
+        ax.plot(xs, [counts[x][m]["unknown"] / sum(counts[x][m].values()) for x in xs],
+                "^-", color=f"C{j}", label=m)
+    ax.set(xlabel=_label(rows), ylabel="fraction of rows undecided", ylim=(-0.02, 1.02),
+           title="Undecided rows (UNKNOWN at the time limit)")
+    ax.grid(alpha=0.3)
+    if methods:
+        ax.legend(fontsize="small")
     return ax
 
 
@@ -152,20 +238,38 @@ def _title(rows) -> str:
 
 
 def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:
-    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``)."""
+    """``stem``.png and ``stem``.svg of ``rows`` (drawn from ``csv_path``), with a third
+    panel of the undecided rows if there are any."""
+    if any(not decided(r["verdict"]) for r in rows):
+        return plot_row(rows, stem, (plot_winnable, plot_times, plot_undecided), (18, 4.2),
+                        csv_path, force)
     return plot_row(rows, stem, (plot_winnable, plot_times), (12, 4.2), csv_path, force)
 
 
 def summary(rows) -> str:
+    """Per point: decks, the fraction winnable, decks no method decided; per method
+    the median / p95 time of its decided rows and its counts of rows decided in
+    preprocessing / by the model / undecided.  Methods that disagree on a deck are
+    listed first, as a solver bug."""
     data = by_point(rows)
-    methods = sorted({m for _, _, t in data.values() for m in t})
-    head = ["x", "decks", "winnable"] + [f"{m} med/p95 ms" for m in methods]
-    lines = ["  ".join(head)]
-    for x, (w, t, times) in data.items():
-        cells = [f"{x:g}", str(t), f"{w / t:.3f}" if t else "-"]
+    counts = outcomes(rows)
+    open_decks = undecided_decks(rows)
+    methods = sorted({m for c in counts.values() for m in c})
+    head = ["x", "decks", "winnable", "undecided"]
+    for m in methods:
+        head += [f"{m} med/p95 ms", f"{m} pre/model/unknown"]
+    lines = [f"c BUG: methods disagree at x = {x:g}, deck {i}: "
+             + ", ".join(f"{m} {v}" for m, v in verdicts.items())
+             for x, i, verdicts in disagreements(rows)]
+    lines.append("  ".join(head))
+    for x in sorted(set(data) | set(counts)):
+        w, t, times = data.get(x, (0, 0, {}))
+        cells = [f"{x:g}", str(t), f"{w / t:.3f}" if t else "-", str(open_decks.get(x, 0))]
         for m in methods:
             ts = times.get(m)
             cells.append(f"{1000 * percentile(ts, 50):.2f}/{1000 * percentile(ts, 95):.2f}"
                          if ts else "-")
+            c = counts[x].get(m, {"pre": 0, "model": 0, "unknown": 0})
+            cells.append(f"{c['pre']}/{c['model']}/{c['unknown']}")
         lines.append("  ".join(cells))
     return "\n".join(lines)
