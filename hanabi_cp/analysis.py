@@ -67,7 +67,8 @@ class Windows:
         for Ak in self.alive[1:]:
             ps = sorted(q for copies in Ak for q in copies)
             cpos.append(ps)
-            cval.append([self.deck.cards[q][0] for q in ps])
+            dv = self.deck.values
+            cval.append([dv[q] for q in ps])
         return cpos, cval
 
     def spans(self, k: int, a: int) -> list[tuple[int, int]]:
@@ -91,7 +92,7 @@ def _by_color(deck: Deck, deadline: Deadline = NO_DEADLINE) -> list[list[list[in
     for _ in range(deck.c + 1):
         deadline.check(PHASE)
         copies.append([[] for _ in range(deck.n + 1)])
-    for t, (a, k) in enumerate(deck.cards):
+    for t, a, k in zip(range(deck.N), deck.values, deck.colors):
         if not t & EVERY:
             deadline.check(PHASE)
         copies[k][a].append(t)
@@ -111,6 +112,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
                        "copy in the deck" + (f" ({len(missing)} cards missing)"
                                              if len(missing) > 1 else ""))
     alive = _by_color(deck, deadline)
+    dv = deck.values
     earliest = [[NEVER] * (n + 1) for _ in range(c + 1)]
     latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
     stop: list[list[list[int]]] = []
@@ -163,7 +165,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
             # color k, so a deadline g for it can be lowered to the last such
             # position <= g.
             ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
-            vals = [deck.cards[q][0] for q in ps]
+            vals = [dv[q] for q in ps]
             cpos[k], cval[k] = ps, vals
             below: list[int] = []   # the h+1 smallest last-copy positions of values above a
             for a in range(n, 0, -1):

@@ -21,10 +21,12 @@ card can be stored, at most h cards are ``held`` (emitted once per maximal set).
 from __future__ import annotations
 
 import time
+from array import array
 from bisect import bisect_right
 from itertools import accumulate, combinations
 from dataclasses import dataclass, field
 from math import comb
+from collections.abc import Sequence
 
 from pysat.card import CardEnc, EncType
 
@@ -34,6 +36,7 @@ from ..model import Deck, check_hand
 from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
 from ..analysis import Windows, analyse
+from .flat import Clauses, Names
 
 TRUE, FALSE = True, False
 PHASE = "building the CNF"
@@ -55,9 +58,9 @@ class Encoding:
 
     deck: Deck
     h: int
-    clauses: list
+    clauses: Sequence            # a list, or flat.Clauses (the builder's: integer arrays)
     num_vars: int
-    names: list                  # names[v] = readable tuple for variable v (index 0 unused)
+    names: Sequence              # names[v] = readable tuple for variable v (index 0 unused)
     windows: Windows
     copy_vars: dict              # position q -> variable of "copy q chosen"
     status: str | None = None
@@ -114,7 +117,7 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
                 alive[q] = 1
             if len(copies) == 1:
                 single[copies[0]] = 1
-    return play_out(deck.cards, c, alive.__getitem__, lambda t: single[t] or chosen(t))
+    return play_out(zip(deck.values, deck.colors), c, alive.__getitem__, lambda t: single[t] or chosen(t))
 
 
 @without_gc
@@ -137,16 +140,16 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     t0 = time.perf_counter()
     win = windows if windows is not None else analyse(deck, h, deadline=deadline)
     t_pre = time.perf_counter() - t0
-    names: list = [None]
+    names = Names()
     if win.reason is not None:
         return Encoding(deck, h, [[]], 0, names, win, {}, "UNWINNABLE", win.reason,
                         stats=_stats(deck, 0, 1, t_pre, 0.0, win))
     n, c, N = deck.n, deck.c, deck.N
     alive, E, L = win.alive, win.earliest, win.latest
-    clauses: list = []
+    clauses = Clauses()
     add = clauses.append
     copy_vars: dict = {}
-    gvars: dict = {}
+    gvars: dict = {}             # literal of T(b, k) <= t, by (t, b, k) as one int
     pending: list = []           # played_by variables whose defining clauses are due
     top = [0]
 
@@ -162,7 +165,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     # Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
     # Every other alive copy is played on sight whenever it is chosen.
     # skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end); [] if none.
-    skeep: list[list[list[tuple[int, int]]]] = [[[] for _ in range(n + 1)] for _ in range(c + 1)]
+    # One shared empty list per color: entries are replaced, never appended to (n x c
+    # fresh lists were ~40 bytes per image card).
+    skeep: list[list[list[tuple[int, int]]]] = [[[]] * (n + 1) for _ in range(c + 1)]
     first_store = [[N] * (n + 1) for _ in range(c + 1)]
     storable_cards = []          # (k, a) with a storable copy, in color-major order
     for k in range(1, c + 1):
@@ -204,7 +209,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             if t < Eb:
                 lit = FALSE
                 break
-            key = (k, b, t)
+            key = (t * (n + 1) + b) * (c + 1) + k     # an int: no tuple per key
             lit = gvars.get(key)
             if lit is not None:
                 break
@@ -328,19 +333,23 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     # the other cards need no hold segments.  min-hand (collect) varies h: keep all.
     needed = storable_cards
     if not collect:
-        diff = [0] * (N + 1)
+        # Integer arrays, not lists: N int objects each were ~60 bytes per card.
+        diff = array("i", bytes(4 * (N + 1)))
         for k, a in storable_cards:
             for q, end in skeep[k][a]:
                 diff[q] += 1
                 diff[end] -= 1
-        cover = list(accumulate(diff))
-        bad = [0] * (N + 1)
+        cover = array("i", accumulate(diff))
+        del diff
+        bad = array("i", bytes(4 * (N + 1)))
         for q in stores:
             if cover[q] > h:
                 bad[q + 1] = 1
-        bad = list(accumulate(bad))      # bad[t]: overfull store points before t
+        del cover
+        bad = array("i", accumulate(bad))      # bad[t]: overfull store points before t
         needed = [(k, a) for k, a in storable_cards
                   if any(bad[end] > bad[q] for q, end in skeep[k][a])]
+        del bad
     for i, (k, a) in enumerate(needed):
         if not i & EVERY:
             deadline.check(PHASE)
