@@ -25,7 +25,9 @@ until nothing changes (a handful on every deck measured).
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import accumulate
 from dataclasses import dataclass, field
 
@@ -51,24 +53,23 @@ class Windows:
     stats: dict[str, int] = field(default_factory=dict)
     # Per color: alive positions in deck order and their values (None if unknown).
     cpos: list[list[int]] | None = None
-    cval: list[list[int]] | None = None
+    cval: list[Sequence[int]] | None = None
 
     @property
     def decided_lost(self) -> bool:
         return self.reason is not None
 
-    def positions(self) -> tuple[list[list[int]], list[list[int]]]:
+    def positions(self) -> tuple[list[list[int]], list[Sequence[int]]]:
         """Per color: alive positions in deck order and their values (cpos, cval);
         from the last pass when still exact, else recomputed."""
         if self.cpos is not None and self.cval is not None:
             return self.cpos, self.cval
         cpos: list[list[int]] = [[]]
-        cval: list[list[int]] = [[]]
+        cval: list[Sequence[int]] = [[]]
         for Ak in self.alive[1:]:
             ps = sorted(q for copies in Ak for q in copies)
             cpos.append(ps)
-            dv = self.deck.values
-            cval.append([dv[q] for q in ps])
+            cval.append(array("i", map(self.deck.values.__getitem__, ps)))
         return cpos, cval
 
     def spans(self, k: int, a: int) -> list[tuple[int, int]]:
@@ -127,7 +128,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
         deadline.check(PHASE)
         changed = False
         cpos: list[list[int]] = [[] for _ in range(c + 1)]
-        cval: list[list[int]] = [[] for _ in range(c + 1)]
+        cval: list[Sequence[int]] = [[] for _ in range(c + 1)]
         # E: the chosen copy is no earlier than the first alive one (fact 3).
         for k in range(1, c + 1):
             deadline.check(PHASE)
@@ -165,7 +166,8 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
             # color k, so a deadline g for it can be lowered to the last such
             # position <= g.
             ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
-            vals = [dv[q] for q in ps]
+            # An int32 array: a list would hold one int object per card (values > 256).
+            vals = array("i", map(dv.__getitem__, ps))
             cpos[k], cval[k] = ps, vals
             below: list[int] = []   # the h+1 smallest last-copy positions of values above a
             for a in range(n, 0, -1):

@@ -32,7 +32,7 @@ from pysat.card import CardEnc, EncType
 
 from ..cnf import CNF
 from ..deadline import EVERY, NEVER, Deadline
-from ..model import Deck, check_hand
+from ..model import COMPACT_FROM_CARDS, Deck, check_hand
 from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
 from ..analysis import Windows, analyse
@@ -61,12 +61,17 @@ class Encoding:
     clauses: Sequence            # a list, or flat.Clauses (the builder's: integer arrays)
     num_vars: int
     names: Sequence              # names[v] = readable tuple for variable v (index 0 unused)
-    windows: Windows
+    # The analysis the CNF was built from; None on decks of COMPACT_FROM_CARDS cards
+    # or more, where its tables (~200 bytes a card) would stay alive through the
+    # solve: ``decode`` reads only the two flag arrays below.
+    windows: Windows | None
     copy_vars: dict              # position q -> variable of "copy q chosen"
     status: str | None = None
     reason: str | None = None
     stats: dict = field(default_factory=dict)
     capacity: list = field(default_factory=list)   # with build(collect=True)
+    alive: bytearray = field(default_factory=bytearray)    # alive[q]: copy q alive
+    single: bytearray = field(default_factory=bytearray)   # single[q]: its card's only one
 
     @property
     def cnf(self) -> CNF:
@@ -77,7 +82,8 @@ class Encoding:
         """The play sequence of a model (list of literals, pysat style)."""
         true = {l for l in model if l > 0}
         cv = self.copy_vars
-        return decode_choice(self.deck, self.windows, lambda q: q in cv and cv[q] in true)
+        return play_choice(self.deck, self.alive, self.single,
+                           lambda q: q in cv and cv[q] in true)
 
     def solve_model(self, solver: str = "cadical195"):
         """Convenience for doctests and tests: a model, or None if unsatisfiable."""
@@ -108,16 +114,26 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
     that cannot be played when scanned).  A card whose only alive copy is q is always
     chosen there.
     """
-    c = deck.c
+    return play_choice(deck, *copy_flags(deck, win), chosen)
+
+
+def copy_flags(deck: Deck, win: Windows) -> tuple[bytearray, bytearray]:
+    """Per position: is the copy alive; is it the only alive copy of its card."""
     alive = bytearray(deck.N)
     single = bytearray(deck.N)
-    for k in range(1, c + 1):
+    for k in range(1, deck.c + 1):
         for copies in win.alive[k][1:]:
             for q in copies:
                 alive[q] = 1
             if len(copies) == 1:
                 single[copies[0]] = 1
-    return play_out(zip(deck.values, deck.colors), c, alive.__getitem__, lambda t: single[t] or chosen(t))
+    return alive, single
+
+
+def play_choice(deck: Deck, alive: bytearray, single: bytearray, chosen) -> PlaySequence:
+    """``decode_choice`` from the flags of ``copy_flags``."""
+    return play_out(zip(deck.values, deck.colors), deck.c, alive.__getitem__,
+                    lambda t: single[t] or chosen(t))
 
 
 @without_gc
@@ -482,7 +498,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     define_pending()
 
     build_s = time.perf_counter() - t0
-    enc = Encoding(deck, h, clauses, top[0], names, win, copy_vars, capacity=capacity)
+    alive_flags, single_flags = copy_flags(deck, win)
+    enc = Encoding(deck, h, clauses, top[0], names, win if N < COMPACT_FROM_CARDS else None,
+                   copy_vars, capacity=capacity, alive=alive_flags, single=single_flags)
     enc.stats = _stats(deck, top[0], len(clauses), t_pre, build_s, win)
     enc.stats.update({"cardinality_clauses": ncard, "hold_segments": len(seg_s),
                       "cardinality_sets": dict(sorted(card_sizes.items()))})
