@@ -48,6 +48,7 @@ import time
 from hanabi_cp.algorithms.greedy import greedy
 from hanabi_cp.algorithms.lazy import lazy
 from hanabi_cp.model import Deck
+from hanabi_cp.solvers import Status
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 INSTRUCTION_MAX_N = 300_000     # callgrind is ~50x slower than native Python
@@ -78,12 +79,12 @@ def greedy_case(seed: int, N: int):
     """(deck, h, run) for greedy's row of size N: run() -> won."""
     deck = staircase(seed, N // COLORS, COLORS, 1)
     h = WINDOW * COLORS
-    return deck, h, lambda: greedy(deck, h)[0]
+    return deck, h, lambda: greedy(deck, h).status is Status.WINNABLE
 
 
 def lazy_case(seed: int, N: int):
     deck = staircase(seed, N // COPIES, 1, COPIES)
-    return deck, WINDOW, lambda: lazy(deck, WINDOW).won
+    return deck, WINDOW, lambda: lazy(deck, WINDOW).status is Status.WINNABLE
 
 
 # name -> (case builder, seed offset, table title)

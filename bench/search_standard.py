@@ -17,6 +17,7 @@ import time
 
 from hanabi_cp.algorithms.search import search
 from hanabi_cp.generators import standard_deck
+from hanabi_cp.solvers import Status
 from hanabi_cp.studies.common import percentile
 
 # What ``python -m bench --quick`` passes.
@@ -37,7 +38,8 @@ def main(argv=None) -> None:
         for seed in range(args.decks):
             deck = standard_deck(seed, args.colors)
             t = time.perf_counter()
-            ok, _, _, stats = search(deck, h)
+            out = search(deck, h)
+            ok, stats = out.status is Status.WINNABLE, out.stats
             times.append(time.perf_counter() - t)
             nodes.append(stats["nodes"])
             won += ok

@@ -108,19 +108,17 @@ def hard_family(folder: str, family: str, command: str) -> list[Member]:
 def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str,
                  command: str) -> list[Member]:
     """``count`` random 3-CNF formulas (seeds seed..seed+count-1) and their images."""
-    from pysat.solvers import Solver
-
     from .cli.common import provenance
     from .formats import deck_to_text, dimacs_text
     from .generators import random_kcnf
     from .reduction import reduce_cnf
+    from .satsolver import sat_solve
 
     m = max(1, round(ratio * num_vars))
     members = []
     for s in range(seed, seed + count):
         cnf = random_kcnf(s, num_vars, m, 3)
-        with Solver(name="cadical195", bootstrap_with=[list(c) for c in cnf.clauses]) as sat:
-            expected = "SAT" if sat.solve() else "UNSAT"
+        expected = "SAT" if sat_solve([list(c) for c in cnf.clauses])[0] else "UNSAT"
         verdict = "WINNABLE" if expected == "SAT" else "UNWINNABLE"
         red = reduce_cnf(cnf, h=2)
         stem = f"img-v{num_vars}-m{m}-s{s}"

@@ -87,7 +87,7 @@ def _keep_sigint_from_pysat() -> None:
     # main thread and longjmps out of the solver with it; a signal landing as that
     # handler is swapped in or out jumps into a stale frame (seen as a hang).  Told
     # that no call is on the main thread, it leaves SIGINT to us: CaDiCaL runs in
-    # slices of ~0.1 s (encoders/sat_method.run_limited), between which our handler
+    # slices of ~0.1 s (satsolver.run_limited), between which our handler
     # runs, as it does for SIGTERM.
     try:
         from pysat import _utils

@@ -73,10 +73,9 @@ def _checked(deck: Deck, h: int, plays: PlaySequence | None, who: str) -> PlaySe
 
 def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None) -> MinHand:
     from pysat.card import ITotalizer
-    from pysat.solvers import Solver
 
     from .encoders.cnf import build
-    from .encoders.sat_method import check_solver, load, run_limited
+    from .satsolver import SatSession, check_solver
     from .analysis import analyse
 
     deadline = options.clock()
@@ -108,8 +107,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
     stats = {"upper_bound": H, "lower_bound": lb, "variables": top, "clauses": len(clauses),
              "build_seconds": round(time.perf_counter() - t0, 6), "calls": 0}
     below = f"every win holds {lb} cards after some position" if lb else None
-    with Solver(name=solver) as s:
-        load(s, clauses, deadline)
+    with SatSession(clauses, solver, deadline) as s:
         for h in range(lb, H + 1):
             top += 1
             sel = top
@@ -120,7 +118,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
                 elif j < len(rhs):
                     s.add_clause([-sel, -rhs[j]])
             stats["calls"] += 1
-            ok, model, _ = run_limited(s, deadline, [sel], phase=f"SAT search at h = {h}")
+            ok, model, _ = s.solve([sel], phase=f"SAT search at h = {h}")
             if ok:
                 found = _checked(deck, h, enc.decode(model), "sat")
                 stats["seconds"] = round(time.perf_counter() - t0, 6)

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 from .deadline import NEVER, Deadline, TimeUp
 from .errors import FileError, HanabiError, MethodRefused
+from .satsolver import DEFAULT_SOLVER, PROOF_SOLVERS, SatSession
 from . import interrupts
 
-PROOF_SOLVERS = ("cadical195", "cadical153")
 CHECK_PHASE = "the proof check (drup)"
 WRITE_CHUNK = 50_000            # lines written between deadline checks
 
@@ -67,7 +67,7 @@ def _write_lines(lines, path: str, deadline: Deadline) -> None:
             out.write("\n".join(lines[i:i + WRITE_CHUNK]) + "\n")
 
 
-def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = "cadical195",
+def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_SOLVER,
                 comments=(), deadline: Deadline = NEVER) -> ProofResult:
     """Solve with proof logging; if unsatisfiable, write CNF + proof and check them.
 
@@ -76,19 +76,14 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = "cadical1
     answered, so a time-out or an error leaves no file behind, and never a partial
     or unchecked proof under the name the user asked for.
     """
-    from pysat.solvers import Solver
-
-    from .encoders.sat_method import load, run_limited
-
     if solver not in PROOF_SOLVERS:
         raise MethodRefused(f"solver {solver!r} cannot write proofs; use one of {', '.join(PROOF_SOLVERS)}")
-    with Solver(name=solver, with_proof=True) as s:
-        load(s, clauses, deadline)
-        ok, model, _ = run_limited(s, deadline, phase="SAT search (with proof logging)")
+    with SatSession(clauses, solver, deadline, proof=True) as s:
+        ok, model, _ = s.solve(phase="SAT search (with proof logging)")
         if ok:
             return ProofResult(False, None, None, None, model=model)
         deadline.check("reading the proof from the SAT solver")
-        proof = s.get_proof()
+        proof = s.proof()
     cnf_path = cnf_path_for(proof_path)
     made: list[str] = []
     try:

@@ -3,16 +3,16 @@
 Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
 times it and re-checks every WINNABLE certificate with the independent referee
 (``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
-Methods live in their own modules and register on import; every module of the
-packages in ``_METHOD_PACKAGES`` is imported on first use, so a new method is one
-new file and the CLI and the harness see it without further wiring.
+Methods live in their own modules and register on import; ``METHODS`` names each
+method and its module in the order ``auto`` tries them, and is imported on first
+use, so a new method is one new file plus one row there, and the CLI and the
+harness see it without further wiring.
 """
 
 from __future__ import annotations
 
 import enum
 import importlib
-import pkgutil
 import time
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
@@ -22,6 +22,7 @@ from .errors import InvalidParameter, MethodRefused, SolverBug
 from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
+from .satsolver import DEFAULT_SOLVER
 from .verify import replay
 
 
@@ -40,6 +41,34 @@ class Status(enum.Enum):
     def exit_code(self) -> int:
         """SAT-competition exit codes: 10 yes, 20 no, 0 unknown."""
         return {"WINNABLE": 10, "UNWINNABLE": 20, "UNKNOWN": 0}[self.value]
+
+
+class RunStatus(enum.StrEnum):
+    """What one run of a method came to (a harness check, a study's row): the
+    solve's ``Status``, or why there is none.  The values are the text of the CSVs'
+    ``verdict`` columns (read back on resume) and of the reports, so a member prints
+    as its value.
+
+    >>> RunStatus.of(Status.UNWINNABLE), f"{RunStatus.CRASH}"
+    (<RunStatus.UNWINNABLE: 'UNWINNABLE'>, 'CRASH')
+    >>> [s.decisive for s in (RunStatus.WINNABLE, RunStatus.UNKNOWN, RunStatus.BUG)]
+    [True, False, False]
+    """
+
+    WINNABLE = Status.WINNABLE.value
+    UNWINNABLE = Status.UNWINNABLE.value
+    UNKNOWN = Status.UNKNOWN.value
+    REFUSED = "REFUSED"         # the method does not apply (never a disagreement)
+    BUG = "BUG"                 # SolverBug: its certificate or score did not replay
+    CRASH = "CRASH"             # any other exception
+
+    @classmethod
+    def of(cls, status: Status) -> RunStatus:
+        return cls(status.value)
+
+    @property
+    def decisive(self) -> bool:
+        return self in (RunStatus.WINNABLE, RunStatus.UNWINNABLE)
 
 
 @dataclass
@@ -90,7 +119,7 @@ class SolveOptions:
     time_limit: float | None = None    # seconds; on expiry a method returns UNKNOWN
     seed: int = 0
     workers: int = 1
-    solver: str = "cadical195"         # pysat solver name for CNF methods
+    solver: str = DEFAULT_SOLVER       # pysat solver name for CNF methods
     proof: str | None = None           # path for an UNSAT proof (proof-producing methods)
     maximize: bool = False             # return the best score instead of a yes/no
     # The command's deadline when it started before this solve (a CLI that counts
@@ -136,29 +165,40 @@ class Method:
     prepare: Callable[[], object] = _nothing
 
 
+# Every decision method and the module that registers it, in the order ``auto``
+# tries them: greedy (r = 1) and lazy (c = 1) first, then the first exact method
+# that applies; with --maximize only the maximizing ones count, and cpsat is 4-100x
+# faster than dp on standard decks (bench.encoders).
+METHODS: tuple[tuple[str, str], ...] = (
+    ("greedy", "hanabi_cp.algorithms.greedy"),
+    ("lazy", "hanabi_cp.algorithms.lazy"),
+    ("search", "hanabi_cp.algorithms.search"),
+    ("sat", "hanabi_cp.encoders.sat_method"),
+    ("cpsat", "hanabi_cp.encoders.cpsat"),
+    ("dp", "hanabi_cp.algorithms.dp"),
+    ("brute", "hanabi_cp.algorithms.brute"),
+)
 _REGISTRY: dict[str, Method] = {}
-_METHOD_PACKAGES = ("hanabi_cp.algorithms", "hanabi_cp.encoders")
-# Order in which ``auto`` tries exact methods; with --maximize only the maximizing
-# ones count, and cpsat is 4-100x faster than dp on standard decks (bench.encoders).
-AUTO_ORDER = ("greedy", "lazy", "search", "sat", "cpsat", "dp", "brute")
 
 
 def register(method: Method) -> Method:
+    """Called by a method's module on import; the method must have its row in METHODS."""
+    if method.name not in dict(METHODS):
+        raise ValueError(f"method {method.name!r} has no row in solvers.METHODS")
     if method.name in _REGISTRY:
         raise ValueError(f"method {method.name!r} registered twice")
     _REGISTRY[method.name] = method
     return method
 
 
-def _load() -> None:
-    for pkg in _METHOD_PACKAGES:
-        for info in pkgutil.iter_modules(importlib.import_module(pkg).__path__):
-            importlib.import_module(f"{pkg}.{info.name}")
-
-
 def methods() -> dict[str, Method]:
-    _load()
-    return dict(_REGISTRY)
+    """Every method of METHODS, in its order (``auto``'s)."""
+    for name, module in METHODS:
+        if name not in _REGISTRY:
+            importlib.import_module(module)
+            if name not in _REGISTRY:
+                raise ValueError(f"{module} does not register method {name!r}")
+    return {name: _REGISTRY[name] for name, _ in METHODS}
 
 
 def get(name: str) -> Method:
@@ -177,9 +217,8 @@ def prepare(method: str, maximize: bool = False) -> None:
         if method in table:
             table[method].prepare()
         return
-    for name in AUTO_ORDER:
-        m = table.get(name)
-        if m and (m.maximizes or not maximize):
+    for m in table.values():
+        if m.maximizes or not maximize:
             m.prepare()
             if m.refuses is _accepts_all:
                 return                   # auto never looks further
@@ -187,11 +226,9 @@ def prepare(method: str, maximize: bool = False) -> None:
 
 def choose(deck: Deck, h: int, maximize: bool = False) -> Method:
     """The method ``auto`` uses: greedy for r = 1, lazy for c = 1, else the first
-    applicable exact method in AUTO_ORDER."""
-    table = methods()
-    for name in AUTO_ORDER:
-        m = table.get(name)
-        if m and (m.maximizes or not maximize) and m.refuses(deck, h) is None:
+    applicable exact method in METHODS."""
+    for m in methods().values():
+        if (m.maximizes or not maximize) and m.refuses(deck, h) is None:
             return m
     raise MethodRefused("no registered method can decide this instance")
 

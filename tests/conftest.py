@@ -13,3 +13,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _collector_left_running():
+    # hanabi_cp.nogc pauses the cyclic collector around bulk builders; a pause that
+    # outlives its call would let a long-running library user's memory grow unseen.
+    import gc
+
+    was = gc.isenabled()
+    yield
+    if was and not gc.isenabled():
+        gc.enable()
+        pytest.fail("the cyclic garbage collector was left disabled")

@@ -64,7 +64,7 @@ def test_greedy_equals_brute_on_r1(block):
         if small_enough(deck, h):
             check("greedy", deck, h)
         else:   # too big for the oracle: dp (itself checked against brute below)
-            assert greedy(deck, h)[0] == dp_solve(deck, h).won
+            assert (greedy(deck, h).status is Status.WINNABLE) == dp_solve(deck, h).won
 
 
 @pytest.mark.parametrize("block", range(4))
@@ -173,10 +173,10 @@ def test_lazy_filter_is_the_fixpoint():
         for i in sorted(alive):
             last[deck.cards[i][0]] = i
         if len({deck.cards[i][0] for i in alive}) < deck.n:
-            assert not res.won
+            assert res.status is Status.UNWINNABLE
             continue
-        assert res.won
-        used = {i for i, x in enumerate(res.actions) if x != "D"}
+        assert res.status is Status.WINNABLE
+        used = {i for i, x in enumerate(res.plays.actions) if x != "D"}
         assert used == set(last.values()), (str(deck), h)
         once = {i for i in range(deck.N)
                 if sum(1 for w in range(deck.cards[i][0] + 1, deck.n + 1)
@@ -191,7 +191,7 @@ def test_lazy_cascading_removal_example():
     deck = Deck.of([(1, 1), (2, 1), (1, 1), (3, 1), (2, 1)])
     assert naive_filter(deck, 0) == {0, 1, 3}
     res = lazy(deck, 0)
-    assert res.actions == "PPDPD" and res.useless == 2
+    assert res.plays.actions == "PPDPD" and res.stats["useless_copies"] == 2
     assert won(deck, 0)
 
 
@@ -258,3 +258,19 @@ def test_dp_refuses_huge_tables():
 def test_auto_prefers_the_linear_methods():
     assert choose(random_deck(3, 5, 4, 1), 2).name == "greedy"
     assert choose(random_deck(3, 9, 1, 3), 2).name == "lazy"
+
+
+def test_one_ordered_table_is_the_registry_and_the_auto_order():
+    from hanabi_cp.solvers import METHODS, Method, methods, register
+
+    table = methods()
+    assert [(name, m.name, m.run.__module__) for name, m in table.items()] == \
+        [(name, name, module) for name, module in METHODS]
+    # auto takes the first applicable row: dp and brute only after the SAT methods.
+    deck = random_deck(3, 4, 3, 2)
+    assert choose(deck, 2).name == "search"
+    assert choose(deck, 2, maximize=True).name == "cpsat"
+    with pytest.raises(ValueError, match="no row in solvers.METHODS"):
+        register(Method("newcomer", table["dp"].run, "dp again"))
+    with pytest.raises(ValueError, match="registered twice"):
+        register(table["dp"])

@@ -146,6 +146,39 @@ def test_summary_table_lists_every_check():
     assert {line.split()[0] for line in table.splitlines()[2:]} == {"sat", "brute", "brute+max"}
 
 
+def test_statuses_are_one_enum_written_and_read_back_as_the_csv_text(tmp_path):
+    import csv
+    import io
+
+    from hanabi_cp.formats.results_csv import ResultsCSV
+    from hanabi_cp.harness import results as csv_rows
+    from hanabi_cp.harness.check import Result
+    from hanabi_cp.solvers import RunStatus
+
+    path = str(tmp_path / "h.csv")
+    table = ResultsCSV(path, csv_rows.FIELDS, csv_rows.KEY)
+    deck = Deck.of([(1, 1)])
+    results = [Result(f"m{i}", s, 0.5, "why" if s is RunStatus.BUG else None)
+               for i, s in enumerate(RunStatus)]
+    found = ["m4: BUG: why"]
+    csv_rows.store(table, 1, "s", 0, "src", "random", deck, 1, 1, "", results, found)
+    with open(path) as f:
+        text = f.read()
+    assert [row["verdict"] for row in csv.DictReader(io.StringIO(text))] == \
+        ["WINNABLE", "UNWINNABLE", "UNKNOWN", "REFUSED", "BUG", "CRASH"]
+    labels = [r.label for r in results]
+    again, again_found, _ = csv_rows.stored(ResultsCSV(path, csv_rows.FIELDS, csv_rows.KEY),
+                                            1, "s", 0, labels)
+    assert [r.status for r in again] == list(RunStatus) and again_found == found
+    assert all(type(r.status) is RunStatus for r in again)
+    # A verdict this version never writes is named, not taken for a status.
+    with open(path, "w") as out:
+        out.write(text.replace("CRASH", "CRASHED"))
+    with pytest.raises(HanabiError, match=r"h\.csv: expected a verdict among WINNABLE, .*"
+                                          r"found 'CRASHED'"):
+        csv_rows.stored(ResultsCSV(path, csv_rows.FIELDS, csv_rows.KEY), 1, "s", 0, labels)
+
+
 def test_cli_harness_agrees(tmp_path):
     res = CliRunner().invoke(main, ["harness", "--seed", "3", "--count", "150", "--max-n", "3",
                                     "--methods", "sat,brute", "--no-progress",

@@ -8,7 +8,7 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from hanabi_cp.encoders.sat_method import sat_solve
+from hanabi_cp.satsolver import sat_solve
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import deck_to_text
 from hanabi_cp.generators import standard_deck

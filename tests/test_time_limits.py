@@ -16,13 +16,13 @@ from click.testing import CliRunner
 
 from hanabi_cp.cli import main
 from hanabi_cp.deadline import NEVER, Deadline, TimeUp, ambient
-from hanabi_cp.encoders import cnf, cpsat, sat_method
+from hanabi_cp.encoders import cnf, cpsat
 from hanabi_cp.encoders.windows import analyse
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import parse_deck, read_deck
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.min_hand import min_hand
-from hanabi_cp import proofs
+from hanabi_cp import proofs, satsolver
 from hanabi_cp.solvers import SolveOptions, Status, methods, solve
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
@@ -107,9 +107,9 @@ def test_each_builder_checks_its_own_loop():
         cpsat.build_maximize(deck, 2, deadline=PASSED)
     enc = cnf.build(deck, 2)
     with pytest.raises(TimeUp, match="loading the CNF"):
-        sat_method.sat_solve(enc.clauses, deadline=PASSED)
+        satsolver.sat_solve(enc.clauses, deadline=PASSED)
     with pytest.raises(TimeUp, match="SAT search"):
-        sat_method.sat_solve(enc.clauses, deadline=Countdown(2))
+        satsolver.sat_solve(enc.clauses, deadline=Countdown(2))
     # Checks beyond the first: the n-th check of a build stops it too.
     with pytest.raises(TimeUp, match="building the CNF"):
         cnf.build(deck, 2, windows=win, deadline=Countdown(3))
@@ -169,14 +169,14 @@ class FakeSolver:
 
 def test_run_limited_slices_until_an_answer_and_stops_at_the_deadline():
     s = FakeSolver(5)
-    assert sat_method.run_limited(s, NEVER)[0] is True
+    assert satsolver.run_limited(s, NEVER)[0] is True
     assert len(s.calls) == 5 and all(b >= 100 for b in s.calls)
     with pytest.raises(TimeUp, match="SAT search"):
-        sat_method.run_limited(FakeSolver(10**6), Countdown(4))
+        satsolver.run_limited(FakeSolver(10**6), Countdown(4))
     # A solver without conflict budgets cannot keep a limit: said so, not ignored.
-    assert sat_method.run_limited(FakeSolver(1, budgets=False), NEVER)[0] is True
+    assert satsolver.run_limited(FakeSolver(1, budgets=False), NEVER)[0] is True
     with pytest.raises(HanabiError, match="cannot keep a time limit"):
-        sat_method.run_limited(FakeSolver(1, budgets=False), Deadline.after(60))
+        satsolver.run_limited(FakeSolver(1, budgets=False), Deadline.after(60))
 
 
 # --- proofs: the checker runs in a process that is killed at the deadline --------------

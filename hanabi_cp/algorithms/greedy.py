@@ -8,9 +8,10 @@ is won iff no position lies in more than h intervals (and no card is missing).
 Everything is one pass over the deck plus one over each color: O(N).
 
 >>> from hanabi_cp.model import Deck
->>> greedy(Deck.of([(2, 1), (1, 2), (1, 1), (2, 2)]), 1)
-(True, 'SPPP', None)
->>> greedy(Deck.of([(2, 1), (2, 2), (1, 1), (1, 2)]), 1)[2]
+>>> out = greedy(Deck.of([(2, 1), (1, 2), (1, 1), (2, 2)]), 1)
+>>> out.status.value, str(out.plays)
+('WINNABLE', 'SPPP')
+>>> greedy(Deck.of([(2, 1), (2, 2), (1, 1), (1, 2)]), 1).reason
 'after card #2 (2:2) the hand must hold 2 cards (2:1, 2:2); h = 1'
 """
 
@@ -42,12 +43,14 @@ def release_positions(deck: Deck) -> tuple[list[int], Sequence[Card]]:
     return [pos[k][a] for a, k in deck.cards], []
 
 
-def greedy(deck: Deck, h: int) -> tuple[bool, str | None, str | None]:
-    """(won, actions, reason): the greedy play when won, else why not."""
+def greedy(deck: Deck, h: int, options: SolveOptions | None = None) -> Outcome:
+    """The greedy play when it wins, else why no play wins (O(N): no options)."""
+    stats = {"cards": deck.N}
     f, missing = release_positions(deck)
     if missing:
         more = f" ({len(missing)} cards missing)" if len(missing) > 1 else ""
-        return False, None, f"card {missing[0]} has no copy in the deck{more}"
+        return Outcome(Status.UNWINNABLE, reason=f"card {missing[0]} has no copy in the "
+                       f"deck{more}", stats=stats)
     N = deck.N
     # Card i is in the hand after positions i .. f_i - 1 (the interval (i, f_i]).
     diff = [0] * (N + 1)
@@ -59,8 +62,9 @@ def greedy(deck: Deck, h: int) -> tuple[bool, str | None, str | None]:
     for t in range(N):
         held += diff[t]
         if held > h:
-            return False, None, _witness(deck, h, f, t, held)
-    return True, "".join(STORE if fi > i else PLAY for i, fi in enumerate(f)), None
+            return Outcome(Status.UNWINNABLE, reason=_witness(deck, h, f, t, held), stats=stats)
+    return Outcome(Status.WINNABLE, PlaySequence("".join(STORE if fi > i else PLAY
+                                                         for i, fi in enumerate(f))), stats=stats)
 
 
 def _witness(deck: Deck, h: int, f: list[int], t: int, held: int) -> str:
@@ -76,14 +80,5 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return None
 
 
-def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    won, actions, reason = greedy(deck, h)
-    stats = {"cards": deck.N}
-    if won:
-        assert actions is not None       # greedy returns actions exactly when won
-        return Outcome(Status.WINNABLE, PlaySequence(actions), stats=stats)
-    return Outcome(Status.UNWINNABLE, reason=reason, stats=stats)
-
-
-register(Method("greedy", run, "r = 1: play when playable, else store (Lemma 2.1, O(N))",
+register(Method("greedy", greedy, "r = 1: play when playable, else store (Lemma 2.1, O(N))",
                 refuses=_refuses))

@@ -15,7 +15,7 @@ surviving copy of each value, at once if playable and else stored, wins.
 Cost O(N + n log h).
 
 >>> from hanabi_cp.model import Deck
->>> lazy(Deck.of([(1, 1), (3, 1), (2, 1), (1, 1), (2, 1)]), 1).actions
+>>> str(lazy(Deck.of([(1, 1), (3, 1), (2, 1), (1, 1), (2, 1)]), 1).plays)
 'DSDPP'
 >>> print(lazy(Deck.of([(3, 1), (2, 1), (1, 1)]), 1).reason)
 value 1 cannot be played: its only copy (#3) comes after the last usable copies of 2, 3 (#2, #1); h = 1
@@ -24,7 +24,6 @@ value 1 cannot be played: its only copy (#3) comes after the last usable copies 
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
@@ -33,22 +32,21 @@ from ..solvers import Method, Outcome, SolveOptions, Status, register
 NONE = -1
 
 
-@dataclass
-class LazyResult:
-    won: bool
-    actions: str | None      # the lazy play sequence when won
-    reason: str | None       # why the deck is lost
-    useless: int             # copies the filter removed
+def _lost(deck: Deck, reason: str, useless: int) -> Outcome:
+    return Outcome(Status.UNWINNABLE, reason=reason,
+                   stats={"cards": deck.N, "useless_copies": useless})
 
 
-def lazy(deck: Deck, h: int) -> LazyResult:
+def lazy(deck: Deck, h: int, options: SolveOptions | None = None) -> Outcome:
+    """The lazy play when it wins, else why no play wins; stats["useless_copies"]
+    counts the copies the filter removed (O(N + n log h): no options)."""
     cards, n, N = deck.cards, deck.n, deck.N
     if deck.c == 0 or n == 0:
-        return LazyResult(True, DISCARD * N, None, 0)
+        return _won(deck, DISCARD * N, 0)
     missing = deck.missing()       # before the vectors over n: n may be far above N
     if missing:
         more = f" ({len(missing)} values missing)" if len(missing) > 1 else ""
-        return LazyResult(False, None, f"card {missing[0]} has no copy in the deck{more}", 0)
+        return _lost(deck, f"card {missing[0]} has no copy in the deck{more}", 0)
     # P and L in one scan (0-based positions; NONE for "no such card").
     prev = [NONE] * N
     last = [NONE] * (n + 1)
@@ -67,7 +65,7 @@ def lazy(deck: Deck, h: int) -> LazyResult:
                 i = prev[i]
                 removed += 1
             if i == NONE:
-                return LazyResult(False, None, _lost(deck, h, v, heap), removed)
+                return _lost(deck, _no_copy_left(deck, h, v, heap), removed)
             last[v] = i
             heapq.heapreplace(heap, -i)        # i < bound: i joins the h+1 smallest
     # Only the last surviving copy of each value is used.
@@ -85,10 +83,15 @@ def lazy(deck: Deck, h: int) -> LazyResult:
         else:
             actions[i] = STORE
             waiting[a] = True
-    return LazyResult(True, "".join(actions), None, removed)
+    return _won(deck, "".join(actions), removed)
 
 
-def _lost(deck: Deck, h: int, v: int, heap: list) -> str:
+def _won(deck: Deck, actions: str, useless: int) -> Outcome:
+    return Outcome(Status.WINNABLE, PlaySequence(actions),
+                   stats={"cards": deck.N, "useless_copies": useless})
+
+
+def _no_copy_left(deck: Deck, h: int, v: int, heap: list) -> str:
     by_value = sorted((-x for x in heap), key=lambda i: deck.cards[i][0])
     values = [deck.cards[i][0] for i in by_value]
     copies = [i + 1 for i, (a, _) in enumerate(deck.cards) if a == v]
@@ -105,14 +108,5 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return None
 
 
-def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    res = lazy(deck, h)
-    stats = {"cards": deck.N, "useless_copies": res.useless}
-    if res.won:
-        assert res.actions is not None   # lazy returns actions exactly when won
-        return Outcome(Status.WINNABLE, PlaySequence(res.actions), stats=stats)
-    return Outcome(Status.UNWINNABLE, reason=res.reason, stats=stats)
-
-
-register(Method("lazy", run, "c = 1: filter useless copies, play last copies (Theorem 3.3, "
+register(Method("lazy", lazy, "c = 1: filter useless copies, play last copies (Theorem 3.3, "
                 "O(N + n log h))", refuses=_refuses))

@@ -21,9 +21,10 @@ over MAX_CARDS cards, where the SAT encoding is the better tool, and honours the
 time limit with UNKNOWN.
 
 >>> from hanabi_cp.model import Deck
->>> search(Deck.of([(2, 1), (1, 2), (1, 1), (2, 2), (2, 1)]), 1)[:2]
-(True, 'SPPPD')
->>> search(Deck.of([(2, 1), (3, 1), (1, 1)]), 1)[2]
+>>> out = search(Deck.of([(2, 1), (1, 2), (1, 1), (2, 2), (2, 1)]), 1)
+>>> out.status.value, str(out.plays)
+('WINNABLE', 'SPPPD')
+>>> search(Deck.of([(2, 1), (3, 1), (1, 1)]), 1).reason
 'after card #2 every win must hold 2 cards (2:1, 3:1); the hand holds 1'
 """
 
@@ -43,14 +44,15 @@ MAX_CARDS = 400
 PHASE = "search"
 
 
-def search(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[bool, str | None, str | None, dict]:
-    """(won, actions, reason, stats); TimeUp once ``deadline`` passes."""
+def search(deck: Deck, h: int, deadline: Deadline = NEVER) -> Outcome:
+    """A win or why there is none, with stats["nodes"]; TimeUp once ``deadline`` passes."""
     n, c, N, cards = deck.n, deck.c, deck.N, deck.cards
     if c == 0 or n == 0:
-        return True, DISCARD * N, None, {"nodes": 0}
+        return Outcome(Status.WINNABLE, PlaySequence(DISCARD * N), stats={"nodes": 0})
     w = analyse(deck, h, deadline=deadline)
     if w.decided_lost:
-        return False, None, w.reason, {"nodes": 0, "decided_by": "windows"}
+        return Outcome(Status.UNWINNABLE, reason=w.reason,
+                       stats={"nodes": 0, "decided_by": "windows"})
     # Per position: is it an alive copy, the last alive one, storable, its deadline.
     alive = [False] * N
     last = [False] * N
@@ -131,8 +133,9 @@ def search(deck: Deck, h: int, deadline: Deadline = NEVER) -> tuple[bool, str | 
         sys.setrecursionlimit(old)
     stats["memo"] = len(failed)
     if won:
-        return True, "".join(actions), None, stats
-    return False, None, f"exhaustive search over {stats['nodes']:,} nodes found no win", stats
+        return Outcome(Status.WINNABLE, PlaySequence("".join(actions)), stats=stats)
+    return Outcome(Status.UNWINNABLE, reason=f"exhaustive search over {stats['nodes']:,} "
+                   "nodes found no win", stats=stats)
 
 
 def _refuses(deck: Deck, h: int) -> str | None:
@@ -142,11 +145,7 @@ def _refuses(deck: Deck, h: int) -> str | None:
 
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
-    won, actions, reason, stats = search(deck, h, options.clock())
-    if won:
-        assert actions is not None       # search returns actions exactly when won
-        return Outcome(Status.WINNABLE, PlaySequence(actions), stats=stats)
-    return Outcome(Status.UNWINNABLE, reason=reason, stats=stats)
+    return search(deck, h, options.clock())
 
 
 register(Method("search", run, f"depth-first search with window pruning and memo "

@@ -19,6 +19,7 @@ import click
 from .. import __version__
 from ..errors import FileError, UsageError
 from ..model import Deck
+from ..solvers import Status
 
 PROG = "hanabi-cp"
 STARTED = "hanabi_cp.started"    # ctx.meta key: time.monotonic() when parsing began
@@ -268,7 +269,7 @@ def write_plays_to(path: str, plays, force: bool) -> None:
 def echo_verdict(out, target: int) -> None:
     """The ``s`` line, the reason of a loss and the score, for any outcome type."""
     click.echo(f"s {out.status.value}")
-    if out.reason and out.status.value != "WINNABLE":
+    if out.reason and out.status is not Status.WINNABLE:
         click.echo(f"c reason: {out.reason}")
     if out.score is not None:
         click.echo(f"c score: {out.score} of {target}")
@@ -293,7 +294,7 @@ def print_outcome(out, deck: Deck, h: int, certificate: str | None = None,
     if certificate is not None:
         if out.plays is None:
             click.echo("c no certificate: " + ("the deck is not winnable" if
-                                                out.status.value == "UNWINNABLE" else "undecided"))
+                                                out.status is Status.UNWINNABLE else "undecided"))
         else:
             write_plays_to(certificate, out.plays, force)
 

@@ -11,6 +11,7 @@ import click
 from ..cnf import CNF
 from ..errors import CertificateError, InputError
 from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
+from ..satsolver import DEFAULT_SOLVER
 from ..verify import replay
 from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
                      echo_json, force_option, hand_option, load_instance, provenance,
@@ -192,7 +193,7 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
               help="Look no higher than H.")
 @time_limit_option("Seconds for the whole command (every hand size together); on expiry "
                    "`s UNKNOWN` (exit 0).")
-@click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True, metavar="NAME",
               help="pysat solver for the sat method.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (sorted keys).")
 @click.option("--certificate", default=None, metavar="FILE",

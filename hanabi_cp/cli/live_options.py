@@ -19,7 +19,7 @@ from ..live.referee import replay
 from ..live.rules import Rules
 from ..live.solve import live_methods, solve_live
 from ..model import Deck
-from ..solvers import SolveOptions
+from ..solvers import SolveOptions, Status
 from .common import MethodChoice, check_outputs, deck_summary, echo_json, echo_verdict, load_deck
 
 COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
@@ -143,7 +143,7 @@ def _write_certificate(deck: Deck, rules: Rules, out, path: str, force: bool,
     if out.actions is None:
         if not as_json:
             click.echo("c no certificate: " + ("the deck is not winnable" if
-                                                out.status.value == "UNWINNABLE" else "undecided"))
+                                                out.status is Status.UNWINNABLE else "undecided"))
         return
     if path == "-":
         if not as_json:

@@ -11,6 +11,7 @@ from ..deadline import TimeUp, ambient
 from ..errors import UsageError
 from ..plays import PlaySequence
 from ..proofs import cnf_path_for
+from ..satsolver import DEFAULT_SOLVER
 from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..verify import replay
 from .common import (check_outputs, command, command_deadline, deck_argument, echo_json,
@@ -32,7 +33,7 @@ from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve
               help="Random seed for solvers that use one (CP-SAT: an int32).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
               help="Solver threads (cpsat).")
-@click.option("--solver", default="cadical195", show_default=True, metavar="NAME",
+@click.option("--solver", default=DEFAULT_SOLVER, show_default=True, metavar="NAME",
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
 @click.option("--proof", default=None, metavar="FILE",
               help="Write a DRUP proof of UNWINNABLE to FILE (and its CNF to FILE.cnf), "
@@ -110,9 +111,9 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
 
 
 def _no_proof(out) -> str:
-    if out.status.value == "WINNABLE":
+    if out.status is Status.WINNABLE:
         return "the deck is winnable (the certificate is the evidence)"
-    if out.status.value == "UNKNOWN":
+    if out.status is Status.UNKNOWN:
         return "undecided (a time-out leaves no proof file behind)" if \
             (out.reason or "").startswith(("time limit", "proof check")) else "undecided"
     return f"method {out.method} did not need a SAT call or cannot write proofs; " \

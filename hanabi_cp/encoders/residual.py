@@ -25,6 +25,8 @@ True
 
 from __future__ import annotations
 
+import inspect
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,20 +73,25 @@ class Residual:
 def simplify(clauses, num_vars: int, deadline: Deadline = NEVER) -> Residual:
     """The residual by CaDiCaL's bounded variable elimination (see the module
     docstring); ``eliminate`` when this python-sat has no ``pysat.process``."""
-    try:
-        from pysat.process import Processor
-    except ImportError:         # python-sat < 1.8.dev13
+    if not processor_is_trusted():
         return eliminate(clauses, num_vars, deadline=deadline)
+    from pysat.process import Processor
     deadline.check(PHASE)
     t0 = time.perf_counter()
     proc = Processor(bootstrap_with=clauses)
     # Elimination only: the rule proved in encodings/cnf-images.md §6.
-    out = proc.process(rounds=1, elim=True, **dict.fromkeys(OTHER_TECHNIQUES, False))
+    out = proc.process(rounds=1, elim=True, **_others_off(proc.process))
     deadline.check(PHASE)
     rest = [list(c) for c in out.clauses]
     unsat = not proc.status
 
     def restore(model: list) -> list:
+        # Every variable given a value before the extension runs: the literals below
+        # read a missing one as False, and the extension must decide each eliminated
+        # variable under that same assignment (older python-sat releases read a
+        # missing variable otherwise).
+        given = {abs(lit) for lit in model}
+        model = list(model) + [-v for v in range(1, num_vars + 1) if v not in given]
         full = proc.restore(model) or []
         value = {abs(lit): lit > 0 for lit in full}
         return [v if value.get(v, False) else -v for v in range(1, num_vars + 1)]
@@ -95,6 +102,48 @@ def simplify(clauses, num_vars: int, deadline: Deadline = NEVER) -> Residual:
 
 OTHER_TECHNIQUES = ("backbone", "block", "condition", "congruence", "cover", "decompose",
                     "probe", "probehbr", "subsume", "sweep", "ternary", "transred", "vivify")
+
+
+# python-sat releases whose Processor this module was checked against: 1.9.dev17's
+# restore() crashed (a segmentation fault) on models naming every variable and
+# extended models the CNF rejected when given only the residual's variables.
+TRUSTED_PYSAT = (1, 9, 22)
+
+
+def processor_is_trusted(version: str | None = None) -> bool:
+    """Whether this python-sat's ``pysat.process`` may be used (else ``eliminate``).
+
+    >>> processor_is_trusted("1.9.dev17"), processor_is_trusted("1.9.dev22"), processor_is_trusted("1.10")
+    (False, True, True)
+    """
+    if version is None:
+        try:
+            import pysat
+            from pysat.process import Processor  # noqa: F401
+        except ImportError:         # python-sat < 1.8.dev13
+            return False
+        version = getattr(pysat, "__version__", "")
+    m = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?(?:\.?dev(\d+))?", version)
+    if m is None:
+        return False
+    major, minor, micro, dev = (int(g) if g is not None else None for g in m.groups())
+    if (major, minor) != TRUSTED_PYSAT[:2]:
+        return (major, minor) > TRUSTED_PYSAT[:2]
+    return micro is not None or dev is None or dev >= TRUSTED_PYSAT[2]
+
+
+def _others_off(process: Callable) -> dict[str, bool]:
+    """``OTHER_TECHNIQUES`` switched off, those this python-sat's ``process`` knows:
+    older releases have fewer switches (and fewer techniques).  Any technique CaDiCaL
+    runs keeps satisfiability and ``restore`` extends its models, so a verdict does
+    not depend on the release, only the residual's size could."""
+    try:
+        known = inspect.signature(process).parameters
+    except (TypeError, ValueError):      # a builtin without a signature: ask for nothing
+        return {}
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in known.values()):
+        return dict.fromkeys(OTHER_TECHNIQUES, False)
+    return {name: False for name in OTHER_TECHNIQUES if name in known}
 
 
 def _extend(num_vars: int, eliminated: list, model: list) -> list[int]:

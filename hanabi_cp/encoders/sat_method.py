@@ -13,76 +13,13 @@ from __future__ import annotations
 
 import time
 
-from ..deadline import NEVER, Deadline, TimeUp
-from ..errors import InvalidParameter, MethodRefused
+from ..deadline import Deadline, TimeUp
 from ..model import Deck
 from ..nogc import without_gc
+from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from .cnf import build
 from .residual import RESIDUAL_FROM_CARDS, simplify
-
-# CaDiCaL 1.9.5 cannot be interrupted from another thread through pysat, so the
-# solver runs in slices bounded by a conflict budget, and Python gets control back
-# between slices: to check the deadline, and to let a signal handler run (Ctrl-C).
-# The budget adapts so that a slice takes about SLICE_SECONDS (conflicts cost from
-# microseconds to milliseconds, depending on the formula).
-FIRST_BUDGET = 1_000
-SLICE_SECONDS = 0.1
-LOAD_CHUNK = 50_000             # clauses handed to the solver between deadline checks
-
-
-def sat_solve(clauses, solver: str = "cadical195", deadline: Deadline = NEVER,
-              assumptions=()):
-    """(True, model) / (False, None), plus solver stats; TimeUp at the deadline."""
-    from pysat.solvers import Solver
-
-    with Solver(name=check_solver(solver)) as s:
-        load(s, clauses, deadline)
-        return run_limited(s, deadline, assumptions)
-
-
-def check_solver(name: str) -> str:
-    from pysat.solvers import SolverNames
-
-    if not hasattr(SolverNames, name):
-        names = ", ".join(n for n in vars(SolverNames) if not n.startswith("_"))
-        raise InvalidParameter(f"unknown pysat solver {name!r}; choose from {names}")
-    return name
-
-
-def load(s, clauses, deadline: Deadline) -> None:
-    """Give ``clauses`` to the solver ``s`` in chunks, checking the deadline."""
-    for i in range(0, len(clauses), LOAD_CHUNK):
-        deadline.check("loading the CNF into the SAT solver")
-        s.append_formula(clauses[i:i + LOAD_CHUNK])
-
-
-def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT search"):
-    """Solve with ``s`` in slices of about SLICE_SECONDS until it answers; TimeUp
-    once ``deadline`` passes.  Returns (ok, model or None, solver stats)."""
-    budget = FIRST_BUDGET
-    while True:
-        deadline.check(phase)
-        left = deadline.remaining()
-        try:
-            s.conf_budget(budget)
-        except NotImplementedError:
-            if deadline.bounded:
-                raise MethodRefused("this pysat solver has no conflict budgets, so it cannot "
-                                    "keep a time limit; use cadical195 or leave out "
-                                    "{time_limit}", "time_limit") from None
-            ok = s.solve(assumptions=assumptions)
-            break
-        t0 = time.monotonic()
-        ok = s.solve_limited(assumptions=assumptions)
-        if ok is not None:
-            break
-        took = max(time.monotonic() - t0, 1e-4)
-        goal = max(min(SLICE_SECONDS, left - took), 0.005)
-        # At most 4x up or down per slice: one odd slice must not swing the budget.
-        budget = max(100, int(min(max(budget * goal / took, budget / 4), budget * 4)))
-    stats = s.accum_stats() or {}
-    return ok, (s.get_model() if ok else None), stats
 
 
 @without_gc
@@ -155,7 +92,7 @@ def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadli
     assert options.proof is not None
     try:
         res = prove_unsat(enc.clauses, enc.num_vars, options.proof,
-                          solver=options.solver if options.solver.startswith("cadical") else "cadical195",
+                          solver=options.solver if options.solver.startswith("cadical") else DEFAULT_SOLVER,
                           comments=[f"hanabi-cp sat encoding of a {deck.N}-card deck, h = {h}"],
                           deadline=deadline)
     except TimeUp as exc:

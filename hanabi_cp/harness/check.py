@@ -24,10 +24,12 @@ from ..deadline import TimeUp
 from ..errors import HanabiError, SolverBug
 from ..model import Deck
 from ..plays import PlaySequence
-from ..solvers import Method, SolveOptions, Status, certify
+from ..solvers import Method, RunStatus, SolveOptions, Status, certify
 
-WINNABLE, UNWINNABLE, UNKNOWN = Status.WINNABLE.value, Status.UNWINNABLE.value, Status.UNKNOWN.value
-REFUSED, BUG, CRASH = "REFUSED", "BUG", "CRASH"
+
+
+WINNABLE, UNWINNABLE, UNKNOWN = RunStatus.WINNABLE, RunStatus.UNWINNABLE, RunStatus.UNKNOWN
+REFUSED, BUG, CRASH = RunStatus.REFUSED, RunStatus.BUG, RunStatus.CRASH
 DECISIVE = (WINNABLE, UNWINNABLE)
 
 
@@ -44,7 +46,7 @@ class Check:
 @dataclass(frozen=True)
 class Result:
     label: str
-    status: str                 # WINNABLE / UNWINNABLE / UNKNOWN / REFUSED / BUG / CRASH
+    status: RunStatus
     seconds: float = 0.0
     detail: str | None = None   # refusal reason, bug message or exception
     score: int | None = None    # maximizing checks only
@@ -82,7 +84,8 @@ def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
     if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
         return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
-    return Result(label, out.status.value, elapsed, out.reason, out.score, out.stats, out.plays)
+    return Result(label, RunStatus.of(out.status), elapsed, out.reason, out.score, out.stats,
+                  out.plays)
 
 
 def _exc(exc: BaseException) -> str:

@@ -34,10 +34,10 @@ from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
 from ..live.solve import LiveMethod, certify_live, live_methods
 from ..model import Deck
-from ..solvers import SolveOptions, Status, methods
+from ..solvers import RunStatus, SolveOptions, Status, methods
 from . import results as csv_rows
-from .check import (BUG, CRASH, DECISIVE, REFUSED, UNKNOWN, WINNABLE, Check, Result, culprits,
-                    problems, run_check)
+from .check import (BUG, CRASH, DECISIVE, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
+                    culprits, problems, run_check)
 from .live_space import LiveInstance, LiveSpace
 from .runner import Failure, Report, Tally, _progress, write_counterexample
 from .shrink import Shrunk, shrink
@@ -150,7 +150,7 @@ def run_live_check(check: LiveCheck, deck: Deck, rules: Rules, options: SolveOpt
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
     if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
         return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
-    return Result(label, out.status.value, elapsed, out.reason, out.score, out.stats)
+    return Result(label, RunStatus.of(out.status), elapsed, out.reason, out.score, out.stats)
 
 
 def _exc(exc: BaseException) -> str:
@@ -176,7 +176,7 @@ def live_problems(results: list[Result], target: int) -> list[str]:
     found = problems(real, target) + [f"lifted rules: {p}" for p in problems(lifted, target)]
     found += [f"{a.label} scores {a.score} under the real rules, above {b.label}'s {b.score}"
               for a, b in _above(real, lifted)]
-    if any(r.status == WINNABLE for r in real) and any(r.status == "UNWINNABLE" for r in lifted):
+    if any(r.status == WINNABLE for r in real) and any(r.status == UNWINNABLE for r in lifted):
         found.append("winnable under the real rules but not under the lifted ones")
     return found
 
@@ -186,7 +186,7 @@ def live_culprits(results: list[Result], target: int) -> list[str]:
     lifted = [r for r in results if _group(r.label) == "lifted"]
     bad = culprits(real, target) + culprits(lifted, target)
     if _above(real, lifted) or (any(r.status == WINNABLE for r in real)
-                                and any(r.status == "UNWINNABLE" for r in lifted)):
+                                and any(r.status == UNWINNABLE for r in lifted)):
         bad += [r.label for r in real + lifted if r.status in DECISIVE]
     return list(dict.fromkeys(bad))
 
@@ -267,7 +267,7 @@ def _store(table: ResultsCSV | None, seed: int, stream: str, inst: LiveInstance,
                    "hand_size": rules.hand_size,
                    "clues": "unlimited" if rules.clues is None else rules.clues,
                    "strikes": rules.strikes, "final_round": rules.final_round,
-                   "method": r.label, "verdict": r.status, "score": r.score,
+                   "method": r.label, "verdict": r.status.value, "score": r.score,
                    "seconds": round(r.seconds, 6), "detail": r.detail,
                    "problems": csv_rows.SEPARATOR.join(found), "version": __version__})
 

@@ -11,8 +11,11 @@ instances that have no rows yet: an interrupted harness resumes.
 from __future__ import annotations
 
 from .. import __version__
+from ..errors import InputError
 from ..formats.results_csv import ResultsCSV
+from ..formats.textio import display_name
 from ..model import Deck
+from ..solvers import RunStatus
 from .check import Result
 
 FIELDS = ["seed", "stream", "instance", "source", "kind", "n", "c", "r", "N", "h", "formula",
@@ -41,13 +44,22 @@ def stored(table: ResultsCSV | None, seed: int, stream: str, index: int,
         if row is None:
             return None
         rows[label] = row
-    results = [Result(label, rows[label]["verdict"], float(rows[label]["seconds"] or 0),
+    results = [Result(label, verdict(table, rows[label]), float(rows[label]["seconds"] or 0),
                       rows[label]["detail"] or None,
                       int(rows[label]["score"]) if rows[label]["score"] else None)
                for label in labels]
     first = rows[labels[0]]
     found = first["problems"].split(SEPARATOR) if first["problems"] else []
     return results, found, first
+
+
+def verdict(table: ResultsCSV, row: dict) -> RunStatus:
+    """The ``verdict`` cell of a stored row, as the status it was written from."""
+    try:
+        return RunStatus(row["verdict"])
+    except ValueError:
+        raise InputError(display_name(table.path), None, "a verdict among "
+                         + ", ".join(RunStatus), repr(row["verdict"])) from None
 
 
 def store(table: ResultsCSV | None, seed: int, stream: str, index: int, source: str, kind: str,
@@ -60,5 +72,5 @@ def store(table: ResultsCSV | None, seed: int, stream: str, index: int, source: 
     for r in results:
         table.add({"seed": seed, "stream": stream, "instance": index, "source": source,
                    "kind": kind, **shape, "N": N, "h": h, "formula": formula, "method": r.label,
-                   "verdict": r.status, "score": r.score, "seconds": round(r.seconds, 6),
+                   "verdict": r.status.value, "score": r.score, "seconds": round(r.seconds, 6),
                    "detail": r.detail, "problems": SEPARATOR.join(found), "version": __version__})

@@ -24,7 +24,8 @@ from ..formats.results_csv import ResultsCSV
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
 from . import results as csv_rows
-from .check import DECISIVE, REFUSED, WINNABLE, Check, Result, problems, run_check
+from .check import (DECISIVE, REFUSED, UNWINNABLE, WINNABLE, Check, Result, problems,
+                    run_check)
 from .runner import InOrder, Report, _progress, repro_commands, write_counterexample
 
 # Clauses per variable of the random formulas, around the 3-SAT threshold (4.26)
@@ -93,7 +94,7 @@ def check_formula(cnf: CNF, checks: Sequence[Check], options: SolveOptions,
     red = reduce_cnf(cnf, **(variant or {}))
     results = [run_check(c, red.deck, red.h, options) for c in checks]
     found = problems(results, red.deck.target)
-    truth = WINNABLE if sat else "UNWINNABLE"
+    truth = WINNABLE if sat else UNWINNABLE
     for r in results:
         if r.status in DECISIVE and r.status != truth:
             found.append(f"{r.label}: image {r.status} but the formula is "

@@ -13,7 +13,7 @@ the hand counts (order encoding).  Cardinality: strikes below the limit
 >>> from hanabi_cp.live.rules import Rules
 >>> deck, rules = Deck.of([(1, 1), (2, 1), (3, 1)]), Rules.for_players(2, hand_size=1, clues=1)
 >>> enc = LiveCnf(deck, rules)
->>> from hanabi_cp.encoders.sat_method import sat_solve
+>>> from hanabi_cp.satsolver import sat_solve
 >>> ok, model, _ = sat_solve(enc.clauses)
 >>> [str(a) for a in enc.decode(model)] if ok else None
 ['play #0', 'play #1', 'play #2']

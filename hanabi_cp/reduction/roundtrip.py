@@ -19,6 +19,7 @@ from ..cnf import CNF
 from ..deadline import Deadline
 from ..errors import HanabiError
 from ..limits import MAX_CARDS
+from ..satsolver import DEFAULT_SOLVER
 from ..solvers import SolveOptions, Status, solve
 from .sat3 import reduce_cnf
 from .witnesses import ReadbackFailure, assignment_from_play, play_from_assignment
@@ -86,8 +87,8 @@ def variant_name(copies: int | None = None, kappa: bool = False) -> str:
     return " ".join(parts) or "base"
 
 
-def formula_sat(cnf: CNF, solver: str = "cadical195") -> tuple[bool, dict[int, bool] | None]:
-    from ..encoders.sat_method import sat_solve
+def formula_sat(cnf: CNF, solver: str = DEFAULT_SOLVER) -> tuple[bool, dict[int, bool] | None]:
+    from ..satsolver import sat_solve
 
     sat, lits, _ = sat_solve([list(c) for c in cnf.clauses], solver)
     if not sat:

@@ -23,7 +23,7 @@ from .. import __version__
 from ..errors import HanabiError, InvalidParameter
 from ..formats.results_csv import ResultsCSV as ResultsCSV
 from ..model import Deck
-from ..solvers import SolveOptions, Status, methods, solve
+from ..solvers import RunStatus, SolveOptions, Status, methods, solve
 from .figure_files import panels as panels
 from .figure_files import save_figure
 
@@ -67,7 +67,7 @@ def timed_solve(deck: Deck, h: int, method: str, options: SolveOptions) -> dict:
         out = solve(deck, h, method, options)
     except HanabiError as exc:
         # Declined at run time (a resource limit): recorded, not fatal to the sweep.
-        return {"verdict": "REFUSED", "seconds": round(time.perf_counter() - start, 6),
+        return {"verdict": RunStatus.REFUSED.value, "seconds": round(time.perf_counter() - start, 6),
                 "reason": str(exc)}
     seconds = time.perf_counter() - start
     return {"verdict": out.status.value, "seconds": round(seconds, 6), "score": out.score,

@@ -87,19 +87,17 @@ def evaluate(cards, n: int, c: int, h: int, method: str, cap: float | None = Non
 
 
 def _sat(deck: Deck, h: int, budget: int) -> dict:
-    from pysat.solvers import Solver
-
     from ..encoders.cnf import build
+    from ..satsolver import SatSession
 
     enc = build(deck, h)
     zero = {"sat_conflicts": 0, "sat_propagations": 0, "sat_decisions": 0}
     if enc.status == "UNWINNABLE":
         return {"verdict": Status.UNWINNABLE.value, **zero}
-    with Solver(name="cadical195", bootstrap_with=enc.clauses) as s:
-        s.conf_budget(budget)
-        ok = s.solve_limited()
-        stats = s.accum_stats() or {}
-        model = s.get_model() if ok else None
+    with SatSession(enc.clauses) as s:
+        ok = s.solve_within(budget)
+        stats = s.stats()
+        model = s.model() if ok else None
     counts = {column("sat", k): int(stats.get(k, 0)) for k in MEASURES["sat"]}
     if ok is None:
         return {"verdict": Status.UNKNOWN.value, **counts}

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import FileError, LimitError
+from ..solvers import Status
 from .common import ResultsCSV, figure, plot_row
 from .deck_moves import (all_decks, count_decks, deck_text, near_sorted_deck, neighbour,
                          start_deck)
@@ -242,7 +243,7 @@ def hardest(rows: list[dict], keep: int) -> list[dict]:
         if r["phase"] in ("search", "all") and not r["deck"].startswith("sha1:"):
             seen.setdefault(r["deck"], r)
     ranked = sorted(seen.values(), key=lambda r: (-int(r["effort"]), -int(r["tiebreak"]),
-                                                  r["verdict"] == "UNKNOWN", int(r["step"])))
+                                                  r["verdict"] == Status.UNKNOWN.value, int(r["step"])))
     return ranked[:keep]
 
 
@@ -263,7 +264,7 @@ def size_summary(rows: list[dict]) -> list[dict]:
                     "exhaustive": any(r["phase"] == "all" for r in mine),
                     "steps": sum(r["phase"] == "search" for r in mine),
                     "median": med, "max": top, "best": best,
-                    "winnable": sum(r["verdict"] == "WINNABLE" for r in mine
+                    "winnable": sum(r["verdict"] == Status.WINNABLE.value for r in mine
                                     if r["phase"] in ("random", "all")),
                     "x_median": best / med if med else float("inf") if best else 1.0,
                     "x_max": best / top if top else float("inf") if best else 1.0})
@@ -366,7 +367,7 @@ def plot_distribution(rows, ax=None):
     base = [r for r in rows if r["phase"] in ("random", "all")]
     efforts = sorted({int(r["effort"]) for r in base})
     width = 0.4
-    for i, verdict in enumerate(("WINNABLE", "UNWINNABLE")):
+    for i, verdict in enumerate((Status.WINNABLE.value, Status.UNWINNABLE.value)):
         counts = [sum(1 for r in base if r["verdict"] == verdict and int(r["effort"]) == e)
                   for e in efforts]
         ax.bar([j + (i - 0.5) * width for j in range(len(efforts))], counts, width,

@@ -35,7 +35,7 @@ FORMULA = "formula"        # the method column of the rows that time CaDiCaL on 
 def _formula_row(cnf, repeats: int = 3) -> dict:
     """CaDiCaL on the formula, best of ``repeats``: these take well under a
     millisecond, where one scheduling hiccup of a shared machine would dominate."""
-    from ..encoders.sat_method import sat_solve
+    from ..satsolver import sat_solve
 
     best = float("inf")
     for _ in range(repeats):

@@ -1,6 +1,6 @@
 """Method "sat": the CNF of ``live.cnf`` (encodings/live-cnf.md) under a pysat solver
 (CaDiCaL 1.9.5 by default), through the one sliced entry point
-``encoders.sat_method.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).
+``satsolver.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).
 
 First the greedy game of ``live.hint`` is tried as assumptions (its slots, fates and
 runs): when the CNF has a model extending it, unit propagation finds it at once, and
@@ -21,7 +21,7 @@ import time
 from pysat.card import ITotalizer
 
 from ...deadline import Deadline, TimeUp
-from ...encoders.sat_method import check_solver, sat_solve
+from ...satsolver import check_solver, sat_solve
 from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..cnf import LiveCnf

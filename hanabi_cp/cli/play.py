@@ -1,0 +1,214 @@
+"""``hanabi-cp play``: hidden-information strategies play real-rules games; and
+``hanabi-cp study strategies``: every strategy against each deck's exact bound."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import InvalidParameter, UsageError
+from .execution_options import execution_options, get_execution
+from .common import check_outputs, command, deck_summary, force_option, load_deck, \
+    time_limit_option
+from .study import StudyCommand, _outputs, _ints, _names, study
+
+
+def _counts(ctx, param, value: str):
+    """``2000,5=10000`` -> players -> decks (2000 unless named)."""
+    default, special = None, {}
+    for part in value.split(","):
+        key, eq, number = part.strip().rpartition("=")
+        try:
+            n = int(number)
+            if n < 0 or (eq and not 2 <= int(key) <= 6):
+                raise ValueError
+        except ValueError:
+            raise click.BadParameter(f"expected N or P=N (P 2 to 6, N >= 0), found "
+                                     f"{part.strip()!r}", param=param) from None
+        if eq:
+            special[int(key)] = n
+        else:
+            default = n
+    return lambda p: special.get(p, 200 if default is None else default)
+
+
+def _rules(players: int, hand_size: int | None, strikes: int):
+    from ..live.rules import Rules
+    return Rules.for_players(players, hand_size, strikes=strikes)
+
+
+@command("play")
+@click.argument("deck", metavar="[DECK]", required=False)
+@click.option("--strategy", default="recommendation", show_default=True, metavar="NAME",
+              help="The strategy every player follows (see the list below).")
+@click.option("--players", type=click.IntRange(2, 6), default=5, show_default=True,
+              metavar="P", help="Players, 2 to 6 (hanab.live's hand sizes).")
+@click.option("--hand-size", type=click.IntRange(min=1), default=None, metavar="H",
+              help="Cards per player [default: 5 for 2-3 players, 4 for 4-5, 3 for 6].")
+@click.option("--strikes", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Strikes that end the game with score 0.")
+@click.option("--replay", "replay_path", default=None, metavar="OUT.json",
+              help="With DECK: write the game as hanab.live's JSON game (importable there; "
+                   "`hanabi-cp verify --rules live` replays it).")
+@click.option("--games", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Instead of DECK: play N seeded games (game i on the shuffled standard "
+                   "deck of seed S + i).")
+@click.option("--seed", type=int, default=1, show_default=True, metavar="S",
+              help="With --games: the first deck's seed.")
+@click.option("--bound", is_flag=True,
+              help="Also the deck's exact best score with open hands (best, winnable); a "
+                   "game above it is reported as a bug.")
+@time_limit_option("Seconds per deck for the bound (an undecided deck is counted as such).",
+                   default=10.0)
+@click.option("--csv", "csv_path", default=None, metavar="OUT.csv",
+              help="With --games: one row per game, appended as it is played; rows already "
+                   "there are skipped (a rerun resumes).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="With --games: a progress bar on stderr.")
+@execution_options
+@force_option
+def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, bound,
+         time_limit, csv_path, progress, jobs, dask, force):
+    """Play real-rules games with a hidden-information strategy.
+
+    Every player follows --strategy and sees the other hands, the clues, piles,
+    discards and tokens, never their own cards; the referee of `solve --rules live`
+    rules every move.  One game on DECK, or --games N seeded games to a CSV.
+
+    \b
+    Examples:
+      hanabi-cp play instances/standard-winnable-h2.txt --players 5 --bound --replay game.json
+      hanabi-cp verify instances/standard-winnable-h2.txt game.json --rules live
+      hanabi-cp play --games 20 --seed 1 --players 5 --bound --csv results/play.csv
+    """
+    from ..players.strategy import get_strategy
+    cls = get_strategy(strategy)
+    if games is None:
+        if deck is None:
+            raise UsageError("play: give a DECK or --games N (see 'hanabi-cp play --help')")
+        if csv_path is not None:
+            raise UsageError("play: --csv goes with --games")
+        _play_one(deck, cls, _rules(players, hand_size, strikes), replay_path, bound,
+                  time_limit, force)
+        return
+    if deck is not None:
+        raise UsageError("play: give a DECK or --games N, not both")
+    if replay_path is not None:
+        raise UsageError("play: --replay goes with DECK (one game)")
+    if csv_path is None:
+        raise UsageError("play: --games needs --csv OUT.csv (the rows are the result)")
+    if hand_size is not None:
+        raise UsageError("play: --games plays hanab.live's hand sizes (no --hand-size)")
+    if csv_path == "-":
+        raise UsageError("play: --csv - is not possible: a run resumes from its CSV file")
+    check_outputs("play", {"--csv": csv_path}, force, appended=["--csv"], dirs_made=["--csv"])
+    from ..studies import strategies as study_mod
+    execution = get_execution(jobs, dask)
+    click.echo(f"c play: {games} games, seeds {seed}..{seed + games - 1}, strategy "
+               f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
+    rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
+                         progress, strikes, execution)
+    mine = [r for r in rows.rows if r["strategy"] == cls.name and int(r["players"]) == players
+            and int(r["strike_limit"]) == strikes and seed <= int(r["seed"]) < seed + games]
+    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new)")
+    click.echo(study_mod.summary(mine))
+
+
+def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> None:
+    from ..live.referee import replay
+    from ..live.replay_io import hanab_live_can_replay, write_replay
+    from ..players.bound import check_bot, deck_bound
+    from ..players.game import play_game
+
+    check_outputs("play", {"--replay": replay_path}, force, {"DECK": deck_path})
+    deck = load_deck(deck_path).deck
+    game = play_game(deck, rules, cls, 0)
+    rep = replay(deck, rules, game.actions)
+    assert rep.legal and rep.complete and rep.score == game.score, rep.error
+    click.echo(f"c strategy: {cls.name}")
+    click.echo(f"c deck: {deck_summary(deck)}")
+    click.echo(f"c rules: {rules.describe()}")
+    click.echo(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
+    if bound:
+        b = deck_bound(deck, rules, time_limit)
+        check_bot(game, b)
+        if b.best is None:
+            click.echo(f"c bound: undecided within {time_limit} s (a game scoring "
+                       f"{b.lower} was found)")
+        else:
+            click.echo(f"c bound: best score {b.best} of {deck.target} with open hands "
+                       f"({b.method}, {b.seconds:.3f} s, certificate replayed); regret "
+                       f"{b.best - game.score}")
+    click.echo(f"score {game.score}")
+    if replay_path is not None:
+        why = hanab_live_can_replay(deck, rules)
+        if why is not None:
+            click.echo(f"c note: hanab.live cannot import this game: {why}")
+        write_replay(replay_path, deck, rules, list(game.actions), force)
+        click.echo(f"c wrote {replay_path}")
+
+
+@study.command("strategies", cls=StudyCommand)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first deck.")
+@click.option("--count", "counts", callback=_counts, default="200", show_default=True,
+              metavar="N[,P=N...]",
+              help="Decks per player count (every strategy plays each); P=N sets player "
+                   "count P apart, e.g. 2000,5=10000.")
+@click.option("--players", callback=_ints, default="2-6", show_default=True,
+              help="Player counts, e.g. 2-6 or 5.")
+@click.option("--strategies", "names", callback=_names, default=None, metavar="A,B,...",
+              help="Strategies (default: every registered one that plays the player count).")
+@click.option("--bound/--no-bound", default=True, show_default=True,
+              help="Each deck's exact best score with open hands.")
+@time_limit_option("Seconds per deck for the bound.", default=10.0)
+@click.option("--csv", "csv_path", default="results/study-strategies.csv", show_default=True,
+              metavar="FILE", help="CSV to append each row to as soon as it is done; rows "
+                                   "already there are skipped (a rerun resumes).")
+@click.option("--figure", "stem", default=None, metavar="STEM",
+              help="Write STEM.png and STEM.svg (default: the CSV's path without .csv).")
+@click.option("--force", is_flag=True,
+              help="Overwrite figure files that were not drawn from this CSV.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr.")
+@execution_options
+def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, stem, force,
+                     progress, jobs, dask):
+    """Hidden-information strategies against each deck's exact bound: per strategy and
+    player count the mean, perfect games, unavoidable vs own losses, regret; the
+    bound's mean best score and winnable share (95% CI); score histograms.
+
+    \b
+    Example:
+      hanabi-cp study strategies --count 20 --players 5 --csv results/strategies.csv
+      hanabi-cp study strategies --count 2000,5=10000 --figure docs/figures/study-strategies
+    """
+    from ..players.strategy import strategies
+    from ..studies import strategies as study_mod
+
+    bad = [p for p in players if not 2 <= p <= 6]
+    if bad:
+        raise InvalidParameter(f"study strategies: --players {bad[0]}: expected 2 to 6")
+    table = strategies()
+    chosen = names or list(table)
+    unknown = [n for n in chosen if n not in table]
+    if unknown:
+        raise InvalidParameter(f"unknown strategy {unknown[0]!r}; choose from " + ", ".join(table))
+    stem = _outputs("strategies", csv_path, stem, force)
+    execution = get_execution(jobs, dask)
+    click.echo(f"c decks: seeds {seed}.. per player count (" + ", ".join(
+        f"{p}: {counts(p)}" for p in players) + "), strategies " + ", ".join(chosen))
+    for p in players:
+        fit = [n for n in chosen if table[n].min_players <= p <= table[n].max_players]
+        study_mod.run(csv_path, seed, counts(p), [p], fit, bound, time_limit, progress,
+                      execution=execution)
+    from ..formats.results_csv import ResultsCSV
+    rows = ResultsCSV(csv_path, study_mod.FIELDS, study_mod.KEY)
+    mine = [r for r in rows.rows if int(r["players"]) in players and r["strategy"] in chosen
+            and r["strike_limit"] == "3"
+            and seed <= int(r["seed"]) < seed + counts(int(r["players"]))]
+    click.echo(f"c rows: {len(rows.rows)} in {rows.path}; {len(mine)} of this sweep")
+    click.echo(study_mod.summary(mine))
+    for path in study_mod.plot(mine, stem, rows.path, force):
+        click.echo(f"c wrote {path}")
+
+
+COMMANDS = [play]

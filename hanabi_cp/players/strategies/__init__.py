@@ -1,0 +1,1 @@
+"""One module per strategy; each registers its class with ``players.strategy.register``."""

@@ -1,0 +1,187 @@
+"""The information strategy (Strategy 2 of "How to Make the Perfect Fireworks
+Display"): every hint tells each other player the hint set of one of their cards.
+
+Each player's *target* is their unidentified card likeliest playable by the public
+tables (``knowledge.possibilities``); its table is cut into m = 2(P - 1) hint
+sets (``knowledge.partition``) and the card's *value* is the index of its set.
+The hinter announces the sum of the other players' values modulo m by which clue
+it gives: value v is a rank clue (v < P - 1) or a color clue to the player v mod
+(P - 1) + 1 seats after it.  Everyone else subtracts the values they see and
+learns their own.  Moves follow the paper's action algorithm; see
+docs/strategies/information.md for the choices the paper leaves open.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ...errors import MethodRefused
+from ...knowledge.cards import CardSpace
+from ...knowledge.possibilities import Public
+from ...live.actions import Action, Kind
+from ...live.rules import Rules
+from ..strategy import Strategy, register
+from ..view import Turn, View
+
+# The paper discards known-dead cards early only while the discard pile is small.
+EARLY_DISCARDS = 5
+
+
+@lru_cache(maxsize=64)
+def _space(n: int, c: int, copies: tuple[tuple[int, int, int], ...]) -> CardSpace:
+    return CardSpace.of_copies(n, c, {(v, k): x for v, k, x in copies})
+
+
+def need_clue_tokens(rules: Rules, name: str) -> None:
+    """These strategies hint whenever they have a token and nothing better to do:
+    with unlimited tokens a game could go on forever."""
+    if rules.clues is None:
+        raise MethodRefused(f"strategy {name!r} needs a limited number of clue tokens")
+
+
+def space_of(view: View) -> CardSpace:
+    """The deck's kinds (one shared object per composition)."""
+    return _space(view.n, view.c, tuple(sorted((x.value, x.color, k) for x, k in view.copies.items())))
+
+
+def kinds_seen(view: View, space: CardSpace) -> list[tuple[int, ...] | None]:
+    """The kinds of every hand the viewer sees (None for its own)."""
+    C = space.colors
+    return [None if cards is None else tuple([(x.value - 1) * C + x.color - 1 for x in cards])
+            for cards in view.others]
+
+
+class HintCode:
+    """The clue that carries a number 0..m-1 from ``giver``, and back.  The
+    *listeners* are the other players holding cards, in seat order after the giver
+    (everyone but the giver until the last round empties a one-card hand); a clue
+    to the j-th of L listeners is number j (rank) or L + j (color), m = 2L."""
+
+    def __init__(self, giver: int, hands: tuple[tuple[int, ...], ...]):
+        P = len(hands)
+        self.listeners = [(giver + i) % P for i in range(1, P) if hands[(giver + i) % P]]
+        self.m = 2 * len(self.listeners)
+
+    def receiver(self, number: int) -> tuple[int, bool]:
+        """(the clued player, whether a color clue)."""
+        L = len(self.listeners)
+        return self.listeners[number % L], number >= L
+
+    def number(self, receiver: int, is_color: bool) -> int:
+        return self.listeners.index(receiver) + (len(self.listeners) if is_color else 0)
+
+
+@register
+class Information(Strategy):
+    name = "information"
+    summary = "hints are hat-guessing codes for hint sets of each player's likeliest playable card"
+
+    def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
+        super().__init__(me, rules, seed)
+        need_clue_tokens(rules, self.name)
+        self.public: Public | None = None
+
+    def _public(self, view: View) -> Public:
+        if self.public is None:
+            self.public = Public.start(space_of(view), tuple(len(h) for h in view.hands))
+        return self.public
+
+    def knowledge_state(self) -> tuple:
+        """The public tables, for checking that every seat keeps the same."""
+        pub = self.public
+        return () if pub is None else (pub.board, pub.used, pub.tables)
+
+    # ---- the hat code -------------------------------------------------------
+
+    def _values(self, pub: Public, seen: list[tuple[int, ...] | None], giver: int, m: int) -> list[int]:
+        """The hint value of every hand ``giver``'s hint is about that I see (-1 for
+        the giver, for me and for empty hands)."""
+        table = pub.values(m)
+        return [-1 if p == giver or not hand else table[p][hand[pub.target(p)]]
+                for p, hand in enumerate(seen)]
+
+    def _clue(self, pub: Public, view: View, seen: list[tuple[int, ...] | None]) -> Action:
+        code = HintCode(self.me, view.hands)
+        number = sum(v for v in self._values(pub, seen, self.me, code.m) if v >= 0) % code.m
+        receiver, is_color = code.receiver(number)
+        cards = view.others[receiver]
+        assert cards is not None
+        # Which color or rank carries no code: name one the table has not pinned
+        # down (the last such card's), as the paper's simulator does.
+        masks = pub.space.color_masks if is_color else pub.space.rank_masks
+        pick = cards[0]
+        for t, x in zip(pub.tables[receiver], cards):
+            if not any(t & ~mask == 0 for mask in masks[1:]):
+                pick = x
+        if is_color:
+            return Action.color_clue(receiver, pick.color - 1)
+        return Action.rank_clue(receiver, pick.value)
+
+    # ---- moves --------------------------------------------------------------------
+
+    def act(self, view: View) -> Action:
+        pub = self._public(view)
+        hand = view.my_hand
+        board = pub.board
+        seen = kinds_seen(view, pub.space)
+        for slot, t in enumerate(pub.private(seen, self.me)):
+            if t & ~board.playable == 0:
+                return Action.play(hand[slot])
+        can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
+        if len(view.discards) < EARLY_DISCARDS and can_discard:
+            for slot, t in enumerate(pub.tables[self.me]):
+                if t & ~board.played == 0:
+                    return Action.discard(hand[slot])
+        can_clue = (view.clues is None or view.clues > 0) and HintCode(self.me, view.hands).m > 0
+        if can_clue:
+            return self._clue(pub, view, seen)
+        if not can_discard:      # only after the last draw with one-card hands: nobody to clue
+            return Action.play(hand[0])
+        return Action.discard(hand[self._discard_slot(pub)])
+
+    def _discard_slot(self, pub: Public) -> int:
+        mine, played = pub.tables[self.me], pub.board.played
+        for slot, t in enumerate(mine):
+            if t & ~played == 0:
+                return slot
+        identified: dict[int, int] = {}
+        for tables in pub.tables:
+            for t in tables:
+                if t and not t & (t - 1):
+                    identified[t] = identified.get(t, 0) + 1
+        for slot, t in enumerate(mine):
+            if t and not t & (t - 1) and identified[t] > 1:
+                return slot
+        for slot in range(len(mine)):
+            kind = pub.known_kind(self.me, slot)
+            if kind is not None and not pub.critical(kind):
+                return slot
+        for slot in range(len(mine)):
+            kind = pub.known_kind(self.me, slot)
+            if kind is None or not pub.critical(kind):
+                return slot
+        return 0
+
+    def observe(self, view: View, turn: Turn) -> None:
+        pub = self._public(view)
+        if turn.clue is not None:
+            clue, giver = turn.clue, turn.player
+            is_color = clue.kind is Kind.COLOR_CLUE
+            code = HintCode(giver, view.hands)          # a clue moves no card
+            number = code.number(clue.target, is_color)
+            values = self._values(pub, kinds_seen(view, pub.space), giver, code.m)
+            known = sum(v for v in values if v >= 0)
+            if self.me != giver and view.my_hand:
+                values[self.me] = (number - known) % code.m
+            elif self.me == giver and known % code.m != number:
+                raise AssertionError("the giver's own hint does not decode to its number")
+            hand = view.hands[clue.target]
+            touched = tuple(hand.index(o) for o in clue.touched)
+            self.public = pub.after_hint(code.m, tuple(values), clue.target, is_color,
+                                         clue.value + 1 if is_color else clue.value, touched)
+        else:
+            assert turn.card is not None and turn.slot is not None
+            x = turn.card
+            kind = (x.value - 1) * pub.space.colors + x.color - 1
+            self.public = pub.after_removal(turn.player, turn.slot, kind, bool(turn.success),
+                                            turn.drawn is not None)

@@ -1,0 +1,94 @@
+"""The strategy interface and the registry of strategies by name.
+
+A strategy is a subclass of ``Strategy``, one instance per seat: the engine
+(``players.game.play_game``) creates ``cls(me, rules, seed)`` for each player
+``me`` and then, every turn,
+
+1. calls ``act(view)`` on the mover's instance, with the mover's ``View`` (or
+   ``CheatView`` if the class sets ``cheats = True``); it returns one
+   ``live.actions.Action``: ``Action.play(order)``, ``Action.discard(order)``,
+   ``Action.color_clue(player, color - 1)`` or ``Action.rank_clue(player, rank)``,
+   with ``order`` one of ``view.my_hand``.  The referee (``live.referee``) carries it
+   out; an illegal action is a ``StrategyError`` (a bug in the strategy, never
+   forgiven);
+2. calls ``observe(view, turn)`` on every instance (the mover's too), each with its
+   own new view after the move and the ``Turn`` record of what happened.  Strategies
+   that track private conventions (hat-guessing codes, possibility tables) update
+   them here: the hands a clue giver saw are those in the view given with the
+   clue's ``Turn`` (a clue moves no card), and a play or discard's ``Turn`` names
+   the card (``card``), its old slot (``slot``) and what was drawn (``drawn``).
+
+Strategies must be deterministic given ``seed`` (use ``random.Random(seed)`` if
+they need chance at all).  A strategy module lives in ``hanabi_cp/players/strategies/``
+and registers its class with ``@register``; ``strategies()`` imports every module
+there, so a new strategy is one new file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import ClassVar
+
+from ..errors import InvalidParameter
+from ..live.actions import Action
+from ..live.rules import Rules
+from .view import Turn, View
+
+
+class StrategyError(Exception):
+    """A strategy chose an illegal action: a bug in the strategy (not a HanabiError)."""
+
+
+class Strategy:
+    """One seat's player.  Subclasses set ``name`` and ``summary`` and implement
+    ``act``; ``observe`` is optional."""
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    cheats: ClassVar[bool] = False        # True: act/observe get a CheatView
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+
+    def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
+        self.me, self.rules, self.seed = me, rules, seed
+
+    def act(self, view: View) -> Action:
+        raise NotImplementedError
+
+    def observe(self, view: View, turn: Turn) -> None:
+        """Called for every seat after every turn (see the module docstring)."""
+
+
+_REGISTRY: dict[str, type[Strategy]] = {}
+_PACKAGE = "hanabi_cp.players.strategies"
+
+
+def register(cls: type[Strategy]) -> type[Strategy]:
+    if not cls.name:
+        raise ValueError(f"strategy {cls.__qualname__} has no name")
+    if _REGISTRY.get(cls.name, cls) is not cls:
+        raise ValueError(f"strategy {cls.name!r} registered twice")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def strategies() -> dict[str, type[Strategy]]:
+    """Every registered strategy by name (importing the strategies package first)."""
+    pkg = importlib.import_module(_PACKAGE)
+    for info in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"{_PACKAGE}.{info.name}")
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get_strategy(name: str) -> type[Strategy]:
+    table = strategies()
+    if name not in table:
+        raise InvalidParameter(f"unknown strategy {name!r}; choose from " + ", ".join(table))
+    return table[name]
+
+
+def check_players(cls: type[Strategy], players: int) -> None:
+    if not cls.min_players <= players <= cls.max_players:
+        raise InvalidParameter(f"strategy {cls.name!r} plays with {cls.min_players} to "
+                          f"{cls.max_players} players, not {players}")
