@@ -35,6 +35,7 @@ from ..deadline import EVERY, NEVER, Deadline
 from ..model import COMPACT_FROM_CARDS, Deck, check_hand
 from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
+from ..satsolver import DEFAULT_SOLVER, sat_solve
 from ..analysis import Windows, analyse
 from .flat import Clauses, Names
 
@@ -85,11 +86,10 @@ class Encoding:
         return play_choice(self.deck, self.alive, self.single,
                            lambda q: q in cv and cv[q] in true)
 
-    def solve_model(self, solver: str = "cadical195"):
+    def solve_model(self, solver: str = DEFAULT_SOLVER):
         """Convenience for doctests and tests: a model, or None if unsatisfiable."""
-        from pysat.solvers import Solver
-        with Solver(name=solver, bootstrap_with=self.clauses) as s:
-            return s.get_model() if s.solve() else None
+        ok, model, _ = sat_solve(self.clauses, solver)
+        return model if ok else None
 
     def varmap(self) -> dict:
         """Variable -> readable name, e.g. {1: "copy 3:2 #17"} (positions 1-based)."""
