@@ -25,12 +25,15 @@ until nothing changes (a handful on every deck measured).
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
+from collections.abc import MutableSequence, Sequence
 from itertools import accumulate
 from dataclasses import dataclass, field
+from typing import cast
 
 from .deadline import EVERY, NO_DEADLINE, Deadline
-from .model import Deck
+from .model import COMPACT_FROM_CARDS, Deck
 from .nogc import without_gc
 
 NEVER = -1    # "played before the deck starts": T(0, k)
@@ -41,33 +44,33 @@ CHAIN_CAP = 32  # longest same-color chain the chain rule follows (large h only)
 class Windows:
     deck: Deck
     h: int
-    alive: list[list[list[int]]]  # alive[k][a]: sorted positions (k, a 1-based; index 0 unused)
-    earliest: list[list[int]]     # earliest[k][a], earliest[k][0] = NEVER
-    latest: list[list[int]]       # latest[k][a], latest[k][0] = NEVER
-    stop: list[list[list[int]]]   # stop[k][a]: list parallel to alive[k][a]
+    alive: list[list[Sequence[int]]]  # alive[k][a]: sorted positions (k, a 1-based; index 0 unused)
+    earliest: list[MutableSequence[int]]   # earliest[k][a], earliest[k][0] = NEVER
+    latest: list[MutableSequence[int]]     # latest[k][a], latest[k][0] = NEVER
+    stop: list[list[Sequence[int]]]   # stop[k][a]: list parallel to alive[k][a]
     forced: list[int]             # forced[t]: cards held after position t in every win
     reason: str | None = None
     passes: int = 0
     stats: dict[str, int] = field(default_factory=dict)
     # Per color: alive positions in deck order and their values (None if unknown).
     cpos: list[list[int]] | None = None
-    cval: list[list[int]] | None = None
+    cval: list[Sequence[int]] | None = None
 
     @property
     def decided_lost(self) -> bool:
         return self.reason is not None
 
-    def positions(self) -> tuple[list[list[int]], list[list[int]]]:
+    def positions(self) -> tuple[list[list[int]], list[Sequence[int]]]:
         """Per color: alive positions in deck order and their values (cpos, cval);
         from the last pass when still exact, else recomputed."""
         if self.cpos is not None and self.cval is not None:
             return self.cpos, self.cval
         cpos: list[list[int]] = [[]]
-        cval: list[list[int]] = [[]]
+        cval: list[Sequence[int]] = [[]]
         for Ak in self.alive[1:]:
             ps = sorted(q for copies in Ak for q in copies)
             cpos.append(ps)
-            cval.append([self.deck.cards[q][0] for q in ps])
+            cval.append(array("i", map(self.deck.values.__getitem__, ps)))
         return cpos, cval
 
     def spans(self, k: int, a: int) -> list[tuple[int, int]]:
@@ -91,7 +94,7 @@ def _by_color(deck: Deck, deadline: Deadline = NO_DEADLINE) -> list[list[list[in
     for _ in range(deck.c + 1):
         deadline.check(PHASE)
         copies.append([[] for _ in range(deck.n + 1)])
-    for t, (a, k) in enumerate(deck.cards):
+    for t, a, k in zip(range(deck.N), deck.values, deck.colors):
         if not t & EVERY:
             deadline.check(PHASE)
         copies[k][a].append(t)
@@ -111,6 +114,7 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
                        "copy in the deck" + (f" ({len(missing)} cards missing)"
                                              if len(missing) > 1 else ""))
     alive = _by_color(deck, deadline)
+    dv = deck.values
     earliest = [[NEVER] * (n + 1) for _ in range(c + 1)]
     latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
     stop: list[list[list[int]]] = []
@@ -119,13 +123,14 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
         # One shared empty list per color: the pass below replaces every entry and
         # nothing appends to one (n x c fresh lists were ~30 bytes per image card).
         stop.append([[]] * (n + 1))
-    w = Windows(deck, h, alive, earliest, latest, stop, [0] * N)
+    w = Windows(deck, h, cast(list, alive), cast(list, earliest),
+                cast(list, latest), cast(list, stop), [0] * N)
     removed = 0
     for w.passes in range(1, max_passes + 1):
         deadline.check(PHASE)
         changed = False
         cpos: list[list[int]] = [[] for _ in range(c + 1)]
-        cval: list[list[int]] = [[] for _ in range(c + 1)]
+        cval: list[Sequence[int]] = [[] for _ in range(c + 1)]
         # E: the chosen copy is no earlier than the first alive one (fact 3).
         for k in range(1, c + 1):
             deadline.check(PHASE)
@@ -163,7 +168,8 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
             # color k, so a deadline g for it can be lowered to the last such
             # position <= g.
             ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
-            vals = [deck.cards[q][0] for q in ps]
+            # An int32 array: a list would hold one int object per card (values > 256).
+            vals = array("i", map(dv.__getitem__, ps))
             cpos[k], cval[k] = ps, vals
             below: list[int] = []   # the h+1 smallest last-copy positions of values above a
             for a in range(n, 0, -1):
@@ -220,6 +226,15 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
         if not changed:
             w.cpos, w.cval = cpos, cval      # no copy died in this pass: still exact
             break
+    if N >= COMPACT_FROM_CARDS:
+        # Tuples, not lists, once nothing changes them: 40 bytes less per card kind
+        # and table (an image has ~0.6 kinds per card), while the CNF is built.
+        for k in range(1, c + 1):
+            w.alive[k] = list(map(tuple, alive[k]))
+            w.stop[k] = list(map(tuple, stop[k]))
+            # Positions are ints above 256, one object each in a list: 4 bytes here.
+            w.earliest[k] = array("i", earliest[k])
+            w.latest[k] = array("i", latest[k])
     w.stats = {"passes": w.passes, "dead_copies": removed,
                "forced_full_positions": sum(1 for x in w.forced if x == h)}
     return w

@@ -43,7 +43,8 @@ def replay(deck: Deck, h: int, plays: PlaySequence) -> Replay:
     top = [0] * (deck.c + 1)
     hand: dict[tuple[int, int], int] = {}
     held = most = score = 0
-    for i, ((a, k), act) in enumerate(zip(deck.cards, plays.actions), start=1):
+    # Over the value and color arrays: no Card tuple per card on a compact deck.
+    for i, a, k, act in zip(range(1, deck.N + 1), deck.values, deck.colors, plays.actions):
         if act == PLAY:
             if top[k] + 1 != a:
                 return Replay(False, score, f"card #{i} ({a}:{k}): not playable, color {k} stands at {top[k]}", i, most)

@@ -21,19 +21,23 @@ card can be stored, at most h cards are ``held`` (emitted once per maximal set).
 from __future__ import annotations
 
 import time
+from array import array
 from bisect import bisect_right
 from itertools import accumulate, combinations
 from dataclasses import dataclass, field
 from math import comb
+from collections.abc import Sequence
 
 from pysat.card import CardEnc, EncType
 
 from ..cnf import CNF
 from ..deadline import EVERY, NEVER, Deadline
-from ..model import Deck, check_hand
+from ..model import COMPACT_FROM_CARDS, Deck, check_hand
 from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
+from ..satsolver import DEFAULT_SOLVER, sat_solve
 from ..analysis import Windows, analyse
+from .flat import Clauses, Names
 
 TRUE, FALSE = True, False
 PHASE = "building the CNF"
@@ -55,15 +59,20 @@ class Encoding:
 
     deck: Deck
     h: int
-    clauses: list
+    clauses: Sequence            # a list, or flat.Clauses (the builder's: integer arrays)
     num_vars: int
-    names: list                  # names[v] = readable tuple for variable v (index 0 unused)
-    windows: Windows
+    names: Sequence              # names[v] = readable tuple for variable v (index 0 unused)
+    # The analysis the CNF was built from; None on decks of COMPACT_FROM_CARDS cards
+    # or more, where its tables (~200 bytes a card) would stay alive through the
+    # solve: ``decode`` reads only the two flag arrays below.
+    windows: Windows | None
     copy_vars: dict              # position q -> variable of "copy q chosen"
     status: str | None = None
     reason: str | None = None
     stats: dict = field(default_factory=dict)
     capacity: list = field(default_factory=list)   # with build(collect=True)
+    alive: bytearray = field(default_factory=bytearray)    # alive[q]: copy q alive
+    single: bytearray = field(default_factory=bytearray)   # single[q]: its card's only one
 
     @property
     def cnf(self) -> CNF:
@@ -74,13 +83,13 @@ class Encoding:
         """The play sequence of a model (list of literals, pysat style)."""
         true = {l for l in model if l > 0}
         cv = self.copy_vars
-        return decode_choice(self.deck, self.windows, lambda q: q in cv and cv[q] in true)
+        return play_choice(self.deck, self.alive, self.single,
+                           lambda q: q in cv and cv[q] in true)
 
-    def solve_model(self, solver: str = "cadical195"):
+    def solve_model(self, solver: str = DEFAULT_SOLVER):
         """Convenience for doctests and tests: a model, or None if unsatisfiable."""
-        from pysat.solvers import Solver
-        with Solver(name=solver, bootstrap_with=self.clauses) as s:
-            return s.get_model() if s.solve() else None
+        ok, model, _ = sat_solve(self.clauses, solver)
+        return model if ok else None
 
     def varmap(self) -> dict:
         """Variable -> readable name, e.g. {1: "copy 3:2 #17"} (positions 1-based)."""
@@ -105,16 +114,26 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
     that cannot be played when scanned).  A card whose only alive copy is q is always
     chosen there.
     """
-    c = deck.c
+    return play_choice(deck, *copy_flags(deck, win), chosen)
+
+
+def copy_flags(deck: Deck, win: Windows) -> tuple[bytearray, bytearray]:
+    """Per position: is the copy alive; is it the only alive copy of its card."""
     alive = bytearray(deck.N)
     single = bytearray(deck.N)
-    for k in range(1, c + 1):
+    for k in range(1, deck.c + 1):
         for copies in win.alive[k][1:]:
             for q in copies:
                 alive[q] = 1
             if len(copies) == 1:
                 single[copies[0]] = 1
-    return play_out(deck.cards, c, alive.__getitem__, lambda t: single[t] or chosen(t))
+    return alive, single
+
+
+def play_choice(deck: Deck, alive: bytearray, single: bytearray, chosen) -> PlaySequence:
+    """``decode_choice`` from the flags of ``copy_flags``."""
+    return play_out(zip(deck.values, deck.colors), deck.c, alive.__getitem__,
+                    lambda t: single[t] or chosen(t))
 
 
 @without_gc
@@ -137,16 +156,19 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     t0 = time.perf_counter()
     win = windows if windows is not None else analyse(deck, h, deadline=deadline)
     t_pre = time.perf_counter() - t0
-    names: list = [None]
+    # Flat arrays pay off in memory on large decks only: on small ones (standard decks,
+    # the harness) lists build and load into the solver faster (1.5x on a standard deck).
+    compact = deck.N >= COMPACT_FROM_CARDS
+    names: Names | list = Names() if compact else [None]
     if win.reason is not None:
         return Encoding(deck, h, [[]], 0, names, win, {}, "UNWINNABLE", win.reason,
                         stats=_stats(deck, 0, 1, t_pre, 0.0, win))
     n, c, N = deck.n, deck.c, deck.N
     alive, E, L = win.alive, win.earliest, win.latest
-    clauses: list = []
+    clauses: Clauses | list = Clauses() if compact else []
     add = clauses.append
     copy_vars: dict = {}
-    gvars: dict = {}
+    gvars: dict = {}             # literal of T(b, k) <= t, by (t, b, k) as one int
     pending: list = []           # played_by variables whose defining clauses are due
     top = [0]
 
@@ -162,7 +184,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     # Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
     # Every other alive copy is played on sight whenever it is chosen.
     # skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end); [] if none.
-    skeep: list[list[list[tuple[int, int]]]] = [[[] for _ in range(n + 1)] for _ in range(c + 1)]
+    # One shared empty list per color: entries are replaced, never appended to (n x c
+    # fresh lists were ~40 bytes per image card).
+    skeep: list[list[list[tuple[int, int]]]] = [[[]] * (n + 1) for _ in range(c + 1)]
     first_store = [[N] * (n + 1) for _ in range(c + 1)]
     storable_cards = []          # (k, a) with a storable copy, in color-major order
     for k in range(1, c + 1):
@@ -204,7 +228,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             if t < Eb:
                 lit = FALSE
                 break
-            key = (k, b, t)
+            key = (t * (n + 1) + b) * (c + 1) + k     # an int: no tuple per key
             lit = gvars.get(key)
             if lit is not None:
                 break
@@ -328,19 +352,23 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     # the other cards need no hold segments.  min-hand (collect) varies h: keep all.
     needed = storable_cards
     if not collect:
-        diff = [0] * (N + 1)
+        # Integer arrays, not lists: N int objects each were ~60 bytes per card.
+        diff = array("i", bytes(4 * (N + 1)))
         for k, a in storable_cards:
             for q, end in skeep[k][a]:
                 diff[q] += 1
                 diff[end] -= 1
-        cover = list(accumulate(diff))
-        bad = [0] * (N + 1)
+        cover = array("i", accumulate(diff))
+        del diff
+        bad = array("i", bytes(4 * (N + 1)))
         for q in stores:
             if cover[q] > h:
                 bad[q + 1] = 1
-        bad = list(accumulate(bad))      # bad[t]: overfull store points before t
+        del cover
+        bad = array("i", accumulate(bad))      # bad[t]: overfull store points before t
         needed = [(k, a) for k, a in storable_cards
                   if any(bad[end] > bad[q] for q, end in skeep[k][a])]
+        del bad
     for i, (k, a) in enumerate(needed):
         if not i & EVERY:
             deadline.check(PHASE)
@@ -473,7 +501,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     define_pending()
 
     build_s = time.perf_counter() - t0
-    enc = Encoding(deck, h, clauses, top[0], names, win, copy_vars, capacity=capacity)
+    alive_flags, single_flags = copy_flags(deck, win)
+    enc = Encoding(deck, h, clauses, top[0], names, None if compact else win,
+                   copy_vars, capacity=capacity, alive=alive_flags, single=single_flags)
     enc.stats = _stats(deck, top[0], len(clauses), t_pre, build_s, win)
     enc.stats.update({"cardinality_clauses": ncard, "hold_segments": len(seg_s),
                       "cardinality_sets": dict(sorted(card_sizes.items()))})

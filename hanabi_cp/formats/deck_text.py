@@ -155,7 +155,9 @@ def parse_deck_text(text: str, path: str = "<string>"):
         _too_large(cards, card_lines, path)
         lines = [header[key][1] for key in "nc" if key in header]
         raise InputError(path, max(lines) if lines else None, KINDS_EXPECTED, excess)
-    return Deck.of(cards, n, c), h, (tuple(roles) if uses_roles else None)
+    del card_lines
+    # Every number fits an int32 here (the limit above).
+    return Deck.packed(cards, n, c), h, (tuple(roles) if uses_roles else None)
 
 
 def _too_large(cards: list[Card], lines: list[int], path: str) -> None:

@@ -260,7 +260,7 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
                  for s in b.segments]
     cards = reserve + b.cards
     roles = [f"hand reduction for the whole deck ({h - 2} of {h} slots)"] * shift + b.roles
-    base = Deck(tuple(cards), n, next_color - 1)
+    base = Deck.packed(cards, n, next_color - 1)
     sigma1 = (shift, shift + sigma1_end)
 
     # Variant r > default: extra copies right after each card's first copy.
@@ -279,7 +279,7 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
                 final_roles.append(roles[i] + " [extra copy]")
                 source.append(i)
                 extra.append(True)
-    deck = Deck(tuple(final), n, next_color - 1) if extra_n else base
+    deck = Deck.packed(final, n, next_color - 1) if extra_n else base
     start = source.index(sigma1[0]) if sigma1[1] > sigma1[0] else 0
     end = len(source) - source[::-1].index(sigma1[1] - 1) if sigma1[1] > sigma1[0] else 0
     return Reduction(deck, h, tuple(final_roles), e, base, tuple(segments), tuple(source),
