@@ -39,6 +39,10 @@ class Check:
     maximize: bool = False
 
     @property
+    def name(self) -> str:
+        return self.method.name
+
+    @property
     def label(self) -> str:
         return self.method.name + ("+max" if self.maximize else "")
 
