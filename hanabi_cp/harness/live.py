@@ -24,23 +24,20 @@ them as the solitaire harness does; the shrinking stays in the command's process
 from __future__ import annotations
 
 import os
-import time
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .. import __version__, interrupts
-from ..deadline import TimeUp
-from ..errors import HanabiError, InvalidParameter, SolverBug
+from .. import __version__
+from ..errors import InvalidParameter
 from ..executors import SERIAL, Execution
 from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
 from ..live.solve import LiveMethod, certify_live, live_methods
 from ..model import Deck
-from ..solvers import RunStatus, SolveOptions, Status, methods
+from ..solvers import SolveOptions, methods
 from . import results as csv_rows
-from .check import (BUG, CRASH, DECISIVE, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
-                    culprits, problems, run_check)
+from .check import (DECISIVE, UNWINNABLE, WINNABLE, Check, Result, culprits, problems,
+                    run_check, run_guarded)
 from .live_space import LiveInstance, LiveSpace
 from .runner import Failure, Report, run_instances, write_counterexample
 from .shrink import Shrunk, shrink
@@ -127,38 +124,11 @@ def select_live_checks(names: Sequence[str] | None = None, maximize: bool = True
 
 def run_live_check(check: LiveCheck, deck: Deck, rules: Rules, options: SolveOptions) -> Result:
     """One run of one real-rules method, as ``solve_live`` does it, never raising."""
-    m, label = check.method, check.label
-    try:
-        why = m.refuses(deck, rules)
-    except Exception as exc:
-        return Result(label, CRASH, detail=f"refuses() raised {_exc(exc)}")
-    if why is not None:
-        return Result(label, REFUSED, detail=why)
-    start = time.perf_counter()
-    try:
-        out = m.run(deck, rules, replace(options, maximize=check.maximize))
-        elapsed = time.perf_counter() - start
-        out = certify_live(deck, rules, replace(out, method=m.name))
-    except TimeUp as exc:
-        return Result(label, UNKNOWN, time.perf_counter() - start, str(exc))
-    except SolverBug as exc:
-        return Result(label, BUG, time.perf_counter() - start, str(exc))
-    except HanabiError as exc:
-        return Result(label, REFUSED, time.perf_counter() - start, str(exc))
-    except Exception as exc:
-        interrupted = interrupts.from_exception(exc)
-        if interrupted is not None:
-            raise interrupted from None
-        return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
-    if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
-        return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
-    return Result(label, RunStatus.of(out.status), elapsed, out.reason, out.score, out.stats)
-
-
-def _exc(exc: BaseException) -> str:
-    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    m = check.method
+    opts = replace(options, maximize=check.maximize)
+    return run_guarded(m.name, check.label, check.maximize, lambda: m.refuses(deck, rules),
+                       lambda: m.run(deck, rules, opts),
+                       lambda out: certify_live(deck, rules, replace(out, method=m.name)))
 
 
 def run_one(check: AnyCheck, deck: Deck, rules: Rules, lift: str,
