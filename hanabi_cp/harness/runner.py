@@ -27,20 +27,11 @@ from . import results as csv_rows
 from .check import (REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
                     culprits, problems, run_check)
 from .shrink import Shrunk, shrink
-from .space import Instance, Space
+from .space import Drawn, Instance, Space
 
 # Failures shrunk per run: a systematically wrong method fails thousands of times
 # and a few small witnesses say all there is to say.
 MAX_SHRUNK = 3
-
-
-class Drawn(Protocol):
-    """An instance of a harness's space, as the loop sees it."""
-
-    @property
-    def index(self) -> int: ...
-    @property
-    def kind(self) -> str: ...
 
 
 class Labelled(Protocol):
