@@ -48,6 +48,21 @@ class Command(click.Command):
                             f"(see '{PROG} {self.name} --help')") from None
 
 
+class NestedCommand(Command):
+    """A command of the group ``GROUP`` (a subclass names it, e.g. "generate family"),
+    whose usage errors are one line naming it as ``GROUP NAME``."""
+
+    group = ""
+
+    def parse_args(self, ctx, args):
+        try:
+            return click.Command.parse_args(self, ctx, args)
+        except click.UsageError as exc:
+            path = f"{self.group} {self.name}"
+            raise UsageLine(f"{path}: {exc.format_message()} "
+                            f"(see '{PROG} {path} --help')") from None
+
+
 class Group(click.Group):
     """A click group whose unknown-subcommand errors are one line naming the group
     and its subcommands (hidden ones left out)."""

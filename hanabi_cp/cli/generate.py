@@ -15,7 +15,7 @@ from ..generators import random_deck, random_kcnf, standard_deck
 from ..formats.outputs import write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
-from .common import (PROG, Command, Group, UsageLine, check_folder, check_outputs, force_option,
+from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option,
                      provenance, refuse_overwrite)
 
 
@@ -205,15 +205,10 @@ class GenerateGroup(Group):
         return super().parse_args(ctx, args)
 
 
-class SubCommand(Command):
+class SubCommand(NestedCommand):
     """One-line usage errors naming ``generate KIND``."""
 
-    def parse_args(self, ctx, args):
-        try:
-            return click.Command.parse_args(self, ctx, args)
-        except click.UsageError as exc:
-            raise UsageLine(f"generate {self.name}: {exc.format_message()} "
-                            f"(see '{PROG} generate {self.name} --help')") from None
+    group = "generate"
 
 
 @click.group("generate", cls=GenerateGroup,
@@ -319,15 +314,10 @@ def generate_cnf(num_vars, clauses, k, seed, output, count, force):
     emit(CnfSpec(num_vars, clauses, k), seed, output, count, force)
 
 
-class FamilyCommand(Command):
+class FamilyCommand(NestedCommand):
     """One-line usage errors naming ``generate family KIND``."""
 
-    def parse_args(self, ctx, args):
-        try:
-            return click.Command.parse_args(self, ctx, args)
-        except click.UsageError as exc:
-            raise UsageLine(f"generate family {self.name}: {exc.format_message()} "
-                            f"(see '{PROG} generate family {self.name} --help')") from None
+    group = "generate family"
 
 
 class FamilyGroup(Group):

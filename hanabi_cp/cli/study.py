@@ -8,19 +8,14 @@ import click
 
 from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import PROG, Command, Group, UsageLine, check_outputs, time_limit_option
+from .common import Group, NestedCommand, check_outputs, time_limit_option
 from .execution_options import execution_options, get_execution
 
 
-class StudyCommand(Command):
+class StudyCommand(NestedCommand):
     """One-line usage errors that name the subcommand as ``study NAME``."""
 
-    def parse_args(self, ctx, args):
-        try:
-            return click.Command.parse_args(self, ctx, args)
-        except click.UsageError as exc:
-            raise UsageLine(f"study {self.name}: {exc.format_message()} "
-                            f"(see '{PROG} study {self.name} --help')") from None
+    group = "study"
 
 
 def _ints(ctx, param, value):

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Protocol, TypeVar
 
 from .. import interrupts
 from ..deadline import TimeUp
@@ -39,6 +41,10 @@ class Check:
     maximize: bool = False
 
     @property
+    def name(self) -> str:
+        return self.method.name
+
+    @property
     def label(self) -> str:
         return self.method.name + ("+max" if self.maximize else "")
 
@@ -56,19 +62,41 @@ class Result:
 
 def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result:
     """One run of one method, as ``solvers.solve`` would do it, never raising."""
-    m, label = check.method, check.label
+    m = check.method
+    opts = replace(options, maximize=check.maximize)
+    return run_guarded(m.name, check.label, check.maximize, lambda: m.refuses(deck, h),
+                       lambda: m.run(deck, h, opts),
+                       lambda out: certify(deck, h, replace(out, method=m.name)))
+
+
+class Answer(Protocol):
+    """What ``run_guarded`` reads of a method's outcome (solitaire or real-rules)."""
+
+    status: Status
+    reason: str | None
+    score: int | None
+    stats: dict
+
+
+AnswerT = TypeVar("AnswerT", bound=Answer)
+
+
+def run_guarded(name: str, label: str, maximize: bool, refuses: Callable[[], str | None],
+                run: Callable[[], AnswerT], certify: Callable[[AnswerT], AnswerT]) -> Result:
+    """Refusal, the timed run and its certificate replay, each failure classified
+    (a time-out UNKNOWN, a rejected certificate BUG, a run-time refusal REFUSED, any
+    other exception CRASH), never raising but for Ctrl-C: one run of any harness."""
     try:
-        why = m.refuses(deck, h)
+        why = refuses()
     except Exception as exc:  # a refusal test that crashes is a bug like any other
         return Result(label, CRASH, detail=f"refuses() raised {_exc(exc)}")
     if why is not None:
         return Result(label, REFUSED, detail=why)
-    opts = replace(options, maximize=check.maximize)
     start = time.perf_counter()
     try:
-        out = m.run(deck, h, opts)
+        out = run()
         elapsed = time.perf_counter() - start
-        out = certify(deck, h, replace(out, method=m.name))
+        out = certify(out)
     except TimeUp as exc:
         # What ``solvers.solve`` makes of a time-out during building: UNKNOWN.
         return Result(label, UNKNOWN, time.perf_counter() - start, str(exc))
@@ -82,10 +110,11 @@ def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result
         if interrupted is not None:
             raise interrupted from None
         return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
-    if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
-        return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
+    if maximize and out.score is None and out.status is not Status.UNKNOWN:
+        return Result(label, BUG, elapsed, f"{name}: maximize run returned no score")
+    # Real-rules outcomes carry their certificate as ``actions``, not ``plays``.
     return Result(label, RunStatus.of(out.status), elapsed, out.reason, out.score, out.stats,
-                  out.plays)
+                  getattr(out, "plays", None))
 
 
 def _exc(exc: BaseException) -> str:

@@ -24,26 +24,22 @@ them as the solitaire harness does; the shrinking stays in the command's process
 from __future__ import annotations
 
 import os
-import random
-import time
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .. import __version__, interrupts
-from ..deadline import TimeUp
-from ..errors import HanabiError, InvalidParameter, SolverBug
-from ..executors import SERIAL, Execution, run_tasks
+from .. import __version__
+from ..errors import InvalidParameter
+from ..executors import SERIAL, Execution
 from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
 from ..live.solve import LiveMethod, certify_live, live_methods
 from ..model import Deck
-from ..solvers import RunStatus, SolveOptions, Status, methods
+from ..solvers import SolveOptions, methods
 from . import results as csv_rows
-from .check import (BUG, CRASH, DECISIVE, REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
-                    culprits, problems, run_check)
+from .check import (DECISIVE, UNWINNABLE, WINNABLE, Check, Result, culprits, problems,
+                    run_check, run_guarded)
 from .live_space import LiveInstance, LiveSpace
-from .runner import Failure, InOrder, Report, Tally, _progress, write_counterexample
+from .runner import Failure, Report, run_instances, write_counterexample
 from .shrink import Shrunk, shrink
 
 LIFTS = ("none", "all", "clues")
@@ -52,7 +48,6 @@ FIELDS = ["seed", "stream", "instance", "kind", "n", "c", "r", "N", "players", "
           "clues", "strikes", "final_round", "method", "verdict", "score", "seconds", "detail",
           "problems", "version"]
 KEY = csv_rows.KEY
-MAX_SHRUNK = 3
 
 
 @dataclass(frozen=True)
@@ -129,38 +124,11 @@ def select_live_checks(names: Sequence[str] | None = None, maximize: bool = True
 
 def run_live_check(check: LiveCheck, deck: Deck, rules: Rules, options: SolveOptions) -> Result:
     """One run of one real-rules method, as ``solve_live`` does it, never raising."""
-    m, label = check.method, check.label
-    try:
-        why = m.refuses(deck, rules)
-    except Exception as exc:
-        return Result(label, CRASH, detail=f"refuses() raised {_exc(exc)}")
-    if why is not None:
-        return Result(label, REFUSED, detail=why)
-    start = time.perf_counter()
-    try:
-        out = m.run(deck, rules, replace(options, maximize=check.maximize))
-        elapsed = time.perf_counter() - start
-        out = certify_live(deck, rules, replace(out, method=m.name))
-    except TimeUp as exc:
-        return Result(label, UNKNOWN, time.perf_counter() - start, str(exc))
-    except SolverBug as exc:
-        return Result(label, BUG, time.perf_counter() - start, str(exc))
-    except HanabiError as exc:
-        return Result(label, REFUSED, time.perf_counter() - start, str(exc))
-    except Exception as exc:
-        interrupted = interrupts.from_exception(exc)
-        if interrupted is not None:
-            raise interrupted from None
-        return Result(label, CRASH, time.perf_counter() - start, _exc(exc))
-    if check.maximize and out.score is None and out.status is not Status.UNKNOWN:
-        return Result(label, BUG, elapsed, f"{m.name}: maximize run returned no score")
-    return Result(label, RunStatus.of(out.status), elapsed, out.reason, out.score, out.stats)
-
-
-def _exc(exc: BaseException) -> str:
-    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    m = check.method
+    opts = replace(options, maximize=check.maximize)
+    return run_guarded(m.name, check.label, check.maximize, lambda: m.refuses(deck, rules),
+                       lambda: m.run(deck, rules, opts),
+                       lambda out: certify_live(deck, rules, replace(out, method=m.name)))
 
 
 def run_one(check: AnyCheck, deck: Deck, rules: Rules, lift: str,
@@ -225,68 +193,28 @@ def cross_check_live(seed: int, count: int, space: LiveSpace | None = None,
                      progress: bool = False, shrink_tests: int = 2000,
                      report: Report | None = None, table: ResultsCSV | None = None,
                      force: bool = False, execution: Execution = SERIAL) -> Report:
-    """Every check on ``count`` instances of ``space``; failures shrunk and written.
-
-    The instances are tasks on ``execution``; their rows are written as they finish,
-    and the report (tallies, which failures are shrunk, in this process, and the
-    files written) is made in instance order: that of the serial run."""
+    """Every check on ``count`` instances of ``space``; failures shrunk and written
+    (the loop is ``runner.run_instances``, shared with the solitaire harness)."""
     space = space or LiveSpace()
-    checks = list(checks) if checks is not None else select_live_checks(lift=lift)
-    sample = dict(sample or {})
-    options = options or SolveOptions(seed=seed)
-    report = report or Report(seed)
+    opts = options or SolveOptions(seed=seed)
     stream = space.stream() + f" lift={lift}"
-    for c in checks:
-        report.tallies.setdefault(c.label, Tally())
-    bar = _progress(count, progress, "instances")
 
-    def settle(inst: LiveInstance, active: list[AnyCheck], results: list[Result],
-               found: list[str]) -> None:
-        report.instances += 1
-        for r in results:
-            report.tallies[r.label].add(r)
-        if found:
-            target = inst.deck.target
-            fail = LiveFailure(f"seed {seed}, instance #{inst.index} ({inst.kind})", inst.deck,
-                               inst.rules.hand_size, results, found,
-                               live_culprits(results, target), rules=inst.rules)
-            report.failures.append(fail)
-            if len(report.failures) <= MAX_SHRUNK:
-                minimise_live(fail, active, lift, options, shrink_tests)
-                if out_dir:
-                    write_live_failure(fail, out_dir, f"live-failure-s{seed}-i{inst.index}",
-                                       lift, force)
-        bar.update(1)
-        if report.failures:
-            bar.set_postfix(failures=len(report.failures))
+    def failure(inst: LiveInstance, source: str, results: list[Result],
+                found: list[str]) -> LiveFailure:
+        return LiveFailure(source, inst.deck, inst.rules.hand_size, results, found,
+                           live_culprits(results, inst.deck.target), rules=inst.rules)
 
-    ordered = InOrder(settle)
-    running: dict[int, tuple[LiveInstance, list[AnyCheck]]] = {}     # by task index
-
-    def tasks():
-        task = 0
-        for inst in space.instances(seed, count):
-            rng = random.Random(f"{seed}:{inst.index}:sample")
-            active = [c for c in checks
-                      if rng.random() < sample.get(c.label, sample.get(c.name, 1.0))]
-            known = csv_rows.stored(table, seed, stream, inst.index, [c.label for c in active])
-            if known is not None:
-                report.resumed += 1
-                ordered.put(inst.index, (inst, active, known[0], known[1]))
-                continue
-            running[task] = (inst, active)
-            task += 1
-            yield active, inst.deck, inst.rules, lift, options
-
-    with run_tasks(check_live_instance, tasks(), execution) as done:
-        for task, (results, found) in done:
-            inst, active = running.pop(task)
-            _store(table, seed, stream, inst, results, found)
-            ordered.put(inst.index, (inst, active, results, found))
-            ordered.flush()
-    ordered.flush()
-    bar.close()
-    return report
+    return run_instances(
+        report or Report(seed), seed, space.instances(seed, count), count,
+        list(checks) if checks is not None else select_live_checks(lift=lift), sample, stream,
+        table, task=check_live_instance,
+        arguments=lambda inst, active: (active, inst.deck, inst.rules, lift, opts),
+        store=lambda inst, results, found: _store(table, seed, stream, inst, results, found),
+        failure=failure,
+        minimise=lambda fail, active: minimise_live(fail, active, lift, opts, shrink_tests),
+        write=((lambda fail, stem: write_live_failure(fail, out_dir, stem, lift, force))
+               if out_dir else None),
+        prefix="live-failure", progress=progress, execution=execution)
 
 
 def _store(table: ResultsCSV | None, seed: int, stream: str, inst: LiveInstance,

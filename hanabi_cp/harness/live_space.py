@@ -26,16 +26,14 @@ from ..errors import InvalidParameter
 from ..generators import random_deck
 from ..live.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from ..model import Deck
+from .space import Drawn, require_at_least
 
 KINDS = (("random", 5), ("exact", 2), ("missing", 1), ("deal-only", 1), ("c1", 1))
 NO_FINAL_ROUND = 0.1        # share of instances without the final round
 
 
 @dataclass(frozen=True)
-class LiveInstance:
-    index: int
-    kind: str
-    deck: Deck
+class LiveInstance(Drawn):
     rules: Rules
 
     def describe(self) -> str:
@@ -55,14 +53,8 @@ class LiveSpace:
     max_strikes: int = 3
 
     def __post_init__(self) -> None:
-        for name in ("max_n", "max_c", "max_r", "max_hand", "max_cards", "max_strikes"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise InvalidParameter(f"{{{name}}} must be an integer >= 1, "
-                                  f"found {value!r}", name)
-        if not isinstance(self.max_clues, int) or self.max_clues < 0:
-            raise InvalidParameter(f"{{max_clues}} must be an integer >= 0, found {self.max_clues!r}",
-                                   "max_clues")
+        require_at_least(self, ("max_n", "max_c", "max_r", "max_hand", "max_cards", "max_strikes"), 1)
+        require_at_least(self, ("max_clues",), 0)
         if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
             raise InvalidParameter(f"{{max_players}} must be {MIN_PLAYERS} to {MAX_PLAYERS}, "
                                    f"found {self.max_players!r}", "max_players")

@@ -15,7 +15,8 @@ import os
 import random
 import sys
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from ..errors import InvalidParameter
 from ..executors import SERIAL, Execution, run_tasks
@@ -26,11 +27,20 @@ from . import results as csv_rows
 from .check import (REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
                     culprits, problems, run_check)
 from .shrink import Shrunk, shrink
-from .space import Instance, Space
+from .space import Drawn, Instance, Space
 
 # Failures shrunk per run: a systematically wrong method fails thousands of times
 # and a few small witnesses say all there is to say.
 MAX_SHRUNK = 3
+
+
+class Labelled(Protocol):
+    """A check, as the loop sees it: a sample rate names its label or its method."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def name(self) -> str: ...
 
 
 @dataclass
@@ -71,6 +81,11 @@ class Failure:
     shrunk_results: list[Result] | None = None
     files: list[str] = field(default_factory=list)
     not_written: str | None = None      # why the counterexample files were not written
+
+
+FailureT = TypeVar("FailureT", bound=Failure)
+InstanceT = TypeVar("InstanceT", bound=Drawn)
+CheckT = TypeVar("CheckT", bound=Labelled)
 
 
 @dataclass
@@ -167,53 +182,85 @@ def cross_check(seed: int, count: int, space: Space | None = None,
                 force: bool = False, execution: Execution = SERIAL) -> Report:
     space = space or Space()
     stream = csv_rows.deck_stream(space.max_n, space.max_c, space.max_r, space.max_h)
-    checks = list(checks) if checks is not None else select_checks()
-    sample = dict(sample or {})
-    options = options or SolveOptions(seed=seed)
-    report = report or Report(seed)
+    opts = options or SolveOptions(seed=seed)
+
+    def store(inst: Instance, results: list[Result], found: list[str]) -> None:
+        csv_rows.store(table, seed, stream, inst.index, f"seed {seed}, instance #{inst.index}",
+                       inst.kind, inst.deck, inst.deck.N, inst.h, "", results, found)
+
+    def failure(inst: Instance, source: str, results: list[Result], found: list[str]) -> Failure:
+        return Failure(source, inst.deck, inst.h, results, found,
+                       culprits(results, inst.deck.target))
+
+    return run_instances(
+        report or Report(seed), seed, space.instances(seed, count), count,
+        list(checks) if checks is not None else select_checks(), sample, stream, table,
+        task=check_instance, arguments=lambda inst, active: (active, inst.deck, inst.h, opts),
+        store=store, failure=failure,
+        minimise=lambda fail, active: minimise(fail, active, opts, shrink_tests),
+        write=(lambda fail, stem: write_failure(fail, out_dir, stem, force)) if out_dir else None,
+        prefix="failure", progress=progress, execution=execution)
+
+
+def run_instances(report: Report, seed: int, instances: Iterable[InstanceT], count: int,
+                  checks: list[CheckT], sample: Mapping[str, float] | None, stream: str,
+                  table: ResultsCSV | None, *, task: Callable[..., tuple[list[Result], list[str]]],
+                  arguments: Callable[[InstanceT, list[CheckT]], tuple],
+                  store: Callable[[InstanceT, list[Result], list[str]], None],
+                  failure: Callable[[InstanceT, str, list[Result], list[str]], FailureT],
+                  minimise: Callable[[FailureT, list[CheckT]], None],
+                  write: Callable[[FailureT, str], object] | None, prefix: str,
+                  progress: bool, execution: Execution) -> Report:
+    """The loop of both harnesses: every sampled check on each instance, one ``task``
+    (``arguments`` of the instance) per instance on ``execution``.  Rows are stored
+    as tasks finish; instances whose rows ``table`` holds already are read back, not
+    run.  The report (tallies, which failures are shrunk, in this process, and the
+    files ``write`` makes, named ``PREFIX-sSEED-iINDEX``) is made in instance order:
+    that of the serial run."""
+    rates = dict(sample or {})
     for c in checks:
         report.tallies.setdefault(c.label, Tally())
     bar = _progress(count, progress, "instances")
 
-    def settle(inst: Instance, active: list[Check], results: list[Result], found: list[str]) -> None:
+    def settle(inst: InstanceT, active: list[CheckT], results: list[Result],
+               found: list[str]) -> None:
         report.instances += 1
         for r in results:
             report.tallies[r.label].add(r)
         if found:
-            fail = Failure(f"seed {seed}, instance #{inst.index} ({inst.kind})", inst.deck, inst.h,
-                           results, found, culprits(results, inst.deck.target))
+            fail = failure(inst, f"seed {seed}, instance #{inst.index} ({inst.kind})",
+                           results, found)
             report.failures.append(fail)
             if len(report.failures) <= MAX_SHRUNK:
-                minimise(fail, active, options, shrink_tests)
-                if out_dir:
-                    write_failure(fail, out_dir, f"failure-s{seed}-i{inst.index}", force)
+                minimise(fail, active)
+                if write is not None:
+                    write(fail, f"{prefix}-s{seed}-i{inst.index}")
         bar.update(1)
         if report.failures:
             bar.set_postfix(failures=len(report.failures))
 
     ordered = InOrder(settle)
-    running: dict[int, tuple[Instance, list[Check]]] = {}     # by task index
+    running: dict[int, tuple[InstanceT, list[CheckT]]] = {}     # by task index
 
     def tasks():
-        task = 0
-        for inst in space.instances(seed, count):
+        number = 0
+        for inst in instances:
             rng = random.Random(f"{seed}:{inst.index}:sample")
             active = [c for c in checks
-                      if rng.random() < sample.get(c.label, sample.get(c.method.name, 1.0))]
+                      if rng.random() < rates.get(c.label, rates.get(c.name, 1.0))]
             known = csv_rows.stored(table, seed, stream, inst.index, [c.label for c in active])
             if known is not None:
                 report.resumed += 1
                 ordered.put(inst.index, (inst, active, known[0], known[1]))
                 continue
-            running[task] = (inst, active)
-            task += 1
-            yield active, inst.deck, inst.h, options
+            running[number] = (inst, active)
+            number += 1
+            yield arguments(inst, active)
 
-    with run_tasks(check_instance, tasks(), execution) as done:
-        for task, (results, found) in done:
-            inst, active = running.pop(task)
-            csv_rows.store(table, seed, stream, inst.index, f"seed {seed}, instance #{inst.index}",
-                           inst.kind, inst.deck, inst.deck.N, inst.h, "", results, found)
+    with run_tasks(task, tasks(), execution) as done:
+        for index, (results, found) in done:
+            inst, active = running.pop(index)
+            store(inst, results, found)
             ordered.put(inst.index, (inst, active, results, found))
             ordered.flush()
     ordered.flush()
@@ -321,5 +368,5 @@ def failure_text(fail: Failure) -> str:
 
 
 __all__ = ["Tally", "Failure", "Report", "select_checks", "parse_sample", "cross_check",
-           "check_instance", "InOrder",
+           "check_instance", "InOrder", "run_instances",
            "summary_table", "failure_text", "write_failure", "repro_commands", "Instance"]

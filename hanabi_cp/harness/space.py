@@ -32,10 +32,17 @@ KINDS = (("random", 5), ("r1", 2), ("c1", 2), ("missing", 1), ("dropped", 1), ("
 
 
 @dataclass(frozen=True)
-class Instance:
+class Drawn:
+    """An instance of a harness space: its index in the seed's stream, the shape it
+    was drawn as, its deck."""
+
     index: int
     kind: str
     deck: Deck
+
+
+@dataclass(frozen=True)
+class Instance(Drawn):
     h: int
 
     def describe(self) -> str:
@@ -51,12 +58,8 @@ class Space:
     max_h: int = 3
 
     def __post_init__(self) -> None:
-        for name in ("max_n", "max_c", "max_r"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or value < 1:
-                raise InvalidParameter(f"{{{name}}} must be an integer >= 1, found {value!r}", name)
-        if not isinstance(self.max_h, int) or self.max_h < 0:
-            raise InvalidParameter(f"{{max_h}} must be an integer >= 0, found {self.max_h!r}", "max_h")
+        require_at_least(self, ("max_n", "max_c", "max_r"), 1)
+        require_at_least(self, ("max_h",), 0)
 
     def instance(self, seed: int, index: int) -> Instance:
         rng = random.Random(f"{seed}:{index}")
@@ -89,3 +92,11 @@ class Space:
             cards = [(rng.randint(1, n), rng.randint(1, c)) for _ in range(rng.randint(0, 2))]
             return Deck.of(cards, n, c)
         return random_deck(rng, n, c, r, exact_copies=rng.random() < 0.3)
+
+
+def require_at_least(bounds: object, names: tuple[str, ...], low: int) -> None:
+    """Raise InvalidParameter unless each named field of ``bounds`` is an int >= low."""
+    for name in names:
+        value = getattr(bounds, name)
+        if not isinstance(value, int) or value < low:
+            raise InvalidParameter(f"{{{name}}} must be an integer >= {low}, found {value!r}", name)

@@ -26,9 +26,11 @@ from dataclasses import dataclass
 
 from ..errors import SolverBug
 from ..model import Deck
+from ..solvers import Status
 from .actions import Action, Kind
 from .referee import Game, IllegalMove
 from .rules import Rules
+from .solve import LiveOutcome
 
 PLAY, DISCARD, STRIKE = "P", "D", "S"   # fates of a card that leaves a hand
 
@@ -187,3 +189,13 @@ def first_legal_game(deck: Deck, rules: Rules) -> list[Action]:
         g.apply(act)
         out.append(act)
     return out
+
+
+def decided_at_deal(deck: Deck, rules: Rules, maximize: bool) -> LiveOutcome | None:
+    """The answer when the deal already ends the game (no slot to encode), else None."""
+    start = Game.start(deck, rules)
+    if not start.over:
+        return None
+    status = Status.WINNABLE if start.won else Status.UNWINNABLE
+    return LiveOutcome(status, [], start.score if maximize else None,
+                       reason=None if start.won else "the game is over at the deal")

@@ -12,10 +12,12 @@ names a file; a time limit runs out as UNKNOWN, never as a guess.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from ..deadline import Deadline, TimeUp
 from ..model import Deck
 from ..nogc import without_gc
+from ..plays import PlaySequence
 from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from ..encoders.cnf import build
@@ -40,42 +42,39 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
         # The proof is of the whole CNF: drup checks it without trusting elimination.
         return _with_proof(deck, h, enc, options, deadline, stats, t1)
     if deck.N < RESIDUAL_FROM_CARDS:
-        return _whole(enc, solver, deadline, stats)
+        # A small deck: its whole CNF goes to the solver (elimination would cost more).
+        return _solve(enc.clauses, solver, deadline, stats, enc.decode)
     try:
         # Elimination belongs to building: it makes the encoding formula-sized.
         res = simplify(enc.clauses, enc.num_vars, deadline=deadline)
-        stats.update(residual_stats(res))
-        stats["build_seconds"] = round(t_build + res.seconds, 6)
-        t1 = time.perf_counter()
-        if res.unsat:
-            stats["solve_seconds"] = 0.0
-            return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (variable "
-                           "elimination derived the empty clause; no proof requested, use "
-                           "--proof FILE)", stats=stats)
-        ok, model, sstats = sat_solve(res.clauses, solver, deadline)
     except TimeUp as exc:
         stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
         return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
-    stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
-    stats.update({f"sat_{k}": v for k, v in sstats.items()})
-    if ok:
-        return Outcome(Status.WINNABLE, enc.decode(res.literals(model)), stats=stats)
-    return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
-                   "use --proof FILE)", stats=stats)
+    stats.update(residual_stats(res))
+    stats["build_seconds"] = round(t_build + res.seconds, 6)
+    if res.unsat:
+        stats["solve_seconds"] = 0.0
+        return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (variable "
+                       "elimination derived the empty clause; no proof requested, use "
+                       "--proof FILE)", stats=stats)
+    return _solve(res.clauses, solver, deadline, stats,
+                  lambda model: enc.decode(res.literals(model)))
 
 
-def _whole(enc, solver: str, deadline: Deadline, stats: dict) -> Outcome:
-    """A small deck: its whole CNF goes to the solver (elimination would cost more)."""
+def _solve(clauses: list[list[int]], solver: str, deadline: Deadline, stats: dict,
+           decode: Callable[[list[int]], PlaySequence]) -> Outcome:
+    """The solver on ``clauses`` (the whole CNF or its residual); ``decode`` turns a
+    model into the play sequence."""
     t1 = time.perf_counter()
     try:
-        ok, model, sstats = sat_solve(enc.clauses, solver, deadline)
+        ok, model, sstats = sat_solve(clauses, solver, deadline)
     except TimeUp as exc:
         stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
         return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
     stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
     stats.update({f"sat_{k}": v for k, v in sstats.items()})
     if ok:
-        return Outcome(Status.WINNABLE, enc.decode(model), stats=stats)
+        return Outcome(Status.WINNABLE, decode(model), stats=stats)
     return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
                    "use --proof FILE)", stats=stats)
 

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from .. import __version__
 from ..errors import HanabiError, InvalidParameter
+from ..executors import Execution, run_tasks
 from ..formats.results_csv import ResultsCSV as ResultsCSV
 from ..model import Deck
 from ..solvers import RunStatus, SolveOptions, Status, methods, solve
@@ -72,6 +73,20 @@ def timed_solve(deck: Deck, h: int, method: str, options: SolveOptions) -> dict:
     seconds = time.perf_counter() - start
     return {"verdict": out.status.value, "seconds": round(seconds, 6), "score": out.score,
             **model_size(out.stats)}
+
+
+def answer_rows(rows: ResultsCSV, task, asked: list[dict], todo: list[tuple], progress: bool,
+                execution: Execution) -> ResultsCSV:
+    """Run ``task(*todo[i])`` for each i on ``execution``, adding ``asked[i]`` (the row
+    without its answer) with the answer columns to ``rows`` as each finishes."""
+    from tqdm import tqdm
+
+    with tqdm(total=len(todo), disable=not progress, unit=" rows", leave=False) as bar, \
+            run_tasks(task, todo, execution) as done:
+        for index, answer in done:
+            rows.add({**asked[index], **answer})
+            bar.update(1)
+    return rows
 
 
 def applicable(names: Iterable[str], deck: Deck, h: int, maximize: bool = False) -> list[str]:

@@ -24,12 +24,12 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ..executors import SERIAL, Execution, run_tasks
+from ..executors import SERIAL, Execution
 from ..generators import random_deck
 from ..model import Deck
 from ..solvers import SolveOptions
-from .common import (SIZE_FIELDS, ResultsCSV, applicable, base_row, check_methods, decided,
-                     figure, percentile, plot_row, timed_solve, wilson)
+from .common import (SIZE_FIELDS, ResultsCSV, answer_rows, applicable, base_row, check_methods,
+                     decided, figure, percentile, plot_row, timed_solve, wilson)
 
 STUDY = "random"
 PARAMS = ("h", "density")
@@ -69,8 +69,6 @@ def run(csv_path: str, seed: int, count: int, param: str = "h",
     names = check_methods(method_names, DEFAULT_METHODS)
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     options = SolveOptions(time_limit=time_limit, seed=seed)
-    from tqdm import tqdm
-
     asked: list[dict] = []      # by task index: the row without its answer
     todo: list[tuple] = []
     for x, i, deck, hh in instances(param, seed, count, points, n, c, r, h):
@@ -83,12 +81,7 @@ def run(csv_path: str, seed: int, count: int, param: str = "h",
             if not rows.has(seed=seed, param=param, x=x, instance=i, method=m, n=n, c=c):
                 asked.append({**base, "method": m})
                 todo.append((deck, hh, m, options))
-    with tqdm(total=len(todo), disable=not progress, unit=" rows", leave=False) as bar, \
-            run_tasks(timed_solve, todo, execution) as done:
-        for task, answer in done:
-            rows.add({**asked[task], **answer})
-            bar.update(1)
-    return rows
+    return answer_rows(rows, timed_solve, asked, todo, progress, execution)
 
 
 def by_point(rows: list[dict]):

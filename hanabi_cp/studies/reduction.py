@@ -134,9 +134,15 @@ def _color(rows, method: str) -> str:
     return f"C{sorted({r['method'] for r in rows}).index(method)}"
 
 
-def _integer_ticks(ax) -> None:
+def _log_panel(ax, xlabel: str, ylabel: str, title: str):
+    """What both panels share: whole numbers of variables on x, a log scale on y."""
     from matplotlib.ticker import MaxNLocator
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_yscale("log")
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize="small")
+    return ax
 
 
 def plot_times(rows, ax=None):
@@ -145,26 +151,16 @@ def plot_times(rows, ax=None):
         label = "CaDiCaL on the formula (best of 3)" if m == FORMULA else f"{m} on the image"
         ax.plot(list(data), [1000 * percentile(xs, 50) for xs in data.values()], "o-",
                 color=_color(rows, m), label=label)
-    _integer_ticks(ax)
-    ax.set_yscale("log")
-    ax.set(xlabel="variables v (m = 4.26 v clauses)", ylabel="median solve time (ms)",
-           title="Random 3-SAT and its Hanabi image (h = 2)")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize="small")
-    return ax
+    return _log_panel(ax, "variables v (m = 4.26 v clauses)", "median solve time (ms)",
+                      "Random 3-SAT and its Hanabi image (h = 2)")
 
 
 def plot_ratios(rows, ax=None):
     fig, ax = figure(ax)
     for m, data in ratios(rows).items():
         ax.plot(list(data), list(data.values()), "o-", color=_color(rows, m), label=m)
-    _integer_ticks(ax)
-    ax.set_yscale("log")
-    ax.set(xlabel="variables v", ylabel="image time / formula time (median)",
-           title="Slow-down of solving the image")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize="small")
-    return ax
+    return _log_panel(ax, "variables v", "image time / formula time (median)",
+                      "Slow-down of solving the image")
 
 
 def plot(rows, stem: str, csv_path: str | None = None, force: bool = False) -> list[str]:

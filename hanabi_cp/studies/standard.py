@@ -18,12 +18,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from ..deadline import TimeUp
-from ..executors import SERIAL, Execution, run_tasks
+from ..executors import SERIAL, Execution
 from ..generators import standard_deck
 from ..min_hand import min_hand
 from ..solvers import SolveOptions, Status
-from .common import (SIZE_FIELDS, ResultsCSV, applicable, base_row, check_methods, figure, plot_row,
-                     timed_solve, wilson)
+from .common import (SIZE_FIELDS, ResultsCSV, answer_rows, applicable, base_row, check_methods,
+                     figure, plot_row, timed_solve, wilson)
 
 STUDY = "standard"
 FIELDS = ["study", "instance", "seed", "task", "method", "n", "c", "r", "N", "h", "verdict",
@@ -40,8 +40,6 @@ def run(csv_path: str, seed: int, count: int, hands: Sequence[int] = range(7),
     names = check_methods(method_names, DEFAULT_METHODS)
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     options = SolveOptions(time_limit=time_limit, seed=seed)
-    from tqdm import tqdm
-
     asked: list[dict] = []      # by task index: the row without its answer
     todo: list[tuple] = []
     for i in range(count):
@@ -60,12 +58,7 @@ def run(csv_path: str, seed: int, count: int, hands: Sequence[int] = range(7),
         if least_hand and not rows.has(seed=seed, instance=i, task="min_hand", method="sat", h=None):
             asked.append({**base_row(STUDY, i, seed, deck, None), "task": "min_hand", "method": "sat"})
             todo.append(("min_hand", deck, None, "sat", options))
-    with tqdm(total=len(todo), disable=not progress, unit=" rows", leave=False) as bar, \
-            run_tasks(answer, todo, execution) as done:
-        for task, value in done:
-            rows.add({**asked[task], **value})
-            bar.update(1)
-    return rows
+    return answer_rows(rows, answer, asked, todo, progress, execution)
 
 
 def answer(task: str, deck, h: int | None, method: str, options: SolveOptions) -> dict:

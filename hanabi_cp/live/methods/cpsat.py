@@ -7,18 +7,15 @@ from ...deadline import TimeUp
 from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..hint import greedy_game
-from ..referee import Game
 from ..rules import Rules
-from ..schedule import from_actions, refuses
+from ..schedule import decided_at_deal, from_actions, refuses
 from ..solve import LiveMethod, LiveOutcome, register
 
 
 def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
-    start = Game.start(deck, rules)
-    if start.over:          # nothing to decide: the deal already ends the game
-        status = Status.WINNABLE if start.won else Status.UNWINNABLE
-        return LiveOutcome(status, [], start.score if options.maximize else None,
-                           reason=None if start.won else "the game is over at the deal")
+    dealt = decided_at_deal(deck, rules, options.maximize)
+    if dealt is not None:
+        return dealt
     from ..cpmodel import LiveCpModel      # OR-Tools loads only when this method runs
 
     deadline = options.clock()

@@ -26,18 +26,15 @@ from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import greedy_game
-from ..referee import Game
 from ..rules import Rules
-from ..schedule import first_legal_game, from_actions, refuses
+from ..schedule import decided_at_deal, first_legal_game, from_actions, refuses
 from ..solve import LiveMethod, LiveOutcome, register
 
 
 def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
-    start = Game.start(deck, rules)
-    if start.over:          # nothing to decide: the deal already ends the game
-        status = Status.WINNABLE if start.won else Status.UNWINNABLE
-        return LiveOutcome(status, [], start.score if options.maximize else None,
-                           reason=None if start.won else "the game is over at the deal")
+    dealt = decided_at_deal(deck, rules, options.maximize)
+    if dealt is not None:
+        return dealt
     deadline = options.clock()
     solver = check_solver(options.solver)
     try:
