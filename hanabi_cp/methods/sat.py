@@ -12,7 +12,7 @@ names a file; a time limit runs out as UNKNOWN, never as a guess.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..deadline import Deadline, TimeUp
 from ..model import Deck
@@ -61,7 +61,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
                   lambda model: enc.decode(res.literals(model)))
 
 
-def _solve(clauses: list[list[int]], solver: str, deadline: Deadline, stats: dict,
+def _solve(clauses: Sequence[Sequence[int]], solver: str, deadline: Deadline, stats: dict,
            decode: Callable[[list[int]], PlaySequence]) -> Outcome:
     """The solver on ``clauses`` (the whole CNF or its residual); ``decode`` turns a
     model into the play sequence."""
