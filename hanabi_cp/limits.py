@@ -18,7 +18,7 @@ from __future__ import annotations
 from .errors import LimitError
 
 # n * c (and n, c alone): a 1-card deck saying n = 10^8 once took 12 GB, in the
-# tables per kind of card that windows.analyse and greedy build (150-700 bytes per
+# tables per kind of card that analysis.analyse and greedy build (150-700 bytes per
 # kind).  Those are now built only when every kind has a copy (then they are no
 # larger than the deck read); a deck lacking a card is decided before them.  What
 # remains per value or color on such a deck (the referee's piles, --maximize's
@@ -30,12 +30,13 @@ MAX_CARD_KINDS = 10_000_000
 
 # Cards a command builds from a few numbers instead of reading them (reduce's
 # --max-cards default, generate, harness, studies).  `solve --method sat` takes
-# about 700 bytes per card (3.7 GB for the 5.3-million-card image of a uf250-1065
-# formula, max RSS), so 15 million cards is about 10.5 GB, and a roundtrip, which
-# keeps the reduction (about 400 bytes per card) while solving, about 16 GB: both
-# fit the 24 GB machine the numbers were measured on, at 3x the largest SATLIB image.
+# 315-435 bytes per card on images of 2 x 10^5 cards and more since decks of 5,000+
+# cards are compact (1.6 GB for the 5.3-million-card image of a uf250-1065 formula,
+# max RSS; README "Images at SAT-competition scale"), so 15 million cards is about
+# 5-6 GB: it fits the 24 GB machine the numbers were measured on with room for a
+# roundtrip, which keeps the formula and its reduction while solving.
 MAX_CARDS = 15_000_000
-BYTES_PER_CARD = 700
+BYTES_PER_CARD = 350
 
 # Variables a CNF formula declares: CaDiCaL (roundtrip, harness) and the read-back
 # allocate per variable up to the largest index, whatever the clauses use (about
@@ -138,7 +139,7 @@ def memory(cards: int) -> str:
     """The memory ``cards`` cards take to solve, at BYTES_PER_CARD, for messages.
 
     >>> memory(220_564), memory(10**9), memory(10**30)
-    ('about 154 MB', 'about 700 GB', 'about 7.0e+20 TB')
+    ('about 77 MB', 'about 350 GB', 'about 3.5e+20 TB')
     """
     size = cards * BYTES_PER_CARD
     if size >= 10**18:
@@ -157,7 +158,7 @@ def check_cards(cards: int, what: str, limit: int = MAX_CARDS,
     >>> check_cards(10**9, "the image")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.LimitError: the image would have 1,000,000,000 cards (about 700 GB...15,000,000
+    hanabi_cp.errors.LimitError: the image would have 1,000,000,000 cards (about 350 GB...15,000,000
     """
     if cards > limit:
         where = f"{{{option}}} {limit:,}" if option else f"the limit of {limit:,} cards"

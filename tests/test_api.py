@@ -160,7 +160,7 @@ LIBRARY_ERRORS = [
     (lambda: window(hc.Deck.of([(1, 1)] * 5), None, 9), "last 9: card numbers run from 1 to 5"),
     (lambda: hc.random_deck(1, 0, 1, 1), "n must be an integer >= 1, found 0"),
     (lambda: reduce_cnf(hc.CNF.of([(1, 2, 3)]), max_cards=10), "the reduction's deck (n = 10, c = 7) "
-     "would have 121 cards (about 85 kB to solve at ~700 bytes per card), above max_cards 10"),
+     "would have 121 cards (about 42 kB to solve at ~350 bytes per card), above max_cards 10"),
 ]
 
 
@@ -183,8 +183,8 @@ CLI_ERRORS = [
     (["harness", "--count", "1", "--sample", "sat=2", "--no-progress"],
      "--sample: expected NAME=FRACTION with FRACTION in 0..1, found 'sat=2'"),
     (["reduce", "instances/formulas/figure2.cnf", "--max-cards", "10"],
-     "the reduction's deck (n = 15, c = 7) would have 183 cards (about 128 kB to solve at "
-     "~700 bytes per card), above --max-cards 10"),
+     "the reduction's deck (n = 15, c = 7) would have 183 cards (about 64 kB to solve at "
+     "~350 bytes per card), above --max-cards 10"),
 ]
 
 
