@@ -18,7 +18,7 @@ from __future__ import annotations
 from .errors import LimitError
 
 # n * c (and n, c alone): a 1-card deck saying n = 10^8 once took 12 GB, in the
-# tables per kind of card that windows.analyse and greedy build (150-700 bytes per
+# tables per kind of card that analysis.analyse and greedy build (150-700 bytes per
 # kind).  Those are now built only when every kind has a copy (then they are no
 # larger than the deck read); a deck lacking a card is decided before them.  What
 # remains per value or color on such a deck (the referee's piles, --maximize's

@@ -181,10 +181,12 @@ class CnfBuilder:
     ``hand_capacity`` (F5, with ``held_lit`` for F4), ``play_asap`` (F6), and last
     ``define_played_by`` (F2) for the ``played_by`` variables (§3) the others made.
 
-    Variables are numbered by a pysat ``IDPool``, which also hands the auxiliary
-    variables to ``CardEnc``.  On decks of COMPACT_FROM_CARDS cards or more the pool
-    only counts: the readable names go to ``flat.Names`` (integer arrays) instead of
-    the pool's two dicts, and the clauses to ``flat.Clauses`` (encodings/cnf.md §8).
+    Variables are numbered by one pysat ``IDPool``, which also numbers the auxiliary
+    variables of ``CardEnc``.  The pool only counts: the readable names go to a list,
+    or on decks of COMPACT_FROM_CARDS cards or more to ``flat.Names`` (integer
+    arrays), and the clauses to a list or ``flat.Clauses``.  The pool's own dicts
+    of names would cost 12 % of the build on a standard deck and ~70 bytes per
+    card on an image, and nothing would read them (encodings/cnf.md §8).
 
     >>> from hanabi_cp.model import Deck
     >>> from hanabi_cp.analysis import analyse
@@ -205,10 +207,10 @@ class CnfBuilder:
         self.alive, self.E, self.L = win.alive, win.earliest, win.latest
         # Flat arrays pay off in memory on large decks only: on small ones (standard
         # decks, the harness) lists build and load into the solver faster (1.5x on a
-        # standard deck), and the pool's dicts of names cost nothing that matters.
+        # standard deck).
         self.compact = deck.N >= COMPACT_FROM_CARDS
         self.pool = IDPool()
-        self.flat_names: Names | None = Names() if self.compact else None
+        self.names: Names | list = Names() if self.compact else [None]
         self.clauses: Clauses | list = Clauses() if self.compact else []
         self.add = self.clauses.append
         self.copy_vars: dict = {}    # position q -> variable of "copy q chosen"
@@ -224,9 +226,7 @@ class CnfBuilder:
 
     def new(self, name: tuple | None) -> int:
         """A fresh variable named ``name`` (None: auxiliary)."""
-        if self.flat_names is None:
-            return self.pool.id() if name is None else self.pool.id(name)
-        self.flat_names.append(name)
+        self.names.append(name)
         return self.pool.id()
 
     def build(self, asap: bool = False) -> Encoding:
@@ -245,15 +245,8 @@ class CnfBuilder:
         return self.encoding()
 
     def encoding(self) -> Encoding:
-        top = self.pool.top
-        names: Sequence
-        if self.flat_names is not None:
-            names = self.flat_names
-        else:
-            id2obj = self.pool.id2obj
-            names = [id2obj.get(v) for v in range(top + 1)]
         alive_flags, single_flags = copy_flags(self.deck, self.win)
-        return Encoding(self.deck, self.h, self.clauses, top, names,
+        return Encoding(self.deck, self.h, self.clauses, self.pool.top, self.names,
                         None if self.compact else self.win, self.copy_vars,
                         capacity=self.capacity, alive=alive_flags, single=single_flags)
 
@@ -559,12 +552,11 @@ class CnfBuilder:
         return lit
 
     def at_most(self, lits: list, bound: int) -> int:
-        """``at_most`` into this CNF, naming the auxiliary variables on the flat path."""
+        """``at_most`` into this CNF; its auxiliary variables are named None."""
         top = self.pool.top
         count = at_most(lits, bound, self.add, self.pool, self.card_encoding, self.card_sizes)
-        if self.flat_names is not None:
-            for _ in range(top, self.pool.top):
-                self.flat_names.append(None)
+        for _ in range(top, self.pool.top):
+            self.names.append(None)
         return count
 
     # F6: play as soon as possible.
