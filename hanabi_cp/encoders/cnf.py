@@ -185,8 +185,9 @@ class CnfBuilder:
     variables of ``CardEnc``.  The pool only counts: the readable names go to a list,
     or on decks of COMPACT_FROM_CARDS cards or more to ``flat.Names`` (integer
     arrays), and the clauses to a list or ``flat.Clauses``.  The pool's own dicts
-    of names would cost 12 % of the build on a standard deck and ~70 bytes per
-    card on an image, and nothing would read them (encodings/cnf.md §8).
+    of names would cost ~70 bytes per card on an image and 12 % of the build on a
+    standard deck, and nothing would read them (encodings/cnf.md §8,
+    ``python -m bench.cnf_names``).
 
     >>> from hanabi_cp.model import Deck
     >>> from hanabi_cp.analysis import analyse
