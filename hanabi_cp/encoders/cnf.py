@@ -12,6 +12,10 @@ below played by t); a chosen copy that would be stored must be released before i
 deadline; a card chosen and not yet released is ``held``; at every position where a
 card can be stored, at most h cards are ``held`` (emitted once per maximal set).
 
+``build`` runs the analysis and ``CnfBuilder``, which has one method per clause
+family (the table in encodings/cnf.md §8); ``Encoding`` holds the result and decodes
+its models.
+
 >>> from hanabi_cp.model import Deck
 >>> enc = build(Deck.of([(1, 1), (2, 1), (1, 1)]), 1)
 >>> enc.status, enc.decode(enc.solve_model()).actions
