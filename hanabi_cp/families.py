@@ -24,6 +24,7 @@ import os
 from dataclasses import dataclass
 
 from .errors import DeckError, FileError
+from .status import Status
 
 MANIFEST = "MANIFEST.csv"
 MANIFEST_FIELDS = ["file", "kind", "family", "source", "seed", "parameters", "N", "h",
@@ -95,7 +96,7 @@ def hard_family(folder: str, family: str, command: str) -> list[Member]:
                     f"expected: {expected} (label: the deck file says verdict "
                     f"{verdict or 'nothing'}; not used to build the formula)",
                     f"variables = {cnf.num_vars}, clauses = {cnf.num_clauses}"]
-        if enc.status == "UNWINNABLE":
+        if enc.status is Status.UNWINNABLE:
             comments.append(f"preprocessing proved UNWINNABLE: {enc.reason}; the formula is "
                             "one empty clause")
         members.append(Member(name, dimacs_text(cnf, comments=comments), {

@@ -149,7 +149,7 @@ def random_small(rng: random.Random, n: int, c: int, r: int) -> Deck:
 
 def check_sat(deck: Deck, h: int, truth: bool) -> None:
     enc = build(deck, h)
-    if enc.status == "UNWINNABLE":
+    if enc.status is Status.UNWINNABLE:
         assert not truth, (deck, h, enc.reason)
         return
     model = enc.solve_model()
@@ -377,7 +377,8 @@ def test_build_variants_on_structured_decks(kw):
 
 def check_collect_below(deck: Deck, H: int) -> None:
     """min-hand's use: windows and CNF built once at H, "at most h" added for h <= H."""
-    from hanabi_cp.encoders.cnf import _at_most
+    from pysat.formula import IDPool
+    from hanabi_cp.encoders.cnf import at_most
     win = analyse(deck, H)
     for h in range(H + 1):
         truth = game_wins(deck, h)
@@ -385,14 +386,9 @@ def check_collect_below(deck: Deck, H: int) -> None:
             assert not truth
             continue
         enc = build(deck, H, windows=win, collect=True)
-        clauses, top = list(enc.clauses), [enc.num_vars]
-
-        def new(_name):
-            top[0] += 1
-            return top[0]
-
+        clauses, pool = list(enc.clauses), IDPool(start_from=enc.num_vars + 1)
         for lits, sure in enc.capacity:
-            _at_most(lits, h - sure, clauses.append, new, 1, {})
+            at_most(lits, h - sure, clauses.append, pool, 1, {})
         from pysat.solvers import Solver
         with Solver(name="cadical195", bootstrap_with=clauses) as s:
             ok = s.solve()

@@ -12,6 +12,7 @@ from ..cnf import CNF
 from ..errors import CertificateError, InputError
 from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..satsolver import DEFAULT_SOLVER
+from ..status import Status
 from ..verify import replay
 from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
                      echo_json, force_option, hand_option, load_instance, provenance,
@@ -56,7 +57,7 @@ def encode_cmd(deck, hand, output, varmap, force):
                 f"deck: {deck_summary(the_deck)}",
                 f"h = {h}",
                 f"variables = {cnf.num_vars}, clauses = {cnf.num_clauses}"]
-    if enc.status == "UNWINNABLE":
+    if enc.status is Status.UNWINNABLE:
         comments.append(f"preprocessing proved UNWINNABLE: {enc.reason}")
         comments.append("the formula is one empty clause (unsatisfiable)")
     from ..formats import dimacs_text
@@ -71,7 +72,7 @@ def encode_cmd(deck, hand, output, varmap, force):
         files.append((varmap, body))
     write_texts(files, force)   # both or neither
     note = click.echo if output != "-" else (lambda s: click.echo(s, err=True))
-    if enc.status == "UNWINNABLE":
+    if enc.status is Status.UNWINNABLE:
         note(f"c preprocessing proved UNWINNABLE ({enc.reason}); wrote an empty clause")
     if output != "-":
         note(f"c wrote {cnf.num_vars} variables, {cnf.num_clauses} "
@@ -154,13 +155,13 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
     if sat is False:
         click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
         click.echo("s UNWINNABLE")
-        why = f"preprocessing: {enc.reason}" if enc.status == "UNWINNABLE" else \
+        why = f"preprocessing: {enc.reason}" if enc.status is Status.UNWINNABLE else \
             "the external solver says unsatisfiable (not checked; use solve --proof for a checked proof)"
         click.echo(f"c reason: {why}")
         ctx.exit(20)
     if sat is None:
         raise CertificateError(f"{model}: no model found (the solver answered UNKNOWN or nothing)")
-    if enc.status == "UNWINNABLE":
+    if enc.status is Status.UNWINNABLE:
         raise CertificateError(f"{model}: claims a model, but the encoding of {deck} at h = {h} is "
                                f"unsatisfiable ({enc.reason})")
     cnf = encoding_cnf(enc)

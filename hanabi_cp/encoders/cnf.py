@@ -1,6 +1,6 @@
 """The compact CNF encoding of (deck, h); see encodings/cnf.md for the proofs.
 
-Variables (all over the cards and copies that ``windows.analyse`` keeps):
+Variables (all over the cards and copies that ``analysis.analyse`` keeps):
 
 - ``copy(a, k, q)``       copy q of (a, k) is chosen (absent when only one copy is alive);
 - ``played_by(b, k, t)``  T(b, k) <= t, only at positions where T(b, k) can change;
@@ -11,6 +11,10 @@ the earliest); ``played_by`` only implies its causes (a chosen copy by t and the
 below played by t); a chosen copy that would be stored must be released before its
 deadline; a card chosen and not yet released is ``held``; at every position where a
 card can be stored, at most h cards are ``held`` (emitted once per maximal set).
+
+``build`` runs the analysis and ``CnfBuilder``, which has one method per clause
+family (the table in encodings/cnf.md §8); ``Encoding`` holds the result and decodes
+its models.
 
 >>> from hanabi_cp.model import Deck
 >>> enc = build(Deck.of([(1, 1), (2, 1), (1, 1)]), 1)
@@ -29,6 +33,7 @@ from math import comb
 from collections.abc import Sequence
 
 from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
 
 from ..cnf import CNF
 from ..deadline import EVERY, NEVER, Deadline
@@ -36,6 +41,7 @@ from ..model import COMPACT_FROM_CARDS, Deck, check_hand
 from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
 from ..satsolver import DEFAULT_SOLVER, sat_solve
+from ..status import Status
 from ..analysis import Windows, analyse
 from .flat import Clauses, Names
 
@@ -47,14 +53,14 @@ PHASE = "building the CNF"
 class Encoding:
     """A CNF for (deck, h) with its variable map and the decoder of its models.
 
-    ``status`` is None when the formula decides the question, or "UNWINNABLE" when
-    preprocessing already proved there is no win (``reason`` says why; the clause
+    ``status`` is None when the formula decides the question, or Status.UNWINNABLE
+    when preprocessing already proved there is no win (``reason`` says why; the clause
     list is then ``[[]]``).
 
     >>> from hanabi_cp.model import Deck
     >>> enc = build(Deck.of([(2, 1), (1, 1)]), 0)
     >>> enc.status, enc.cnf.clauses
-    ('UNWINNABLE', ((),))
+    (<Status.UNWINNABLE: 'UNWINNABLE'>, ((),))
     """
 
     deck: Deck
@@ -67,7 +73,7 @@ class Encoding:
     # solve: ``decode`` reads only the two flag arrays below.
     windows: Windows | None
     copy_vars: dict              # position q -> variable of "copy q chosen"
-    status: str | None = None
+    status: Status | None = None
     reason: str | None = None
     stats: dict = field(default_factory=dict)
     capacity: list = field(default_factory=list)   # with build(collect=True)
@@ -156,54 +162,132 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     t0 = time.perf_counter()
     win = windows if windows is not None else analyse(deck, h, deadline=deadline)
     t_pre = time.perf_counter() - t0
-    # Flat arrays pay off in memory on large decks only: on small ones (standard decks,
-    # the harness) lists build and load into the solver faster (1.5x on a standard deck).
-    compact = deck.N >= COMPACT_FROM_CARDS
-    names: Names | list = Names() if compact else [None]
     if win.reason is not None:
-        return Encoding(deck, h, [[]], 0, names, win, {}, "UNWINNABLE", win.reason,
+        names: Names | list = Names() if deck.N >= COMPACT_FROM_CARDS else [None]
+        return Encoding(deck, h, [[]], 0, names, win, {}, Status.UNWINNABLE, win.reason,
                         stats=_stats(deck, 0, 1, t_pre, 0.0, win))
-    n, c, N = deck.n, deck.c, deck.N
-    alive, E, L = win.alive, win.earliest, win.latest
-    clauses: Clauses | list = Clauses() if compact else []
-    add = clauses.append
-    copy_vars: dict = {}
-    gvars: dict = {}             # literal of T(b, k) <= t, by (t, b, k) as one int
-    pending: list = []           # played_by variables whose defining clauses are due
-    top = [0]
+    builder = CnfBuilder(deck, h, win, card_encoding=card_encoding, propagate=propagate,
+                         collect=collect, deadline=deadline)
+    enc = builder.build(asap)
+    enc.stats = _stats(deck, enc.num_vars, len(enc.clauses), t_pre,
+                       time.perf_counter() - t0, win)
+    enc.stats.update(builder.stats())
+    return enc
 
-    def new(name) -> int:
-        top[0] += 1
-        names.append(name)
-        return top[0]
 
-    # Per color: alive positions in deck order with their values (the positions where
-    # T(b, k) can change).
-    cpos, cval = win.positions()
+class CnfBuilder:
+    """The CNF of (deck, h) from its windows, one method per section of encodings/cnf.md.
 
-    # Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
-    # Every other alive copy is played on sight whenever it is chosen.
-    # skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end); [] if none.
-    # One shared empty list per color: entries are replaced, never appended to (n x c
-    # fresh lists were ~40 bytes per image card).
-    skeep: list[list[list[tuple[int, int]]]] = [[[]] * (n + 1) for _ in range(c + 1)]
-    first_store = [[N] * (n + 1) for _ in range(c + 1)]
-    storable_cards = []          # (k, a) with a storable copy, in color-major order
-    for k in range(1, c + 1):
-        deadline.check(PHASE)
-        Lk, Ak, sk, fk = L[k], alive[k], skeep[k], first_store[k]
-        for a in range(2, n + 1):
-            if not a & EVERY:
-                deadline.check(PHASE)
-            if Ak[a][0] >= Lk[a - 1]:
-                continue         # every copy is played on sight
-            lst = win.spans(k, a)
-            if lst:
-                sk[a] = lst
-                fk[a] = lst[0][0]
-                storable_cards.append((k, a))
+    ``build`` calls them in the order that fixes the variable numbering and the
+    clause order (the DIMACS of ``hanabi-cp encode`` depends on it):
+    ``storable_copies`` (§2), ``copy_variables`` and ``one_copy`` (F1), ``deadlines``
+    (F3), ``needed_cards`` and ``hold_segments`` (F4, F5), ``capacity_sets`` and
+    ``hand_capacity`` (F5, with ``held_lit`` for F4), ``play_asap`` (F6), and last
+    ``define_played_by`` (F2) for the ``played_by`` variables (§3) the others made.
 
-    def played_by(k: int, b: int, t: int):
+    Variables are numbered by one pysat ``IDPool``, which also numbers the auxiliary
+    variables of ``CardEnc``.  The pool only counts: the readable names go to a list,
+    or on decks of COMPACT_FROM_CARDS cards or more to ``flat.Names`` (integer
+    arrays), and the clauses to a list or ``flat.Clauses``.  The pool's own dicts
+    of names would cost ~70 bytes per card on an image and 12 % of the build on a
+    standard deck, and nothing would read them (encodings/cnf.md §8,
+    ``python -m bench.cnf_names``).
+
+    >>> from hanabi_cp.model import Deck
+    >>> from hanabi_cp.analysis import analyse
+    >>> deck = Deck.of([(2, 1), (2, 2), (1, 1), (1, 2), (2, 1), (2, 2)])
+    >>> enc = CnfBuilder(deck, 1, analyse(deck, 1)).build()
+    >>> enc.varmap(), enc.clauses
+    ({1: 'copy 2:1 #1', 2: 'copy 2:2 #2', 3: 'held 2:1 #1..#2', 4: 'held 2:2 #2..#3'}, [[-1, 3], [-2, 4], [-3, -4]])
+    """
+
+    def __init__(self, deck: Deck, h: int, win: Windows,
+                 card_encoding: int = EncType.seqcounter, propagate: bool = False,
+                 collect: bool = False, deadline: Deadline = NEVER):
+        if win.reason is not None:
+            raise ValueError(f"the windows already decide the deck: {win.reason}")
+        self.deck, self.h, self.win, self.deadline = deck, h, win, deadline
+        self.card_encoding, self.propagate, self.collect = card_encoding, propagate, collect
+        self.n, self.c, self.N = deck.n, deck.c, deck.N
+        self.alive, self.E, self.L = win.alive, win.earliest, win.latest
+        # Flat arrays pay off in memory on large decks only: on small ones (standard
+        # decks, the harness) lists build and load into the solver faster (1.5x on a
+        # standard deck).
+        self.compact = deck.N >= COMPACT_FROM_CARDS
+        self.pool = IDPool()
+        self.names: Names | list = Names() if self.compact else [None]
+        self.clauses: Clauses | list = Clauses() if self.compact else []
+        self.add = self.clauses.append
+        self.copy_vars: dict = {}    # position q -> variable of "copy q chosen"
+        self.gvars: dict = {}        # literal of T(b, k) <= t, by (t, b, k) as one int
+        self.pending: list = []      # played_by variables whose defining clauses are due
+        # Per color: alive positions in deck order with their values (the positions
+        # where T(b, k) can change).
+        self.cpos, self.cval = win.positions()
+        self.capacity: list = []
+        self.ncard = 0
+        self.card_sizes: dict = {}
+        self.nseg = 0
+
+    def new(self, name: tuple | None) -> int:
+        """A fresh variable named ``name`` (None: auxiliary)."""
+        self.names.append(name)
+        return self.pool.id()
+
+    def build(self, asap: bool = False) -> Encoding:
+        """All clause families in order; the ``Encoding`` (stats: see ``stats``)."""
+        self.storable_copies()
+        self.copy_variables()
+        self.one_copy()
+        stores = self.deadlines()
+        seg_s, seg_e, seg_spec = self.hold_segments(self.needed_cards(stores))
+        self.nseg = len(seg_s)
+        sets = self.capacity_sets(seg_s, seg_e, stores)
+        self.hand_capacity(sets, seg_e, seg_spec)
+        if asap:
+            self.play_asap()
+        self.define_played_by()
+        return self.encoding()
+
+    def encoding(self) -> Encoding:
+        alive_flags, single_flags = copy_flags(self.deck, self.win)
+        return Encoding(self.deck, self.h, self.clauses, self.pool.top, self.names,
+                        None if self.compact else self.win, self.copy_vars,
+                        capacity=self.capacity, alive=alive_flags, single=single_flags)
+
+    def stats(self) -> dict:
+        return {"cardinality_clauses": self.ncard, "hold_segments": self.nseg,
+                "cardinality_sets": dict(sorted(self.card_sizes.items()))}
+
+    # §2: storable copies and their hold windows.
+    def storable_copies(self) -> None:
+        """Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
+        Every other alive copy is played on sight whenever it is chosen.
+
+        skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end); [] if none.
+        """
+        n, c, N, win, deadline = self.n, self.c, self.N, self.win, self.deadline
+        # One shared empty list per color: entries are replaced, never appended to
+        # (n x c fresh lists were ~40 bytes per image card).
+        self.skeep: list[list[list[tuple[int, int]]]] = [[[]] * (n + 1) for _ in range(c + 1)]
+        self.first_store = [[N] * (n + 1) for _ in range(c + 1)]
+        self.storable_cards: list = []   # (k, a) with a storable copy, color-major
+        for k in range(1, c + 1):
+            deadline.check(PHASE)
+            Lk, Ak, sk, fk = self.L[k], self.alive[k], self.skeep[k], self.first_store[k]
+            for a in range(2, n + 1):
+                if not a & EVERY:
+                    deadline.check(PHASE)
+                if Ak[a][0] >= Lk[a - 1]:
+                    continue         # every copy is played on sight
+                lst = win.spans(k, a)
+                if lst:
+                    sk[a] = lst
+                    fk[a] = lst[0][0]
+                    self.storable_cards.append((k, a))
+
+    # §3: the played_by literals, with their constants and aliases.
+    def played_by(self, k: int, b: int, t: int):
         """Literal for T(b, k) <= t (or a constant).
 
         While (b, k) has no storable copy <= t, the normal form plays it at its first
@@ -212,7 +296,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
         """
         seen = []
         lit: int | None = None       # a literal, or TRUE / FALSE
-        Ek, Lk, ps, vals, Ak, fk = E[k], L[k], cpos[k], cval[k], alive[k], first_store[k]
+        n, c, gvars = self.n, self.c, self.gvars
+        Ek, Lk, ps, vals = self.E[k], self.L[k], self.cpos[k], self.cval[k]
+        Ak, fk = self.alive[k], self.first_store[k]
         while True:
             if b == 0 or t >= Lk[b]:
                 lit = TRUE
@@ -234,8 +320,8 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                 break
             seen.append(key)
             if fk[b] <= t:
-                lit = new(("played_by", b, k, t))
-                pending.append((lit, k, b, t))
+                lit = self.new(("played_by", b, k, t))
+                self.pending.append((lit, k, b, t))
                 break
             copies = Ak[b]
             j = len(copies) - 1
@@ -246,22 +332,268 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
             gvars[key] = lit
         return lit
 
-    def last_copy_lit(k: int, b: int, t: int):
+    def last_copy_lit(self, k: int, b: int, t: int):
         """T(b-1, k) < q* for the last alive copy q* <= t of (b, k), or FALSE."""
-        copies = alive[k][b]
+        copies = self.alive[k][b]
         if copies[0] > t:
             return FALSE
         j = len(copies) - 1
         while copies[j] > t:
             j -= 1
-        return played_by(k, b - 1, copies[j] - 1)
+        return self.played_by(k, b - 1, copies[j] - 1)
 
-    def define_pending() -> None:
+    # F1: one copy per card.
+    def copy_variables(self) -> None:
+        """``copy`` variables of the storable copies; a single alive copy needs none."""
+        alive, skeep, copy_vars = self.alive, self.skeep, self.copy_vars
+        for k, a in self.storable_cards:
+            if len(alive[k][a]) > 1:
+                for q, _ in skeep[k][a]:
+                    copy_vars[q] = self.new(("copy", a, k, q))
+
+    def one_copy(self) -> None:
+        """A chosen storable copy, or an alive copy after T(a-1, k)."""
+        n, N, add, deadline, copy_vars = self.n, self.N, self.add, self.deadline, self.copy_vars
+        last_copy_lit = self.last_copy_lit
+        for k in range(1, self.c + 1):
+            deadline.check(PHASE)
+            sk, Ak, Lk = self.skeep[k], self.alive[k], self.L[k]
+            for a in range(2, n + 1):
+                if not a & EVERY:
+                    deadline.check(PHASE)
+                lst = sk[a]
+                copies = Ak[a]
+                if not lst:
+                    if copies[-1] <= Lk[a - 1]:      # else T(a-1, k) < last copy surely
+                        lit = last_copy_lit(k, a, N)
+                        if lit is not TRUE:
+                            add([] if lit is FALSE else [lit])
+                    continue
+                if len(copies) == 1:
+                    continue
+                seen_lit = last_copy_lit(k, a, N)
+                if seen_lit is TRUE:
+                    continue
+                cl = [copy_vars[q] for q, _ in lst]
+                if seen_lit is not FALSE:
+                    cl.append(seen_lit)
+                add(cl)
+
+    # F3: deadlines.
+    def deadlines(self) -> list:
+        """A chosen storable copy is released by its deadline; returns the store points
+        (positions where a card may be stored)."""
+        add, copy_vars, deadline = self.add, self.copy_vars, self.deadline
+        stores: list = []
+        for i, (k, a) in enumerate(self.storable_cards):
+            if not i & EVERY:
+                deadline.check(PHASE)
+            single = len(self.alive[k][a]) == 1
+            Lp = self.L[k][a - 1]
+            for q, end in self.skeep[k][a]:
+                stores.append(q)
+                if end < Lp:
+                    lit = self.played_by(k, a - 1, end)
+                    if lit is not TRUE:
+                        cv = TRUE if single else copy_vars[q]
+                        if lit is FALSE:
+                            add([-cv] if cv is not TRUE else [])
+                        else:
+                            add([lit] if cv is TRUE else [-cv, lit])
+        return stores
+
+    # F5: the cards that can take part in an overfull hand.
+    def needed_cards(self, stores: list) -> list:
+        """Cards with a window covering a store point that more than h windows cover.
+
+        At any other store point the hand holds at most h cards anyway (each held card
+        is inside the window of its copy), so the other cards need no hold segments.
+        min-hand (collect) varies h: keep all.
+        """
+        if self.collect:
+            return self.storable_cards
+        skeep, N, h = self.skeep, self.N, self.h
+        # Integer arrays, not lists: N int objects each were ~60 bytes per card.
+        diff = array("i", bytes(4 * (N + 1)))
+        for k, a in self.storable_cards:
+            for q, end in skeep[k][a]:
+                diff[q] += 1
+                diff[end] -= 1
+        cover = array("i", accumulate(diff))
+        del diff
+        bad = array("i", bytes(4 * (N + 1)))
+        for q in stores:
+            if cover[q] > h:
+                bad[q + 1] = 1
+        del cover
+        bad = array("i", accumulate(bad))      # bad[t]: overfull store points before t
+        return [(k, a) for k, a in self.storable_cards
+                if any(bad[end] > bad[q] for q, end in skeep[k][a])]
+
+    # F4: hold segments.
+    def hold_segments(self, needed: list) -> tuple[list, list, list]:
+        """Each needed card's window cut at its storable copies, their ends, and the
+        positions inside where T(a-1, k) can change: (starts, ends, specs), a spec
+        being (k, a, s, active storable copies or None = surely chosen, s < E(a-1))."""
+        seg_s: list = []
+        seg_e: list = []
+        seg_spec: list = []
+        deadline = self.deadline
+        for i, (k, a) in enumerate(needed):
+            if not i & EVERY:
+                deadline.check(PHASE)
+            ps, vals, Ek, Lk = self.cpos[k], self.cval[k], self.E[k], self.L[k]
+            lst = self.skeep[k][a]
+            copies = self.alive[k][a]
+            Lp = Lk[a - 1]
+            last_end = max(end for _, end in lst)
+            first = lst[0][0]
+            cuts = [q for q, _ in lst]
+            cuts.extend(end for _, end in lst)
+            i = bisect_right(ps, first)
+            m = len(ps)
+            while i < m and ps[i] < last_end:
+                if vals[i] < a:
+                    cuts.append(ps[i])
+                i += 1
+            cuts = sorted(set(cuts))
+            last_copy = copies[-1]
+            Eprev = Ek[a - 1]
+            for j in range(len(cuts) - 1):
+                s, e = cuts[j], cuts[j + 1]
+                if s >= Lp:
+                    break
+                if s >= last_copy:
+                    act = None           # every alive copy is <= s: one is chosen
+                else:
+                    act = [q for q, x in lst if q <= s < x]
+                    if not act:
+                        continue
+                seg_s.append(s)
+                seg_e.append(e)
+                seg_spec.append((k, a, s, act, s < Eprev))
+        return seg_s, seg_e, seg_spec
+
+    # F5: the maximal sets of segments active at a store point.
+    def capacity_sets(self, seg_s: list, seg_e: list, stores: list) -> list:
+        """Sweep the positions; a set that only grows between two removals needs one
+        constraint.  Only sets that can overflow the hand are kept (min-hand keeps
+        all): a copy per store point of the others would cost memory quadratic in
+        the deck."""
+        deadline, h = self.deadline, self.h
+        storeset = set(stores)
+        nseg = len(seg_s)
+        by_start = sorted(range(nseg), key=seg_s.__getitem__)
+        by_end = sorted(range(nseg), key=seg_e.__getitem__)
+        points = sorted(set(seg_s).union(seg_e, stores))
+        active: dict = {}
+        snapshot = None
+        sets: list = []
+        i_s = i_e = 0
+        keep_all = self.collect
+        for i, t in enumerate(points):
+            if not i & EVERY:
+                deadline.check(PHASE)
+            if i_e < nseg and seg_e[by_end[i_e]] == t:
+                if snapshot is not None:
+                    sets.append(snapshot)
+                    snapshot = None
+                while i_e < nseg and seg_e[by_end[i_e]] == t:
+                    del active[by_end[i_e]]
+                    i_e += 1
+            while i_s < nseg and seg_s[by_start[i_s]] == t:
+                active[by_start[i_s]] = None
+                i_s += 1
+            if t in storeset and (keep_all or len(active) > h):
+                deadline.check(PHASE)
+                snapshot = list(active)
+        if snapshot is not None:
+            sets.append(snapshot)
+        return sets
+
+    # F4 clauses, made on demand, and F5 constraints.
+    def hand_capacity(self, sets: list, seg_e: list, seg_spec: list) -> None:
+        """At most h - (surely held) of each set's ``held`` literals; with ``collect``
+        the sets go to ``capacity`` instead.  ``held`` variables exist only for
+        segments in a set that can exceed the hand."""
+        h, collect, deadline = self.h, self.collect, self.deadline
+        seg_lit: list = [None] * len(seg_spec)
+        for snap in sets:
+            deadline.check(PHASE)
+            if len(snap) <= h and not collect:
+                continue
+            lits, sure = [], 0
+            for j in snap:
+                lit = seg_lit[j]
+                if lit is None:
+                    lit = seg_lit[j] = self.held_lit(seg_spec[j], seg_e[j])
+                if lit is TRUE:
+                    sure += 1
+                elif lit is not FALSE:
+                    lits.append(lit)
+            if collect:
+                self.capacity.append((lits, sure))
+            else:
+                self.ncard += self.at_most(lits, h - sure)
+
+    def held_lit(self, spec: tuple, e: int):
+        """The literal "the card is held on the segment [s, e)" and its F4 clauses."""
+        k, a, s, act, sure_late = spec
+        copy_vars, add = self.copy_vars, self.add
+        g = FALSE if sure_late else self.played_by(k, a - 1, s)
+        if g is TRUE:
+            return FALSE
+        if act is None or (len(act) == 1 and act[0] not in copy_vars):
+            lit = TRUE if g is FALSE else self.new(("held", a, k, s, e))
+            if g is not FALSE:
+                add([g, lit])
+            return lit
+        lit = self.new(("held", a, k, s, e))
+        for q in act:
+            cl = [-copy_vars[q], lit]
+            if g is not FALSE:
+                cl.append(g)
+            add(cl)
+        return lit
+
+    def at_most(self, lits: list, bound: int) -> int:
+        """``at_most`` into this CNF; its auxiliary variables are named None."""
+        top = self.pool.top
+        count = at_most(lits, bound, self.add, self.pool, self.card_encoding, self.card_sizes)
+        for _ in range(top, self.pool.top):
+            self.names.append(None)
+        return count
+
+    # F6: play as soon as possible.
+    def play_asap(self) -> None:
+        """If T(a-1, k) < q for an alive copy q of (a, k), then T(a, k) <= q."""
+        add, played_by = self.add, self.played_by
+        for k, a in self.storable_cards:      # played_by aliases the others: implied
+            self.deadline.check(PHASE)
+            for q in self.alive[k][a]:
+                now = played_by(k, a, q)
+                if now is TRUE:
+                    continue
+                before = played_by(k, a - 1, q - 1)
+                if before is FALSE or before == now:
+                    continue
+                if before is TRUE:
+                    add([] if now is FALSE else [now])
+                else:
+                    add([-before] if now is FALSE else [-before, now])
+
+    # F2: the definitions of the played_by variables (made last: every family above
+    # creates some, and defining one may create more).
+    def define_played_by(self) -> None:
+        """v -> played_by(b-1, t), and v -> a chosen storable copy <= t or an alive
+        copy <= t after T(b-1, k); with ``propagate`` also the converse."""
+        pending, add, copy_vars, skeep = self.pending, self.add, self.copy_vars, self.skeep
+        played_by, last_copy_lit, propagate = self.played_by, self.last_copy_lit, self.propagate
         steps = 0
         while pending:
             steps += 1
             if not steps & EVERY:
-                deadline.check(PHASE)
+                self.deadline.check(PHASE)
             v, k, b, t = pending.pop()
             lower = played_by(k, b - 1, t)
             if lower is FALSE:
@@ -269,7 +601,6 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                 continue
             if lower is not TRUE:
                 add([-v, lower])
-            # A storable copy <= t chosen, or an alive copy <= t after T(b-1, k).
             seen_lit = last_copy_lit(k, b, t)
             if seen_lit is TRUE:
                 continue
@@ -294,224 +625,15 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
                 for cv in cvs:
                     add(lo + [-cv, v])
 
-    # 1. One copy per card: a chosen storable copy, or an alive copy after T(a-1, k).
-    #    A card with a single alive copy needs no variable.
-    for k, a in storable_cards:
-        if len(alive[k][a]) > 1:
-            for q, _ in skeep[k][a]:
-                copy_vars[q] = new(("copy", a, k, q))
-    for k in range(1, c + 1):
-        deadline.check(PHASE)
-        sk, Ak, Lk = skeep[k], alive[k], L[k]
-        for a in range(2, n + 1):
-            if not a & EVERY:
-                deadline.check(PHASE)
-            lst = sk[a]
-            copies = Ak[a]
-            if not lst:
-                if copies[-1] <= Lk[a - 1]:      # else T(a-1, k) < last copy surely
-                    lit = last_copy_lit(k, a, N)
-                    if lit is not TRUE:
-                        add([] if lit is FALSE else [lit])
-                continue
-            if len(copies) == 1:
-                continue
-            seen_lit = last_copy_lit(k, a, N)
-            if seen_lit is TRUE:
-                continue
-            cl = [copy_vars[q] for q, _ in lst]
-            if seen_lit is not FALSE:
-                cl.append(seen_lit)
-            add(cl)
 
-    # 2. Deadlines and hold segments of the storable copies.
-    seg_s: list = []             # hold segments [s, e)
-    seg_e: list = []
-    seg_spec: list = []          # (k, a, s, active storable copies or None = surely chosen)
-    stores: list = []            # positions where a card may be stored
-    for i, (k, a) in enumerate(storable_cards):
-        if not i & EVERY:
-            deadline.check(PHASE)
-        lst = skeep[k][a]
-        single = len(alive[k][a]) == 1
-        Lp = L[k][a - 1]
-        for q, end in lst:
-            stores.append(q)
-            if end < Lp:
-                lit = played_by(k, a - 1, end)
-                if lit is not TRUE:
-                    cv = TRUE if single else copy_vars[q]
-                    if lit is FALSE:
-                        add([-cv] if cv is not TRUE else [])
-                    else:
-                        add([lit] if cv is TRUE else [-cv, lit])
+def at_most(lits: list, bound: int, add, pool: IDPool, encoding: int, sizes: dict) -> int:
+    """Add "at most ``bound`` of ``lits``", auxiliary variables from ``pool``; return
+    the number of clauses added.
 
-    # Cards that can take part in an overfull hand: a window of theirs covers a store
-    # point that more than h windows cover.  At any other store point the hand holds
-    # at most h cards anyway (each held card is inside the window of its copy), so
-    # the other cards need no hold segments.  min-hand (collect) varies h: keep all.
-    needed = storable_cards
-    if not collect:
-        # Integer arrays, not lists: N int objects each were ~60 bytes per card.
-        diff = array("i", bytes(4 * (N + 1)))
-        for k, a in storable_cards:
-            for q, end in skeep[k][a]:
-                diff[q] += 1
-                diff[end] -= 1
-        cover = array("i", accumulate(diff))
-        del diff
-        bad = array("i", bytes(4 * (N + 1)))
-        for q in stores:
-            if cover[q] > h:
-                bad[q + 1] = 1
-        del cover
-        bad = array("i", accumulate(bad))      # bad[t]: overfull store points before t
-        needed = [(k, a) for k, a in storable_cards
-                  if any(bad[end] > bad[q] for q, end in skeep[k][a])]
-        del bad
-    for i, (k, a) in enumerate(needed):
-        if not i & EVERY:
-            deadline.check(PHASE)
-        ps, vals, Ek, Lk = cpos[k], cval[k], E[k], L[k]
-        lst = skeep[k][a]
-        copies = alive[k][a]
-        Lp = Lk[a - 1]
-        last_end = max(end for _, end in lst)
-        # Boundaries: storable copies, window ends, and the positions in the
-        # window where T(a-1, k) can change.
-        first = lst[0][0]
-        cuts = [q for q, _ in lst]
-        cuts.extend(end for _, end in lst)
-        i = bisect_right(ps, first)
-        m = len(ps)
-        while i < m and ps[i] < last_end:
-            if vals[i] < a:
-                cuts.append(ps[i])
-            i += 1
-        cuts = sorted(set(cuts))
-        last_copy = copies[-1]
-        Eprev = Ek[a - 1]
-        for j in range(len(cuts) - 1):
-            s, e = cuts[j], cuts[j + 1]
-            if s >= Lp:
-                break
-            if s >= last_copy:
-                act = None           # every alive copy is <= s: one is chosen
-            else:
-                act = [q for q, x in lst if q <= s < x]
-                if not act:
-                    continue
-            seg_s.append(s)
-            seg_e.append(e)
-            seg_spec.append((k, a, s, act, s < Eprev))
-
-    storeset = set(stores)
-
-    # 3. Hand capacity at every store point, once per maximal set of overlapping
-    #    segments (a set that only grows between two removals needs one constraint);
-    #    held variables only for segments in a set that can exceed the hand.
-    nseg = len(seg_s)
-    by_start = sorted(range(nseg), key=seg_s.__getitem__)
-    by_end = sorted(range(nseg), key=seg_e.__getitem__)
-    points = sorted(set(seg_s).union(seg_e, stores))
-    active: dict = {}
-    snapshot = None
-    sets: list = []
-    i_s = i_e = 0
-    # Only sets that can overflow the hand are kept (min-hand keeps all): a copy per
-    # store point of the others would cost memory quadratic in the deck.
-    keep_all = collect
-    for i, t in enumerate(points):
-        if not i & EVERY:
-            deadline.check(PHASE)
-        if i_e < nseg and seg_e[by_end[i_e]] == t:
-            if snapshot is not None:
-                sets.append(snapshot)
-                snapshot = None
-            while i_e < nseg and seg_e[by_end[i_e]] == t:
-                del active[by_end[i_e]]
-                i_e += 1
-        while i_s < nseg and seg_s[by_start[i_s]] == t:
-            active[by_start[i_s]] = None
-            i_s += 1
-        if t in storeset and (keep_all or len(active) > h):
-            deadline.check(PHASE)
-            snapshot = list(active)
-    if snapshot is not None:
-        sets.append(snapshot)
-    seg_lit: list = [None] * len(seg_s)
-
-    def held_lit(j):
-        lit = seg_lit[j]
-        if lit is not None:
-            return lit
-        k, a, s, act, sure_late = seg_spec[j]
-        g = FALSE if sure_late else played_by(k, a - 1, s)
-        if g is TRUE:
-            lit = FALSE
-        elif act is None or (len(act) == 1 and act[0] not in copy_vars):
-            lit = TRUE if g is FALSE else new(("held", a, k, s, seg_e[j]))
-            if g is not FALSE:
-                add([g, lit])
-        else:
-            lit = new(("held", a, k, s, seg_e[j]))
-            for q in act:
-                cl = [-copy_vars[q], lit]
-                if g is not FALSE:
-                    cl.append(g)
-                add(cl)
-        seg_lit[j] = lit
-        return lit
-
-    ncard = 0
-    card_sizes: dict = {}
-    capacity: list = []
-    for snap in sets:
-        deadline.check(PHASE)
-        if len(snap) <= h and not collect:
-            continue
-        lits, sure = [], 0
-        for j in snap:
-            lit = held_lit(j)
-            if lit is TRUE:
-                sure += 1
-            elif lit is not FALSE:
-                lits.append(lit)
-        if collect:
-            capacity.append((lits, sure))
-        else:
-            ncard += _at_most(lits, h - sure, add, new, card_encoding, card_sizes)
-
-    # 4. Play as soon as possible (the normal form, see encodings/cnf.md): if
-    #    T(a-1, k) < q for an alive copy q of (a, k), then T(a, k) <= q.
-    if asap:
-        for k, a in storable_cards:      # played_by aliases the others: implied
-            deadline.check(PHASE)
-            for q in alive[k][a]:
-                now = played_by(k, a, q)
-                if now is TRUE:
-                    continue
-                before = played_by(k, a - 1, q - 1)
-                if before is FALSE or before == now:
-                    continue
-                if before is TRUE:
-                    add([] if now is FALSE else [now])
-                else:
-                    add([-before] if now is FALSE else [-before, now])
-    define_pending()
-
-    build_s = time.perf_counter() - t0
-    alive_flags, single_flags = copy_flags(deck, win)
-    enc = Encoding(deck, h, clauses, top[0], names, None if compact else win,
-                   copy_vars, capacity=capacity, alive=alive_flags, single=single_flags)
-    enc.stats = _stats(deck, top[0], len(clauses), t_pre, build_s, win)
-    enc.stats.update({"cardinality_clauses": ncard, "hold_segments": len(seg_s),
-                      "cardinality_sets": dict(sorted(card_sizes.items()))})
-    return enc
-
-
-def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> int:
-    """Add "at most ``bound`` of ``lits``"; return the number of clauses added."""
+    >>> pool, out = IDPool(start_from=4), []
+    >>> at_most([1, 2, 3], 1, out.append, pool, EncType.seqcounter, {}), out
+    (3, [[-1, -2], [-1, -3], [-2, -3]])
+    """
     m = len(lits)
     if m <= bound:
         return 0
@@ -532,10 +654,10 @@ def _at_most(lits: list, bound: int, add, new, encoding: int, sizes: dict) -> in
             add([-x for x in sub])
             count += 1
         return count
-    top = new(None)
-    enc = CardEnc.atmost(lits, bound, top_id=top, encoding=encoding)
-    for _ in range(top + 1, enc.nv + 1):
-        new(None)
+    # One unused variable before each counter: the numbering (and so the DIMACS of
+    # ``hanabi-cp encode``) stays that of the releases before the pool.
+    pool.id()
+    enc = CardEnc.atmost(lits, bound, vpool=pool, encoding=encoding)
     for cl in enc.clauses:
         add(cl)
     return len(enc.clauses)

@@ -34,7 +34,7 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     stats = dict(enc.stats)
     stats["build_seconds"] = round(t_build, 6)
     stats["solver"] = solver
-    if enc.status == "UNWINNABLE":
+    if enc.status is Status.UNWINNABLE:
         return Outcome(Status.UNWINNABLE, reason=enc.reason, stats=stats)
     stats.pop("cardinality_sets", None)
     t1 = time.perf_counter()

@@ -92,7 +92,7 @@ def _sat(deck: Deck, h: int, budget: int) -> dict:
 
     enc = build(deck, h)
     zero = {"sat_conflicts": 0, "sat_propagations": 0, "sat_decisions": 0}
-    if enc.status == "UNWINNABLE":
+    if enc.status is Status.UNWINNABLE:
         return {"verdict": Status.UNWINNABLE.value, **zero}
     with SatSession(enc.clauses) as s:
         ok = s.solve_within(budget)

@@ -100,7 +100,7 @@ def by_point(rows: list[dict]):
     return out
 
 
-# Methods that run the hold-window preprocessing (encoders.windows) before building
+# Methods that run the hold-window preprocessing (analysis.py) before building
 # a model, and record the model's variables in the row when they build one.
 PREPROCESSING = ("sat", "cpsat")
 
