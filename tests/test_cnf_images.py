@@ -7,7 +7,7 @@ import pytest
 
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cnf import build
-from hanabi_cp.encoders.windows import analyse
+from hanabi_cp.analysis import analyse
 from hanabi_cp.formats import read_dimacs
 from hanabi_cp.generators import random_kcnf
 from hanabi_cp.model import Deck

@@ -6,7 +6,7 @@ import pytest
 
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cnf import build
-from hanabi_cp.encoders.windows import analyse
+from hanabi_cp.analysis import analyse
 from hanabi_cp.generators import random_deck
 from hanabi_cp.model import Deck
 from hanabi_cp.solvers import SolveOptions, Status, solve

@@ -22,7 +22,7 @@ import pytest
 
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.encoders.cnf import build
-from hanabi_cp.encoders.windows import CHAIN_CAP, analyse
+from hanabi_cp.analysis import CHAIN_CAP, analyse
 from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.min_hand import min_hand
 from hanabi_cp.model import Deck

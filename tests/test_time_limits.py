@@ -18,7 +18,7 @@ from hanabi_cp.cli import main
 from hanabi_cp.deadline import NEVER, Deadline, TimeUp, ambient
 from hanabi_cp.encoders import cnf, cpsat
 from hanabi_cp.methods import cpsat as cpsat_method
-from hanabi_cp.encoders.windows import analyse
+from hanabi_cp.analysis import analyse
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import parse_deck, read_deck
 from hanabi_cp.generators import random_deck, standard_deck
