@@ -122,6 +122,7 @@ class Board:
     played: int = field(init=False, compare=False)       # rank <= pile: the paper's "dead"
     dead: int = field(init=False, compare=False)         # played or out of reach
     dispensable: int = field(init=False, compare=False)  # dead, or not the last copy left
+    _hash: int = field(init=False, compare=False, repr=False)
 
     @classmethod
     def start(cls, space: CardSpace) -> Board:
@@ -153,6 +154,12 @@ class Board:
         set_(self, "played", played)
         set_(self, "dead", dead)
         set_(self, "dispensable", dead | (space.full & ~last))
+        # boards key the strategies' caches: hashing the piles and 25 counts on every
+        # lookup would cost more than most lookups save
+        set_(self, "_hash", hash((space, self.piles, self.lost)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def score(self) -> int:
