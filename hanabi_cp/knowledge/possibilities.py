@@ -79,8 +79,8 @@ class Public:
         identified in a hand (the first on ties; slot 0 if none has a chance)."""
         out = self._memo.get("targets")
         if out is None:
-            playable, unseen = self.board.playable, self.unseen
-            out = self._memo["targets"] = tuple([_target(hand, unseen, playable) for hand in self.tables])
+            playable, planes = self.board.playable, _planes(self.unseen)
+            out = self._memo["targets"] = tuple([_target(hand, planes, playable) for hand in self.tables])
         return out
 
     def target(self, p: int) -> int:
@@ -207,8 +207,7 @@ def _eliminate_from(tables: Tables, left: list[int], gone: int) -> tuple[Tables,
             return hands, tuple(left)
 
 
-def _target(hand: tuple[int, ...], unseen: tuple[int, ...], playable: int) -> int:
-    planes = _planes(unseen)
+def _target(hand: tuple[int, ...], planes: tuple[int, ...], playable: int) -> int:
     best, best_slot = 0.0, 0
     for slot, t in enumerate(hand):
         if t & (t - 1):
