@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cards import Board, CardSpace, bits, planes_of
+from .cards import Board, CardSpace, TRANSITIONS, bits, planes_of
 from .partition import hint_sets
 
 Tables = tuple[tuple[int, ...], ...]
@@ -118,7 +118,7 @@ class Public:
 
     # ---- transitions (cached, see the module docstring) ------------------------
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019 - states are shared, bounded, and live as long as games
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019 - shared states, bounded cache (see TRANSITIONS)
     def after_removal(self, p: int, slot: int, kind: int, played: bool, drew: bool) -> Public:
         """p's card in ``slot``, of ``kind``, left the hand: onto its pile if
         ``played``, else to the discards; a fresh card is appended if one was drawn."""
@@ -138,7 +138,7 @@ class Public:
         tables[p] = tuple(hand)
         return _settle(self.space, board, tuple(used), tuple(left), spent, tuple(tables))
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019
     def after_hint(self, m: int, values: tuple[int, ...], receiver: int, is_color: bool, value: int,
                    touched: tuple[int, ...]) -> Public:
         """A hint announced ``values`` (each player's target narrowed to the hint set
