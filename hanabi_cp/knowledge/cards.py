@@ -29,6 +29,15 @@ RANKS = 5
 COPIES = (3, 2, 2, 2, 1)
 
 
+# How many transitions of the shared knowledge states (``possibilities.Public``,
+# ``common.Common``) a cache keeps.  The seats of a game look a transition up in the
+# same turn, one after the other, and a finished game's states are never asked for
+# again: a large cache only kept thousands of dead states alive, which every full
+# pass of the cyclic garbage collector then scanned (a tenth to a quarter of the
+# strategies' time in a process that had played a few hundred games).
+TRANSITIONS = 1 << 8
+
+
 def bits(mask: int) -> Iterator[int]:
     """The set bits of ``mask``, lowest first."""
     while mask:
@@ -122,6 +131,7 @@ class Board:
     played: int = field(init=False, compare=False)       # rank <= pile: the paper's "dead"
     dead: int = field(init=False, compare=False)         # played or out of reach
     dispensable: int = field(init=False, compare=False)  # dead, or not the last copy left
+    _hash: int = field(init=False, compare=False, repr=False)
 
     @classmethod
     def start(cls, space: CardSpace) -> Board:
@@ -153,6 +163,12 @@ class Board:
         set_(self, "played", played)
         set_(self, "dead", dead)
         set_(self, "dispensable", dead | (space.full & ~last))
+        # boards key the strategies' caches: hashing the piles and 25 counts on every
+        # lookup would cost more than most lookups save
+        set_(self, "_hash", hash((space, self.piles, self.lost)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def score(self) -> int:
@@ -168,16 +184,17 @@ class Board:
         return _lost(self, kind)
 
 
-# Every seat of a game walks through the same boards: building each once saves
-# the masks' recomputation per seat.
-@lru_cache(maxsize=1 << 12)
+# Boards change only in the shared state transitions (cached per turn, see
+# TRANSITIONS); what a cache of boards saves is the masks of the boards games
+# have in common (the first plays), which a small one keeps.
+@lru_cache(maxsize=TRANSITIONS)
 def _grown(board: Board, kind: int) -> Board:
     piles = list(board.piles)
     piles[board.space.color_of(kind) - 1] += 1
     return Board(board.space, tuple(piles), board.lost)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=TRANSITIONS)
 def _lost(board: Board, kind: int) -> Board:
     lost = list(board.lost)
     lost[kind] += 1

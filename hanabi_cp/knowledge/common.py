@@ -28,16 +28,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cards import Board, CardSpace, Weights
+from .cards import Board, CardSpace, TRANSITIONS, Weights
 from .modular import Modular
 from .questions import next_question
 
 Tables = tuple[tuple[int, ...], ...]
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=TRANSITIONS)    # asked for by every seat, about one game's boards at a time
 def public_weights(board: Board) -> Weights:
-    """Copies not yet played or discarded, per kind."""
+    """Copies not yet played or discarded, per kind (shared: never to be changed)."""
     space = board.space
     return Weights(space, [space.copies[k] - board.lost[k] - (board.played >> k & 1)
                            for k in range(space.kinds)])
@@ -154,7 +154,7 @@ class Common:
 
     # ---- transitions (cached; see the module docstring) -------------------------
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019 - shared states, bounded cache
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019 - shared states, bounded cache (see TRANSITIONS)
     def after_hat(self, limit: int, source: int, values: tuple[int, ...]) -> Common:
         """Every player but ``source`` learns its packed answers ``values[p]``."""
         tables = list(self.tables)
@@ -163,7 +163,7 @@ class Common:
                 tables[p] = _learn_hat(self.tables[p], v, limit, self.board)
         return Common(self.space, self.board, tuple(tables))
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019
     def after_clue(self, p: int, is_color: bool, value: int, touched: tuple[int, ...]) -> Common:
         """A clue to p naming ``value`` (a color 1..C or a rank) touched ``touched`` slots."""
         mask = self.space.color_masks[value] if is_color else self.space.rank_masks[value]
@@ -171,7 +171,7 @@ class Common:
         tables[p] = tuple(t & mask if slot in touched else t & ~mask for slot, t in enumerate(tables[p]))
         return Common(self.space, self.board, tuple(tables))
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019
     def after_nobody_needed_hint(self, mover: int) -> Common:
         """The mover discarded with tokens left, which it does only when every
         other player who knows no playable card has none: they learn so."""
@@ -180,7 +180,7 @@ class Common:
                        for p, hand in enumerate(self.tables))
         return Common(self.space, self.board, tables)
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019
     def after_removal(self, p: int, slot: int, kind: int, played: bool, drew: bool) -> Common:
         """p's card in ``slot``, of ``kind``, left the hand (onto its pile if
         ``played``, else discarded); a fresh table is appended if a card was drawn;

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cards import Board, CardSpace, bits, planes_of
+from .cards import Board, CardSpace, TRANSITIONS, bits, planes_of
 from .partition import hint_sets
 
 Tables = tuple[tuple[int, ...], ...]
@@ -44,20 +44,27 @@ def cached_sets(table: int, played: int, m: int) -> tuple[tuple[int, ...], dict[
 @dataclass(frozen=True, eq=False)
 class Public:
     """Public tables ``tables[p][slot]``, the board, the copies used so far
-    (played or lost) and the copies neither used nor identified in a hand, per kind."""
+    (played or lost) and the copies neither used nor identified in a hand, per kind;
+    ``left`` (copies not used) and ``spent`` (the kinds with none left) follow
+    ``used`` from transition to transition."""
 
     space: CardSpace
     board: Board
     used: tuple[int, ...]
     tables: Tables
     unseen: tuple[int, ...]
-    _targets: dict[int, int] = field(default_factory=dict, repr=False)
-    _values: dict[int, tuple[dict[int, int], ...]] = field(default_factory=dict, repr=False)
+    left: tuple[int, ...]
+    spent: int
+    _memo: dict = field(default_factory=dict, repr=False)
 
     @staticmethod
     @lru_cache(maxsize=64)
     def start(space: CardSpace, hand_sizes: tuple[int, ...]) -> Public:
-        return _settle(space, Board.start(space), (0,) * space.kinds,
+        spent = 0
+        for k, c in enumerate(space.copies):
+            if c <= 0:
+                spent |= 1 << k
+        return _settle(space, Board.start(space), (0,) * space.kinds, space.copies, spent,
                        tuple((space.full,) * h for h in hand_sizes))
 
     # ---- what the tables say ---------------------------------------------------
@@ -66,22 +73,26 @@ class Public:
         t = self.tables[p][slot]
         return t.bit_length() - 1 if t and not t & (t - 1) else None
 
+    def targets(self) -> tuple[int, ...]:
+        """Per player, the slot a hint aims at: the unidentified card likeliest
+        playable, each possibility weighted by its copies neither used nor
+        identified in a hand (the first on ties; slot 0 if none has a chance)."""
+        out = self._memo.get("targets")
+        if out is None:
+            playable, planes = self.board.playable, _planes(self.unseen)
+            out = self._memo["targets"] = tuple([_target(hand, planes, playable) for hand in self.tables])
+        return out
+
     def target(self, p: int) -> int:
-        """The slot a hint aims at: the unidentified card likeliest playable, each
-        possibility weighted by its copies neither used nor identified in a hand
-        (the first on ties; slot 0 if none has a chance)."""
-        slot = self._targets.get(p)
-        if slot is None:
-            slot = self._targets[p] = _target(self.tables[p], self.unseen, self.board.playable)
-        return slot
+        return self.targets()[p]
 
     def values(self, m: int) -> tuple[dict[int, int], ...]:
         """Per player, the hint value of their target card for each kind it may be."""
-        table = self._values.get(m)
+        table = self._memo.get(m)
         if table is None:
             played = self.board.played
-            table = self._values[m] = tuple(cached_sets(hand[self.target(p)], played, m)[1] if hand else {}
-                                            for p, hand in enumerate(self.tables))
+            table = self._memo[m] = tuple([cached_sets(hand[slot], played, m)[1] if hand else {}
+                                           for hand, slot in zip(self.tables, self.targets())])
         return table
 
     def value(self, p: int, kind: int, m: int) -> int:
@@ -90,12 +101,12 @@ class Public:
 
     def critical(self, kind: int) -> bool:
         """The last copy not yet used."""
-        return self.space.copies[kind] - self.used[kind] == 1
+        return self.left[kind] == 1
 
     def private(self, others: Sequence[Sequence[int] | None], me: int) -> tuple[int, ...]:
         """My tables narrowed by what I see: ``others[p]`` the kinds of p's cards."""
-        left = list(_left(self.used, self.space.copies))
-        gone = _spent(self.used, self.space.copies)
+        left = list(self.left)
+        gone = self.spent
         for hand in others:
             if hand is not None:
                 for k in hand:
@@ -107,7 +118,7 @@ class Public:
 
     # ---- transitions (cached, see the module docstring) ------------------------
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019 - states are shared, bounded, and live as long as games
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019 - shared states, bounded cache (see TRANSITIONS)
     def after_removal(self, p: int, slot: int, kind: int, played: bool, drew: bool) -> Public:
         """p's card in ``slot``, of ``kind``, left the hand: onto its pile if
         ``played``, else to the discards; a fresh card is appended if one was drawn."""
@@ -120,11 +131,14 @@ class Public:
             hand.append(self.space.full)
         used = list(self.used)
         used[kind] += 1
+        left = list(self.left)
+        left[kind] -= 1
+        spent = self.spent | 1 << kind if left[kind] <= 0 else self.spent
         tables = list(self.tables)
         tables[p] = tuple(hand)
-        return _settle(self.space, board, tuple(used), tuple(tables))
+        return _settle(self.space, board, tuple(used), tuple(left), spent, tuple(tables))
 
-    @lru_cache(maxsize=1 << 12)  # noqa: B019
+    @lru_cache(maxsize=TRANSITIONS)  # noqa: B019
     def after_hint(self, m: int, values: tuple[int, ...], receiver: int, is_color: bool, value: int,
                    touched: tuple[int, ...]) -> Public:
         """A hint announced ``values`` (each player's target narrowed to the hint set
@@ -132,10 +146,11 @@ class Public:
         clue to ``receiver`` naming ``value`` (a color 1..C or a rank) it touched the
         ``touched`` slots."""
         tables = list(self.tables)
+        targets = self.targets()
         for p, v in enumerate(values):
             if v < 0:
                 continue
-            slot = self.target(p)
+            slot = targets[p]
             sets = cached_sets(tables[p][slot], self.board.played, m)[0]
             if v >= len(sets):
                 raise AssertionError(f"hint value {v} names no hint set of player {p}")
@@ -145,60 +160,54 @@ class Public:
         mask = self.space.color_masks[value] if is_color else self.space.rank_masks[value]
         tables[receiver] = tuple(t & mask if slot in touched else t & ~mask
                                  for slot, t in enumerate(tables[receiver]))
-        return _settle(self.space, self.board, self.used, tuple(tables))
+        return _settle(self.space, self.board, self.used, self.left, self.spent, tuple(tables))
 
 
-def _settle(space: CardSpace, board: Board, used: tuple[int, ...], tables: Tables) -> Public:
-    settled, unseen = _eliminate(tables, used, space)
-    return Public(space, board, used, settled, unseen)
-
-
-def _eliminate(tables: Tables, used: tuple[int, ...], space: CardSpace) -> tuple[Tables, tuple[int, ...]]:
-    """Count copies out until no table changes; also the copies left unseen."""
-    return _eliminate_from(tables, list(_left(used, space.copies)), _spent(used, space.copies))
+def _settle(space: CardSpace, board: Board, used: tuple[int, ...], left: tuple[int, ...], spent: int,
+            tables: Tables) -> Public:
+    settled, unseen = _eliminate_from(tables, list(left), spent)
+    return Public(space, board, used, settled, unseen, left, spent)
 
 
 def _eliminate_from(tables: Tables, left: list[int], gone: int) -> tuple[Tables, tuple[int, ...]]:
     """``left[k]``: copies of kind k not used nor seen elsewhere; ``gone``: the kinds
-    with none left.  Identified tables count too, and narrow the others, repeatedly."""
-    hands = [list(h) for h in tables]
+    with none left.  Identified tables count too, and narrow the others, repeatedly.
+    A hand no table of which changes keeps its tuple."""
     fresh = [t for h in tables for t in h if not t & (t - 1)]    # identified, not yet counted
+    hands = tables
     while True:
         for t in fresh:
             k = t.bit_length() - 1
             left[k] -= 1
             if left[k] <= 0:
                 gone |= t
+        if not gone:
+            return hands, tuple(left)
         fresh = []
-        if gone:
-            for hand in hands:
-                for slot, t in enumerate(hand):
-                    if t & (t - 1) and t & gone:
-                        t &= ~gone
-                        hand[slot] = t
-                        if not t & (t - 1):
-                            fresh.append(t)
+        narrowed: list[tuple[int, ...]] | None = None
+        for p, hand in enumerate(hands):
+            for t in hand:
+                if t & gone and t & (t - 1):
+                    break
+            else:
+                continue
+            out = []
+            for t in hand:
+                if t & (t - 1) and t & gone:
+                    t &= ~gone
+                    if not t & (t - 1):
+                        fresh.append(t)
+                out.append(t)
+            if narrowed is None:
+                narrowed = list(hands)
+            narrowed[p] = tuple(out)
+        if narrowed is not None:
+            hands = tuple(narrowed)
         if not fresh:
-            return tuple(tuple(h) for h in hands), tuple(left)
+            return hands, tuple(left)
 
 
-@lru_cache(maxsize=1 << 12)
-def _spent(used: tuple[int, ...], copies: tuple[int, ...]) -> int:
-    """Kinds every copy of which is used."""
-    out = 0
-    for k, c in enumerate(copies):
-        if used[k] >= c:
-            out |= 1 << k
-    return out
-
-
-@lru_cache(maxsize=1 << 12)
-def _left(used: tuple[int, ...], copies: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(c - u for c, u in zip(copies, used))
-
-
-def _target(hand: tuple[int, ...], unseen: tuple[int, ...], playable: int) -> int:
-    planes = _planes(unseen)
+def _target(hand: tuple[int, ...], planes: tuple[int, ...], playable: int) -> int:
     best, best_slot = 0.0, 0
     for slot, t in enumerate(hand):
         if t & (t - 1):

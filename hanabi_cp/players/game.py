@@ -23,7 +23,7 @@ from ..live.referee import Game, IllegalMove
 from ..live.rules import Rules
 from ..model import Card, Deck
 from .strategy import Strategy, StrategyError, check_players, get_strategy
-from .view import NO_CLUES, CardClues, CheatView, ClueRecord, Turn, View
+from .view import NO_CLUES, CardClues, CheatView, ClueRecord, Turn, View, build_view
 
 
 @dataclass(frozen=True)
@@ -63,23 +63,24 @@ class _Engine:
         self.history: tuple[Turn, ...] = ()
         self.actions: list[Action] = []
         self.seats = [cls(p, rules, seed) for p in range(rules.players)]
-        # what only a play or a discard changes, rebuilt then (see _moved)
-        self.hands: tuple[tuple[int, ...], ...] = ()
-        self.hand_cards: tuple[tuple[Card, ...], ...] = ()
-        self.piles: tuple[int, ...] = ()
+        # what only a play or a discard changes, updated then (see _moved)
+        g = self.game
+        self.hands: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in g.hands)
+        self.hand_cards: tuple[tuple[Card, ...], ...] = tuple(
+            tuple(self.cards[o] for o in h) for h in self.hands)
+        self.piles: tuple[int, ...] = tuple(g.piles)
         self.discards: tuple[Card, ...] = ()
-        self._moved()
 
     def run(self) -> PlayedGame:
-        g = self.game
+        g, seats, players = self.game, self.seats, self.rules.players
         views = self._views()
         while not g.over:
-            p = g.player
-            action = self.seats[p].act(views[p])
+            p = g.turn % players
+            action = seats[p].act(views[p])
             turn = self._apply(p, action)
             views = self._views()
-            for q, seat in enumerate(self.seats):
-                seat.observe(views[q], turn)
+            for seat, view in zip(seats, views):
+                seat.observe(view, turn)
         return PlayedGame(self.deck, self.rules, self.cls.name, self.seed,
                           tuple(self.actions), g.score, g.strikes, g.turn, g.won)
 
@@ -87,32 +88,35 @@ class _Engine:
         g = self.game
         if not isinstance(action, Action):
             raise StrategyError(f"{self._where()}: {action!r} is not an Action")
-        hand = list(g.hands[p])
-        target_hand = (tuple(g.hands[action.target])
-                       if action.is_clue and isinstance(action.target, int)
-                       and 0 <= action.target < self.rules.players else ())
-        piles_before = list(g.piles)
+        # self.hands is the referee's hands as they stand: only _moved changes them
+        hand = self.hands[p]
+        is_clue = action.is_clue
+        target = action.target
+        target_hand = (self.hands[target] if is_clue and isinstance(target, int)
+                       and 0 <= target < self.rules.players else ())
+        strikes_before = g.strikes
         try:
-            described = g.describe(action)
             g.apply(action)
-        except IllegalMove as exc:
-            raise StrategyError(f"{self._where()}: {described}: {exc}") from None
+        except IllegalMove as exc:      # describe() reads only the action and the deck
+            raise StrategyError(f"{self._where()}: {g.describe(action)}: {exc}") from None
         self.actions.append(action)
         turn_no = g.turn - 1
-        if action.is_clue:
+        if is_clue:
             record = self._clue(turn_no, p, action, target_hand)
             turn = Turn(turn_no, p, action, clue=record)
         else:
-            order = action.target
-            card = self.cards[order]
-            drawn = g.hands[p][-1] if len(g.hands[p]) == len(hand) else None
-            success = (g.piles != piles_before) if action.kind is Kind.PLAY else None
-            notes = dict(self.notes)
-            notes.pop(order, None)
-            self.notes = MappingProxyType(notes)
-            turn = Turn(turn_no, p, action, slot=hand.index(order), card=card,
+            card = self.cards[target]
+            now = g.hands[p]
+            drawn = now[-1] if len(now) == len(hand) else None
+            # a play either grows its pile or is a strike
+            success = g.strikes == strikes_before if action.kind is Kind.PLAY else None
+            if target in self.notes:
+                notes = dict(self.notes)
+                del notes[target]
+                self.notes = MappingProxyType(notes)
+            turn = Turn(turn_no, p, action, slot=hand.index(target), card=card,
                         success=success, drawn=drawn)
-            self._moved()
+            self._moved(p)
         self.history += (turn,)
         return turn
 
@@ -144,33 +148,42 @@ class _Engine:
         self.clue_log += (record,)
         return record
 
-    def _moved(self) -> None:
+    def _moved(self, p: int) -> None:
+        """Player p played or discarded: p's hand, the piles and the lost cards moved."""
         g, cards = self.game, self.cards
-        self.hands = tuple(tuple(h) for h in g.hands)
-        self.hand_cards = tuple(tuple(cards[o] for o in h) for h in self.hands)
+        hand = tuple(g.hands[p])
+        self.hands = self.hands[:p] + (hand,) + self.hands[p + 1:]
+        self.hand_cards = (self.hand_cards[:p] + (tuple([cards[o] for o in hand]),)
+                           + self.hand_cards[p + 1:])
         self.piles = tuple(g.piles)
         # copies out of the referee's list: no view shares a mutable object with it
-        if len(self.discards) != len(g.lost_cards):
-            self.discards = tuple(Card(*cards[o]) for o in g.lost_cards)
+        lost = g.lost_cards
+        if len(self.discards) != len(lost):
+            self.discards += tuple([Card(*cards[o]) for o in lost[len(self.discards):]])
 
     def _views(self) -> list[View]:
-        g, hand_cards = self.game, self.hand_cards
-        turns_left = None if g.end_turn is None else max(0, g.end_turn - g.turn)
-        rules, n, c, copies = self.rules, self.deck.n, self.deck.c, self.copies
-        turn, clues, strikes, left = g.turn, g.clues, g.strikes, self.deck.N - g.drawn
-        piles, discards, hands = self.piles, self.discards, self.hands
-        notes, clue_log, history = self.notes, self.clue_log, self.history
+        """Every seat's view; the fields but ``me`` and ``others`` (and a cheater's
+        ``own``) are the same objects for all."""
+        g, hand_cards, deck = self.game, self.hand_cards, self.deck
+        shared = {
+            "rules": self.rules, "n": deck.n, "c": deck.c, "copies": self.copies,
+            "me": 0, "turn": g.turn, "clues": g.clues, "strikes": g.strikes,
+            "deck_size": deck.N - g.drawn,
+            "turns_left": None if g.end_turn is None else max(0, g.end_turn - g.turn),
+            "piles": self.piles, "discards": self.discards, "hands": self.hands,
+            "others": (), "notes": self.notes, "clue_log": self.clue_log,
+            "history": self.history,
+        }
+        cheats = self.cls.cheats
+        cls = CheatView if cheats else View
         views: list[View] = []
-        for p in range(rules.players):
-            others = hand_cards[:p] + (None,) + hand_cards[p + 1:]
-            if self.cls.cheats:
-                views.append(CheatView(rules, n, c, copies, p, turn, clues, strikes, left,
-                                       turns_left, piles, discards, hands, others, notes,
-                                       clue_log, history, own=hand_cards[p]))
-            else:
-                views.append(View(rules, n, c, copies, p, turn, clues, strikes, left,
-                                  turns_left, piles, discards, hands, others, notes,
-                                  clue_log, history))
+        for p in range(self.rules.players):
+            fields = shared.copy()
+            fields["me"] = p
+            fields["others"] = hand_cards[:p] + (None,) + hand_cards[p + 1:]
+            if cheats:
+                fields["own"] = hand_cards[p]
+            views.append(build_view(cls, fields))
         return views
 
     def _where(self) -> str:

@@ -97,7 +97,7 @@ class Turn:
     clue: ClueRecord | None = None   # clue: what it touched
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class View:
     """The view of player ``me``: everything but ``me``'s own cards and the draw pile.
 
@@ -196,7 +196,7 @@ class View:
         return tuple(o for o, x in zip(self.hands[player], cards) if x.value == value)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class CheatView(View):
     """The view of a strategy that cheats: as ``View``, plus ``own``, the identities
     of the viewer's own cards (in the order of ``my_hand``).  Only strategies with
@@ -205,3 +205,17 @@ class CheatView(View):
     sees_own_cards: ClassVar[bool] = True
 
     own: tuple[Card, ...] = ()
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def build_view(cls: type[View], fields: dict[str, object]) -> View:
+    """A ``cls`` (View or CheatView) whose fields are ``fields`` (every one, by
+    name; the dict becomes the view's own).  The engine builds a view for every
+    seat after every turn: a frozen dataclass's ``__init__`` pays one
+    ``object.__setattr__`` per field, this one store for all of them."""
+    view = _new(cls)
+    _set(view, "__dict__", fields)
+    return view

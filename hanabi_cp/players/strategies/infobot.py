@@ -250,9 +250,9 @@ class Infobot(Strategy):
     def observe(self, view: View, turn: Turn) -> None:
         c = self._common(view)
         space = c.space
-        seen = kinds_seen(view, space)
         mover = turn.player
         if turn.clue is not None:
+            seen = kinds_seen(view, space)
             clue = turn.clue
             is_color = clue.kind is Kind.COLOR_CLUE
             slots = {o: i for i, o in enumerate(view.hands[clue.target])}
@@ -270,6 +270,7 @@ class Infobot(Strategy):
                     c = c.after_nobody_needed_hint(mover)
                 if len(useless) > 1:
                     n = len(useless)
+                    seen = kinds_seen(view, space)
                     c = c.after_hat(n, mover, c.hat_values(n, useless.index(turn.slot), mover, self.me, seen))
             c = c.after_removal(mover, turn.slot, kind, bool(turn.success), turn.drawn is not None)
         self.common = c

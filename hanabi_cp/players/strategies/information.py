@@ -20,6 +20,7 @@ from ...knowledge.cards import CardSpace
 from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
 from ...live.rules import Rules
+from ...model import Card
 from ..strategy import Strategy, register
 from ..view import Turn, View
 
@@ -44,23 +45,33 @@ def space_of(view: View) -> CardSpace:
     return _space(view.n, view.c, tuple(sorted((x.value, x.color, k) for x, k in view.copies.items())))
 
 
+@lru_cache(maxsize=64)
+def card_kinds(space: CardSpace) -> dict[Card, int]:
+    """Every card's kind (a lookup is cheaper than the arithmetic on a named tuple)."""
+    return {Card(space.rank_of(k), space.color_of(k)): k for k in range(space.kinds)}
+
+
 def kinds_seen(view: View, space: CardSpace) -> list[tuple[int, ...] | None]:
     """The kinds of every hand the viewer sees (None for its own)."""
-    C = space.colors
-    return [None if cards is None else tuple([(x.value - 1) * C + x.color - 1 for x in cards])
-            for cards in view.others]
+    kind = card_kinds(space).__getitem__
+    return [None if cards is None else tuple(map(kind, cards)) for cards in view.others]
 
 
 class HintCode:
     """The clue that carries a number 0..m-1 from ``giver``, and back.  The
     *listeners* are the other players holding cards, in seat order after the giver
     (everyone but the giver until the last round empties a one-card hand); a clue
-    to the j-th of L listeners is number j (rank) or L + j (color), m = 2L."""
+    to the j-th of L listeners is number j (rank) or L + j (color), m = 2L.
+    ``of`` shares one code per giver and set of players holding cards."""
 
     def __init__(self, giver: int, hands: tuple[tuple[int, ...], ...]):
         P = len(hands)
-        self.listeners = [(giver + i) % P for i in range(1, P) if hands[(giver + i) % P]]
+        self.listeners = tuple((giver + i) % P for i in range(1, P) if hands[(giver + i) % P])
         self.m = 2 * len(self.listeners)
+
+    @staticmethod
+    def of(giver: int, hands: tuple[tuple[int, ...], ...]) -> HintCode:
+        return _hint_code(giver, tuple([bool(h) for h in hands]))
 
     def receiver(self, number: int) -> tuple[int, bool]:
         """(the clued player, whether a color clue)."""
@@ -69,6 +80,11 @@ class HintCode:
 
     def number(self, receiver: int, is_color: bool) -> int:
         return self.listeners.index(receiver) + (len(self.listeners) if is_color else 0)
+
+
+@lru_cache(maxsize=256)
+def _hint_code(giver: int, holding: tuple[bool, ...]) -> HintCode:
+    return HintCode(giver, tuple((0,) if h else () for h in holding))
 
 
 @register
@@ -96,12 +112,12 @@ class Information(Strategy):
     def _values(self, pub: Public, seen: list[tuple[int, ...] | None], giver: int, m: int) -> list[int]:
         """The hint value of every hand ``giver``'s hint is about that I see (-1 for
         the giver, for me and for empty hands)."""
-        table = pub.values(m)
-        return [-1 if p == giver or not hand else table[p][hand[pub.target(p)]]
+        table, targets = pub.values(m), pub.targets()
+        return [-1 if p == giver or not hand else table[p][hand[targets[p]]]
                 for p, hand in enumerate(seen)]
 
     def _clue(self, pub: Public, view: View, seen: list[tuple[int, ...] | None]) -> Action:
-        code = HintCode(self.me, view.hands)
+        code = HintCode.of(self.me, view.hands)
         number = sum(v for v in self._values(pub, seen, self.me, code.m) if v >= 0) % code.m
         receiver, is_color = code.receiver(number)
         cards = view.others[receiver]
@@ -132,7 +148,7 @@ class Information(Strategy):
             for slot, t in enumerate(pub.tables[self.me]):
                 if t & ~board.played == 0:
                     return Action.discard(hand[slot])
-        can_clue = (view.clues is None or view.clues > 0) and HintCode(self.me, view.hands).m > 0
+        can_clue = (view.clues is None or view.clues > 0) and HintCode.of(self.me, view.hands).m > 0
         if can_clue:
             return self._clue(pub, view, seen)
         if not can_discard:      # only after the last draw with one-card hands: nobody to clue
@@ -163,13 +179,18 @@ class Information(Strategy):
         return 0
 
     def observe(self, view: View, turn: Turn) -> None:
-        pub = self._public(view)
-        if turn.clue is not None:
-            clue, giver = turn.clue, turn.player
+        pub = self.public or self._public(view)
+        clue = turn.clue
+        if clue is not None:
+            giver = turn.player
             is_color = clue.kind is Kind.COLOR_CLUE
-            code = HintCode(giver, view.hands)          # a clue moves no card
+            code = HintCode.of(giver, view.hands)       # a clue moves no card
             number = code.number(clue.target, is_color)
-            values = self._values(pub, kinds_seen(view, pub.space), giver, code.m)
+            # the value of every hand I see: its target card's (only that card's
+            # kind is looked up)
+            table, targets, kind_of = pub.values(code.m), pub.targets(), card_kinds(pub.space)
+            values = [-1 if p == giver or not cards else table[p][kind_of[cards[targets[p]]]]
+                      for p, cards in enumerate(view.others)]
             known = sum(v for v in values if v >= 0)
             if self.me != giver and view.my_hand:
                 values[self.me] = (number - known) % code.m
