@@ -7,16 +7,20 @@ of N cards, 5 colors, read and written in the text format.
 
 Prints, per size: CPU seconds of the process (best of ``--repeat`` runs; CPU rather
 than wall time because the machine may be shared), microseconds per clause or card,
-and the ratio of that to the smallest size's (roughly flat when linear).
+and the ratio of that to the smallest size's (roughly flat when linear).  For decks
+also cards per second and the peak of memory allocated during the call, per card
+(``tracemalloc``, in a separate untimed run; the input text or deck not counted).
 
     .venv/bin/python -m bench.formats_io                 # M up to 3 * 10^6
     .venv/bin/python -m bench.formats_io --quick         # M up to 10^5
+    .venv/bin/python -m bench.formats_io --decks-only    # the deck reader and writer
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+import tracemalloc
 
 from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck, parse_dimacs
 from hanabi_cp.generators import random_deck, random_kcnf
@@ -33,14 +37,29 @@ def cpu(fn, repeat: int) -> float:
     return best
 
 
-def table(title: str, unit: str, rows: list[tuple[int, float]]) -> None:
+def peak_bytes(fn) -> int:
+    """Peak bytes allocated by Python while ``fn`` runs, above what was live before."""
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        fn()
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def table(title: str, unit: str, rows: list[tuple]) -> None:
     print(f"\n{title}")
-    print(f"{'size':>10} {'cpu s':>8} {'us/' + unit:>10} {'ratio':>6}")
+    extra = len(rows[0]) > 2
+    print(f"{'size':>10} {'cpu s':>8} {'us/' + unit:>10} {'ratio':>6}"
+          + (f" {unit + 's/s':>11} {'peak B/' + unit:>11}" if extra else ""))
     base = None
-    for size, seconds in rows:
+    for size, seconds, *peak in rows:
         per = seconds / size * 1e6
         base = base or per
-        print(f"{size:>10} {seconds:>8.2f} {per:>10.3f} {per / base:>6.2f}")
+        print(f"{size:>10} {seconds:>8.2f} {per:>10.3f} {per / base:>6.2f}"
+              + (f" {size / seconds:>11,.0f} {peak[0] / size:>11.1f}" if extra else ""))
 
 
 def main(argv=None) -> None:
@@ -50,12 +69,15 @@ def main(argv=None) -> None:
     parser.add_argument("--max-clauses", type=int, default=SIZES[-1])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--decks-only", action="store_true", help="skip DIMACS")
     args = parser.parse_args(argv)
     limit = 100_000 if args.quick else args.max_clauses
     sizes = [m for m in SIZES if m <= limit]
 
-    bulk, lines, write = [], [], []
-    for m in sizes:
+    bulk: list = []
+    lines: list = []
+    write: list = []
+    for m in [] if args.decks_only else sizes:
         cnf = random_kcnf(args.seed, k=3, num_vars=max(3, m // 3), num_clauses=m)
         text = dimacs_text(cnf, comments=[f"random 3-CNF, seed {args.seed}"])
         head, _, body = text.partition("\n")
@@ -65,17 +87,20 @@ def main(argv=None) -> None:
         lines.append((m, cpu(lambda: parse_dimacs(commented), args.repeat)))
         write.append((m, cpu(lambda: dimacs_text(cnf), args.repeat)))
         print(f"M = {m}: {len(text) / 1e6:.1f} MB of DIMACS", flush=True)
-    table("DIMACS read, bulk path (3-CNF)", "clause", bulk)
-    table("DIMACS read, line-by-line path", "clause", lines)
-    table("DIMACS write", "clause", write)
+    if not args.decks_only:
+        table("DIMACS read, bulk path (3-CNF)", "clause", bulk)
+        table("DIMACS read, line-by-line path", "clause", lines)
+        table("DIMACS write", "clause", write)
 
     reads, writes = [], []
     for n_cards in [m // 3 for m in sizes]:
         deck = random_deck(args.seed, n=max(1, n_cards // 10), c=5, r=2, exact_copies=True)
         text = deck_to_text(deck, h=2)
         assert parse_deck(text).deck == deck
-        reads.append((len(deck), cpu(lambda: parse_deck(text), args.repeat)))
-        writes.append((len(deck), cpu(lambda: deck_to_text(deck, h=2), args.repeat)))
+        reads.append((len(deck), cpu(lambda: parse_deck(text), args.repeat),
+                      peak_bytes(lambda: parse_deck(text))))
+        writes.append((len(deck), cpu(lambda: deck_to_text(deck, h=2), args.repeat),
+                       peak_bytes(lambda: deck_to_text(deck, h=2))))
     table("deck text read", "card", reads)
     table("deck text write", "card", writes)
 

@@ -39,6 +39,7 @@ from ..model import Deck, check_hand
 from ..plays import PlaySequence, play_out
 from ..status import Status
 from ..analysis import analyse
+from .cpsat_bulk import INT_MAX, INT_MIN, BulkModel, affine
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -64,20 +65,21 @@ class HanabiModel:
     h: int
     maximize: bool
     model: cp_model.CpModel | None
-    copy_vars: dict = field(default_factory=dict)   # (a, k, q) -> BoolVar, or True if forced
-    played: dict = field(default_factory=dict)      # (a, k) -> BoolVar (maximize only)
+    # Variables are proto indices: a solution is read as value(index) -> int.
+    copy_vars: dict = field(default_factory=dict)   # (a, k, q) -> Boolean, or True if forced
+    played: dict = field(default_factory=dict)      # (a, k) -> Boolean (maximize only)
     decided: Status | None = None
     reason: str | None = None
     stats: dict = field(default_factory=dict)
-    # The decoder of a model over other variables (cpsat_residual): value(var) -> plays.
+    # The decoder of a model over other variables (cpsat_residual): value -> plays.
     decode: Callable[[Callable[[int], bool]], PlaySequence] | None = None
 
     def picks(self, value) -> set:
-        """Positions of the chosen copies, given ``value(var) -> int``."""
+        """Positions of the chosen copies, given ``value(index) -> int``."""
         return {q for (_, _, q), v in self.copy_vars.items() if v is True or value(v)}
 
     def plays(self, value) -> PlaySequence:
-        """The play sequence of a solution, given ``value(var) -> int``."""
+        """The play sequence of a solution, given ``value(index) -> int``."""
         if self.decode is not None:
             return self.decode(value)
         return decode_picks(self.deck, self.picks(value))
@@ -110,17 +112,17 @@ def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -
         return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE,
                            reason=win.reason, stats=pre)
     E, L, alive = win.earliest, win.latest, win.alive
-    cpm, Domain = _ortools()
-    m = cpm.CpModel()
+    b = BulkModel()
     copy_vars: dict = {}
-    intervals = []
+    intervals: list[int] = []    # constraint indices of the hold intervals
     spans = []                   # per interval: (first storable copy, last possible end)
     stores: list[int] = []       # positions where some card may be stored
     cpos, cval = win.positions()
     for k in range(1, deck.c + 1):
         deadline.check(BUILD)
         ps, vals = cpos[k], cval[k]      # alive positions of color k, with their values
-        prev = None              # T(a-1, k)
+        prev = None              # T(a-1, k): a variable, or a position if prev_var is False
+        prev_var = False
         for a in range(1, deck.n + 1):
             if not a & 63:               # each value adds a few model variables
                 deadline.check(BUILD)
@@ -134,61 +136,85 @@ def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -
                                    reason=f"card {a}:{k}: no alive copy lets it be played "
                                           f"between card #{E[k][a] + 1} and card #{L[k][a] + 1}")
             # Exactly one copy is chosen; p(a, k) is its position.
-            lits: Sequence[cp_model.IntVar | bool]   # [True] for a single alive copy
-            v: cp_model.IntVar | bool
+            lits: Sequence[int | bool]   # [True] for a single alive copy
             if len(qs) == 1:
-                p = qs[0]
+                p, p_var = qs[0], False
                 copy_vars[(a, k, p)] = True
                 lits = [True]
             else:
-                copy_bools = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
-                lits = copy_bools
-                m.add_exactly_one(lits)
-                p = m.new_int_var_from_domain(Domain.from_values(qs), f"pos_{a}_{k}")
+                lits = [b.bool_var() for _ in qs]
+                b.add(f"exactly_one{{literals:[{','.join(map(str, lits))}]}}")
+                p, p_var = b.int_var_values(qs), True
                 for q, v in zip(qs, lits):
                     copy_vars[(a, k, q)] = v
-                    m.add(p == q).only_enforce_if(v)
+                    b.add(f"enforcement_literal:{v} linear{{vars:{p} coeffs:1 domain:[{q},{q}]}}")
                 # A cheap hint: the earliest alive copy of every card.
-                m.add_hint(lits[0], True)
+                b.hint(lits[0], 1)
             # Storable copies (q < L(a-1) and deadline g > q) are the only ones a
             # win can hold, and only until min(g, L(a-1)) (encodings/cnf.md §2).
             Lp = L[k][a - 1]
             span = win.spans(k, a)
             if prev is None:
-                T = p            # value 1 is always played on sight
+                T, T_var = p, p_var      # value 1 is always played on sight
             elif not span:
                 # Every win plays this card on sight: T(a, k) = p(a, k) > T(a-1, k).
-                T = p
-                m.add(prev < p)
+                T, T_var = p, p_var
+                _less(b, prev, prev_var, p, p_var)
             else:
-                T = m.new_int_var_from_domain(Domain.from_values(dom), f"time_{a}_{k}")
+                T, T_var = b.int_var_values(dom), True
                 # The card is played when both it and the value below are out.
-                m.add_max_equality(T, [p, prev])
+                b.add(f"lin_max{{target{{vars:{T} coeffs:1}} exprs{{{affine(p, p_var)}}} "
+                      f"exprs{{{affine(prev, prev_var)}}}}}")
                 # The card is in the hand after positions p .. T-1 (an empty
                 # interval when it is played on sight).
-                size = m.new_int_var(0, dom[-1] - qs[0], f"held_{a}_{k}")
-                intervals.append(m.new_interval_var(p, size, T, f"hold_{a}_{k}"))
+                size = b.int_var(0, dom[-1] - qs[0])
+                intervals.append(b.add(f"interval{{start{{{affine(p, p_var)}}} "
+                                       f"end{{vars:{T} coeffs:1}} size{{vars:{size} coeffs:1}}}}"))
                 spans.append((span[0][0], max(e for _, e in span)))
                 stores.extend(q for q, _ in span)
             if prev is not None:
                 # Deadlines: choosing copy q forces T(a-1, k) <= stop g (windows).
                 for q, g, v in zip(qs, win.stop[k][a], lits):
                     if g < Lp and (span or g < q - 1):
-                        c = m.add(prev <= g)
-                        if v is not True:
-                            c.only_enforce_if(v)
-            prev = T
+                        enforce = "" if v is True else f"enforcement_literal:{v} "
+                        if prev_var:
+                            b.add(f"{enforce}linear{{vars:{prev} coeffs:1 "
+                                  f"domain:[{INT_MIN},{g}]}}")
+                        else:
+                            b.add_truth(prev <= g, enforce)
+            prev, prev_var = T, T_var
     # Hand capacity: at most h cards held after every position, one cumulative per
     # group of intervals that can overlap more than h deep at a store point.
     deadline.check(BUILD)
     groups = capacity_groups(spans, stores, h)
     deadline.check(BUILD)
     for group in groups:
-        m.add_cumulative([intervals[j] for j in group], [1] * len(group), h)
+        b.add(_cumulative([intervals[j] for j in group], h))
+    deadline.check(BUILD)
+    m = b.model()
     stats = {**pre, **_sizes(deck, m, t0), "hold_intervals": len(intervals),
              "capacity_groups": len(groups),
              "constrained_intervals": sum(len(g) for g in groups)}
     return HanabiModel(deck, h, False, m, copy_vars, stats=stats)
+
+
+def _less(b: BulkModel, x: int, x_var: bool, y: int, y_var: bool) -> None:
+    """x < y over variables or constants, written as the API writes ``x < y``."""
+    if x_var and y_var:
+        terms = f"vars:[{x},{y}] coeffs:[1,-1]" if x < y else f"vars:[{y},{x}] coeffs:[-1,1]"
+        b.add(f"linear{{{terms} domain:[{INT_MIN},-1]}}")
+    elif x_var:
+        b.add(f"linear{{vars:{x} coeffs:1 domain:[{INT_MIN},{y - 1}]}}")
+    elif y_var:
+        b.add(f"linear{{vars:{y} coeffs:1 domain:[{x + 1},{INT_MAX}]}}")
+    else:
+        b.add_truth(x < y)
+
+
+def _cumulative(intervals: list[int], h: int) -> str:
+    demands = " ".join(["demands{offset:1}"] * len(intervals))
+    return (f"cumulative{{capacity{{offset:{h}}} "
+            f"intervals:[{','.join(map(str, intervals))}] {demands}}}")
 
 
 def capacity_groups(spans: list, stores: list, h: int) -> list:
@@ -251,8 +277,7 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     """The score model: played flags, prefix-closed per color; no win-only pruning."""
     check_hand(h)
     t0 = time.perf_counter()
-    cpm, Domain = _ortools()
-    m = cpm.CpModel()
+    b = BulkModel()
     copies: dict = {}
     for t, card in enumerate(deck.cards):
         if not t & EVERY:
@@ -262,7 +287,7 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     hint = greedy_picks(deck, h)
     copy_vars: dict = {}
     played: dict = {}
-    intervals = []
+    intervals: list[int] = []
     # Colors without a card play nothing: only those with one are looped over (c
     # may be far above N on a deck that lacks cards).
     for k in sorted({k for _, k in copies}):
@@ -277,34 +302,43 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
                 break            # this card and every higher one stay unplayed
             lo = qs[0] if lo is None else min(lo, qs[0])
             hi = qs[-1] if hi is None else max(hi, qs[-1])
-            pl = played[(a, k)] = m.new_bool_var(f"played_{a}_{k}")
-            m.add_hint(pl, any(q in hint for q in qs))
+            pl = played[(a, k)] = b.bool_var()
+            b.hint(pl, any(q in hint for q in qs))
             # A color is played in order: a played card has its predecessor played.
             if prev_played is not None:
-                m.add_implication(pl, prev_played)
+                b.add(f"enforcement_literal:{pl} bool_and{{literals:{prev_played}}}")
             # A played card has exactly one chosen copy, an unplayed one none.
-            lits = [m.new_bool_var(f"copy_{a}_{k}_{q}") for q in qs]
-            m.add(sum(lits) == pl)
+            lits = [b.bool_var() for _ in qs]
+            b.add(f"linear{{vars:[{pl},{','.join(map(str, lits))}] "
+                  f"coeffs:[-1{',1' * len(lits)}] domain:[0,0]}}")
             for q, v in zip(qs, lits):
                 copy_vars[(a, k, q)] = v
-                m.add_hint(v, q in hint)
-            p = m.new_int_var_from_domain(Domain.from_values(qs), f"pos_{a}_{k}")
+                b.hint(v, q in hint)
+            p = b.int_var_values(qs)
             for q, v in zip(qs, lits):
-                m.add(p == q).only_enforce_if(v)
+                b.add(f"enforcement_literal:{v} linear{{vars:{p} coeffs:1 domain:[{q},{q}]}}")
             # T = max(p, T(a-1)) is always one of the copies seen so far; the
             # interval [lo, hi] has the same solutions at a size independent of
             # the copies (a domain of every copy made the model quadratic in N).
-            T = m.new_int_var(lo, hi, f"time_{a}_{k}")
+            T = b.int_var(lo, hi)
             if prev is None:
-                m.add(p == T)
+                b.add(f"linear{{vars:[{p},{T}] coeffs:[1,-1] domain:[0,0]}}")
             else:
                 # Satisfiable whatever pl is; it only matters when the card is played.
-                m.add_max_equality(T, [p, prev])
-                size = m.new_int_var(0, hi - qs[0], f"held_{a}_{k}")
-                intervals.append(m.new_optional_interval_var(p, size, T, pl, f"hold_{a}_{k}"))
+                b.add(f"lin_max{{target{{vars:{T} coeffs:1}} exprs{{vars:{p} coeffs:1}} "
+                      f"exprs{{vars:{prev} coeffs:1}}}}")
+                size = b.int_var(0, hi - qs[0])
+                intervals.append(b.add(
+                    f"enforcement_literal:{pl} interval{{start{{vars:{p} coeffs:1}} "
+                    f"end{{vars:{T} coeffs:1}} size{{vars:{size} coeffs:1}}}}"))
             prev, prev_played = T, pl
     if intervals:
-        m.add_cumulative(intervals, [1] * len(intervals), h)
-    m.maximize(sum(played.values()))
+        b.add(_cumulative(intervals, h))
+    deadline.check(BUILD)
+    # Maximize the number of played cards (the API stores it negated; a model
+    # without a card maximizes the constant 0).
+    ps = ",".join(map(str, played.values()))
+    m = b.model(f"vars:[{ps}] coeffs:[{','.join(['-1'] * len(played))}] scaling_factor:-1"
+                if played else "scaling_factor:1")
     stats = {**_sizes(deck, m, t0), "hold_intervals": len(intervals)}
     return HanabiModel(deck, h, True, m, copy_vars, played, stats=stats)

@@ -2,7 +2,7 @@
 
 ``build_residual`` runs the windows analysis and the CNF builder (encoders/cnf.py),
 eliminates variables (encoders/residual.py) and writes what is left straight into
-the model's CpModelProto: one Boolean per residual variable, one ``bool_or`` per
+the model's CpModelProto in bulk (encoders/cpsat_bulk.py): one Boolean per residual variable, one ``bool_or`` per
 residual clause.  On a reduction image the residual is the formula the deck came
 from, so the CP-SAT model has the formula's size, not the deck's, and a solution
 is extended back to the whole CNF and decoded as the "sat" method decodes it;
@@ -25,7 +25,8 @@ from ..deadline import NEVER, Deadline
 from ..model import Deck
 from ..status import Status
 from .cnf import build
-from .cpsat import BUILD, HanabiModel, _ortools
+from .cpsat import BUILD, HanabiModel
+from .cpsat_bulk import BulkModel
 from .residual import residual_stats, simplify
 
 
@@ -44,18 +45,15 @@ def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
         return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, stats=stats,
                            reason="variable elimination of the CNF derived the empty clause")
     deadline.check(BUILD)
-    cp_model, _ = _ortools()
     t1 = time.perf_counter()
-    m = cp_model.CpModel()
-    proto = m.proto
+    b = BulkModel()
     used = sorted({abs(lit) for c in res.clauses for lit in c})
-    index = {v: i for i, v in enumerate(used)}
-    for _ in used:
-        proto.variables.add().domain.extend((0, 1))
+    index = {v: b.bool_var() for v in used}
     # CP-SAT literals: variable i is i, its negation -i-1.
     for c in res.clauses:
-        proto.constraints.add().bool_or.literals.extend(
-            [index[lit] if lit > 0 else -index[-lit] - 1 for lit in c])
+        lits = ",".join([str(index[lit]) if lit > 0 else str(-index[-lit] - 1) for lit in c])
+        b.add(f"bool_or{{literals:[{lits}]}}")
+    m = b.model()
     N = max(deck.N, 1)
     stats.update({"variables": len(used), "constraints": len(res.clauses),
                   "variables_per_card": round(len(used) / N, 6),
@@ -64,9 +62,7 @@ def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
                   "build_seconds": round(time.perf_counter() - t0, 6)})
 
     def decode(value):
-        # value() takes variables: a bare int would be read as a constant.
-        model = [v if value(m.get_bool_var_from_proto_index(i)) else -v
-                 for i, v in enumerate(used)]
+        model = [v if value(i) else -v for i, v in enumerate(used)]
         return enc.decode(res.literals(model))
 
     return HanabiModel(deck, h, False, m, stats=stats, decode=decode)

@@ -18,11 +18,12 @@ line; a file that uses roles must give one to every card.
 
 from __future__ import annotations
 
+from array import array
 from ..deadline import poll
 from ..errors import InputError
 from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, MAX_DIGITS, clip, echo, kinds_excess, \
     too_many_digits
-from ..model import Card, Deck, check_hand
+from ..model import COMPACT_FROM_CARDS, Card, Deck, check_hand
 
 COLOR_LETTERS = "rygbwm"
 _LETTER_COLOR = {ch: i for i, ch in enumerate(COLOR_LETTERS, start=1)}
@@ -69,21 +70,52 @@ def parse_card(token: str) -> Card | None:
     return None
 
 
+# Characters of text split into lines at a time: the lines of a chunk are all the
+# reader holds besides the text and the two card arrays.
+CHUNK_CHARS = 1 << 20
+
+
+def text_lines(text: str, chunk: int | None = None):
+    """The lines of ``text``, as ``text.splitlines()`` gives them, a chunk at a time.
+
+    A chunk ends just after a newline (or at the end), so no line (nor a ``\\r\\n``
+    pair) is cut, and every other line break splits within its chunk as it would
+    in the whole text.
+
+    >>> list(text_lines("a\\r\\nb\\x0cc\\n\\nd")) == "a\\r\\nb\\x0cc\\n\\nd".splitlines()
+    True
+    """
+    size = chunk or CHUNK_CHARS
+    start, end = 0, len(text)
+    while start < end:
+        cut = text.find("\n", min(start + size, end) - 1)
+        stop = end if cut < 0 else cut + 1
+        yield from text[start:stop].splitlines()
+        start = stop
+
+
 def parse_deck_text(text: str, path: str = "<string>"):
     """Parse the text format into ``(deck, h, roles)``.
+
+    The cards go straight into two ``array('i')`` (values, colors), line by line:
+    no Card object per card, and a compact deck (``model.CardArray``) from
+    COMPACT_FROM_CARDS cards on.
 
     >>> deck, h, roles = parse_deck_text("n 2\\nh 1\\n1r 2:2 # two cards\\n1y 2r")
     >>> str(deck), deck.n, deck.c, h, roles
     ('1:1 2:2 1:2 2:1', 2, 2, 1, None)
     """
     header: dict[str, tuple[int, int]] = {}   # key -> (value, line)
-    cards: list[Card] = []
-    card_lines: list[int] = []
+    values, colors = array("i"), array("i")
+    # The first card with a value or color above MAX_CARD_KINDS (stored clipped:
+    # the arrays hold int32), reported if the deck turns out too large.
+    too_large: tuple[int, Card] | None = None
     roles: list[str] = []
     role: str | None = None
     uses_roles = False
     saw_anything = False
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    n_max = c_max = None                     # the header's n and c, once given
+    for lineno, raw in enumerate(text_lines(text), start=1):
         if not lineno & 255:
             poll("reading the deck")         # a command's --time-limit
         if raw.strip():
@@ -95,10 +127,10 @@ def parse_deck_text(text: str, path: str = "<string>"):
             if not role:
                 raise InputError(path, lineno, "'#: role NAME' with a non-empty NAME",
                                  echo(raw.strip()))
-            if not uses_roles and cards:
+            if not uses_roles and values:
                 raise InputError(path, lineno, "the first '#: role' line before the first "
                                  "card (a file with roles gives one to every card)",
-                                 f"it after card #{len(cards)}")
+                                 f"it after card #{len(values)}")
             uses_roles = True
             continue
         tokens = raw.split("#", 1)[0].split()
@@ -106,7 +138,7 @@ def parse_deck_text(text: str, path: str = "<string>"):
             continue
         key = tokens[0]
         if key in HEADER_KEYS:
-            if cards:
+            if values:
                 raise InputError(path, lineno, "header lines (n, c, h) before the first card",
                                  echo(" ".join(tokens)))
             if len(tokens) != 2 or not _is_uint(tokens[1]):
@@ -121,54 +153,75 @@ def parse_deck_text(text: str, path: str = "<string>"):
             header[key] = (int(tokens[1]), lineno)
             if key != "h" and header[key][0] > MAX_CARD_KINDS:
                 raise InputError(path, lineno, KINDS_EXPECTED, f"{key} {header[key][0]:,}")
+            n_max = header["n"][0] if "n" in header else None
+            c_max = header["c"][0] if "c" in header else None
             continue
         for token in tokens:
-            card = parse_card(token)
-            if card is None:
-                raise InputError(path, lineno, "a card like 3:2 or 3y (colors r y g b w m)",
-                                 echo(token))
-            if card.value == 0:
+            # The common shapes (3y, 3:2 with short ASCII numbers) without a Card object.
+            k = _LETTER_COLOR.get(token[-1])
+            if k is not None:
+                digits, sep, kdigits = token[:-1], "", "1"
+            else:
+                digits, sep, kdigits = token.partition(":")
+            if (k is not None or sep) and len(digits) <= MAX_DIGITS \
+                    and len(kdigits) <= MAX_DIGITS and digits.isascii() and kdigits.isascii() \
+                    and digits.isdigit() and kdigits.isdigit():
+                a = int(digits)
+                if k is None:
+                    k = int(kdigits)
+            else:
+                card = parse_card(token)
+                if card is None:
+                    raise InputError(path, lineno, "a card like 3:2 or 3y (colors r y g b w m)",
+                                     echo(token))
+                a, k = card
+            if a == 0:
                 raise InputError(path, lineno, "a card value >= 1", echo(token))
-            if card.color == 0:
+            if k == 0:
                 raise InputError(path, lineno, "a card color >= 1", echo(token))
-            if "n" in header and card.value > header["n"][0]:
-                raise InputError(path, lineno, f"a card value in 1..{header['n'][0]} "
-                                 f"(line {header['n'][1]} says n {header['n'][0]})", echo(token))
-            if "c" in header and card.color > header["c"][0]:
-                raise InputError(path, lineno, f"a card color in 1..{header['c'][0]} "
-                                 f"(line {header['c'][1]} says c {header['c'][0]})", echo(token))
-            cards.append(card)
-            card_lines.append(lineno)
+            if n_max is not None and a > n_max:
+                raise InputError(path, lineno, f"a card value in 1..{n_max} "
+                                 f"(line {header['n'][1]} says n {n_max})", echo(token))
+            if c_max is not None and k > c_max:
+                raise InputError(path, lineno, f"a card color in 1..{c_max} "
+                                 f"(line {header['c'][1]} says c {c_max})", echo(token))
+            if a > MAX_CARD_KINDS or k > MAX_CARD_KINDS:
+                if too_large is None:
+                    too_large = (lineno, Card(a, k))
+                a, k = min(a, MAX_CARD_KINDS + 1), min(k, MAX_CARD_KINDS + 1)
+            values.append(a)
+            colors.append(k)
             if uses_roles:
                 assert role is not None    # uses_roles is set by the first '#: role' line
                 roles.append(role)
     if not saw_anything:
         raise InputError(path, None, "a deck (cards like 3:2 or 3y)", "an empty file")
-    if not cards and not ("n" in header and "c" in header):
+    if not values and not ("n" in header and "c" in header):
         raise InputError(path, None, "at least one card (or both 'n' and 'c' header lines "
                          "for an empty deck)", "no cards")
-    n = header["n"][0] if "n" in header else max((a for a, _ in cards), default=0)
-    c = header["c"][0] if "c" in header else max((k for _, k in cards), default=0)
+    n = header["n"][0] if "n" in header else max(values, default=0)
+    c = header["c"][0] if "c" in header else max(colors, default=0)
     h = header["h"][0] if "h" in header else None
     excess = kinds_excess(n, c)
     if excess is not None:
-        _too_large(cards, card_lines, path)
+        if too_large is not None:
+            _too_large(*too_large, path)
         lines = [header[key][1] for key in "nc" if key in header]
         raise InputError(path, max(lines) if lines else None, KINDS_EXPECTED, excess)
-    del card_lines
     # Every number fits an int32 here (the limit above).
-    return Deck.packed(cards, n, c), h, (tuple(roles) if uses_roles else None)
+    if len(values) < COMPACT_FROM_CARDS:
+        deck = Deck(tuple(map(Card, values, colors)), n, c)
+    else:
+        deck = Deck.from_arrays(values, colors, n, c)
+    return deck, h, (tuple(roles) if uses_roles else None)
 
 
-def _too_large(cards: list[Card], lines: list[int], path: str) -> None:
-    """Name the first card whose value or color alone is above the limit, if any
-    (found after the fact: the loop over a million cards stays as fast as it was)."""
-    for card, line in zip(cards, lines):
-        if max(card) > MAX_CARD_KINDS:
-            found = f"a number of more than {MAX_DIGITS} digits" if TOO_LONG in card \
-                else echo(str(card))
-            raise InputError(path, line, "a card value and color of at most "
-                             f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", found)
+def _too_large(line: int, card: Card, path: str) -> None:
+    """The error for a card whose value or color alone is above the limit."""
+    found = f"a number of more than {MAX_DIGITS} digits" if TOO_LONG in card \
+        else echo(str(card))
+    raise InputError(path, line, "a card value and color of at most "
+                     f"{MAX_CARD_KINDS:,} (hanabi-cp's limit on n x c)", found)
 
 
 def card_text(card: Card, letters: bool) -> str:
@@ -246,18 +299,23 @@ def deck_to_text(deck: Deck, h: int | None = None, roles=None, comments=()) -> s
     lines += [f"n {deck.n}", f"c {deck.c}"]
     if h is not None:
         lines.append(f"h {h}")
-    words = [card_text(card, letters) for card in deck.cards]
-    if roles is None:
-        runs = [(None, 0, len(words))]
-    else:
+    values, colors = deck.values, deck.colors
+    names = ("",) + tuple(COLOR_LETTERS) if letters else None
+    runs = [(None, 0, len(values))]
+    if roles is not None:
         runs, start = [], 0
-        for i in range(1, len(words) + 1):
-            if i == len(words) or roles[i] != roles[start]:
+        for i in range(1, len(roles) + 1):
+            if i == len(roles) or roles[i] != roles[start]:
                 runs.append((roles[start], start, i))
                 start = i
+    # A line of cards at a time from the deck's arrays: no string per card is kept.
     for role, start, end in runs:
         if role is not None:
             lines.append(f"{ROLE_MARK} {role}")
         for i in range(start, end, CARDS_PER_LINE):
-            lines.append(" ".join(words[i:min(i + CARDS_PER_LINE, end)]))
+            j = min(i + CARDS_PER_LINE, end)
+            if names is not None:
+                lines.append(" ".join([f"{a}{names[k]}" for a, k in zip(values[i:j], colors[i:j])]))
+            else:
+                lines.append(" ".join([f"{a}:{k}" for a, k in zip(values[i:j], colors[i:j])]))
     return "\n".join(lines) + "\n"

@@ -74,10 +74,16 @@ def solve_model(model: HanabiModel, options: SolveOptions,
         model, solver, code, options, stats)
 
 
+def solution(solver: cp_model.CpSolver):
+    """value(index) -> int of the solver's solution: the models name their variables
+    by proto index (encoders/cpsat_bulk.py)."""
+    return list(solver.response_proto.solution).__getitem__
+
+
 def _decide_outcome(model: HanabiModel, solver, code, options, stats) -> Outcome:
     cp_model, _ = _ortools()
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Outcome(Status.WINNABLE, model.plays(solver.boolean_value), stats=stats)
+        return Outcome(Status.WINNABLE, model.plays(solution(solver)), stats=stats)
     if code == cp_model.INFEASIBLE:
         return Outcome(Status.UNWINNABLE, reason="CP-SAT: infeasible (no choice of one "
                        "copy per card keeps the hand within h)", stats=stats)
@@ -87,8 +93,9 @@ def _decide_outcome(model: HanabiModel, solver, code, options, stats) -> Outcome
 def _maximize_outcome(model: HanabiModel, solver, code, options, stats) -> Outcome:
     cp_model, _ = _ortools()
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        plays = model.plays(solver.boolean_value)
-        score = sum(solver.boolean_value(v) for v in model.played.values())
+        value = solution(solver)
+        plays = model.plays(value)
+        score = sum(value(v) for v in model.played.values())
         target = model.deck.target
         bound = int(round(solver.best_objective_bound))
         stats["objective_bound"] = bound
