@@ -35,7 +35,7 @@ _LAZY = {
     "Card": "model", "Deck": "model", "PlaySequence": "plays", "CNF": "cnf",
     # solving and checking
     "Status": "solvers", "Outcome": "solvers", "SolveOptions": "solvers", "Replay": "verify",
-    "MinHand": "min_hand", "Encoding": "encoders.cnf",
+    "MinHand": "min_hand", "Encoding": "encoders.encoding",
     "solve": "api", "methods": "api", "replay": "api", "check_win": "api", "min_hand": "api",
     "encode": "api",
     # files
@@ -119,7 +119,7 @@ if TYPE_CHECKING:
                       solve, solve_live)
     from .cnf import CNF
     from .deadline import TimeUp
-    from .encoders.cnf import Encoding
+    from .encoders.encoding import Encoding
     from .formats.decks import DeckFile, write_deck
     from .formats.dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
     from .formats.plays_io import read_plays, write_plays

@@ -18,7 +18,7 @@ from .plays import PlaySequence
 
 if TYPE_CHECKING:
     from .cnf import CNF
-    from .encoders.cnf import Encoding
+    from .encoders.encoding import CnfEncoding
     from .formats.decks import DeckFile
     from .harness.runner import Report
     from .live.rules import Rules
@@ -159,11 +159,12 @@ def min_hand(deck: Deck, method: str = "sat", options: SolveOptions | None = Non
     return least(deck, method, _options(options, settings), max_hand)
 
 
-def encode(deck: Deck, h: int) -> Encoding:
-    """The compact CNF of (deck, h): satisfiable iff the deck is winnable.
-    ``.cnf`` is the formula (write it with :func:`write_dimacs`), ``.decode(model)``
-    turns a model of any SAT solver into a play sequence, ``.varmap()`` names the
-    variables.
+def encode(deck: Deck, h: int) -> CnfEncoding:
+    """The compact CNF of (deck, h): satisfiable iff the deck is winnable, as an
+    :class:`Encoding` (``CnfEncoding``).  ``.cnf`` is the formula (write it with
+    :func:`write_dimacs`), ``.decode(model)`` turns a model of any SAT solver into a
+    play sequence, ``.varmap()`` names the variables, ``.status`` is UNWINNABLE when
+    preprocessing already decided (the formula is then one empty clause).
 
     >>> import hanabi_cp as hc
     >>> deck = hc.read_deck("instances/standard-winnable-h2.txt")

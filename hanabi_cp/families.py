@@ -71,7 +71,6 @@ def hard_family(folder: str, family: str, command: str) -> list[Member]:
     from .formats import dimacs_text, read_deck
     from .formats.textio import read_text
     from .limits import effective_hand
-    from .cnf import CNF
 
     members = []
     for path in deck_files(folder):
@@ -81,7 +80,7 @@ def hard_family(folder: str, family: str, command: str) -> list[Member]:
             raise DeckError(f"{path}: no hand size (an `h H` line); the family needs one per deck")
         deck, h = df.deck, df.h
         enc = build(deck, effective_hand(h, deck.N))
-        cnf = CNF(enc.num_vars, tuple(tuple(c) for c in enc.clauses))
+        cnf = enc.cnf
         tags = labels(text)
         verdict = tags.get("verdict", "").split(" ")[0]
         expected = EXPECTED.get(verdict, "unknown")

@@ -58,7 +58,7 @@ def test_every_variable_has_one_number_and_a_name_slot():
         assert all(0 < abs(x) <= enc.num_vars for cl in enc.clauses for x in cl)
         named = [enc.names[v] for v in range(1, enc.num_vars + 1) if enc.names[v] is not None]
         assert len(set(named)) == len(named)
-        assert all(enc.names[v][0] == "copy" for v in enc.copy_vars.values())
+        assert all(enc.names[v][0] == "copy" for v in enc.variables.values())
         seen_aux += enc.num_vars - len(named)
     assert seen_aux > 0     # the decks reach CardEnc, so the pool was shared
 

@@ -38,7 +38,7 @@ def test_without_a_hand_no_copy_is_storable_and_nothing_needs_a_copy_variable():
         enc = build(deck, 0)
         if enc.status:
             continue
-        assert enc.copy_vars == {} and enc.stats["hold_segments"] == 0
+        assert enc.variables == {} and enc.stats["hold_segments"] == 0
         model = enc.solve_model()
         assert (model is not None) == (brute(deck, 0, maximize=True).score == deck.target)
         if model is not None:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hanabi_cp import analysis
 from hanabi_cp.analysis import analyse
 from hanabi_cp.encoders import cnf
+from hanabi_cp.encoders.encoding import decode_choice
 from hanabi_cp.encoders.flat import Clauses, Names
 from hanabi_cp.formats import read_deck, read_dimacs, write_deck
 from hanabi_cp.generators import random_deck, random_kcnf
@@ -65,7 +66,7 @@ def tables(w) -> dict:
 def encoding(enc) -> dict:
     return {"status": enc.status, "reason": enc.reason, "num_vars": enc.num_vars,
             "clauses": list(enc.clauses), "names": [enc.names[v] for v in range(len(enc.names))],
-            "copy_vars": enc.copy_vars, "stats": {k: v for k, v in enc.stats.items()
+            "variables": enc.variables, "stats": {k: v for k, v in enc.stats.items()
                                                   if not k.endswith("_seconds")}}
 
 
@@ -115,8 +116,8 @@ def test_the_compact_layout_gives_the_same_analysis_clauses_and_decodes(deck, h)
     plays = enc_list.decode(model)
     assert enc_arr.decode(model) == plays
     true = {lit for lit in model if lit > 0}
-    assert cnf.decode_choice(deck, w_list, lambda q: q in enc_list.copy_vars
-                             and enc_list.copy_vars[q] in true) == plays
+    assert decode_choice(deck, w_list, lambda q: q in enc_list.variables
+                         and enc_list.variables[q] in true) == plays
     assert replay(deck, h, plays).won
 
 

@@ -6,8 +6,8 @@ import pytest
 from ortools.sat.python import cp_model
 
 from hanabi_cp.methods.brute import brute
-from hanabi_cp.encoders.cpsat import (build_decide, build_maximize, capacity_groups,
-                                      decode_picks, greedy_picks)
+from hanabi_cp.encoders.cpsat import build_decide, build_maximize, capacity_groups, greedy_picks
+from hanabi_cp.encoders.encoding import decode_picks
 from hanabi_cp.methods import cpsat as method
 from hanabi_cp.methods.cpsat import configure, solve_model
 from hanabi_cp.errors import SolverBug
@@ -87,7 +87,7 @@ def test_solver_infeasible_is_unwinnable_with_reason():
     # seeded search) reaches the solver, which refutes it.  sat agrees.
     deck = random_deck(32, 5, 4, 2, exact_copies=True)
     m = build_decide(deck, 3)
-    assert m.model is not None
+    assert m.formula is not None
     out = solve_model(m, ONE)
     assert out.status is Status.UNWINNABLE and "CP-SAT: infeasible" in out.reason
     assert solve(deck, 3, "sat").status is Status.UNWINNABLE
@@ -122,7 +122,7 @@ def test_status_mapping_is_exhaustive():
     deck = Deck.of([(2, 1), (1, 1), (1, 2), (2, 2), (1, 2)])
     for build in (build_decide, build_maximize):
         m = build(deck, 1)
-        assert m.model is not None
+        assert m.formula is not None
         opts = SolveOptions(time_limit=0.5)
         out = method._unknown(m, cp_model.UNKNOWN, opts, {})
         assert out.status is Status.UNKNOWN and "0.5 s" in out.reason

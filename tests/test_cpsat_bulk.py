@@ -16,11 +16,11 @@ from bench import cpsat_callwise as reference
 
 
 def same_proto(bulk, ref) -> None:
-    assert (bulk.model is None) == (ref is None)
+    assert (bulk.formula is None) == (ref is None)
     if ref is None:
         return
     ref.remove_all_names()
-    assert str(bulk.model.proto) == str(ref.proto)
+    assert str(bulk.formula.proto) == str(ref.proto)
 
 
 def check_deck(deck, h: int) -> None:
@@ -45,8 +45,8 @@ def test_bulk_models_cover_every_constraint_family_and_images():
         h = rng.randint(1, 4)
         check_deck(deck, h)
         m = cpsat.build_decide(deck, h)
-        if m.model is not None:
-            text = str(m.model.proto)
+        if m.formula is not None:
+            text = str(m.formula.proto)
             seen["built"] += 1
             seen["intervals"] += m.stats["hold_intervals"] > 0
             seen["cumulatives"] += m.stats["capacity_groups"] > 0

@@ -479,7 +479,7 @@ def check_every_normal_form_win_is_a_model(deck: Deck, h: int) -> int:
             p = normal_form(deck, w, p)
             assert max_hold(deck, p) <= h, (str(deck), h)
             chosen = set(p.values())
-            assum = [v if q in chosen else -v for q, v in enc.copy_vars.items()]
+            assum = [v if q in chosen else -v for q, v in enc.variables.items()]
             assert s.solve(assumptions=assum), (str(deck), h, sorted(p.items()))
     return wins
 
@@ -505,7 +505,7 @@ def every_model_decodes_to_a_win(seed: int, decks: int, per_deck: int) -> int:
     while decks:
         deck, h = structured(rng, KINDS[decks % len(KINDS)])
         enc = build(deck, h)
-        cv = sorted(enc.copy_vars.values())
+        cv = sorted(enc.variables.values())
         if enc.status or not cv:
             continue
         decks -= 1

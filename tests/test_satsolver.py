@@ -59,9 +59,7 @@ def test_loading_keeps_the_deadline_and_a_closed_session_is_not_used():
 
 def test_only_satsolver_opens_a_pysat_solver():
     root = pathlib.Path(satsolver.__file__).parent
-    # encoders/cnf.py's solve_model (a doctest convenience) is being rewritten with the
-    # compact decks of issue 11; it moves to sat_solve then.
-    allowed = {root / "satsolver.py", root / "encoders" / "cnf.py"}
+    allowed = {root / "satsolver.py"}
     opens = [str(p.relative_to(root)) for p in root.rglob("*.py")
              if p not in allowed and re.search(r"from pysat\.solvers import|pysat\.solvers\.",
                                                p.read_text())]

@@ -5,10 +5,10 @@ winning hand size."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from ..cnf import CNF
 from ..errors import CertificateError, InputError
 from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..satsolver import DEFAULT_SOLVER
@@ -18,15 +18,14 @@ from .common import (MethodChoice, check_outputs, command, deck_argument, deck_s
                      echo_json, force_option, hand_option, load_instance, provenance,
                      time_limit_option, write_plays_to)
 
+if TYPE_CHECKING:
+    from ..encoders.encoding import CnfEncoding
 
-def encoding_of(deck, h):
+
+def encoding_of(deck, h) -> CnfEncoding:
     from ..encoders.cnf import build
     # h >= N encodes the same instance as h = N; only the latter keeps bounds small.
     return build(deck, effective_hand(h, deck.N))
-
-
-def encoding_cnf(enc) -> CNF:
-    return enc.cnf
 
 
 @command("encode")
@@ -51,7 +50,7 @@ def encode_cmd(deck, hand, output, varmap, force):
     check_outputs("encode", {"-o": output, "--varmap": varmap}, force, {"DECK": deck})
     the_deck, h = load_instance(deck, hand)
     enc = encoding_of(the_deck, h)
-    cnf = encoding_cnf(enc)
+    cnf = enc.cnf
     comments = [*provenance("encode: compact CNF, satisfiable iff the deck is winnable",
                             ["hanabi-cp", "encode", deck, "--hand", h]),
                 f"deck: {deck_summary(the_deck)}",
@@ -164,7 +163,7 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
     if enc.status is Status.UNWINNABLE:
         raise CertificateError(f"{model}: claims a model, but the encoding of {deck} at h = {h} is "
                                f"unsatisfiable ({enc.reason})")
-    cnf = encoding_cnf(enc)
+    cnf = enc.cnf
     too_big = [l for l in lits if abs(l) > cnf.num_vars]
     if too_big:
         raise CertificateError(f"{model}: literal {too_big[0]} outside 1..{cnf.num_vars}: not a model "

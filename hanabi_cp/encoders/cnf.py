@@ -13,8 +13,8 @@ deadline; a card chosen and not yet released is ``held``; at every position wher
 card can be stored, at most h cards are ``held`` (emitted once per maximal set).
 
 ``build`` runs the analysis and ``CnfBuilder``, which has one method per clause
-family (the table in encodings/cnf.md §8); ``Encoding`` holds the result and decodes
-its models.
+family (the table in encodings/cnf.md §8), and returns a ``CnfEncoding``
+(encoders/encoding.py: the clauses, the variable map, the decoder of a model).
 
 >>> from hanabi_cp.model import Deck
 >>> enc = build(Deck.of([(1, 1), (2, 1), (1, 1)]), 1)
@@ -28,124 +28,27 @@ import time
 from array import array
 from bisect import bisect_right
 from itertools import accumulate, combinations
-from dataclasses import dataclass, field
 from math import comb
-from collections.abc import Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from ..cnf import CNF
 from ..deadline import EVERY, NEVER, Deadline
 from ..model import COMPACT_FROM_CARDS, Deck, check_hand
 from ..nogc import without_gc
-from ..plays import PlaySequence, play_out
-from ..satsolver import DEFAULT_SOLVER, sat_solve
 from ..status import Status
 from ..analysis import Windows, analyse
+from .encoding import CnfEncoding, copy_flags
 from .flat import Clauses, Names
 
 TRUE, FALSE = True, False
 PHASE = "building the CNF"
 
 
-@dataclass
-class Encoding:
-    """A CNF for (deck, h) with its variable map and the decoder of its models.
-
-    ``status`` is None when the formula decides the question, or Status.UNWINNABLE
-    when preprocessing already proved there is no win (``reason`` says why; the clause
-    list is then ``[[]]``).
-
-    >>> from hanabi_cp.model import Deck
-    >>> enc = build(Deck.of([(2, 1), (1, 1)]), 0)
-    >>> enc.status, enc.cnf.clauses
-    (<Status.UNWINNABLE: 'UNWINNABLE'>, ((),))
-    """
-
-    deck: Deck
-    h: int
-    clauses: Sequence            # a list, or flat.Clauses (the builder's: integer arrays)
-    num_vars: int
-    names: Sequence              # names[v] = readable tuple for variable v (index 0 unused)
-    # The analysis the CNF was built from; None on decks of COMPACT_FROM_CARDS cards
-    # or more, where its tables (~200 bytes a card) would stay alive through the
-    # solve: ``decode`` reads only the two flag arrays below.
-    windows: Windows | None
-    copy_vars: dict              # position q -> variable of "copy q chosen"
-    status: Status | None = None
-    reason: str | None = None
-    stats: dict = field(default_factory=dict)
-    capacity: list = field(default_factory=list)   # with build(collect=True)
-    alive: bytearray = field(default_factory=bytearray)    # alive[q]: copy q alive
-    single: bytearray = field(default_factory=bytearray)   # single[q]: its card's only one
-
-    @property
-    def cnf(self) -> CNF:
-        """The formula itself, to write as DIMACS or hand to any SAT solver."""
-        return CNF(self.num_vars, tuple(tuple(c) for c in self.clauses))
-
-    def decode(self, model) -> PlaySequence:
-        """The play sequence of a model (list of literals, pysat style)."""
-        true = {l for l in model if l > 0}
-        cv = self.copy_vars
-        return play_choice(self.deck, self.alive, self.single,
-                           lambda q: q in cv and cv[q] in true)
-
-    def solve_model(self, solver: str = DEFAULT_SOLVER):
-        """Convenience for doctests and tests: a model, or None if unsatisfiable."""
-        ok, model, _ = sat_solve(self.clauses, solver)
-        return model if ok else None
-
-    def varmap(self) -> dict:
-        """Variable -> readable name, e.g. {1: "copy 3:2 #17"} (positions 1-based)."""
-        out = {}
-        for v in range(1, self.num_vars + 1):
-            nm = self.names[v]
-            if nm is None:
-                out[v] = "aux"
-            elif nm[0] == "copy":
-                out[v] = f"copy {nm[1]}:{nm[2]} #{nm[3] + 1}"
-            elif nm[0] == "played_by":
-                out[v] = f"played_by {nm[1]}:{nm[2]} #{nm[3] + 1}"
-            else:
-                out[v] = f"held {nm[1]}:{nm[2]} #{nm[3] + 1}..#{nm[4]}"
-        return out
-
-
-def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
-    """Play every alive copy that is playable on sight; store a chosen copy otherwise.
-
-    ``chosen(q)`` says whether the storable copy q was chosen (only asked for copies
-    that cannot be played when scanned).  A card whose only alive copy is q is always
-    chosen there.
-    """
-    return play_choice(deck, *copy_flags(deck, win), chosen)
-
-
-def copy_flags(deck: Deck, win: Windows) -> tuple[bytearray, bytearray]:
-    """Per position: is the copy alive; is it the only alive copy of its card."""
-    alive = bytearray(deck.N)
-    single = bytearray(deck.N)
-    for k in range(1, deck.c + 1):
-        for copies in win.alive[k][1:]:
-            for q in copies:
-                alive[q] = 1
-            if len(copies) == 1:
-                single[copies[0]] = 1
-    return alive, single
-
-
-def play_choice(deck: Deck, alive: bytearray, single: bytearray, chosen) -> PlaySequence:
-    """``decode_choice`` from the flags of ``copy_flags``."""
-    return play_out(zip(deck.values, deck.colors), deck.c, alive.__getitem__,
-                    lambda t: single[t] or chosen(t))
-
-
 @without_gc
 def build(deck: Deck, h: int, windows: Windows | None = None,
           card_encoding: int = EncType.seqcounter, propagate: bool = False,
-          collect: bool = False, asap: bool = False, deadline: Deadline = NEVER) -> Encoding:
+          collect: bool = False, asap: bool = False, deadline: Deadline = NEVER) -> CnfEncoding:
     """Encode (deck, h); linear in N plus the total size of the hold windows.
 
     ``propagate`` adds the converse of the ``played_by`` definitions (not needed for
@@ -154,7 +57,7 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     rely on the normal form; on reduction images they cost build time and saved no
     solve time).  ``collect`` leaves the hand capacity
     out of the clauses and records each maximal set as (literals, surely held) in
-    ``Encoding.capacity`` instead, for callers that vary h (min-hand); ``windows``
+    ``CnfEncoding.capacity`` instead, for callers that vary h (min-hand); ``windows``
     must then come from ``analyse`` at the largest h asked.  ``deadline`` is
     checked every few thousand steps (TimeUp).
     """
@@ -164,8 +67,9 @@ def build(deck: Deck, h: int, windows: Windows | None = None,
     t_pre = time.perf_counter() - t0
     if win.reason is not None:
         names: Names | list = Names() if deck.N >= COMPACT_FROM_CARDS else [None]
-        return Encoding(deck, h, [[]], 0, names, win, {}, Status.UNWINNABLE, win.reason,
-                        stats=_stats(deck, 0, 1, t_pre, 0.0, win))
+        return CnfEncoding(deck=deck, h=h, formula=[[]], num_vars=0, names=names, windows=win,
+                           status=Status.UNWINNABLE, reason=win.reason,
+                           stats=_stats(deck, 0, 1, t_pre, 0.0, win))
     builder = CnfBuilder(deck, h, win, card_encoding=card_encoding, propagate=propagate,
                          collect=collect, deadline=deadline)
     enc = builder.build(asap)
@@ -234,8 +138,8 @@ class CnfBuilder:
         self.names.append(name)
         return self.pool.id()
 
-    def build(self, asap: bool = False) -> Encoding:
-        """All clause families in order; the ``Encoding`` (stats: see ``stats``)."""
+    def build(self, asap: bool = False) -> CnfEncoding:
+        """All clause families in order; the ``CnfEncoding`` (stats: see ``stats``)."""
         self.storable_copies()
         self.copy_variables()
         self.one_copy()
@@ -249,11 +153,12 @@ class CnfBuilder:
         self.define_played_by()
         return self.encoding()
 
-    def encoding(self) -> Encoding:
+    def encoding(self) -> CnfEncoding:
         alive_flags, single_flags = copy_flags(self.deck, self.win)
-        return Encoding(self.deck, self.h, self.clauses, self.pool.top, self.names,
-                        None if self.compact else self.win, self.copy_vars,
-                        capacity=self.capacity, alive=alive_flags, single=single_flags)
+        return CnfEncoding(deck=self.deck, h=self.h, formula=self.clauses,
+                           variables=self.copy_vars, num_vars=self.pool.top, names=self.names,
+                           windows=None if self.compact else self.win,
+                           capacity=self.capacity, alive=alive_flags, single=single_flags)
 
     def stats(self) -> dict:
         return {"cardinality_clauses": self.ncard, "hold_segments": self.nseg,

@@ -9,6 +9,8 @@ that could ever overflow the hand at a store point).  A scanned copy q of (a, k)
 then discarded (not chosen), played (chosen, q > T(a-1, k)) or stored (chosen,
 q < T(a-1, k)).
 
+Both builders return a ``CpsatEncoding`` (encoders/encoding.py): the model, the
+copy variables by position, the decoder, and the status when building decided.
 Two models:
 
 - ``build_decide`` asks for a win.  It starts from ``analysis.analyse`` (dead copies,
@@ -22,7 +24,7 @@ Two models:
 >>> build_decide(Deck.of([(3, 1), (2, 1), (1, 1)]), 1).reason
 'after card #2 every win must hold 2 cards (2:1, 3:1); the hand holds 1'
 >>> m = build_decide(Deck.of([(2, 1), (1, 1), (3, 1)]), 1)
->>> m.decided, m.plays(lambda var: False).actions     # every copy is forced here
+>>> m.status, m.decode(lambda var: False).actions     # every copy is forced here
 (None, 'SPP')
 """
 
@@ -30,16 +32,15 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
-from ..plays import PlaySequence, play_out
 from ..status import Status
 from ..analysis import analyse
 from .cpsat_bulk import INT_MAX, INT_MIN, BulkModel, affine
+from .encoding import CpsatEncoding
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -53,45 +54,7 @@ def _ortools():
     return cp_model, Domain
 
 
-@dataclass
-class HanabiModel:
-    """A CP-SAT model of (deck, h) with the variables the decoder reads.
-
-    ``decided`` is set (with ``reason``) when building already settled the
-    question, e.g. preprocessing proved the deck lost; ``model`` is then None.
-    """
-
-    deck: Deck
-    h: int
-    maximize: bool
-    model: cp_model.CpModel | None
-    # Variables are proto indices: a solution is read as value(index) -> int.
-    copy_vars: dict = field(default_factory=dict)   # (a, k, q) -> Boolean, or True if forced
-    played: dict = field(default_factory=dict)      # (a, k) -> Boolean (maximize only)
-    decided: Status | None = None
-    reason: str | None = None
-    stats: dict = field(default_factory=dict)
-    # The decoder of a model over other variables (cpsat_residual): value -> plays.
-    decode: Callable[[Callable[[int], bool]], PlaySequence] | None = None
-
-    def picks(self, value) -> set:
-        """Positions of the chosen copies, given ``value(index) -> int``."""
-        return {q for (_, _, q), v in self.copy_vars.items() if v is True or value(v)}
-
-    def plays(self, value) -> PlaySequence:
-        """The play sequence of a solution, given ``value(index) -> int``."""
-        if self.decode is not None:
-            return self.decode(value)
-        return decode_picks(self.deck, self.picks(value))
-
-
 BUILD = "building the CP-SAT model"
-
-
-def decode_picks(deck: Deck, picks) -> PlaySequence:
-    """Actions for a set of chosen positions: play a chosen card when playable, else
-    store it; discard every other card.  Stored cards leave the hand by cascade."""
-    return play_out(deck.cards, deck.c, picks.__contains__, picks.__contains__)
 
 
 def _sizes(deck: Deck, model: cp_model.CpModel, t0: float) -> dict:
@@ -102,15 +65,15 @@ def _sizes(deck: Deck, model: cp_model.CpModel, t0: float) -> dict:
             "build_seconds": round(time.perf_counter() - t0, 6)}
 
 
-def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -> HanabiModel:
+def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -> CpsatEncoding:
     """The win model: one copy per card, T chains, hold intervals, capacity h."""
     check_hand(h)
     t0 = time.perf_counter()
     win = windows if windows is not None else analyse(deck, h, deadline=deadline)
     pre = {"preprocess_seconds": round(time.perf_counter() - t0, 6), **win.stats}
     if win.reason is not None:
-        return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE,
-                           reason=win.reason, stats=pre)
+        return CpsatEncoding(deck=deck, h=h, formula=None, status=Status.UNWINNABLE,
+                             reason=win.reason, stats=pre)
     E, L, alive = win.earliest, win.latest, win.alive
     b = BulkModel()
     copy_vars: dict = {}
@@ -132,21 +95,22 @@ def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -
             lo, hi = bisect_left(ps, E[k][a]), bisect_right(ps, L[k][a])
             dom = [ps[i] for i in range(lo, hi) if vals[i] <= a]
             if not dom:
-                return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, stats=pre,
-                                   reason=f"card {a}:{k}: no alive copy lets it be played "
-                                          f"between card #{E[k][a] + 1} and card #{L[k][a] + 1}")
+                return CpsatEncoding(deck=deck, h=h, formula=None, status=Status.UNWINNABLE,
+                                     stats=pre,
+                                     reason=f"card {a}:{k}: no alive copy lets it be played "
+                                            f"between card #{E[k][a] + 1} and card #{L[k][a] + 1}")
             # Exactly one copy is chosen; p(a, k) is its position.
             lits: Sequence[int | bool]   # [True] for a single alive copy
             if len(qs) == 1:
                 p, p_var = qs[0], False
-                copy_vars[(a, k, p)] = True
+                copy_vars[p] = True
                 lits = [True]
             else:
                 lits = [b.bool_var() for _ in qs]
                 b.add(f"exactly_one{{literals:[{','.join(map(str, lits))}]}}")
                 p, p_var = b.int_var_values(qs), True
                 for q, v in zip(qs, lits):
-                    copy_vars[(a, k, q)] = v
+                    copy_vars[q] = v
                     b.add(f"enforcement_literal:{v} linear{{vars:{p} coeffs:1 domain:[{q},{q}]}}")
                 # A cheap hint: the earliest alive copy of every card.
                 b.hint(lits[0], 1)
@@ -195,7 +159,7 @@ def build_decide(deck: Deck, h: int, windows=None, deadline: Deadline = NEVER) -
     stats = {**pre, **_sizes(deck, m, t0), "hold_intervals": len(intervals),
              "capacity_groups": len(groups),
              "constrained_intervals": sum(len(g) for g in groups)}
-    return HanabiModel(deck, h, False, m, copy_vars, stats=stats)
+    return CpsatEncoding(deck=deck, h=h, formula=m, variables=copy_vars, stats=stats)
 
 
 def _less(b: BulkModel, x: int, x_var: bool, y: int, y_var: bool) -> None:
@@ -273,7 +237,7 @@ def greedy_picks(deck: Deck, h: int) -> set:
     return picks
 
 
-def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiModel:
+def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> CpsatEncoding:
     """The score model: played flags, prefix-closed per color; no win-only pruning."""
     check_hand(h)
     t0 = time.perf_counter()
@@ -312,7 +276,7 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
             b.add(f"linear{{vars:[{pl},{','.join(map(str, lits))}] "
                   f"coeffs:[-1{',1' * len(lits)}] domain:[0,0]}}")
             for q, v in zip(qs, lits):
-                copy_vars[(a, k, q)] = v
+                copy_vars[q] = v
                 b.hint(v, q in hint)
             p = b.int_var_values(qs)
             for q, v in zip(qs, lits):
@@ -341,4 +305,5 @@ def build_maximize(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
     m = b.model(f"vars:[{ps}] coeffs:[{','.join(['-1'] * len(played))}] scaling_factor:-1"
                 if played else "scaling_factor:1")
     stats = {**_sizes(deck, m, t0), "hold_intervals": len(intervals)}
-    return HanabiModel(deck, h, True, m, copy_vars, played, stats=stats)
+    return CpsatEncoding(deck=deck, h=h, formula=m, variables=copy_vars, stats=stats,
+                         maximize=True, played=played)

@@ -5,7 +5,8 @@ eliminates variables (encoders/residual.py) and writes what is left straight int
 the model's CpModelProto in bulk (encoders/cpsat_bulk.py): one Boolean per residual variable, one ``bool_or`` per
 residual clause.  On a reduction image the residual is the formula the deck came
 from, so the CP-SAT model has the formula's size, not the deck's, and a solution
-is extended back to the whole CNF and decoded as the "sat" method decodes it;
+is extended back to the whole CNF and decoded as the "sat" method decodes it
+(the ``CpsatEncoding``'s ``decoder``; it has no copy variables of its own);
 the method that solves it is ``methods/cpsat.py``.
 Proofs: encodings/cnf-images.md §6 (elimination), encodings/cpsat.md §3 (use).
 
@@ -25,25 +26,26 @@ from ..deadline import NEVER, Deadline
 from ..model import Deck
 from ..status import Status
 from .cnf import build
-from .cpsat import BUILD, HanabiModel
+from .cpsat import BUILD
 from .cpsat_bulk import BulkModel
+from .encoding import CpsatEncoding
 from .residual import residual_stats, simplify
 
 
-def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiModel:
+def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> CpsatEncoding:
     """The residual CNF of (deck, h) as a CP-SAT model (see the module docstring)."""
     t0 = time.perf_counter()
     enc = build(deck, h, deadline=deadline)
     stats = {k: v for k, v in enc.stats.items() if k != "cardinality_sets"}
     stats["cnf_variables"], stats["cnf_clauses"] = stats.pop("variables"), stats.pop("clauses")
     if enc.status is not None:
-        return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, reason=enc.reason,
-                           stats=stats)
+        return CpsatEncoding(deck=deck, h=h, formula=None, status=Status.UNWINNABLE,
+                             reason=enc.reason, stats=stats)
     res = simplify(enc.clauses, enc.num_vars, deadline=deadline)
     stats.update(residual_stats(res))
     if res.unsat:
-        return HanabiModel(deck, h, False, None, decided=Status.UNWINNABLE, stats=stats,
-                           reason="variable elimination of the CNF derived the empty clause")
+        return CpsatEncoding(deck=deck, h=h, formula=None, status=Status.UNWINNABLE, stats=stats,
+                             reason="variable elimination of the CNF derived the empty clause")
     deadline.check(BUILD)
     t1 = time.perf_counter()
     b = BulkModel()
@@ -65,4 +67,4 @@ def build_residual(deck: Deck, h: int, deadline: Deadline = NEVER) -> HanabiMode
         model = [v if value(i) else -v for i, v in enumerate(used)]
         return enc.decode(res.literals(model))
 
-    return HanabiModel(deck, h, False, m, stats=stats, decode=decode)
+    return CpsatEncoding(deck=deck, h=h, formula=m, stats=stats, decoder=decode)

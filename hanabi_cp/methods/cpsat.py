@@ -26,7 +26,8 @@ import time
 from typing import TYPE_CHECKING
 
 from ..deadline import NEVER, Deadline, TimeUp
-from ..encoders.cpsat import HanabiModel, _ortools, build_decide, build_maximize, decode_picks, greedy_picks
+from ..encoders.cpsat import _ortools, build_decide, build_maximize, greedy_picks
+from ..encoders.encoding import CpsatEncoding, decode_picks
 from ..encoders.residual import RESIDUAL_FROM_CARDS
 from ..errors import SolverBug
 from ..model import Deck
@@ -45,33 +46,33 @@ SEARCH = "CP-SAT search"
 LOAD_RATIO = 0.25
 
 
-def solve_model(model: HanabiModel, options: SolveOptions,
+def solve_model(enc: CpsatEncoding, options: SolveOptions,
                 deadline: Deadline | None = None) -> Outcome:
-    """Run CP-SAT on ``model`` until it decides or ``deadline`` (default
-    ``options.clock()``)."""
-    stats = dict(model.stats)
-    if model.decided is not None:
-        return Outcome(model.decided, reason=model.reason, stats=stats)
+    """Run CP-SAT on the model ``enc.formula`` until it decides or ``deadline``
+    (default ``options.clock()``)."""
+    stats = dict(enc.stats)
+    if enc.status is not None:
+        return Outcome(enc.status, reason=enc.reason, stats=stats)
     deadline = options.clock() if deadline is None else deadline
     # What went into the model itself (the residual model: only its proto).
     built = stats.get("proto_seconds",
                       stats.get("build_seconds", 0.0) - stats.get("preprocess_seconds", 0.0))
     if deadline.remaining() <= LOAD_RATIO * built:
         out = Outcome(Status.UNKNOWN, reason=str(TimeUp(deadline.limit, SEARCH)), stats=stats)
-        return with_greedy_bound(model.deck, model.h, out) if model.maximize else out
+        return with_greedy_bound(enc.deck, enc.h, out) if enc.maximize else out
     cp_model, _ = _ortools()
     solver = cp_model.CpSolver()
     configure(solver, options, deadline)
     t0 = time.perf_counter()
-    assert model.model is not None      # None only when building decided the question
-    code = solver.solve(model.model)
+    assert enc.formula is not None      # None only when building decided the question
+    code = solver.solve(enc.formula)
     stats.update({"solve_seconds": round(time.perf_counter() - t0, 6),
                   "cpsat_status": solver.status_name(code),
                   "cpsat_wall_seconds": round(solver.wall_time, 6),
                   "cpsat_branches": solver.num_branches,
                   "cpsat_conflicts": solver.num_conflicts})
-    return (_maximize_outcome if model.maximize else _decide_outcome)(
-        model, solver, code, options, stats)
+    return (_maximize_outcome if enc.maximize else _decide_outcome)(
+        enc, solver, code, options, stats)
 
 
 def solution(solver: cp_model.CpSolver):
@@ -80,23 +81,23 @@ def solution(solver: cp_model.CpSolver):
     return list(solver.response_proto.solution).__getitem__
 
 
-def _decide_outcome(model: HanabiModel, solver, code, options, stats) -> Outcome:
+def _decide_outcome(enc: CpsatEncoding, solver, code, options, stats) -> Outcome:
     cp_model, _ = _ortools()
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Outcome(Status.WINNABLE, model.plays(solution(solver)), stats=stats)
+        return Outcome(Status.WINNABLE, enc.decode(solution(solver)), stats=stats)
     if code == cp_model.INFEASIBLE:
         return Outcome(Status.UNWINNABLE, reason="CP-SAT: infeasible (no choice of one "
                        "copy per card keeps the hand within h)", stats=stats)
-    return _unknown(model, code, options, stats)
+    return _unknown(enc, code, options, stats)
 
 
-def _maximize_outcome(model: HanabiModel, solver, code, options, stats) -> Outcome:
+def _maximize_outcome(enc: CpsatEncoding, solver, code, options, stats) -> Outcome:
     cp_model, _ = _ortools()
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         value = solution(solver)
-        plays = model.plays(value)
-        score = sum(value(v) for v in model.played.values())
-        target = model.deck.target
+        plays = enc.decode(value)
+        score = sum(value(v) for v in enc.played.values())
+        target = enc.deck.target
         bound = int(round(solver.best_objective_bound))
         stats["objective_bound"] = bound
         if score == target:
@@ -111,17 +112,17 @@ def _maximize_outcome(model: HanabiModel, solver, code, options, stats) -> Outco
     if code == cp_model.INFEASIBLE:
         # Playing nothing is always feasible: this is our bug, not the user's.
         raise SolverBug("cpsat: the maximize model is infeasible")
-    return with_greedy_bound(model.deck, model.h, _unknown(model, code, options, stats))
+    return with_greedy_bound(enc.deck, enc.h, _unknown(enc, code, options, stats))
 
 
-def _unknown(model: HanabiModel, code, options, stats) -> Outcome:
+def _unknown(enc: CpsatEncoding, code, options, stats) -> Outcome:
     cp_model, _ = _ortools()
     if code == cp_model.UNKNOWN:
         return Outcome(Status.UNKNOWN, reason=_time_up(options), stats=stats)
     if code == cp_model.MODEL_INVALID:
-        assert model.model is not None  # CP-SAT only reports on a model it was given
+        assert enc.formula is not None  # CP-SAT only reports on a model it was given
         return Outcome(Status.UNKNOWN, reason="CP-SAT rejected the model: "
-                       + (model.model.validate() or "no reason given"), stats=stats)
+                       + (enc.formula.validate() or "no reason given"), stats=stats)
     raise SolverBug(f"cpsat: unexpected CP-SAT status {code!r}")
 
 

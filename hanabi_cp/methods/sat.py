@@ -21,6 +21,7 @@ from ..plays import PlaySequence
 from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
 from ..solvers import Method, Outcome, SolveOptions, Status, register
 from ..encoders.cnf import build
+from ..encoders.encoding import CnfEncoding
 from ..encoders.residual import RESIDUAL_FROM_CARDS, residual_stats, simplify
 
 
@@ -79,7 +80,7 @@ def _solve(clauses: Sequence[Sequence[int]], solver: str, deadline: Deadline, st
                    "use --proof FILE)", stats=stats)
 
 
-def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadline,
+def _with_proof(deck: Deck, h: int, enc: CnfEncoding, options: SolveOptions, deadline: Deadline,
                 stats: dict, t1: float) -> Outcome:
     from ..proofs import CHECK_PHASE, prove_unsat
     assert options.proof is not None
@@ -97,6 +98,7 @@ def _with_proof(deck: Deck, h: int, enc, options: SolveOptions, deadline: Deadli
         return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
     stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
     if not res.unsat:
+        assert res.model is not None    # prove_unsat keeps the model of a satisfiable CNF
         return Outcome(Status.WINNABLE, enc.decode(res.model), stats=stats)
     stats.update({"proof": res.proof_path, "proof_cnf": res.cnf_path,
                   "proof_lines": res.lines, "proof_checked": res.valid})

@@ -102,6 +102,7 @@ def _sat(deck: Deck, h: int, budget: int) -> dict:
     if ok is None:
         return {"verdict": Status.UNKNOWN.value, **counts}
     if ok:
+        assert model is not None        # a satisfiable session has a model
         certify(deck, h, Outcome(Status.WINNABLE, enc.decode(model), method="sat"))
         return {"verdict": Status.WINNABLE.value, **counts}
     return {"verdict": Status.UNWINNABLE.value, **counts}
