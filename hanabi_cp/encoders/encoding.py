@@ -34,7 +34,7 @@ otherwise, discard every other card.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -67,7 +67,9 @@ class Encoding(ABC, Generic[F, S]):
     deck: Deck
     h: int
     formula: F
-    variables: dict = field(default_factory=dict)   # copy position q -> variable (or True)
+    # copy position q -> variable (True: chosen in every win); any Mapping, so that a
+    # large deck's map can be an array (never copied into a dict here)
+    variables: Mapping[int, int] = field(default_factory=dict)
     status: Status | None = None
     reason: str | None = None
     stats: dict = field(default_factory=dict)
