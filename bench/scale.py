@@ -43,6 +43,8 @@ SIZES = (50, 75, 100, 150, 200, 250)
 RATIO = 4.26
 SEED = 2026
 CAP = 300.0
+# `python -m bench --quick` promises a minute or two: the two smallest images, one method.
+QUICK_ARGS = ["--sizes", "50,75", "--methods", "sat"]
 
 COLUMNS = (("v", 4, "d"), ("m", 5, "d"), ("cards", 9, ","), ("method", 6, "s"),
            ("read s", 6, ".2f"), ("build s", 7, ".2f"), ("solve s", 7, ".3f"),

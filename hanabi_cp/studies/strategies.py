@@ -194,6 +194,7 @@ def bound_stats(rows: list[dict]) -> dict:
     decided = [int(r["best"]) for r in per_deck.values() if r["best"] != ""]
     won = sum(x == TARGET for x in decided)
     m, lo, hi = _mean_ci([float(x) for x in decided])
+    hi = min(hi, float(TARGET))     # the normal interval ignores that no deck scores above 25
     wlo, whi = wilson(won, len(decided))
     if decided and won == len(decided):
         # every deck won: the normal interval collapses to a point; a lost deck scores
