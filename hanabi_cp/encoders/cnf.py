@@ -30,7 +30,7 @@ from bisect import bisect_right
 from itertools import accumulate, combinations
 from dataclasses import dataclass, field
 from math import comb
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -43,7 +43,7 @@ from ..plays import PlaySequence, play_out
 from ..satsolver import DEFAULT_SOLVER, sat_solve
 from ..status import Status
 from ..analysis import Windows, analyse
-from .flat import Clauses, Names
+from .flat import Clauses, CopyVars, Names
 
 TRUE, FALSE = True, False
 PHASE = "building the CNF"
@@ -72,7 +72,9 @@ class Encoding:
     # or more, where its tables (~200 bytes a card) would stay alive through the
     # solve: ``decode`` reads only the two flag arrays below.
     windows: Windows | None
-    copy_vars: dict              # position q -> variable of "copy q chosen"
+    # position q -> variable of "copy q chosen": a dict, or flat.CopyVars on decks of
+    # COMPACT_FROM_CARDS cards or more
+    copy_vars: Mapping[int, int]
     status: Status | None = None
     reason: str | None = None
     stats: dict = field(default_factory=dict)
@@ -251,8 +253,11 @@ class CnfBuilder:
 
     def encoding(self) -> Encoding:
         alive_flags, single_flags = copy_flags(self.deck, self.win)
+        # On large decks the dict's int objects, alive through the solve, would keep
+        # the allocator's pages of the builder's transient objects (flat.CopyVars).
+        copy_vars = CopyVars(self.copy_vars, self.N) if self.compact else self.copy_vars
         return Encoding(self.deck, self.h, self.clauses, self.pool.top, self.names,
-                        None if self.compact else self.win, self.copy_vars,
+                        None if self.compact else self.win, copy_vars,
                         capacity=self.capacity, alive=alive_flags, single=single_flags)
 
     def stats(self) -> dict:
