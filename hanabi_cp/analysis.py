@@ -73,13 +73,14 @@ class Ragged(Sequence[Sequence[int]]):
     def __getitem__(self, a: slice) -> list[Sequence[int]]: ...
 
     def __getitem__(self, a):
+        off = self.offsets
+        if a.__class__ is int and a >= 0:     # the builders' hot path
+            return self.flat[off[a]:off[a + 1]]   # IndexError past the end
         if isinstance(a, slice):
             return [self[i] for i in range(*a.indices(len(self)))]
-        if a < 0:
-            a += len(self)
-        off = self.offsets
-        if not 0 <= a < len(off) - 1:
+        if not -len(self) <= a < 0:
             raise IndexError("Ragged index out of range")
+        a += len(self)
         return self.flat[off[a]:off[a + 1]]
 
     def __iter__(self) -> Iterator[Sequence[int]]:

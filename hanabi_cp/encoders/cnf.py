@@ -42,7 +42,7 @@ from ..nogc import without_gc
 from ..plays import PlaySequence, play_out
 from ..satsolver import DEFAULT_SOLVER, sat_solve
 from ..status import Status
-from ..analysis import Windows, analyse
+from ..analysis import Ragged, Windows, analyse
 from .flat import Clauses, CopyVars, Names
 
 TRUE, FALSE = True, False
@@ -130,7 +130,16 @@ def copy_flags(deck: Deck, win: Windows) -> tuple[bytearray, bytearray]:
     alive = bytearray(deck.N)
     single = bytearray(deck.N)
     for k in range(1, deck.c + 1):
-        for copies in win.alive[k][1:]:
+        Ak = win.alive[k]
+        if isinstance(Ak, Ragged):       # straight from the flat array: no row objects
+            flat, off = Ak.flat, Ak.offsets
+            for q in flat:
+                alive[q] = 1
+            for a in range(1, len(off) - 1):
+                if off[a + 1] - off[a] == 1:
+                    single[flat[off[a]]] = 1
+            continue
+        for copies in Ak[1:]:
             for q in copies:
                 alive[q] = 1
             if len(copies) == 1:
@@ -280,12 +289,16 @@ class CnfBuilder:
         for k in range(1, c + 1):
             deadline.check(PHASE)
             Lk, Ak, sk, fk = self.L[k], self.alive[k], self.skeep[k], self.first_store[k]
+            Sk = win.stop[k]
             for a in range(2, n + 1):
                 if not a & EVERY:
                     deadline.check(PHASE)
-                if Ak[a][0] >= Lk[a - 1]:
+                copies, Lp = Ak[a], Lk[a - 1]
+                if copies[0] >= Lp:
                     continue         # every copy is played on sight
-                lst = win.spans(k, a)
+                # Windows.spans(k, a), from the row already read
+                lst = [(q, g if g < Lp else Lp) for q, g in zip(copies, Sk[a])
+                       if q < Lp and g > q]
                 if lst:
                     sk[a] = lst
                     fk[a] = lst[0][0]
