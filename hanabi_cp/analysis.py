@@ -29,6 +29,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, MutableSequence, Sequence
 from itertools import accumulate
+from operator import index
 from dataclasses import dataclass, field
 from typing import cast, overload
 
@@ -78,9 +79,11 @@ class Ragged(Sequence[Sequence[int]]):
             return self.flat[off[a]:off[a + 1]]   # IndexError past the end
         if isinstance(a, slice):
             return [self[i] for i in range(*a.indices(len(self)))]
-        if not -len(self) <= a < 0:
-            raise IndexError("Ragged index out of range")
-        a += len(self)
+        a = index(a)
+        if a < 0:
+            a += len(self)
+            if a < 0:
+                raise IndexError("Ragged index out of range")
         return self.flat[off[a]:off[a + 1]]
 
     def __iter__(self) -> Iterator[Sequence[int]]:
