@@ -13,7 +13,7 @@ point alone.  Per (size, method):
   CP-SAT search on the residual; total: reading the deck, ``solve`` and the
   referee) and the CPU seconds of all that ("cpu s": the machine may be shared,
   and wall time then grows with the load; CPU time hardly does);
-- peak RSS; us (CPU) and bytes per card;
+- peak RSS (the child's own: VmHWM where /proc has it); us (CPU) and bytes per card;
 - the residual CNF (variables and clauses per formula clause) and CaDiCaL on the
   formula itself ("formula s", best of 3): "solve x" = solve / formula, "total x"
   = cpu / formula;
@@ -69,13 +69,29 @@ def point(path: str, method: str, cap: float) -> dict:
     total = time.perf_counter() - t0
     st = out.stats
     use = resource.getrusage(resource.RUSAGE_SELF)
-    peak = use.ru_maxrss * 1024
+    peak = _peak_rss(use)
     return {"cards": deck.N, "read s": t_read, "build s": st.get("build_seconds", float("nan")),
             "solve s": st.get("solve_seconds", float("nan")), "total s": total,
             "peak bytes": peak, "verdict": out.status.value,
             "cpu s": use.ru_utime + use.ru_stime - cpu0,
             "residual variables": st.get("residual_variables"),
             "residual clauses": st.get("residual_clauses"), "verified": out.verified}
+
+
+def _peak_rss(use: resource.struct_rusage) -> int:
+    """This process's peak RSS in bytes since it was exec'd.
+
+    ``ru_maxrss`` is not that on Linux: it keeps the high-water mark of the forked
+    parent's pages, so a child of a parent that just built a large image reports at
+    least the parent's RSS.  VmHWM belongs to the process's own address space."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return use.ru_maxrss * 1024
 
 
 def _child(path: str, method: str, cap: float) -> dict:

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Iterator, MutableSequence, Sequence
 from itertools import accumulate
+from operator import index
 from dataclasses import dataclass, field
-from typing import cast
+from typing import cast, overload
 
 from .deadline import EVERY, NO_DEADLINE, Deadline
 from .model import COMPACT_FROM_CARDS, Deck
@@ -40,32 +41,84 @@ NEVER = -1    # "played before the deck starts": T(0, k)
 CHAIN_CAP = 32  # longest same-color chain the chain rule follows (large h only)
 
 
+class Ragged(Sequence[Sequence[int]]):
+    """One color's table per value as one flat int32 array cut by offsets: row a is
+    ``flat[offsets[a]:offsets[a + 1]]``, a fresh array on every access.
+
+    On an image a tuple per card kind and an int object per position cost ~65 bytes
+    a card for ``alive`` alone, and an array per kind more than that (~80 bytes of
+    header each); one array per color costs 4 bytes per entry and per kind.
+
+    >>> r = Ragged([[], [3, 5], [7]])
+    >>> len(r), list(r[1]), r[2][-1], [list(x) for x in r[1:]]
+    (3, [3, 5], 7, [[3, 5], [7]])
+    """
+
+    __slots__ = ("flat", "offsets")
+
+    def __init__(self, rows: Sequence[Sequence[int]], offsets: array | None = None):
+        self.flat = array("i")
+        for row in rows:
+            self.flat.extend(row)
+        if offsets is None:
+            offsets = array("i", [0])
+            offsets.extend(accumulate(map(len, rows)))
+        self.offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @overload
+    def __getitem__(self, a: int) -> Sequence[int]: ...
+    @overload
+    def __getitem__(self, a: slice) -> list[Sequence[int]]: ...
+
+    def __getitem__(self, a):
+        off = self.offsets
+        if a.__class__ is int and a >= 0:     # the builders' hot path
+            return self.flat[off[a]:off[a + 1]]   # IndexError past the end
+        if isinstance(a, slice):
+            return [self[i] for i in range(*a.indices(len(self)))]
+        a = index(a)
+        if a < 0:
+            a += len(self)
+            if a < 0:
+                raise IndexError("Ragged index out of range")
+        return self.flat[off[a]:off[a + 1]]
+
+    def __iter__(self) -> Iterator[Sequence[int]]:
+        flat, off = self.flat, self.offsets
+        return (flat[off[a]:off[a + 1]] for a in range(len(off) - 1))
+
+
 @dataclass
 class Windows:
     deck: Deck
     h: int
-    alive: list[list[Sequence[int]]]  # alive[k][a]: sorted positions (k, a 1-based; index 0 unused)
+    # alive[k][a]: sorted positions (k, a 1-based; index 0 unused); stop[k][a] parallel.
+    # Lists per value, or on decks of COMPACT_FROM_CARDS cards or more a Ragged per color.
+    alive: list[Sequence[Sequence[int]]]
     earliest: list[MutableSequence[int]]   # earliest[k][a], earliest[k][0] = NEVER
     latest: list[MutableSequence[int]]     # latest[k][a], latest[k][0] = NEVER
-    stop: list[list[Sequence[int]]]   # stop[k][a]: list parallel to alive[k][a]
-    forced: list[int]             # forced[t]: cards held after position t in every win
+    stop: list[Sequence[Sequence[int]]]
+    forced: Sequence[int]         # forced[t]: cards held after position t in every win
     reason: str | None = None
     passes: int = 0
     stats: dict[str, int] = field(default_factory=dict)
     # Per color: alive positions in deck order and their values (None if unknown).
-    cpos: list[list[int]] | None = None
+    cpos: list[Sequence[int]] | None = None
     cval: list[Sequence[int]] | None = None
 
     @property
     def decided_lost(self) -> bool:
         return self.reason is not None
 
-    def positions(self) -> tuple[list[list[int]], list[Sequence[int]]]:
+    def positions(self) -> tuple[list[Sequence[int]], list[Sequence[int]]]:
         """Per color: alive positions in deck order and their values (cpos, cval);
         from the last pass when still exact, else recomputed."""
         if self.cpos is not None and self.cval is not None:
             return self.cpos, self.cval
-        cpos: list[list[int]] = [[]]
+        cpos: list[Sequence[int]] = [[]]
         cval: list[Sequence[int]] = [[]]
         for Ak in self.alive[1:]:
             ps = sorted(q for copies in Ak for q in copies)
@@ -224,17 +277,21 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
                 if bound < Lk[a]:
                     Lk[a] = bound
         if not changed:
-            w.cpos, w.cval = cpos, cval      # no copy died in this pass: still exact
+            w.cpos, w.cval = cast(list, cpos), cval   # no copy died in this pass: still exact
             break
     if N >= COMPACT_FROM_CARDS:
-        # Tuples, not lists, once nothing changes them: 40 bytes less per card kind
-        # and table (an image has ~0.6 kinds per card), while the CNF is built.
+        # Once nothing changes them, flat int32 arrays per color: positions are ints
+        # above 256, one object each in a list (the CNF is built while these live).
+        # stop[k][a] is parallel to alive[k][a]: the same offsets serve both.
         for k in range(1, c + 1):
-            w.alive[k] = list(map(tuple, alive[k]))
-            w.stop[k] = list(map(tuple, stop[k]))
-            # Positions are ints above 256, one object each in a list: 4 bytes here.
+            deadline.check(PHASE)
+            w.alive[k] = rk = Ragged(alive[k])
+            w.stop[k] = Ragged(stop[k], rk.offsets)
             w.earliest[k] = array("i", earliest[k])
             w.latest[k] = array("i", latest[k])
+            if w.cpos is not None:
+                w.cpos[k] = array("i", w.cpos[k])
+        w.forced = array("i", w.forced)
     w.stats = {"passes": w.passes, "dead_copies": removed,
                "forced_full_positions": sum(1 for x in w.forced if x == h)}
     return w

@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_cp import analysis
-from hanabi_cp.analysis import analyse
+from hanabi_cp.analysis import Ragged, analyse
 from hanabi_cp.encoders import cnf
 from hanabi_cp.encoders.encoding import decode_choice
-from hanabi_cp.encoders.flat import Clauses, Names
+from hanabi_cp.encoders.flat import Clauses, CopyVars, Names
 from hanabi_cp.formats import read_deck, read_dimacs, write_deck
 from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.model import COMPACT_FROM_CARDS, Card, CardArray, Deck
@@ -219,3 +219,31 @@ def test_names_read_like_the_list(names):
         flat.append(x)
     assert len(flat) == len(names) + 1 and flat[0] is None
     assert [flat[v] for v in range(1, len(flat))] == names
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.integers(-2**31, 2**31 - 2), max_size=4), max_size=6),
+       st.integers(-8, 8))
+def test_ragged_reads_like_the_list_of_rows(rows, i):
+    r = Ragged(rows)
+    assert len(r) == len(rows) and [list(x) for x in r] == rows
+    assert [list(x) for x in r[1:]] == rows[1:] and [list(x) for x in r[::-2]] == rows[::-2]
+    if -len(rows) <= i < len(rows):
+        assert list(r[i]) == rows[i]
+    else:
+        with pytest.raises(IndexError):
+            r[i]
+    parallel = Ragged([[x + 1 for x in row] for row in rows], r.offsets)
+    assert [list(x) for x in parallel] == [[x + 1 for x in row] for row in rows]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.integers(0, 40), st.integers(1, 2**31 - 1), max_size=20),
+       st.integers(-3, 45))
+def test_copy_vars_read_like_the_dict(d, q):
+    cv = CopyVars(d, 41)
+    assert cv == d and d == cv and len(cv) == len(d) and sorted(cv.items()) == sorted(d.items())
+    assert (q in cv) == (q in d) and cv.get(q) == d.get(q)
+    if q not in d:
+        with pytest.raises(KeyError):
+            cv[q]

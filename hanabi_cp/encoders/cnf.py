@@ -39,7 +39,7 @@ from ..nogc import without_gc
 from ..status import Status
 from ..analysis import Windows, analyse
 from .encoding import CnfEncoding, copy_flags
-from .flat import Clauses, Names
+from .flat import Clauses, CopyVars, Names
 
 TRUE, FALSE = True, False
 PHASE = "building the CNF"
@@ -155,8 +155,11 @@ class CnfBuilder:
 
     def encoding(self) -> CnfEncoding:
         alive_flags, single_flags = copy_flags(self.deck, self.win)
+        # On large decks the dict's int objects, alive through the solve, would keep
+        # the allocator's pages of the builder's transient objects (flat.CopyVars).
+        copy_vars = CopyVars(self.copy_vars, self.N) if self.compact else self.copy_vars
         return CnfEncoding(deck=self.deck, h=self.h, formula=self.clauses,
-                           variables=self.copy_vars, num_vars=self.pool.top, names=self.names,
+                           variables=copy_vars, num_vars=self.pool.top, names=self.names,
                            windows=None if self.compact else self.win,
                            capacity=self.capacity, alive=alive_flags, single=single_flags)
 
@@ -180,12 +183,16 @@ class CnfBuilder:
         for k in range(1, c + 1):
             deadline.check(PHASE)
             Lk, Ak, sk, fk = self.L[k], self.alive[k], self.skeep[k], self.first_store[k]
+            Sk = win.stop[k]
             for a in range(2, n + 1):
                 if not a & EVERY:
                     deadline.check(PHASE)
-                if Ak[a][0] >= Lk[a - 1]:
+                copies, Lp = Ak[a], Lk[a - 1]
+                if copies[0] >= Lp:
                     continue         # every copy is played on sight
-                lst = win.spans(k, a)
+                # Windows.spans(k, a), from the row already read
+                lst = [(q, g if g < Lp else Lp) for q, g in zip(copies, Sk[a])
+                       if q < Lp and g > q]
                 if lst:
                     sk[a] = lst
                     fk[a] = lst[0][0]

@@ -205,10 +205,20 @@ def decode_choice(deck: Deck, win: Windows, chosen) -> PlaySequence:
 
 def copy_flags(deck: Deck, win: Windows) -> tuple[bytearray, bytearray]:
     """Per position: is the copy alive; is it the only alive copy of its card."""
+    from ..analysis import Ragged
     alive = bytearray(deck.N)
     single = bytearray(deck.N)
     for k in range(1, deck.c + 1):
-        for copies in win.alive[k][1:]:
+        Ak = win.alive[k]
+        if isinstance(Ak, Ragged):       # straight from the flat array: no row objects
+            flat, off = Ak.flat, Ak.offsets
+            for q in flat:
+                alive[q] = 1
+            for a in range(1, len(off) - 1):
+                if off[a + 1] - off[a] == 1:
+                    single[flat[off[a]]] = 1
+            continue
+        for copies in Ak[1:]:
             for q in copies:
                 alive[q] = 1
             if len(copies) == 1:
