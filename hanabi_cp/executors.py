@@ -362,6 +362,28 @@ def _reachable(address: str) -> None:
     except OSError as exc:
         raise InvalidParameter(f"{{dask}} {address}: cannot connect to a dask scheduler: "
                                f"{exc.strerror or exc}", "dask") from None
+    _handshake(address)
+
+
+def _handshake(address: str) -> None:
+    """Fail at once on an address where something other than dask listens: dask's
+    comm handshake, alone, before any Client exists (a Client half-built on, say, an
+    HTTP server reads its reply as a frame length of exabytes, raises MemoryError,
+    and then waits on exit)."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def probe() -> None:
+        comm = await connect(address, timeout=CONNECT_SECONDS)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+    except Exception as exc:    # whatever the other end made of it: not a scheduler
+        why = str(exc) or type(exc).__name__
+        raise InvalidParameter(f"{{dask}} {address}: no dask scheduler answers there "
+                               f"({why[:200]})", "dask") from None
 
 
 class _Dask(_Backend):

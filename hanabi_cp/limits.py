@@ -30,10 +30,10 @@ MAX_CARD_KINDS = 10_000_000
 
 # Cards a command builds from a few numbers instead of reading them (reduce's
 # --max-cards default, generate, harness, studies).  `solve --method sat` takes
-# 315-435 bytes per card on images of 2 x 10^5 cards and more since decks of 5,000+
-# cards are compact (1.6 GB for the 5.3-million-card image of a uf250-1065 formula,
+# 216-363 bytes per card on images of 2 x 10^5 cards and more since decks of 5,000+
+# cards are compact (1.1 GB for the 5.3-million-card image of a uf250-1065 formula,
 # max RSS; README "Images at SAT-competition scale"), so 15 million cards is about
-# 5-6 GB: it fits the 24 GB machine the numbers were measured on with room for a
+# 3-5 GB: it fits the 24 GB machine the numbers were measured on with room for a
 # roundtrip, which keeps the formula and its reduction while solving.
 MAX_CARDS = 15_000_000
 BYTES_PER_CARD = 350

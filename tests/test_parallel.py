@@ -298,6 +298,41 @@ def test_an_unreachable_scheduler_is_one_line(formulas):
     assert f"--dask tcp://127.0.0.1:{port}: cannot connect to a dask scheduler" in res.stderr
 
 
+def test_a_listener_that_is_not_dask_is_one_line(formulas):
+    """An HTTP server at ADDRESS: dask's client would read its reply as a frame of
+    exabytes (MemoryError, then a 20 s wait on exit); the handshake alone refuses it."""
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    port = srv.getsockname()[1]
+
+    def answer_http():
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            with conn:
+                try:
+                    conn.recv(65536)
+                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                except OSError:
+                    pass
+
+    threading.Thread(target=answer_http, daemon=True).start()
+    try:
+        res = CliRunner().invoke(main, ["roundtrip", str(formulas), "--dask",
+                                        f"tcp://127.0.0.1:{port}"])
+    finally:
+        srv.close()
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1, res.output
+    assert f"--dask tcp://127.0.0.1:{port}: no dask scheduler answers there" in res.stderr
+
+
 # -- study hard: the climb's steps depend on each other -------------------------------
 
 class Ahead:
