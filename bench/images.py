@@ -171,6 +171,9 @@ def main(argv=None) -> None:
     ap.add_argument("--hand", type=int, default=2, help="hand size of the images (default 2)")
     ap.add_argument("--no-solve", action="store_true",
                     help="reduction sizes and times only, no method on the decks")
+    ap.add_argument("--scale", action="store_true",
+                    help="instead: images of random 3-SAT at v = 50..250 "
+                         "(bench/scale.py; `--scale --help` for its options)")
     args = ap.parse_args(argv)
     names = [] if args.no_solve else [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown = [m for m in names if m not in methods()]
