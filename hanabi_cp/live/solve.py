@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from ..deadline import Deadline
 from ..errors import InvalidParameter, MethodRefused, SolverBug
 from ..model import Deck
 from ..solvers import SolveOptions, Status
@@ -82,10 +83,16 @@ def register(method: LiveMethod) -> LiveMethod:
     return method
 
 
+_scanned = False
+
+
 def live_methods() -> dict[str, LiveMethod]:
-    pkg = importlib.import_module(_METHOD_PACKAGE)
-    for info in pkgutil.iter_modules(pkg.__path__):
-        importlib.import_module(f"{_METHOD_PACKAGE}.{info.name}")
+    global _scanned
+    if not _scanned:         # once: listing the package's folder on every solve costs
+        pkg = importlib.import_module(_METHOD_PACKAGE)
+        for info in pkgutil.iter_modules(pkg.__path__):
+            importlib.import_module(f"{_METHOD_PACKAGE}.{info.name}")
+        _scanned = True
     return dict(_REGISTRY)
 
 
@@ -109,7 +116,6 @@ def _portfolio(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
     clock = options.clock()
     if not clock.bounded or len(methods) == 1:
         return _run(methods[0], deck, rules, options)
-    from ..deadline import Deadline
     total = clock.remaining()
     best: LiveOutcome | None = None
     for i, m in enumerate(methods):
@@ -136,9 +142,9 @@ def solve_live(deck: Deck, rules: Rules, method: str = "auto",
     """Decide whether (deck, rules) can be won (or its best score, with
     ``options.maximize``); every certificate is replayed before return."""
     options = options or SolveOptions()
-    table = live_methods()
     if method == "auto":
         return _portfolio(deck, rules, options)
+    table = live_methods()
     if method in table:
         m = table[method]
     else:
