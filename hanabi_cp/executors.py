@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import functools
 import multiprocessing
 import os
 import threading
@@ -349,6 +350,7 @@ def worker_version() -> str:
     return __version__
 
 
+@functools.cache    # a success only (a failure raises): execution() and _Dask both ask
 def _reachable(address: str) -> None:
     """Fail at once on a TCP address where nothing listens (the client would retry
     for CONNECT_SECONDS)."""
