@@ -121,19 +121,25 @@ def test_views_hold_nothing_of_the_movers_cards_or_the_deck():
     assert checked == game.turns
 
 
-def test_the_cheat_view_says_so_and_adds_the_own_hand():
-    deck = seeded_deck(3)
-    rules = Rules.for_players(4)
+def views_seen(base, deck, rules) -> list[View]:
+    """Every view a game of strategy ``base`` on ``deck`` handed to a mover."""
     views: list[View] = []
 
-    class Peeking(Peeker):
-        name = "test-peeking"
+    class Recording(base):
+        name = f"test-recording-{base.name}"
 
         def act(self, view):
             views.append(view)
             return super().act(view)
 
-    play_game(deck, rules, Peeking)
+    play_game(deck, rules, Recording)
+    return views
+
+
+def test_the_cheat_view_says_so_and_adds_the_own_hand():
+    deck = seeded_deck(3)
+    rules = Rules.for_players(4)
+    views = views_seen(Peeker, deck, rules)
     assert views and all(isinstance(v, CheatView) and v.sees_own_cards for v in views)
     for v in views:
         assert isinstance(v, CheatView)
@@ -245,16 +251,7 @@ def test_ten_thousand_games_of_every_strategy_are_legal(name, players):
 def test_view_helpers_name_cards_clues_and_trash():
     deck = seeded_deck(11)
     rules = Rules.for_players(3)
-    views: list[View] = []
-
-    class Keep(Simple):
-        name = "test-keep"
-
-        def act(self, view):
-            views.append(view)
-            return super().act(view)
-
-    play_game(deck, rules, Keep)
+    views = views_seen(Simple, deck, rules)
     for v in views[::7]:
         for p in range(v.players):
             if p == v.me:
