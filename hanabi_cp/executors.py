@@ -380,10 +380,21 @@ def _handshake(address: str) -> None:
         comm = await connect(address, timeout=CONNECT_SECONDS)
         await comm.close()
 
-    try:
-        asyncio.run(probe())
-    except Exception as exc:    # whatever the other end made of it: not a scheduler
-        why = str(exc) or type(exc).__name__
+    failed: list[BaseException] = []
+
+    def in_own_loop() -> None:
+        # A thread of its own: the caller may be inside a running event loop (a
+        # notebook), where asyncio.run refuses to start.
+        try:
+            asyncio.run(probe())
+        except Exception as exc:    # whatever the other end made of it: not a scheduler
+            failed.append(exc)
+
+    prober = threading.Thread(target=in_own_loop, name="hanabi-cp-dask-probe")
+    prober.start()
+    prober.join()
+    if failed:
+        why = str(failed[0]) or type(failed[0]).__name__
         raise InvalidParameter(f"{{dask}} {address}: no dask scheduler answers there "
                                f"({why[:200]})", "dask") from None
 

@@ -298,6 +298,18 @@ def test_an_unreachable_scheduler_is_one_line(formulas):
     assert f"--dask tcp://127.0.0.1:{port}: cannot connect to a dask scheduler" in res.stderr
 
 
+def test_the_scheduler_check_works_inside_a_running_event_loop(cluster):
+    """As in a notebook: the handshake must not need the caller's thread free of a loop."""
+    import asyncio
+
+    from hanabi_cp.executors import _handshake
+
+    async def inside():
+        _handshake(cluster)
+
+    asyncio.run(inside())
+
+
 def test_a_listener_that_is_not_dask_is_one_line(formulas):
     """An HTTP server at ADDRESS: dask's client would read its reply as a frame of
     exabytes (MemoryError, then a 20 s wait on exit); the handshake alone refuses it."""
