@@ -15,6 +15,7 @@ from hanabi_cp.harness.live import (LIFTED, SOLITAIRE, LiveCheck, cross_check_li
                                     select_live_checks)
 from hanabi_cp.harness.live_space import LiveSpace
 from hanabi_cp.live.rules import Rules
+from hanabi_cp.live.referee import Game
 from hanabi_cp.live.solve import LiveMethod, LiveOutcome, live_methods
 from hanabi_cp.model import Deck
 from hanabi_cp.solvers import SolveOptions, Status
@@ -33,8 +34,8 @@ def sample(rate: float) -> dict[str, float]:
 def _wrong_hand(name: str) -> LiveMethod:
     """``search`` deciding the game with one more card per hand: a planted bug."""
     search = live_methods()["search"]
-    return LiveMethod(name, lambda deck, rules, opts: search.run(
-        deck, replace(rules, hand_size=rules.hand_size + 1), opts),
+    return LiveMethod(name, lambda start, opts: search.run(
+        Game.start(start.deck, replace(start.rules, hand_size=start.rules.hand_size + 1)), opts),
         "search with H + 1 (planted bug)", maximizes=True)
 
 
@@ -99,7 +100,7 @@ def test_planted_wrong_method_is_caught_and_shrunk(tmp_path):
 
 
 def test_a_certificate_the_referee_rejects_is_a_bug():
-    def liar(deck, rules, opts):
+    def liar(start, opts):
         return LiveOutcome(Status.WINNABLE, actions=[])
     check = LiveCheck(LiveMethod("liar", liar, "claims every deck"))
     deck, rules = Deck.of([(1, 1), (2, 1)]), Rules(2, 1)

@@ -14,7 +14,7 @@ from hanabi_cp.live.actions import Action
 from hanabi_cp.live.methods.brute import MAX_CARDS
 from hanabi_cp.live.methods.search import LiveSearch, most_plays
 from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
-from hanabi_cp.live.referee import replay
+from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live
 from hanabi_cp.model import Deck
@@ -99,7 +99,7 @@ def test_brute_finds_both_answers_and_its_games_replay():
 def test_brute_refuses_big_decks_and_says_why():
     big = random_deck(1, 3, 3, 2, exact_copies=True)
     assert big.N > MAX_CARDS
-    why = live_methods()[BRUTE].refuses(big, Rules.for_players(2))
+    why = live_methods()[BRUTE].refuses(Game.start(big, Rules.for_players(2)))
     assert why is not None and "use search" in why
 
 
@@ -239,7 +239,7 @@ def test_unlimited_clues_merge_clue_chains_without_losing_games():
 
 def test_search_state_is_restored_after_each_game():
     deck, rules = standard_deck(3), Rules.for_players(4)
-    s = LiveSearch(deck, rules)
+    s = LiveSearch(Game.start(deck, rules))
     before = (s.hands, s.piles, s.drawn, s.clues, s.turn)
     before = tuple(map(repr, before))
     assert s.game(25) is not None

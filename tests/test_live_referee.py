@@ -102,9 +102,19 @@ def test_no_legal_move_ends_the_game():
     deck = Deck.of([(1, 1)])
     rep = replay(deck, Rules.for_players(2, hand_size=1), [P(0)])
     assert rep.complete and rep.won
+    # Player 0 is dealt both cards; once 1:1 is played, player 1 (no card, no token)
+    # cannot move although 2:1 is still to be played.
+    deck = Deck.of([(2, 1), (1, 1)], n=2)
+    g = Game.after(deck, Rules.for_players(2, hand_size=2, clues=0), [P(1)])
+    assert g.over and g.score == 1 and g.cause == "the player to move has no legal move"
+
+
+def test_the_game_ends_at_once_when_nothing_can_be_scored():
+    # hanab.live ends a game whose score equals the best score still reachable: here
+    # 1:1 is missing, so at the deal
     deck = Deck.of([(2, 1)], n=2)
-    rep = replay(deck, Rules.for_players(2, hand_size=1), [P(0)])
-    assert rep.complete and rep.strikes == 1 and rep.score == 0
+    rep = replay(deck, Rules.for_players(2, hand_size=1), [])
+    assert rep.complete and rep.score == 0 and not rep.won
 
 
 def test_without_final_round_the_game_goes_on_until_every_hand_is_empty():

@@ -187,7 +187,7 @@ def test_the_bound_shares_its_time_among_the_methods(monkeypatch):
 
     asked = []
 
-    def undecided(m, deck, rules, options):
+    def undecided(m, start, options):
         asked.append((m.name, options.time_limit, options.deadline.remaining()))
         return LiveOutcome(Status.UNKNOWN, [], 18 + len(asked), method=m.name)
 

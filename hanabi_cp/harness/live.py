@@ -32,6 +32,7 @@ from ..errors import InvalidParameter
 from ..executors import SERIAL, Execution
 from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
+from ..live.referee import Game
 from ..live.solve import LiveMethod, certify_live, live_methods
 from ..model import Deck
 from ..solvers import SolveOptions, methods
@@ -126,9 +127,10 @@ def run_live_check(check: LiveCheck, deck: Deck, rules: Rules, options: SolveOpt
     """One run of one real-rules method, as ``solve_live`` does it, never raising."""
     m = check.method
     opts = replace(options, maximize=check.maximize)
-    return run_guarded(m.name, check.label, check.maximize, lambda: m.refuses(deck, rules),
-                       lambda: m.run(deck, rules, opts),
-                       lambda out: certify_live(deck, rules, replace(out, method=m.name)))
+    start = Game.start(deck, rules)
+    return run_guarded(m.name, check.label, check.maximize, lambda: m.refuses(start),
+                       lambda: m.run(start, opts),
+                       lambda out: certify_live(start, replace(out, method=m.name)))
 
 
 def run_one(check: AnyCheck, deck: Deck, rules: Rules, lift: str,

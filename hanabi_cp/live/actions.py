@@ -1,9 +1,13 @@
 """Moves of a real-rules game, numbered as hanab.live numbers them in its JSON.
 
 ``target`` is the card's position in the deck (its "order") for a play or a
-discard, and the player's index for a clue; ``value`` is the clued suit index
-(color - 1) or rank.  With open hands a clue's content changes nothing but the
-tokens: it only has to be legal (it must touch a card of another player).
+discard, and the player's index for a clue; ``value`` is the clued color (an
+index into the variant's clue colors: in No Variant the suit index, color - 1) or
+rank.  With open hands a clue's content changes nothing but the tokens: it only
+has to be legal (in most variants it must touch a card of another player).
+Types 4 and 5 end a game on hanab.live without a move: terminated by a player
+(``value`` 4), timed out (3 or 6) or ended by a vote (type 5, value 10); such a
+game scores 0.
 
 >>> Action.play(7).to_json()
 {'type': 0, 'target': 7}
@@ -24,6 +28,8 @@ class Kind(enum.IntEnum):
     DISCARD = 1
     COLOR_CLUE = 2
     RANK_CLUE = 3
+    END_GAME = 4
+    END_GAME_BY_VOTE = 5
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,15 @@ class Action:
     def is_clue(self) -> bool:
         return self.kind in (Kind.COLOR_CLUE, Kind.RANK_CLUE)
 
+    @property
+    def is_move(self) -> bool:
+        """A play or a discard: the card leaves the hand and the next one is drawn."""
+        return self.kind in (Kind.PLAY, Kind.DISCARD)
+
+    @property
+    def ends_game(self) -> bool:
+        return self.kind in (Kind.END_GAME, Kind.END_GAME_BY_VOTE)
+
     def to_json(self) -> dict:
         out: dict = {"type": int(self.kind), "target": self.target}
         if self.value is not None:
@@ -69,6 +84,9 @@ class Action:
             return f"play #{self.target}"
         if self.kind is Kind.DISCARD:
             return f"discard #{self.target}"
+        if self.ends_game:
+            return "end of game by vote" if self.kind is Kind.END_GAME_BY_VOTE else \
+                f"end of game (condition {self.value})"
         what = "color" if self.kind is Kind.COLOR_CLUE else "rank"
         shown = (self.value or 0) + 1 if self.kind is Kind.COLOR_CLUE else self.value
         return f"clue player {self.target} {what} {shown}"

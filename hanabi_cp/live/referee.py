@@ -5,22 +5,34 @@ with ``legal_actions`` and ``apply``; ``replay`` plays a list of moves from the 
 and names the first illegal one.  Every certificate any real-rules method reports
 is replayed here first.
 
-Rules (hanab.live "No Variant", open hands):
+Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
 
 - player i is dealt deck cards i*H .. (i+1)*H - 1 (fewer if the deck runs out);
-  player 0 moves first, then 1, 2, ... in turn;
+  the first player (0 unless the rules say otherwise) moves first, then the next
+  ones in turn;
 - play a card from your hand: if it is the next of its color, the pile grows (a card
   of the top value n gives a clue token back, if below the maximum); otherwise it is
-  a strike and the card is lost;
+  a strike and the card is lost.  With deck plays, the last card of the deck may be
+  played from it (drawn and played at once);
 - discard a card: only below the maximum of clue tokens; gives one back;
-- clue: costs a token (needs one); it must touch at least one card of another
-  player (a color or a rank that player holds); no card moves;
+- clue: costs a token (needs one), goes to another player, names one of the
+  variant's clue colors or ranks and must touch at least one of that player's
+  cards (the variant says which cards a clue touches; with empty clues, or a clue
+  type that touches nothing in the variant, it need not); no card moves;
 - after a play or a discard the player draws the next deck card, if any;
-- the game ends when every pile reaches n (won), when the strikes reach the limit
-  (score 0), after the final round (once the last card has been drawn, on turn t,
-  turns t+1 .. t+p are played; if the deal itself empties the deck, t = 0, as
-  hanab.live counts it), or when the player to move has no legal move.  With
-  ``final_round`` off, the game instead ends when the deck and every hand are empty.
+- the game ends, as hanab.live's server ends it (``EndCondition``), at the third
+  strike (score 0); with speedrun or all or nothing, once the best score still
+  reachable is below the maximum (score 0); in all or nothing, when the player to
+  move has no card and no clue token (score 0); after the final round (once the
+  last card has been drawn, on turn t, turns t+1 .. t+p are played; if the deal
+  itself empties the deck, t = 0; all or nothing has no final round); once the
+  score equals the best score still reachable, each color counted up to its first
+  value whose copies are all lost (so a won game ends at once); once no card still
+  needed can be played (every copy lost, or held by a player whose last turn is
+  over); or, beyond hanab.live's own setups, when the player to move has no legal
+  move.  With ``final_round`` off, the game instead ends when the deck and every
+  hand are empty.  A hanab.live game may also end by termination or vote
+  (actions of type 4 and 5): score 0.
 
 >>> from hanabi_cp.model import Deck
 >>> from hanabi_cp.live.rules import Rules
@@ -39,16 +51,69 @@ False
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..model import Deck
+from ..model import Card, Deck
 from .actions import Action, Kind
+from .clue_rules import ClueRules, clue_rules
 from .rules import Rules
 
 
 class IllegalMove(Exception):
     """An action the rules forbid in the current state (the message says why)."""
+
+
+class EndCondition(enum.IntEnum):
+    """How a game ended, numbered as hanab.live's server numbers its end conditions;
+    every one but NORMAL scores 0."""
+
+    IN_PROGRESS = 0
+    NORMAL = 1
+    STRIKEOUT = 2
+    TIMEOUT = 3
+    TERMINATED = 4
+    SPEEDRUN_FAIL = 5
+    IDLE_TIMEOUT = 6
+    CHARACTER_SOFTLOCK = 7
+    ALL_OR_NOTHING_FAIL = 8
+    ALL_OR_NOTHING_SOFTLOCK = 9
+    TERMINATED_BY_VOTE = 10
+
+    def describe(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+# The end conditions an action of type 4 (end game) may carry.
+END_GAME_VALUES = (EndCondition.TIMEOUT, EndCondition.TERMINATED, EndCondition.IDLE_TIMEOUT,
+                   EndCondition.ALL_OR_NOTHING_FAIL)
+
+
+class Tables:
+    """What the deal fixes for the whole game, shared by every copy of a position:
+    the copies of each card kind in the deck, which deck cards some legal clue can
+    touch, and whether a clue is legal without touching anything."""
+
+    def __init__(self, deck: Deck, rules: Rules):
+        n, c = deck.n, deck.c
+        self.totals = [0] * (n * c)
+        for a, k in deck.cards:
+            self.totals[(k - 1) * n + a - 1] += 1
+        self.clues = v = clue_rules(rules, deck)
+        colors, ranks = v.clue_values(True), v.clue_values(False)
+        self.free_clue = bool((rules.empty_clues or v.always_legal(True)) and colors
+                              or (rules.empty_clues or v.always_legal(False)) and ranks)
+        if getattr(v, "every_card_touchable", False):
+            self.touchable = [True] * deck.N
+            self.all_touchable = True
+            return
+        kinds: dict[tuple[int, int], bool] = {}
+        for a, k in set(deck.cards):
+            kinds[(a, k)] = (any(v.touches(True, x, k - 1, a) for x in colors)
+                             or any(v.touches(False, x, k - 1, a) for x in ranks))
+        self.touchable = [kinds[card] for card in deck.cards]
+        self.all_touchable = all(kinds.values())
 
 
 @dataclass
@@ -66,10 +131,20 @@ class Game:
     end_turn: int | None = None                        # first turn not played (final round)
     over: bool = False
     lost_cards: list[int] = field(default_factory=list)  # discarded or misplayed positions
+    condition: EndCondition = EndCondition.IN_PROGRESS
+    cause: str = ""                                    # why a NORMAL end came, in words
+    # per card kind (color - 1) * n + value - 1: copies lost; per color, the values
+    # 1.. that each still have a copy not lost (hanab.live's "max score" per suit)
+    lost_counts: list[int] = field(default_factory=list)
+    caps: list[int] = field(default_factory=list)
+    tables: Tables | None = None
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
-        g = cls(deck, rules, piles=[0] * deck.c, clues=rules.clues)
+        tables = Tables(deck, rules)
+        g = cls(deck, rules, piles=[0] * deck.c, clues=rules.clues, tables=tables,
+                lost_counts=[0] * (deck.n * deck.c))
+        g.caps = [g._cap(k) for k in range(deck.c)]
         H, N = rules.hand_size, deck.N
         g.hands = [list(range(i * H, min((i + 1) * H, N))) for i in range(rules.players)]
         g.drawn = min(rules.players * H, N)
@@ -78,20 +153,50 @@ class Game:
         g._check_end()
         return g
 
+    @classmethod
+    def after(cls, deck: Deck, rules: Rules, actions: Iterable[Action]) -> Game:
+        """The position after ``actions`` from the deal (IllegalMove names the first
+        illegal one by its index)."""
+        g = cls.start(deck, rules)
+        for i, act in enumerate(actions):
+            try:
+                described = g.describe(act)
+                g.apply(act)
+            except IllegalMove as exc:
+                raise IllegalMove(f"action #{i}: {described}: {exc}") from None
+        return g
+
+    def copy(self) -> Game:
+        """An independent copy of this position (the deck, rules and tables are shared)."""
+        h = Game.__new__(Game)        # a field-by-field copy: dataclasses.replace is 4x slower
+        h.__dict__.update(self.__dict__, hands=[list(x) for x in self.hands],
+                          piles=list(self.piles), lost_cards=list(self.lost_cards),
+                          lost_counts=list(self.lost_counts), caps=list(self.caps))
+        return h
+
     # ---- what the state says --------------------------------------------------
 
     @property
     def player(self) -> int:
-        return self.turn % self.rules.players
+        return (self.turn + self.rules.first_player) % self.rules.players
 
     @property
     def score(self) -> int:
-        """hanab.live's score: the piles, or 0 once the strikes reach the limit."""
-        return 0 if self.strikes >= self.rules.strikes else sum(self.piles)
+        """hanab.live's score: the piles, or 0 once the game ended otherwise than
+        normally (strikes, a failed speedrun or all or nothing, termination)."""
+        if self.condition > EndCondition.NORMAL or self.strikes >= self.rules.strikes:
+            return 0
+        return sum(self.piles)
 
     @property
     def won(self) -> bool:
-        return self.strikes < self.rules.strikes and sum(self.piles) == self.deck.target
+        return self.score == self.deck.target
+
+    @property
+    def max_reachable(self) -> int:
+        """hanab.live's "max score": per color, the values up to the first one whose
+        copies are all lost (or missing from the deck)."""
+        return sum(self.caps)
 
     def card(self, order: int) -> tuple[int, int]:
         c = self.deck.cards[order]
@@ -101,9 +206,26 @@ class Game:
         # clues is None exactly when the rules give unlimited tokens
         return self.clues is None or self.clues < (self.rules.clues or 0)
 
+    def has_token(self) -> bool:
+        return self.clues is None or self.clues > 0
+
+    def cluable(self, p: int) -> bool:
+        """Whether the player to move could clue player p (tokens aside)."""
+        if p == self.player:
+            return False
+        assert self.tables is not None
+        if self.tables.free_clue:
+            return True
+        touchable = self.tables.touchable
+        return any(touchable[o] for o in self.hands[p])
+
     def can_clue(self) -> bool:
-        return (self.clues is None or self.clues > 0) and any(
-            self.hands[p] for p in range(self.rules.players) if p != self.player)
+        return self.has_token() and any(self.cluable(p) for p in range(self.rules.players))
+
+    def deck_play(self) -> int | None:
+        """The deck position a deck play may take now (the last card), or None."""
+        N = self.deck.N
+        return N - 1 if self.rules.deck_plays and self.drawn == N - 1 else None
 
     def legal_actions(self) -> Iterator[Action]:
         """Every legal move, one clue per clued player (with open hands a clue's
@@ -112,16 +234,21 @@ class Game:
             return
         hand = self.hands[self.player]
         yield from (Action.play(o) for o in hand)
+        top = self.deck_play()
+        if top is not None:
+            yield Action.play(top)
         if self.can_discard():
             yield from (Action.discard(o) for o in hand)
-        if self.clues is None or self.clues > 0:
+        if self.has_token():
             for p in range(self.rules.players):
-                if p != self.player and self.hands[p]:
+                if self.cluable(p):
                     yield self.some_clue(p)
 
     def some_clue(self, p: int) -> Action:
-        """A legal clue to player p: the rank of the first card p holds."""
-        return Action.rank_clue(p, self.card(self.hands[p][0])[0])
+        """A legal clue to player p (see ``some_clue``)."""
+        assert self.tables is not None
+        return some_clue(self.rules, self.tables.clues,
+                         [self.deck.cards[o] for o in self.hands[p]], p)
 
     # ---- moves -------------------------------------------------------------
 
@@ -129,24 +256,37 @@ class Game:
         """Carry out ``action`` for the player to move; IllegalMove if it is not legal."""
         if self.over:
             raise IllegalMove("the game is already over")
-        if action.kind in (Kind.PLAY, Kind.DISCARD):
+        if action.ends_game:
+            self._end_by(action)
+            return
+        if action.is_move:
             self._play_or_discard(action)
         else:
             self._clue(action)
         self.turn += 1
         self._check_end()
 
+    def _end_by(self, action: Action) -> None:
+        if action.kind is Kind.END_GAME_BY_VOTE:
+            self._end(EndCondition.TERMINATED_BY_VOTE)
+            return
+        if action.value not in END_GAME_VALUES:
+            raise IllegalMove(f"an end of game names one of the end conditions "
+                              f"{', '.join(str(int(c)) for c in END_GAME_VALUES)}")
+        self._end(EndCondition(action.value))
+
     def _play_or_discard(self, action: Action) -> None:
         order, hand = action.target, self.hands[self.player]
         if not isinstance(order, int) or not 0 <= order < self.deck.N:
             raise IllegalMove(f"the deck has no card #{order} (it has {self.deck.N})")
-        if order not in hand:
+        from_deck = action.kind is Kind.PLAY and order == self.deck_play()
+        if order not in hand and not from_deck:
             raise IllegalMove(f"player {self.player} does not hold this card")
         if action.kind is Kind.DISCARD:
             if not self.can_discard():
                 raise IllegalMove(f"cannot discard with {self.clues} of {self.rules.clues} clue tokens")
             self._gain_clue()
-            self.lost_cards.append(order)
+            self._lose(order)
         else:
             a, k = self.card(order)
             if self.piles[k - 1] + 1 == a:
@@ -155,7 +295,11 @@ class Game:
                     self._gain_clue()
             else:
                 self.strikes += 1
-                self.lost_cards.append(order)
+                self._lose(order)
+        if from_deck:
+            self.drawn += 1
+            self._last_card_drawn()
+            return
         hand.remove(order)
         if self.drawn < self.deck.N:
             hand.append(self.drawn)
@@ -163,17 +307,42 @@ class Game:
             if self.drawn == self.deck.N:
                 self._last_card_drawn()
 
+    def _lose(self, order: int) -> None:
+        a, k = self.card(order)
+        self.lost_cards.append(order)
+        x = (k - 1) * self.deck.n + a - 1
+        self.lost_counts[x] += 1
+        assert self.tables is not None
+        if self.lost_counts[x] == self.tables.totals[x] and a <= self.caps[k - 1]:
+            self.caps[k - 1] = a - 1
+
+    def _cap(self, k: int) -> int:
+        """Color index k's values 1.. that each have a copy not lost."""
+        n = self.deck.n
+        assert self.tables is not None
+        totals, base = self.tables.totals, k * n
+        a = 0
+        while a < n and totals[base + a] > self.lost_counts[base + a]:
+            a += 1
+        return a
+
     def _clue(self, action: Action) -> None:
-        if self.clues is not None and self.clues <= 0:
+        if not self.has_token():
             raise IllegalMove("cannot clue with no clue tokens")
         p = action.target
         if not isinstance(p, int) or not 0 <= p < self.rules.players or p == self.player:
             raise IllegalMove(f"player {self.player} cannot clue player {p}")
         if action.value is None:
-            raise IllegalMove("a clue needs a value (a suit index or a rank)")
-        index = 1 if action.kind is Kind.COLOR_CLUE else 0
-        wanted = action.value + 1 if action.kind is Kind.COLOR_CLUE else action.value
-        if not any(self.card(o)[index] == wanted for o in self.hands[p]):
+            raise IllegalMove("a clue needs a value (a color index or a rank)")
+        assert self.tables is not None
+        v = self.tables.clues
+        is_color = action.kind is Kind.COLOR_CLUE
+        if action.value not in v.clue_values(is_color):
+            what = "color" if is_color else "rank"
+            raise IllegalMove(f"the variant has no {what} clue {action.value}")
+        if not (self.rules.empty_clues or v.always_legal(is_color)) and not any(
+                v.touches(is_color, action.value, k - 1, a)
+                for a, k in map(self.card, self.hands[p])):
             raise IllegalMove(f"the clue touches no card of player {p}")
         if self.clues is not None:
             self.clues -= 1
@@ -183,16 +352,54 @@ class Game:
             self.clues += 1
 
     def _last_card_drawn(self) -> None:
-        if self.rules.final_round:
+        if self.rules.final_round and not self.rules.all_or_nothing:
             self.end_turn = self.turn + self.rules.players + 1
 
+    def _end(self, condition: EndCondition, cause: str = "") -> None:
+        self.over, self.condition, self.cause = True, condition, cause
+
     def _check_end(self) -> None:
-        if self.rules.final_round:
-            rounds_done = self.end_turn is not None and self.turn >= self.end_turn
-        else:
-            rounds_done = self.drawn == self.deck.N and not any(self.hands)
-        stuck = not self.hands[self.player] and not self.can_clue()   # no legal move
-        self.over = self.won or self.strikes >= self.rules.strikes or rounds_done or stuck
+        """hanab.live's ``CheckEnd``, in its order, then this project's own ends."""
+        r, target = self.rules, self.deck.target
+        best = self.max_reachable
+        if self.strikes >= r.strikes:
+            self._end(EndCondition.STRIKEOUT)
+        elif r.speedrun and best < target:
+            self._end(EndCondition.SPEEDRUN_FAIL)
+        elif r.all_or_nothing and best < target:
+            self._end(EndCondition.ALL_OR_NOTHING_FAIL)
+        elif r.all_or_nothing and not self.hands[self.player] and not self.has_token():
+            self._end(EndCondition.ALL_OR_NOTHING_SOFTLOCK)
+        elif self.end_turn is not None and self.turn >= self.end_turn:
+            self._end(EndCondition.NORMAL, "the final round is over")
+        elif sum(self.piles) == best:
+            self._end(EndCondition.NORMAL, "every pile is complete" if best == target else
+                      "the score reached the best score still reachable")
+        elif self.end_turn is not None and self._nothing_playable():
+            self._end(EndCondition.NORMAL, "no card still needed can be played")
+        elif not r.final_round and self.drawn == self.deck.N and not any(self.hands):
+            self._end(EndCondition.NORMAL, "the deck and the hands are empty")
+        elif not self.hands[self.player] and not self.can_clue() and self.deck_play() is None:
+            self._end(EndCondition.NORMAL, "the player to move has no legal move")
+
+    def _nothing_playable(self) -> bool:
+        """In the final round: whether no copy of any card the piles still need is in
+        the deck or in the hand of a player with a turn left (hanab.live marks the
+        cards of a player whose last turn is over as unplayable)."""
+        assert self.end_turn is not None
+        p = self.rules.players
+        drew = self.end_turn - p - 1              # the turn that drew the last card
+        done = {(t + self.rules.first_player) % p for t in range(drew + 1, self.turn)}
+        live = {o for q, hand in enumerate(self.hands) if q not in done for o in hand}
+        n, cards = self.deck.n, self.deck.cards
+        for k, top in enumerate(self.piles):
+            if top == n:
+                continue
+            need = (top + 1, k + 1)
+            if any(cards[o] == need for o in range(self.drawn, self.deck.N)) \
+                    or any(cards[o] == need for o in live):
+                return False
+        return True
 
     def _name(self, order: int) -> str:
         a, k = self.card(order)
@@ -200,9 +407,28 @@ class Game:
 
     def describe(self, action: Action) -> str:
         """The action with the card it moves, e.g. ``play #7 (3:2)``."""
-        if action.kind in (Kind.PLAY, Kind.DISCARD) and 0 <= action.target < self.deck.N:
+        if action.is_move and 0 <= action.target < self.deck.N:
             return f"{action} ({self._name(action.target)})"
         return str(action)
+
+
+def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int) -> Action:
+    """A legal clue to player p holding ``hand``: the rank of the first card a rank
+    clue touches (its own rank if the variant allows), else a color that touches one,
+    else (where a clue may touch nothing) the first legal value."""
+    ranks, colors = v.clue_values(False), v.clue_values(True)
+    for a, k in hand:
+        if a in ranks and v.touches(False, a, k - 1, a):
+            return Action.rank_clue(p, a)
+        for r in ranks:
+            if v.touches(False, r, k - 1, a):
+                return Action.rank_clue(p, r)
+        for x in colors:
+            if v.touches(True, x, k - 1, a):
+                return Action.color_clue(p, x)
+    if ranks and (rules.empty_clues or v.always_legal(False)):
+        return Action.rank_clue(p, ranks[0])
+    return Action.color_clue(p, colors[0])
 
 
 @dataclass(frozen=True)
@@ -217,9 +443,11 @@ class LiveReplay:
     step: int | None = None  # index of the first illegal action
 
 
-def replay(deck: Deck, rules: Rules, actions: Iterable[Action]) -> LiveReplay:
-    """Play ``actions`` from the deal; stop at the first illegal one."""
-    g = Game.start(deck, rules)
+def replay(deck: Deck, rules: Rules, actions: Iterable[Action],
+           start: Game | None = None) -> LiveReplay:
+    """Play ``actions`` from the deal (or from a copy of the position ``start``);
+    stop at the first illegal one."""
+    g = Game.start(deck, rules) if start is None else start.copy()
     for i, act in enumerate(actions):
         try:
             described = g.describe(act)

@@ -1,18 +1,21 @@
-"""The parameters of a real-rules game (hanab.live "No Variant").
+"""The parameters of a real-rules game: hanab.live's rules, a variant and its options.
 
 >>> Rules.for_players(2)
-Rules(players=2, hand_size=5, clues=8, strikes=3, final_round=True)
+Rules(2 players, 5 cards each, 8 clues, 3 strikes)
 >>> Rules.for_players(6).hand_size
 3
 >>> Rules.for_players(4, clues=None).clues is None      # unlimited clue tokens
 True
+>>> print(Rules.for_players(3, first_player=1, deck_plays=True).describe())
+3 players, 5 cards each, 8 clues, 3 strikes, player 1 moves first, deck plays
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 from ..errors import InvalidParameter
+from .variants import Variant
 
 # hanab.live's hand sizes: 5 cards for 2-3 players, 4 for 4-5, 3 for 6.
 HAND_SIZE = {2: 5, 3: 5, 4: 4, 5: 4, 6: 3}
@@ -36,7 +39,13 @@ class Rules:
     """``clues`` is the number of clue tokens, which is both the start and the
     maximum (None: unlimited, for the comparison with the solitaire model);
     ``final_round`` False lifts the end of the game after the last draw, so the game
-    goes on until nobody can move.
+    goes on until nobody can move.  The rest are hanab.live's: the ``variant`` (which
+    cards a clue touches; the deck is the caller's), the player who moves first, and
+    the options that change what is legal or how a game ends (``deck_plays``: the last
+    card of the deck may be played from it; ``empty_clues``: a clue need not touch a
+    card; ``speedrun`` and ``all_or_nothing``: the game ends with 0 once the best score
+    still reachable is below the maximum, and in all or nothing there is no final
+    round).
 
     >>> Rules(players=3, hand_size=5, clues=None).clues is None
     True
@@ -47,6 +56,12 @@ class Rules:
     clues: int | None = MAX_CLUES
     strikes: int = STRIKES
     final_round: bool = True
+    first_player: int = 0
+    variant: Variant | None = None       # None: No Variant's clues on any deck
+    deck_plays: bool = False
+    empty_clues: bool = False
+    speedrun: bool = False
+    all_or_nothing: bool = False
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -57,20 +72,60 @@ class Rules:
             raise RulesError(f"clue tokens must be 0 to 1000 (or unlimited), found {self.clues}")
         if not 1 <= self.strikes <= 1000:
             raise RulesError(f"strikes must be 1 to 1000, found {self.strikes}")
+        if not 0 <= self.first_player < self.players:
+            raise RulesError(f"the first player must be 0 to {self.players - 1}, "
+                             f"found {self.first_player}")
+        why = None if self.variant is None else self.variant.unsupported()
+        if why is not None:
+            raise RulesError(f"variant {self.variant_name!r} is not supported: {why}")
 
     @classmethod
     def for_players(cls, players: int, hand_size: int | None = None,
                     clues: int | None = MAX_CLUES, strikes: int = STRIKES,
-                    final_round: bool = True) -> Rules:
-        """The rules for ``players`` with hanab.live's hand size unless one is given."""
+                    final_round: bool = True, **options) -> Rules:
+        """The rules for ``players`` with hanab.live's hand size unless one is given;
+        ``options`` are the other fields (variant, first_player, deck_plays, ...)."""
         if hand_size is None:
             if players not in HAND_SIZE:
                 raise RulesError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, found {players}")
             hand_size = HAND_SIZE[players]
-        return cls(players, hand_size, clues, strikes, final_round)
+        return cls(players, hand_size, clues, strikes, final_round, **options)
+
+    def with_options(self, **changes) -> Rules:
+        return replace(self, **changes)
+
+    @property
+    def variant_name(self) -> str:
+        return "No Variant" if self.variant is None else self.variant.name
+
+    @property
+    def is_standard(self) -> bool:
+        """hanab.live's No Variant with its tokens, strikes and final round, player 0
+        first and no option (the hand size may differ)."""
+        plain = self if self.variant is None or self.variant.name != "No Variant" \
+            else replace(self, variant=None)
+        return plain == Rules(self.players, self.hand_size)
+
+    def options_text(self) -> list[str]:
+        """The non-default parts beyond players, hand size, tokens and strikes."""
+        out = []
+        if not self.final_round:
+            out.append("no final-round limit")
+        if self.first_player:
+            out.append(f"player {self.first_player} moves first")
+        if self.variant is not None:
+            out.append(f"variant {self.variant.name}")
+        out += [name.replace("_", " ") for name in _OPTION_FLAGS if getattr(self, name)]
+        return out
 
     def describe(self) -> str:
         clues = "unlimited clues" if self.clues is None else f"{self.clues} clues"
-        last = "" if self.final_round else ", no final-round limit"
-        return (f"{self.players} players, {self.hand_size} cards each, {clues}, "
-                f"{self.strikes} strikes{last}")
+        return ", ".join([f"{self.players} players, {self.hand_size} cards each, {clues}, "
+                          f"{self.strikes} strikes", *self.options_text()])
+
+    def __repr__(self) -> str:
+        return f"Rules({self.describe()})"
+
+
+_OPTION_FLAGS = tuple(f.name for f in fields(Rules) if f.type == "bool"
+                      and f.name != "final_round")

@@ -26,11 +26,9 @@ from dataclasses import dataclass
 
 from ..errors import SolverBug
 from ..model import Deck
-from ..solvers import Status
 from .actions import Action, Kind
 from .referee import Game, IllegalMove
 from .rules import Rules
-from .solve import LiveOutcome
 
 PLAY, DISCARD, STRIKE = "P", "D", "S"   # fates of a card that leaves a hand
 
@@ -43,8 +41,11 @@ MAX_TOKENS = 32
 MAX_CARD_SLOTS = 1_000_000
 
 
-def refuses(deck: Deck, rules: Rules) -> str | None:
-    """Why the encodings refuse (deck, rules), or None (a LiveMethod's ``refuses``)."""
+def refuses(start: Game) -> str | None:
+    """Why the encodings refuse the position, or None (a LiveMethod's ``refuses``)."""
+    deck, rules = start.deck, start.rules
+    if start.turn:
+        return "the encodings start from the deal, not from a later position"
     if rules.clues is not None and rules.clues > MAX_TOKENS:
         return (f"at most {MAX_TOKENS} clue tokens (found {rules.clues}): the encodings "
                 f"count tokens one-hot per slot; use unlimited clues or another method")
@@ -128,9 +129,14 @@ class Layout:
 def to_actions(deck: Deck, rules: Rules, order: Sequence[int], fates: Sequence[str],
                runs: Sequence[int]) -> list[Action]:
     """The game that moves card ``order[k]`` at slot k (played for fates P and S,
-    discarded for D) after ``runs[k]`` clues, then ``runs[len(order)]`` clues.  Each
-    clue goes to the next player after the mover who holds a card.  An encoding
-    whose solution breaks the rules is a bug: raise SolverBug naming the step."""
+    discarded for D) after ``runs[k]`` clues, then ``runs[len(order)]`` clues, up to
+    where the referee ends it.  Each clue goes to the next player after the mover who
+    can be clued.  An encoding whose solution breaks the rules is a bug: raise
+    SolverBug naming the step.
+
+    The encodings let a game go on after hanab.live's early ends (the score equals
+    the best score still reachable, or nothing still needed can be played): nothing
+    after such an end can add to the score, so the game cut there scores as much."""
     g = Game.start(deck, rules)
     out: list[Action] = []
 
@@ -143,8 +149,10 @@ def to_actions(deck: Deck, rules: Rules, order: Sequence[int], fates: Sequence[s
 
     def clues(count: int) -> None:
         for _ in range(count):
+            if g.over:
+                return
             p = rules.players
-            targets = [(g.player + j) % p for j in range(1, p) if g.hands[(g.player + j) % p]]
+            targets = [(g.player + j) % p for j in range(1, p) if g.cluable((g.player + j) % p)]
             if not targets:
                 raise SolverBug(f"decoded game: action #{len(out)}: player {g.player} "
                                 f"has nobody to clue")
@@ -152,6 +160,8 @@ def to_actions(deck: Deck, rules: Rules, order: Sequence[int], fates: Sequence[s
 
     for k, card in enumerate(order):
         clues(runs[k])
+        if g.over:
+            return out
         move(Action.discard(card) if fates[k] == DISCARD else Action.play(card))
     clues(runs[len(order)] if len(runs) > len(order) else 0)
     return out
@@ -189,13 +199,3 @@ def first_legal_game(deck: Deck, rules: Rules) -> list[Action]:
         g.apply(act)
         out.append(act)
     return out
-
-
-def decided_at_deal(deck: Deck, rules: Rules, maximize: bool) -> LiveOutcome | None:
-    """The answer when the deal already ends the game (no slot to encode), else None."""
-    start = Game.start(deck, rules)
-    if not start.over:
-        return None
-    status = Status.WINNABLE if start.won else Status.UNWINNABLE
-    return LiveOutcome(status, [], start.score if maximize else None,
-                       reason=None if start.won else "the game is over at the deal")

@@ -1,10 +1,13 @@
 """The registry of real-rules methods and the one result type they return.
 
-A method is ``(deck, rules, options) -> LiveOutcome``.  ``solve_live`` runs it and
-replays every certificate with the referee before anyone sees it: a WINNABLE answer
-must come with a complete, legal game that wins; a best score (``maximize``) with a
-complete, legal game that scores exactly that.  A certificate the referee rejects is
-a SolverBug, never shown as an answer.
+A method is ``(position, options) -> LiveOutcome``: the position is a referee
+``Game`` (the deal, or any legal state of a game), which the method reads and never
+changes.  ``solve_position`` runs it and replays every certificate with the referee
+from that position before anyone sees it: a WINNABLE answer must come with a legal
+continuation that ends the game won; a best score (``maximize``) with a legal
+continuation that ends the game with exactly that score.  A certificate the referee
+rejects is a SolverBug, never shown as an answer.  ``solve_live`` asks the same of
+the deal.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from ..errors import InvalidParameter, MethodRefused, SolverBug
 from ..model import Deck
 from ..solvers import SolveOptions, Status
 from .actions import Action
-from .referee import replay
+from .referee import Game, replay
 from .rules import Rules
 
 
@@ -36,7 +39,7 @@ class LiveOutcome:
     """
 
     status: Status
-    actions: list[Action] | None = None   # a complete game (the certificate)
+    actions: list[Action] | None = None   # the certificate: the rest of the game
     score: int | None = None              # with maximize: the best score, reached by ``actions``
     reason: str | None = None             # evidence for UNWINNABLE / why UNKNOWN
     method: str = ""
@@ -49,18 +52,18 @@ class LiveOutcome:
                 "reason": self.reason, "verified": self.verified, "stats": self.stats}
 
 
-def _accepts_all(deck: Deck, rules: Rules) -> str | None:
+def _accepts_all(start: Game) -> str | None:
     return None
 
 
 @dataclass(frozen=True)
 class LiveMethod:
     name: str
-    run: Callable[[Deck, Rules, SolveOptions], LiveOutcome]
+    run: Callable[[Game, SolveOptions], LiveOutcome]
     summary: str
-    # None if the method can decide (deck, rules); else a one-line reason why not.
+    # None if the method can decide the position; else a one-line reason why not.
     # A top-level function, not a lambda: a harness task pickles its methods.
-    refuses: Callable[[Deck, Rules], str | None] = _accepts_all
+    refuses: Callable[[Game], str | None] = _accepts_all
     maximizes: bool = False
 
 
@@ -96,26 +99,26 @@ def live_methods() -> dict[str, LiveMethod]:
     return dict(_REGISTRY)
 
 
-def candidates(deck: Deck, rules: Rules, maximize: bool = False) -> list[LiveMethod]:
-    """The methods ``auto`` runs on (deck, rules), in AUTO_ORDER."""
+def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
+    """The methods ``auto`` runs on the position, in AUTO_ORDER."""
     table = live_methods()
     chosen = [m for name in AUTO_ORDER if (m := table.get(name)) is not None
-              and (m.maximizes or not maximize) and m.refuses(deck, rules) is None]
+              and (m.maximizes or not maximize) and m.refuses(start) is None]
     if not chosen:
         raise MethodRefused("no real-rules method can decide this instance")
     return chosen
 
 
-def _portfolio(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
+def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     """``auto``: without a time limit, the first candidate (every one is exact).
     With one, the candidates in turn while undecided, each with a share of the
     time left: the first FIRST_SHARE of the limit, each later one an equal part of
     what remains, the last all of it.  Undecided at the end: the UNKNOWN outcome
     with the best game found (its score is a lower bound)."""
-    methods = candidates(deck, rules, options.maximize)
+    methods = candidates(start, options.maximize)
     clock = options.clock()
     if not clock.bounded or len(methods) == 1:
-        return _run(methods[0], deck, rules, options)
+        return _run(methods[0], start, options)
     total = clock.remaining()
     best: LiveOutcome | None = None
     for i, m in enumerate(methods):
@@ -126,8 +129,8 @@ def _portfolio(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
         if i < len(methods) - 1:
             share = min(left, total * FIRST_SHARE if i == 0 else left / (len(methods) - i))
         share = max(share, 0.0)
-        out = _run(m, deck, rules, replace(options, time_limit=share,
-                                           deadline=Deadline.after(share)))
+        out = _run(m, start, replace(options, time_limit=share,
+                                     deadline=Deadline.after(share)))
         if out.status is not Status.UNKNOWN:
             return out
         if best is None or (out.score is not None
@@ -141,9 +144,17 @@ def solve_live(deck: Deck, rules: Rules, method: str = "auto",
                options: SolveOptions | None = None) -> LiveOutcome:
     """Decide whether (deck, rules) can be won (or its best score, with
     ``options.maximize``); every certificate is replayed before return."""
+    return solve_position(Game.start(deck, rules), method, options)
+
+
+def solve_position(start: Game, method: str = "auto",
+                   options: SolveOptions | None = None) -> LiveOutcome:
+    """Decide whether the game can still be won from the position ``start`` (or its
+    best final score, with ``options.maximize``); the certificate is the rest of the
+    game, replayed from ``start`` before return."""
     options = options or SolveOptions()
     if method == "auto":
-        return _portfolio(deck, rules, options)
+        return _portfolio(start, options)
     table = live_methods()
     if method in table:
         m = table[method]
@@ -152,29 +163,40 @@ def solve_live(deck: Deck, rules: Rules, method: str = "auto",
                                + ", ".join(sorted(table)))
     if options.maximize and not m.maximizes:
         raise MethodRefused(f"real-rules method {m.name!r} cannot maximize")
-    why = m.refuses(deck, rules)
+    why = m.refuses(start)
     if why is not None:
         raise MethodRefused(f"real-rules method {m.name!r} does not apply: {why}")
-    return _run(m, deck, rules, options)
+    return _run(m, start, options)
 
 
-def _run(m: LiveMethod, deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
-    start = time.perf_counter()
-    out = m.run(deck, rules, options)
+def _run(m: LiveMethod, start: Game, options: SolveOptions) -> LiveOutcome:
+    started = time.perf_counter()
+    out = m.run(start, options)
     out = replace(out, method=m.name,
-                  stats={**out.stats, "seconds": round(time.perf_counter() - start, 6)})
-    return certify_live(deck, rules, out)
+                  stats={**out.stats, "seconds": round(time.perf_counter() - started, 6)})
+    return certify_live(start, out)
 
 
-def certify_live(deck: Deck, rules: Rules, out: LiveOutcome) -> LiveOutcome:
-    """Replay the outcome's game; raise SolverBug if it does not back the claim."""
+def decided_now(start: Game, maximize: bool) -> LiveOutcome | None:
+    """The answer when the game is already over at ``start`` (nothing to search or
+    encode), else None."""
+    if not start.over:
+        return None
+    status = Status.WINNABLE if start.won else Status.UNWINNABLE
+    return LiveOutcome(status, [], start.score if maximize else None,
+                       reason=None if start.won else "the game is already over")
+
+
+def certify_live(start: Game, out: LiveOutcome) -> LiveOutcome:
+    """Replay the outcome's game from ``start``; raise SolverBug if it does not back
+    the claim."""
     if out.actions is None:
         if out.status is Status.WINNABLE:
             raise SolverBug(f"{out.method}: WINNABLE without a game")
         if out.score is not None:
             raise SolverBug(f"{out.method}: best score {out.score} without a game")
         return out
-    rep = replay(deck, rules, out.actions)
+    rep = replay(start.deck, start.rules, out.actions, start)
     if not rep.legal:
         raise SolverBug(f"{out.method}: illegal certificate: {rep.error}")
     if not rep.complete:

@@ -21,11 +21,9 @@ import sys
 from collections.abc import Iterator
 import time
 
-from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..actions import Action
 from ..referee import Game
-from ..rules import Rules
 from ..solve import LiveMethod, LiveOutcome, register
 
 MAX_CARDS = 14        # with more cards the reachable states run into the millions
@@ -38,7 +36,8 @@ class _Stop(Exception):
     """The time or state limit was reached (the answer is UNKNOWN)."""
 
 
-def _refuses(deck: Deck, rules: Rules) -> str | None:
+def _refuses(start: Game) -> str | None:
+    deck, rules = start.deck, start.rules
     if deck.N > MAX_CARDS:
         return (f"{deck.N} cards: brute force visits every reachable state, which grows "
                 f"exponentially with the deck (limit {MAX_CARDS} cards); use search")
@@ -50,9 +49,7 @@ def _refuses(deck: Deck, rules: Rules) -> str | None:
 
 def child(g: Game, action: Action) -> Game:
     """The game after ``action``, leaving ``g`` as it was."""
-    h = Game.__new__(Game)        # a field-by-field copy: dataclasses.replace is 4x slower
-    h.__dict__.update(g.__dict__, hands=[list(x) for x in g.hands], piles=list(g.piles),
-                      lost_cards=list(g.lost_cards))
+    h = g.copy()
     h.apply(action)
     return h
 
@@ -60,15 +57,16 @@ def child(g: Game, action: Action) -> Game:
 class BestScore:
     """Best final score of every reachable state of one game, memoised."""
 
-    def __init__(self, deck: Deck, rules: Rules, deadline: float | None = None):
-        self.deck, self.rules, self.deadline = deck, rules, deadline
+    def __init__(self, start: Game, deadline: float | None = None):
+        self.start = start
+        self.deck, self.rules, self.deadline = start.deck, start.rules, deadline
         self.memo: dict[tuple, int] = {}
 
     def key(self, g: Game) -> tuple:
-        cards, p = self.deck.cards, self.rules.players
+        cards = self.deck.cards
         left = None if g.end_turn is None else g.end_turn - g.turn
         return (tuple(tuple(sorted(cards[o] for o in hand)) for hand in g.hands), g.drawn,
-                tuple(g.piles), g.clues, g.strikes, g.turn % p, left, g.over)
+                tuple(g.piles), g.clues, g.strikes, g.player, left, g.over)
 
     def clue_cycles(self, g: Game) -> bool:
         # Clues cycle only when they cost nothing and no final-round turn is counted.
@@ -121,8 +119,8 @@ class BestScore:
         return next(p for p in range(g.rules.players) if p != g.player and g.hands[p])
 
     def best_game(self) -> tuple[int, list[Action]]:
-        """The best score and a complete game reaching it."""
-        g = Game.start(self.deck, self.rules)
+        """The best final score from the start and the rest of a game reaching it."""
+        g = self.start.copy()
         best = self.value(g)
         actions: list[Action] = []
         while not g.over:
@@ -136,9 +134,10 @@ class BestScore:
         return best, actions
 
 
-def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
+def run(start: Game, options: SolveOptions) -> LiveOutcome:
+    deck, rules = start.deck, start.rules
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
-    search = BestScore(deck, rules, deadline)
+    search = BestScore(start, deadline)
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20 * (deck.N + (rules.clues or 0)) + 1000))
     try:

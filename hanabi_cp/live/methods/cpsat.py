@@ -4,18 +4,18 @@ encodings/live-cpsat.md); ``--maximize`` through the model's objective."""
 from __future__ import annotations
 
 from ...deadline import TimeUp
-from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..hint import greedy_game
-from ..rules import Rules
-from ..schedule import decided_at_deal, from_actions, refuses
-from ..solve import LiveMethod, LiveOutcome, register
+from ..schedule import from_actions, refuses
+from ..referee import Game
+from ..solve import LiveMethod, LiveOutcome, decided_now, register
 
 
-def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
-    dealt = decided_at_deal(deck, rules, options.maximize)
+def run(start: Game, options: SolveOptions) -> LiveOutcome:
+    dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
+    deck, rules = start.deck, start.rules
     from ..cpmodel import LiveCpModel      # OR-Tools loads only when this method runs
 
     deadline = options.clock()

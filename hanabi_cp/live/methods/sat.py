@@ -27,14 +27,16 @@ from ...solvers import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import greedy_game
 from ..rules import Rules
-from ..schedule import decided_at_deal, first_legal_game, from_actions, refuses
-from ..solve import LiveMethod, LiveOutcome, register
+from ..schedule import first_legal_game, from_actions, refuses
+from ..referee import Game
+from ..solve import LiveMethod, LiveOutcome, decided_now, register
 
 
-def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
-    dealt = decided_at_deal(deck, rules, options.maximize)
+def run(start: Game, options: SolveOptions) -> LiveOutcome:
+    dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
+    deck, rules = start.deck, start.rules
     deadline = options.clock()
     solver = check_solver(options.solver)
     try:

@@ -32,12 +32,11 @@ import sys
 import time
 from bisect import bisect_left
 
-from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason
-from ..rules import Rules
-from ..solve import LiveMethod, LiveOutcome, register
+from ..referee import Game, some_clue
+from ..solve import LiveMethod, LiveOutcome, decided_now, register
 
 PLAY, DISCARD, CLUE = 0, 1, 2
 CHECK_EVERY = 512          # nodes between two looks at the clock
@@ -56,73 +55,138 @@ class LiveSearch:
     # Deck cards left at most for the exact (relaxed) endgame bound.
     ENDGAME = 2
 
-    def __init__(self, deck: Deck, rules: Rules, deadline: float | None = None):
+    def __init__(self, start: Game, deadline: float | None = None):
+        deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
         self.deck, self.rules, self.deadline = deck, rules, deadline
         self.n, self.c, self.N, self.p, self.H = n, c, N, rules.players, rules.hand_size
         self.target = n * c
         self.free_clues = rules.clues is None
         self.max_clues = FREE if rules.clues is None else rules.clues
+        # all or nothing has no final round; a deck play draws and plays the last card
+        self.final_round = rules.final_round and not rules.all_or_nothing
+        self.deck_plays = rules.deck_plays
+        self.zero_below_max = rules.speedrun or rules.all_or_nothing
         # the plays an upper bound allows after the last draw: one per player in the
-        # final round, else every card still held
-        self.after_last = self.p if rules.final_round else self.p * self.H
+        # final round (one more with a deck play, which draws and plays at once), else
+        # every card still held
+        self.after_last = (self.p + rules.deck_plays if self.final_round
+                           else self.p * self.H)
+        tables = start.tables
+        assert tables is not None
+        self.touchable, self.free_clue = tables.touchable, tables.free_clue
+        self.clue_rules = tables.clues
+        self.all_touchable = tables.all_touchable
+        self.totals = tables.totals
+        self.lost_counts = list(start.lost_counts)
+        self.caps = list(start.caps)
+        self.capsum = sum(self.caps)
         self.val = [a for a, _ in deck.cards]
         self.col = [k - 1 for _, k in deck.cards]
         self.cid = [(k - 1) * n + a - 1 for a, k in deck.cards]
         self.positions: list[list[int]] = [[] for _ in range(n * c)]
         for i, x in enumerate(self.cid):
             self.positions[x].append(i)
-        # the state
-        H = self.H
-        self.hands = [list(range(i * H, min((i + 1) * H, N))) for i in range(self.p)]
+        # the state, copied from the position; ``turn`` counts from the first
+        # player's first turn, so ``turn % p`` is the player to move
+        self.hands = [list(hand) for hand in start.hands]
         self.held = [0] * (n * c)
         for hand in self.hands:
             for o in hand:
                 self.held[self.cid[o]] += 1
-        self.drawn = min(self.p * H, N)
-        self.piles = [0] * c
-        self.score = 0
-        self.clues = self.max_clues
-        self.strikes = 0
-        self.turn = 0
-        self.end_turn: int | None = None
-        if self.drawn == N and rules.final_round:
-            self.end_turn = self.p + 1
+        self.drawn = start.drawn
+        self.piles = list(start.piles)
+        self.score = sum(self.piles)
+        self.clues = FREE if start.clues is None else start.clues
+        self.strikes = start.strikes
+        shift = rules.first_player
+        self.turn = start.turn + shift
+        self.end_turn: int | None = None if start.end_turn is None else start.end_turn + shift
         self.reach = [0] * c
         self.path: list[Action] = []
         self.trail: list[tuple] = []
         self.tt: dict[tuple, int] = {}
         self.nodes = 0
         self.proved = True
+        self.lost: str | None = None      # a reason the position cannot be won, if known
 
     # ---- the rules, as the referee has them ------------------------------------
 
     def over(self) -> bool:
-        if self.score == self.target or self.strikes >= self.rules.strikes:
+        """Whether the game is over, by the referee's rules (``referee.Game._check_end``)."""
+        r = self.rules
+        if self.strikes >= r.strikes or self.failed():
+            return True
+        me = self.turn % self.p
+        if r.all_or_nothing and not self.hands[me] and self.clues < 1:
             return True
         if self.end_turn is not None:
             if self.turn >= self.end_turn:
                 return True
-        elif not self.rules.final_round and self.drawn == self.N and not any(self.hands):
+        elif not self.final_round and self.drawn == self.N and not any(self.hands):
             return True
-        return not self.hands[self.turn % self.p] and not self.can_clue()
+        if self.score == self.capsum:
+            return True
+        if self.end_turn is not None and self.nothing_playable():
+            return True
+        return not self.hands[me] and not self.can_clue() and self.deck_top() < 0
+
+    def failed(self) -> bool:
+        """A speedrun or all-or-nothing game that can no longer be won (score 0)."""
+        return self.zero_below_max and self.capsum < self.target
 
     def final_score(self) -> int:
-        return 0 if self.strikes >= self.rules.strikes else self.score
+        r = self.rules
+        if self.strikes >= r.strikes or self.failed():
+            return 0
+        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < 1 \
+                and self.score < self.target:
+            return 0
+        return self.score
+
+    def nothing_playable(self) -> bool:
+        """In the final round: no copy of a card the piles need is in the deck or in
+        the hand of a player with a turn left."""
+        assert self.end_turn is not None
+        p = self.p
+        first = self.end_turn - p         # turns drew+1 .. turn-1 are done
+        done = {t % p for t in range(first, self.turn)}
+        n, positions, cid = self.n, self.positions, self.cid
+        live = {cid[o] for q, hand in enumerate(self.hands) if q not in done for o in hand}
+        for k, top in enumerate(self.piles):
+            if top == n:
+                continue
+            x = k * n + top
+            if x in live or (positions[x] and positions[x][-1] >= self.drawn):
+                return False
+        return True
 
     def can_clue(self) -> bool:
         me = self.turn % self.p
-        return self.clues > 0 and any(h for q, h in enumerate(self.hands) if q != me)
+        if self.clues <= 0:
+            return False
+        if self.free_clue:
+            return True
+        touchable = self.touchable
+        return any(touchable[o] for q, h in enumerate(self.hands) if q != me for o in h)
+
+    def cluable(self, q: int) -> bool:
+        return self.free_clue or any(self.touchable[o] for o in self.hands[q])
 
     def clue_action(self) -> Action:
-        """A legal clue for the player to move: the next player holding a card gets
-        the rank of their first card."""
+        """A legal clue for the player to move: to the next player who can be clued
+        (the referee's ``some_clue``)."""
         me = self.turn % self.p
         for d in range(1, self.p):
             q = (me + d) % self.p
-            if self.hands[q]:
-                return Action.rank_clue(q, self.val[self.hands[q][0]])
+            if self.cluable(q):
+                return some_clue(self.rules, self.clue_rules,
+                                 [self.deck.cards[o] for o in self.hands[q]], q)
         raise AssertionError("no player to clue")
+
+    def deck_top(self) -> int:
+        """The deck position a deck play takes now, or -1."""
+        return self.N - 1 if self.deck_plays and self.drawn == self.N - 1 else -1
 
     def do(self, kind: int, order: int) -> None:
         """Carry out a move of the player to move (``undo`` takes it back)."""
@@ -132,17 +196,24 @@ class LiveSearch:
             if not self.free_clues:
                 self.clues -= 1
             self.turn += 1
-            self.trail.append(saved + (-1, -1))
+            self.trail.append(saved + (-1, -1, -1))
             return
         hand = self.hands[self.turn % self.p]
-        at = hand.index(order)
-        del hand[at]
-        x = self.cid[order]
-        self.held[x] -= 1
+        from_deck = order == self.drawn
+        if from_deck:           # a deck play: the last card, drawn and played at once
+            at = -1
+            self.drawn += 1
+            self.end_turn = self.turn + self.p + 1
+        else:
+            at = hand.index(order)
+            del hand[at]
+            self.held[self.cid[order]] -= 1
+        old_cap = -1
         if kind == DISCARD:
             self.path.append(Action.discard(order))
             if self.clues < self.max_clues:     # always, unless tokens are unlimited
                 self.clues += 1
+            old_cap = self.lose(order)
         else:
             self.path.append(Action.play(order))
             k = self.col[order]
@@ -153,22 +224,49 @@ class LiveSearch:
                     self.clues += 1
             else:
                 self.strikes += 1
+                old_cap = self.lose(order)
         drew = -1
-        if self.drawn < self.N:
+        if not from_deck and self.drawn < self.N:
             drew = self.drawn
             hand.append(drew)
             self.held[self.cid[drew]] += 1
             self.drawn += 1
-            if self.drawn == self.N and self.rules.final_round:
+            if self.drawn == self.N and self.final_round:
                 self.end_turn = self.turn + self.p + 1
         self.turn += 1
-        self.trail.append(saved + (at, drew))
+        self.trail.append(saved + (at, drew, old_cap))
+
+    def lose(self, order: int) -> int:
+        """Count a lost copy; the color's old cap if this loss lowered it, else -1."""
+        x, k = self.cid[order], self.col[order]
+        self.lost_counts[x] += 1
+        a = self.val[order]
+        if self.lost_counts[x] == self.totals[x] and a <= self.caps[k]:
+            old = self.caps[k]
+            self.caps[k] = a - 1
+            self.capsum -= old - a + 1
+            return old
+        return -1
 
     def undo(self) -> None:
-        kind, order, self.clues, self.strikes, self.end_turn, score, at, drew = self.trail.pop()
+        kind, order, self.clues, self.strikes, self.end_turn, score, at, drew, old_cap = \
+            self.trail.pop()
         self.path.pop()
         self.turn -= 1
         if kind == CLUE:
+            return
+        x = self.cid[order]
+        if score == self.score:             # lost: a discard or a strike
+            self.lost_counts[x] -= 1
+            if old_cap >= 0:
+                k = self.col[order]
+                self.capsum += old_cap - self.caps[k]
+                self.caps[k] = old_cap
+        else:
+            self.piles[self.col[order]] -= 1
+            self.score = score
+        if at < 0:                          # a deck play
+            self.drawn -= 1
             return
         hand = self.hands[self.turn % self.p]
         if drew >= 0:
@@ -176,10 +274,7 @@ class LiveSearch:
             self.held[self.cid[drew]] -= 1
             self.drawn -= 1
         hand.insert(at, order)
-        self.held[self.cid[order]] += 1
-        if score != self.score:
-            self.piles[self.col[order]] -= 1
-            self.score = score
+        self.held[x] += 1
 
     # ---- the upper bound ---------------------------------------------------------
 
@@ -187,7 +282,10 @@ class LiveSearch:
         """An upper bound on the final score of every game from here; fills
         ``self.reach`` (per color, the highest value that can still be played)."""
         n, N, drawn, held, positions = self.n, self.N, self.drawn, self.held, self.positions
-        bottom_rule = self.rules.final_round and drawn < N
+        # a deck play takes the last card without holding it: the rules that count
+        # on every card passing through a hand (bottom card, hand size, endgame) rest
+        simple_draws = self.final_round and not self.deck_plays
+        bottom_rule = simple_draws and drawn < N
         late: list[int] = []        # per needed card: the deck position that must be drawn first
         spans: list[tuple[int, int]] = []   # per needed card: draws during which it must be held
         total = 0
@@ -225,9 +323,10 @@ class LiveSearch:
                 excess = count - (room - gate)
                 if excess > loss:
                     loss = excess
-        if not loss and len(spans) >= self.p * self.H and self.hand_overflow(spans):
+        if not loss and simple_draws and len(spans) >= self.p * self.H \
+                and self.hand_overflow(spans):
             loss = 1
-        if drawn >= N - self.ENDGAME and self.rules.final_round and loss < total - self.score:
+        if drawn >= N - self.ENDGAME and simple_draws and loss < total - self.score:
             return min(total - loss, self.endgame_bound(total))
         return total - loss
 
@@ -296,9 +395,15 @@ class LiveSearch:
     # ---- moves --------------------------------------------------------------
 
     def key(self) -> tuple:
-        cid, val, col, piles, reach = self.cid, self.val, self.col, self.piles, self.reach
-        hands = tuple(tuple(sorted(cid[o] if piles[col[o]] < val[o] <= reach[col[o]] else -1
-                                   for o in hand)) for hand in self.hands)
+        cid, val, col, piles, caps = self.cid, self.val, self.col, self.piles, self.caps
+        # A trash card (already played, or above its color's cap: losing it changes
+        # nothing) counts only by whether a clue can touch it.
+        trash = -1 if self.all_touchable else None
+        touchable = self.touchable
+        hands = tuple(tuple(sorted(
+            cid[o] if piles[col[o]] < val[o] <= caps[col[o]]
+            else trash if trash is not None else -1 - (not touchable[o])
+            for o in hand)) for hand in self.hands)
         left = None if self.end_turn is None else self.end_turn - self.turn
         return (self.drawn, tuple(piles), self.clues, self.strikes, self.turn % self.p,
                 left, hands)
@@ -307,14 +412,17 @@ class LiveSearch:
         """Every distinct move of the player to move, the likely good ones first."""
         me = self.turn % self.p
         hand = self.hands[me]
-        piles, reach, val, col, cid = self.piles, self.reach, self.val, self.col, self.cid
+        piles, val, col, cid = self.piles, self.val, self.col, self.cid
         can_discard = self.free_clues or self.clues < self.max_clues
         plays, spare, needed, seen = [], [], [], set()
-        trash = -1
+        trash: list[int] = []          # one trash card per touchability (see ``key``)
+        caps, touchable = self.caps, self.touchable
         for o in hand:
             k, v = col[o], val[o]
-            if v <= piles[k] or v > reach[k]:
-                trash = o
+            if v <= piles[k] or v > caps[k]:
+                if not trash or (not self.all_touchable and len(trash) == 1
+                                 and touchable[trash[0]] != touchable[o]):
+                    trash.append(o)
                 continue
             x = cid[o]
             if x in seen:
@@ -328,8 +436,12 @@ class LiveSearch:
                 needed.append(o)
         plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
         out = [(PLAY, o) for o in plays]
-        if trash >= 0 and can_discard:
-            out.append((DISCARD, trash))
+        top = self.deck_top()
+        good_top = top >= 0 and val[top] == piles[col[top]] + 1
+        if good_top:
+            out.append((PLAY, top))
+        if can_discard:
+            out += [(DISCARD, o) for o in trash]
         spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
         clue = [(CLUE, -1)] if self.can_clue() else []
         discards = [(DISCARD, o) for o in spare] if can_discard else []
@@ -337,11 +449,12 @@ class LiveSearch:
             out += clue + discards
         else:
             out += discards + clue
-        if trash >= 0:
-            out.append((PLAY, trash))
+        out += [(PLAY, o) for o in trash]
         if can_discard:
             out += [(DISCARD, o) for o in needed + plays]
         out += [(PLAY, o) for o in spare + needed]
+        if top >= 0 and not good_top:
+            out.append((PLAY, top))
         return out
 
     def copies_left(self, x: int) -> int:
@@ -472,11 +585,16 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
     return min(best, enough)
 
 
-def run(deck: Deck, rules: Rules, options: SolveOptions) -> LiveOutcome:
+def run(start: Game, options: SolveOptions) -> LiveOutcome:
+    over = decided_now(start, options.maximize)
+    if over is not None:
+        return over
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
-    s = LiveSearch(deck, rules, deadline)
+    s = LiveSearch(start, deadline)
+    # the deal's lost-deck reasons speak of the deal only
+    s.lost = lost_reason(start.deck, start.rules) if start.turn == 0 else None
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 4 * deck.N + 4 * (rules.clues or 0) + 1000))
+    sys.setrecursionlimit(max(old, 4 * s.N + 4 * (start.rules.clues or 0) + 1000))
     try:
         return _maximize(s) if options.maximize else _decide(s)
     finally:
@@ -488,7 +606,7 @@ def _stats(s: LiveSearch) -> dict:
 
 
 def _decide(s: LiveSearch) -> LiveOutcome:
-    why = lost_reason(s.deck, s.rules)
+    why = s.lost
     if why is not None:
         return LiveOutcome(Status.UNWINNABLE, reason=why, stats={"nodes": 0, "refuted": 0})
     try:
@@ -505,11 +623,11 @@ def _decide(s: LiveSearch) -> LiveOutcome:
 
 def _maximize(s: LiveSearch) -> LiveOutcome:
     best: tuple[list[Action], int] | None = None
-    lost = lost_reason(s.deck, s.rules)
+    lost = s.lost
     top = min(s.bound(), s.target - 1) if lost else s.bound()
     try:
         best = s.game(0)           # the move order's first game: at once, a lower bound
-        assert best is not None, "a game from the deal always exists"
+        assert best is not None, "a game from a position that is not over always exists"
         if best[1] < top:
             best = s.game(top) or best
         while best[1] + 1 < top:   # upwards from the best game so far
