@@ -48,7 +48,7 @@ def test_solve_live_winnable_writes_a_game_that_verifies(tmp_path):
     assert f"c certificate written to {cert} (hanab.live's JSON game format)" in out
     assert "c note" not in res.stdout          # a standard deck and rules: importable
     game = json.loads(cert.read_text())
-    assert game["players"] == ["Alice", "Bob", "Cathy"] and game["first_player"] == 0
+    assert game["players"] == ["Alice", "Bob", "Cathy"] and "first_player" not in game
     assert game["options"] == {"variant": "No Variant"} and len(game["deck"]) == 50
     res = run(["verify", WIN, cert, "--rules", "live"])     # players from the file
     assert res.exit_code == 0, res.output
@@ -85,7 +85,8 @@ def test_solve_live_json_and_v_line(tmp_path):
     data = json.loads(res.stdout)
     assert data["status"] == "WINNABLE" and data["verified"] and data["method"] == "brute"
     assert data["rules"] == {"players": 2, "hand_size": 2, "clues": 1, "strikes": 1,
-                             "final_round": True}
+                             "final_round": True, "variant": "No Variant", "first_player": 0,
+                             "options": []}
     res = run(["solve", path, "--rules", "live", "--players", 2, "--hand-size", 2,
                "--clues", "unlimited", "--certificate", "-"])
     assert res.exit_code == 10
@@ -170,25 +171,25 @@ def test_solitaire_stays_the_default():
 
 BAD = {
     "bad_live_action_type.json":
-        "bad_live_action_type.json:5: expected an action of type 0 to 3 (hanab.live's type "
-        '4 and 5 end a game early: not a complete game), found {"type": 4, "target": 1, '
-        '"value": 4}',
+        'bad_live_action_type.json:5: expected an action {"type": 0 play, 1 discard, 2 color '
+        'clue, 3 rank clue (4 and 5: end of game), "target": an integer >= 0, "value": an '
+        'integer >= 0 for a clue}, found {"type": 7, "target": 1, "value": 4}',
     "bad_live_action_shape.json":
         'bad_live_action_shape.json:4: expected an action {"type": 0 play, 1 discard, 2 color '
-        'clue or 3 rank clue, "target": an integer >= 0, "value": an integer >= 0 for a '
-        'clue}, found {"type": 1}',
+        'clue, 3 rank clue (4 and 5: end of game), "target": an integer >= 0, "value": an '
+        'integer >= 0 for a clue}, found {"type": 1}',
     "bad_live_clue_value.json":
-        'bad_live_clue_value.json:3: expected a clue with a "value" (an integer >= 0: a suit '
+        'bad_live_clue_value.json:3: expected a clue with a "value" (an integer >= 0: a color '
         'index or a rank), found {"type": 2, "target": 1}',
     "bad_live_variant.json":
-        'bad_live_variant.json:5: expected the variant "No Variant" (the only rules '
-        'hanabi-cp implements), found "Rainbow (6 Suits)"',
+        "bad_live_variant.json:5: expected a variant hanab.live lists, found unknown variant "
+        "'Rainbow (7 Suits)'",
     "bad_live_option.json":
-        'bad_live_option.json:5: expected no option "emptyClues" (it changes the rules), '
-        "found true",
+        'bad_live_option.json:5: expected no detrimental characters (hanabi-cp does not '
+        'model them), found true',
     "bad_live_first_player.json":
-        'bad_live_first_player.json:4: expected "first_player": 0 (player 0 moves first), '
-        "found 1",
+        'bad_live_first_player.json:4: expected "first_player": a player index 0 to 1, '
+        "found 2",
     "bad_live_players.json":
         'bad_live_players.json:2: expected "players": a non-empty list of player names, '
         "found 2",
@@ -220,7 +221,7 @@ def test_game_json_round_trips():
     text = replay_json(deck, rules, actions)
     game = parse_replay(text)
     assert game.actions == actions and game.players == 4 and game.deck == deck
-    assert game.hand_size_change == 1 and '"oneExtraCard": true' in text
+    assert game.options.hand_size_change == 1 and '"oneExtraCard": true' in text
     assert parse_replay(json.dumps([a.to_json() for a in actions])).actions == actions
 
 
@@ -235,9 +236,13 @@ def test_verify_live_reads_a_bare_action_list(tmp_path):
     actions = json.loads(GAME.read_text())["actions"]
     bare = tmp_path / "actions.json"
     bare.write_text(json.dumps(actions))
+    # the players (and options) of a game given as DECK
     res = run(["verify", GAME, bare, "--rules", "live", "--hand-size", 2])
+    assert res.exit_code == 0 and s_line(res.stdout) == "s VERIFIED"
+    plain = write_deck(tmp_path, read_replay(str(GAME)).deck)
+    res = run(["verify", plain, bare, "--rules", "live", "--hand-size", 2])
     assert res.exit_code == 2 and "--rules live needs --players P" in res.stderr
-    res = run(["verify", GAME, bare, "--rules", "live", "--players", 2, "--hand-size", 2])
+    res = run(["verify", plain, bare, "--rules", "live", "--players", 2, "--hand-size", 2])
     assert res.exit_code == 0 and s_line(res.stdout) == "s VERIFIED"
     res = run(["verify", "-", "-", "--rules", "live", "--players", 2])
     assert res.exit_code == 2 and "cannot both be `-`" in res.stderr

@@ -14,17 +14,21 @@ import json
 import click
 
 from ..errors import UsageError
-from ..live.replay_io import hanab_live_can_replay, read_replay, replay_json, write_replay
+from ..live.replay_io import (GameOptions, Replay, hanab_live_can_replay, parse_replay,
+                              read_replay, replay_json, write_replay)
 from ..live.referee import replay
-from ..live.rules import Rules
+from ..live.rules import Rules, RulesError
+from ..live.clue_rules import clue_rules
+from ..live.variants import variant as find_variant
 from ..live.solve import live_methods, solve_live
 from ..model import Deck
 from ..solvers import SolveOptions, Status
-from .common import MethodChoice, check_outputs, deck_summary, echo_json, echo_verdict, load_deck
+from .common import MethodChoice, check_outputs, deck_summary, echo_json, echo_verdict
 
 COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
 
-LIVE_ONLY = ("players", "hand_size", "clues", "strikes")
+LIVE_ONLY = ("players", "hand_size", "clues", "strikes", "variant", "first_player",
+             "game_options")
 
 
 class ClueCount(click.ParamType):
@@ -62,10 +66,10 @@ def live_options(func):
         click.option("--rules", type=click.Choice(["solitaire", "live"]), default="solitaire",
                      show_default=True,
                      help="solitaire: one player, hand size h (the paper's model); live: a "
-                          "real game (hanab.live No Variant, open hands) of --players."),
+                          "real game (hanab.live's rules, open hands) of --players."),
         click.option("--players", type=click.IntRange(2, 6), default=None, metavar="P",
-                     help="With --rules live: the number of players, 2 to 6 (verify: "
-                          "default from the game export)."),
+                     help="With --rules live: the number of players, 2 to 6 (default from "
+                          "a game file's players)."),
         click.option("--hand-size", type=click.IntRange(min=1), default=None, metavar="H",
                      help="With --rules live: cards per player [default: hanab.live's, "
                           "5 for 2-3 players, 4 for 4-5, 3 for 6]."),
@@ -74,36 +78,116 @@ def live_options(func):
                           "(a number or `unlimited`) [default: 8]."),
         click.option("--strikes", type=click.IntRange(min=1), default=None, metavar="S",
                      help="With --rules live: the strikes that end the game [default: 3]."),
+        click.option("--variant", default=None, metavar="NAME",
+                     help="With --rules live: a hanab.live variant by its exact name "
+                          "(`hanabi-cp variants` lists them) [default: No Variant, or a "
+                          "game file's]."),
+        click.option("--first-player", type=click.IntRange(0, 5), default=None, metavar="P",
+                     help="With --rules live: the player who moves first (hanab.live's "
+                          "startingPlayer) [default: 0]."),
+        click.option("--option", "game_options", multiple=True, metavar="NAME",
+                     type=click.Choice(sorted(OPTION_FLAGS)),
+                     help="With --rules live: a hanab.live option that changes the rules "
+                          "(repeatable): " + ", ".join(sorted(OPTION_FLAGS)) + "."),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
+# hanab.live's options as flags of --option, and the Rules field each sets.
+OPTION_FLAGS = {"deck-plays": "deck_plays", "empty-clues": "empty_clues",
+                "speedrun": "speedrun", "all-or-nothing": "all_or_nothing"}
+
+
 def check_solitaire(live: dict) -> None:
     """With --rules solitaire, none of the real-game options may be given."""
-    given = [name for name in LIVE_ONLY if live.get(name) is not None]
+    given = [name for name in LIVE_ONLY if live.get(name) not in (None, ())]
     if given:
-        flag = "--" + given[0].replace("_", "-")
+        flag = "--" + given[0].replace("_", "-").replace("game-options", "option")
         raise UsageError(f"{flag} needs --rules live")
 
 
-def make_rules(live: dict, players: int | None = None, hand_size_change: int = 0) -> Rules:
+def make_rules(live: dict, game: GameOptions | None = None, players: int | None = None,
+               source: str = "") -> Rules:
+    """The rules from the command's flags over what a game file says (``game``, its
+    ``players``); a flag that contradicts the file is an error naming both."""
+    game = game or GameOptions()
+    if live.get("players") is not None and players is not None and live["players"] != players:
+        raise UsageError(f"{source}: the game has {players} players, but --players "
+                         f"{live['players']} was given")
     players = live.get("players") or players
     if players is None:
         raise UsageError("--rules live needs --players P (2 to 6)")
+    variant = game.variant
+    if live.get("variant") is not None:
+        chosen = None if live["variant"] == "No Variant" else find_variant(live["variant"])
+        if source and chosen != variant:
+            raise UsageError(f"{source}: the game is of variant {_name(variant)!r}, but "
+                             f"--variant {live['variant']!r} was given")
+        variant = chosen
+    first = game.first_player
+    if live.get("first_player") is not None:
+        if source and live["first_player"] != first:
+            raise UsageError(f"{source}: player {first} moves first in the game, but "
+                             f"--first-player {live['first_player']} was given")
+        first = live["first_player"]
+    flags = set(game.flags) | {OPTION_FLAGS[x] for x in live.get("game_options") or ()}
+    if source and flags != set(game.flags):
+        extra = sorted(flags - set(game.flags))[0].replace("_", "-")
+        raise UsageError(f"{source}: the game does not use the option {extra!r}, but "
+                         f"--option {extra} was given")
     clues = live.get("clues")
-    rules = Rules.for_players(players, live.get("hand_size"),
-                              8 if clues is None else None if clues == "unlimited" else clues,
-                              3 if live.get("strikes") is None else live["strikes"])
-    if live.get("hand_size") is None and hand_size_change:
-        rules = Rules.for_players(players, rules.hand_size + hand_size_change, rules.clues,
-                                  rules.strikes)
-    return rules
+    merged = GameOptions(variant, first, game.hand_size_change, tuple(sorted(flags)))
+    try:
+        return merged.rules(players, live.get("hand_size"),
+                            8 if clues is None else None if clues == "unlimited" else clues,
+                            3 if live.get("strikes") is None else live["strikes"])
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _name(variant) -> str:
+    return "No Variant" if variant is None else variant.name
+
+
+def load_game_deck(path: str) -> tuple[Deck, Replay | None]:
+    """A deck for --rules live, and the game when DECK is a game file with a deck (a
+    hanab.live export, a certificate): its variant, options and players count."""
+    from ..formats.decks import looks_like_json, parse_deck
+    from ..formats.textio import display_name, read_text
+    text = read_text(path)
+    name = display_name(path)
+    if looks_like_json(text):
+        game = _game_with_deck(text, name)
+        if game is not None:
+            assert game.deck is not None
+            return game.deck, game
+    return parse_deck(text, name).deck, None
+
+
+def _game_with_deck(text: str, name: str) -> Replay | None:
+    """The game in a JSON text holding both "deck" and "actions", else None."""
+    from ..formats.jsonpos import load_json
+    data = load_json(text, name)
+    if isinstance(data, dict) and "deck" in data and "actions" in data:
+        return parse_replay(text, name)
+    return None
 
 
 def _rules_line(rules: Rules) -> str:
-    return f"c rules: {rules.describe()} (hanab.live No Variant, open hands)"
+    return f"c rules: {rules.describe()} (hanab.live {rules.variant_name}, open hands)"
+
+
+def game_rules(live: dict, game: Replay | None, deck: Deck, source: str) -> Rules:
+    """The rules for DECK: the flags over the game file's, checked against the deck."""
+    rules = make_rules(live, game.options if game else None, game.players if game else None,
+                       source if game else "")
+    try:
+        clue_rules(rules, deck)
+    except RulesError as exc:
+        raise UsageError(f"{source}: {exc}") from None
+    return rules
 
 
 def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_json: bool,
@@ -114,8 +198,8 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
     if proof is not None:
         raise UsageError("--proof is for --rules solitaire (method sat)")
     check_outputs("solve", {"--certificate": certificate}, force, {"DECK": deck_path})
-    deck = load_deck(deck_path).deck
-    rules = make_rules(live)
+    deck, game = load_game_deck(deck_path)
+    rules = game_rules(live, game, deck, deck_path)
     out = solve_live(deck, rules, method, options)
     if as_json:
         echo_json({**out.to_json(), "rules": _rules_json(rules)})
@@ -159,7 +243,10 @@ def _write_certificate(deck: Deck, rules: Rules, out, path: str, force: bool,
 
 def _rules_json(rules: Rules) -> dict:
     return {"players": rules.players, "hand_size": rules.hand_size, "clues": rules.clues,
-            "strikes": rules.strikes, "final_round": rules.final_round}
+            "strikes": rules.strikes, "final_round": rules.final_round,
+            "variant": rules.variant_name, "first_player": rules.first_player,
+            "options": sorted(flag for flag, field in OPTION_FLAGS.items()
+                              if getattr(rules, field))}
 
 
 def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live: dict,
@@ -169,14 +256,16 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
                          "--hand-size")
     if deck_path == "-" and actions_path == "-":
         raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
-    deck = load_deck(deck_path).deck
+    deck, in_deck = load_game_deck(deck_path)
     game = read_replay(actions_path)
     if game.players is not None and live.get("players") not in (None, game.players):
         raise UsageError(f"{actions_path}: the game has {game.players} players, "
                          f"but --players {live['players']} was given")
     if game.deck is not None and list(game.deck.cards) != list(deck.cards):
         raise UsageError(f"{actions_path}: its deck is not DECK ({_first_difference(game.deck, deck)})")
-    rules = make_rules(live, game.players, game.hand_size_change)
+    # the game file's options, or (a bare list of actions) those of a game given as DECK
+    rules = game_rules(live, game if game.deck is not None or in_deck is None else in_deck,
+                       deck, actions_path)
     rep = replay(deck, rules, game.actions)
     ok = rep.legal and rep.complete
     error = rep.error if not rep.legal else None if rep.complete else (
@@ -185,7 +274,8 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
         echo_json({"verified": ok, "legal": rep.legal, "complete": rep.complete,
                    "score": rep.score, "won": rep.won, "target": deck.target,
                    "strikes": rep.strikes, "turns": rep.turns, "error": error,
-                   "step": rep.step, "rules": _rules_json(rules)})
+                   "step": rep.step, "end": rep.end_text, "end_condition": int(rep.condition),
+                   "rules": _rules_json(rules)})
     else:
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
@@ -193,6 +283,8 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
         if error:
             click.echo(f"c reason: {error}")
         click.echo(f"c score: {rep.score} of {deck.target}" + (" (won)" if rep.won else ""))
+        if rep.complete:
+            click.echo(f"c end: {rep.end_text}")
         click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")
     ctx.exit(0 if ok else 1)
 

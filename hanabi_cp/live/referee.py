@@ -441,6 +441,14 @@ class LiveReplay:
     turns: int
     error: str | None = None
     step: int | None = None  # index of the first illegal action
+    condition: EndCondition = EndCondition.IN_PROGRESS
+    cause: str = ""
+
+    @property
+    def end_text(self) -> str:
+        """How the game ended, as hanab.live names it (with the cause of a normal end)."""
+        text = f"{int(self.condition)} ({self.condition.describe()})"
+        return f"{text}: {self.cause}" if self.cause else text
 
 
 def replay(deck: Deck, rules: Rules, actions: Iterable[Action],
@@ -454,5 +462,6 @@ def replay(deck: Deck, rules: Rules, actions: Iterable[Action],
             g.apply(act)
         except IllegalMove as exc:
             return LiveReplay(False, False, g.score, g.won, g.strikes, g.turn,
-                              f"action #{i}: {described}: {exc}", i)
-    return LiveReplay(True, g.over, g.score, g.won, g.strikes, g.turn)
+                              f"action #{i}: {described}: {exc}", i, g.condition, g.cause)
+    return LiveReplay(True, g.over, g.score, g.won, g.strikes, g.turn, condition=g.condition,
+                      cause=g.cause)

@@ -6,50 +6,77 @@ Written (``replay_json``; hanab.live's "JSON game" format, one action per line):
       "players": ["Alice", "Bob"],
       "deck": [{"suitIndex": 0, "rank": 1}, ...],
       "actions": [{"type": 0, "target": 3}, {"type": 3, "target": 1, "value": 2}, ...],
-      "first_player": 0,
       "options": {"variant": "No Variant"}
     }
 
-Read (``parse_replay``): that shape, a hanab.live game export (which has the same
-keys and more: "id", "seed", "notes", ...), an object with only "actions", or a bare
-list of actions.  Action types: 0 play, 1 discard (target: the card's deck
-position), 2 color clue (value: suit index), 3 rank clue (value: rank), the target
-of a clue being a player.  Only games of the base rules are read: a variant other
-than "No Variant", a starting player other than 0 or an option that changes the
-rules (empty clues, deck plays, ...) is an error naming its line; hanab.live's
-"one extra card" / "one less card" change the hand size by one.
+Read (``parse_replay``): that shape, a hanab.live game export (the same keys and
+more: "id", "seed", "notes", ... which change nothing), an object with only
+"actions", or a bare list of actions.  Action types: 0 play, 1 discard (target: the
+card's deck position), 2 color clue (value: an index into the variant's clue
+colors), 3 rank clue (value: a rank), the target of a clue being a player; 4 and 5
+end the game without a move (terminated, timed out, ended by a vote: score 0), and
+only as the last action.  The "options" object is read as hanab.live reads it: the
+variant, "startingPlayer", "oneExtraCard" / "oneLessCard" (the hand size),
+"deckPlays", "emptyClues", "speedrun", "allOrNothing"; "timed", "timeBase",
+"timePerTurn" and "cardCycle" change only clocks and display.  Anything else, an
+unknown variant, a variant whose rules hanabi-cp does not model and
+"detrimentalCharacters" are errors naming the line: never ignored.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..errors import InputError
 from ..formats.deck_json import parse_deck_json
-from ..formats.jsonpos import Shape, describe, is_int, load_json
+from ..formats.jsonpos import Shape, describe, is_int, line_of, load_json
 from ..formats.textio import display_name, read_text, write_text
 from ..model import Deck
 from .actions import Action, Kind
 from .rules import HAND_SIZE, MAX_CLUES, STRIKES, Rules
+from .variants import UnknownVariant, Variant, variant as find_variant
 
 PLAYER_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
-VARIANT = "No Variant"
+NO_VARIANT = "No Variant"
 HAND_SIZE_OPTIONS = {"oneExtraCard": 1, "oneLessCard": -1}
-# hanab.live options that change what is legal or how the game ends.
-RULE_OPTIONS = ("emptyClues", "deckPlays", "allOrNothing", "detrimentalCharacters",
-                "oneExtraCard", "oneLessCard")
-EXPECTED_ACTION = ('an action {"type": 0 play, 1 discard, 2 color clue or 3 rank clue, '
-                   '"target": an integer >= 0, "value": an integer >= 0 for a clue}')
+# hanab.live's options that change the rules, and the Rules field each sets.
+RULE_OPTIONS = {"deckPlays": "deck_plays", "emptyClues": "empty_clues",
+                "speedrun": "speedrun", "allOrNothing": "all_or_nothing"}
+# Options that change only clocks and display: read, checked, without effect.
+CLOCK_OPTIONS = ("timed", "timeBase", "timePerTurn", "cardCycle")
+EXPECTED_ACTION = ('an action {"type": 0 play, 1 discard, 2 color clue, 3 rank clue (4 and '
+                   '5: end of game), "target": an integer >= 0, "value": an integer >= 0 '
+                   'for a clue}')
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What a game file says about its rules beyond the players."""
+
+    variant: Variant | None = None        # None: No Variant
+    first_player: int = 0
+    hand_size_change: int = 0             # hanab.live's one extra / one less card
+    flags: tuple[str, ...] = ()           # Rules fields set to True (deck_plays, ...)
+
+    def rules(self, players: int, hand_size: int | None = None,
+              clues: int | None = MAX_CLUES, strikes: int = STRIKES) -> Rules:
+        """The rules of a game of ``players`` with these options (``hand_size``, if
+        given, replaces hanab.live's size and its one-extra/one-less change)."""
+        if hand_size is None:
+            hand_size = HAND_SIZE.get(players, 1) + self.hand_size_change
+        return Rules.for_players(players, hand_size, clues, strikes, variant=self.variant,
+                                 first_player=self.first_player,
+                                 **dict.fromkeys(self.flags, True))
 
 
 @dataclass(frozen=True)
 class Replay:
     actions: list[Action]
-    players: int | None = None        # from "players", if given
-    deck: Deck | None = None          # from "deck", if given
-    hand_size_change: int = 0         # hanab.live's one extra / one less card
-
-
+    players: int | None = None            # from "players", if given
+    deck: Deck | None = None              # from "deck", if given
+    options: GameOptions = field(default_factory=GameOptions)
+    names: tuple[str, ...] | None = None  # the players' names, if given
 
 
 def parse_replay(text: str, path: str = "<string>") -> Replay:
@@ -71,76 +98,143 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
         shape.fail((), 'a list of actions or a JSON object with "actions" (a hanabi-cp '
                    'certificate or a hanab.live game export)', describe(data))
     actions = _actions(data["actions"], shape, ("actions",))
-    players = None
+    names = None
     if "players" in data:
         names = data["players"]
         if not (isinstance(names, list) and names and all(isinstance(x, str) for x in names)):
             shape.fail(("players",), '"players": a non-empty list of player names',
                        describe(names))
-        players = len(names)
+        names = tuple(names)
+    options = _options(data, shape, len(names) if names else None)
     deck = None
     if "deck" in data:
         deck, _, _ = parse_deck_json(text, path)
-    change = _options(data, shape)
-    return Replay(actions, players, deck, change)
+        deck = _fit(deck, options.variant, shape)
+    return Replay(actions, len(names) if names else None, deck, options, names)
 
 
 def _actions(items, shape: Shape, where: tuple) -> list[Action]:
     if not isinstance(items, list):
         shape.fail(where, "a list of actions", describe(items))
-    out = []
+    out: list[Action] = []
     for i, item in enumerate(items):
         at = (*where, i)
+        if out and out[-1].ends_game:
+            shape.fail(at, "no action after the end of the game (type 4 or 5)",
+                       describe(item))
         if not isinstance(item, dict) or not is_int(item.get("type")) \
-                or not is_int(item.get("target")) or item["target"] < 0:
+                or not is_int(item.get("target")):
             shape.fail(at, EXPECTED_ACTION, describe(item))
-        if item["type"] in (4, 5):
-            shape.fail(at, "an action of type 0 to 3 (hanab.live's type 4 and 5 end a game "
-                       "early: not a complete game)", describe(item))
-        if not 0 <= item["type"] <= 3:
+        kind, target, value = item["type"], item["target"], item.get("value")
+        if kind in (4, 5):
+            if not (target >= -1 and is_int(value)):
+                shape.fail(at, 'an end of game {"type": 4 or 5, "target": a player or -1, '
+                           '"value": an end condition}', describe(item))
+            out.append(Action(Kind(kind), target, value))
+            continue
+        if not 0 <= kind <= 3 or target < 0:
             shape.fail(at, EXPECTED_ACTION, describe(item))
-        kind = Kind(item["type"])
-        value = item.get("value")
         if kind in (Kind.COLOR_CLUE, Kind.RANK_CLUE):
             if not (is_int(value) and value >= 0):
-                shape.fail(at, "a clue with a \"value\" (an integer >= 0: a suit index or "
+                shape.fail(at, "a clue with a \"value\" (an integer >= 0: a color index or "
                            "a rank)", describe(item))
         else:
-            value = None      # hanab.live exports may give plays a value; it means nothing
-        out.append(Action(kind, item["target"], value))
+            value = None      # hanab.live exports give plays a value 0; it means nothing
+        out.append(Action(Kind(kind), target, value))
     return out
 
 
-def _options(data: dict, shape: Shape) -> int:
-    for key in ("first_player", "startingPlayer"):
-        if key in data and data[key] != 0:
-            shape.fail((key,), f'"{key}": 0 (player 0 moves first)', describe(data[key]))
+def _options(data: dict, shape: Shape, players: int | None) -> GameOptions:
     options = data.get("options", {})
     if not isinstance(options, dict):
         shape.fail(("options",), '"options": an object', describe(options))
-    variant = options.get("variant", VARIANT)
-    if variant != VARIANT:
-        shape.fail(("options", "variant"), f'the variant "{VARIANT}" (the only rules '
-                   'hanabi-cp implements)', describe(variant))
-    if options.get("startingPlayer", 0) != 0:
-        shape.fail(("options", "startingPlayer"), '"startingPlayer": 0',
-                   describe(options["startingPlayer"]))
-    change = 0
-    for key in RULE_OPTIONS:
-        if not options.get(key):
+    name = options.get("variant", NO_VARIANT)
+    if not isinstance(name, str):
+        shape.fail(("options", "variant"), '"variant": a variant name', describe(name))
+    try:
+        variant = None if name == NO_VARIANT else find_variant(name)
+        why = None if variant is None else variant.unsupported()
+    except UnknownVariant as exc:
+        raise InputError(shape.path, _line(shape, ("options", "variant")),
+                         "a variant hanab.live lists", str(exc)) from None
+    if why is not None:
+        raise InputError(shape.path, _line(shape, ("options", "variant")),
+                         "a variant whose rules hanabi-cp models",
+                         f'"{name}": {why}')
+    first = 0
+    # hanabi-cp wrote its own "first_player" before it wrote hanab.live's field
+    for where in (("first_player",), ("options", "startingPlayer")):
+        holder = data if len(where) == 1 else options
+        if where[-1] in holder:
+            first = holder[where[-1]]
+            top = players - 1 if players else None
+            if not (is_int(first) and first >= 0 and (top is None or first <= top)):
+                shape.fail(where, f'"{where[-1]}": a player index'
+                           + (f" 0 to {top}" if top is not None else ""), describe(first))
+    change, flags = 0, []
+    for key, value in options.items():
+        if key in ("variant", "startingPlayer"):
             continue
-        if key not in HAND_SIZE_OPTIONS:
-            shape.fail(("options", key), f'no option "{key}" (it changes the rules)',
-                       describe(options[key]))
-        change += HAND_SIZE_OPTIONS[key]
-    return change
+        if key in CLOCK_OPTIONS:
+            continue
+        if key == "detrimentalCharacters" and value:
+            shape.fail(("options", key), "no detrimental characters (hanabi-cp does not "
+                       "model them)", describe(value))
+        if key not in HAND_SIZE_OPTIONS and key not in RULE_OPTIONS \
+                and key != "detrimentalCharacters":
+            shape.fail(("options", key), "one of hanab.live's options (" + ", ".join(
+                ["variant", "startingPlayer", *HAND_SIZE_OPTIONS, *RULE_OPTIONS,
+                 *CLOCK_OPTIONS]) + ")", json.dumps(key))
+        if not isinstance(value, bool):
+            shape.fail(("options", key), f'"{key}": true or false', describe(value))
+        if value and key in HAND_SIZE_OPTIONS:
+            change += HAND_SIZE_OPTIONS[key]
+        elif value and key in RULE_OPTIONS:
+            flags.append(RULE_OPTIONS[key])
+    return GameOptions(variant, first, change, tuple(flags))
+
+
+def _line(shape: Shape, where: tuple) -> int:
+    return line_of(shape.text, where)
+
+
+def _fit(deck: Deck, variant: Variant | None, shape: Shape) -> Deck:
+    """An export's deck under its variant: the variant's suits and ranks (an export
+    names no card kind that the deck happens not to hold), and exactly its cards."""
+    if variant is None:
+        return deck
+    suits, n = len(variant.suits), variant.stack_size
+    if deck.c > suits or deck.n > n:
+        shape.fail(("deck",), f"cards of the variant {variant.name!r} ({suits} suits, "
+                   f"ranks 1 to {n})", f"suit index {deck.c - 1}, rank {deck.n}")
+    deck = Deck.of(deck.cards, n, suits)
+    if sorted(deck.cards) != sorted(variant.deck_cards()):
+        shape.fail(("deck",), f"the {len(variant.deck_cards())} cards of the variant "
+                   f"{variant.name!r}", f"{deck.N} cards that differ from them")
+    return deck
 
 
 def read_replay(path: str) -> Replay:
     return parse_replay(read_text(path), display_name(path))
 
 
-def replay_json(deck: Deck, rules: Rules, actions: list[Action]) -> str:
+def options_json(rules: Rules) -> dict:
+    """hanab.live's "options" object for ``rules``."""
+    out: dict = {"variant": rules.variant_name}
+    if rules.first_player:
+        out["startingPlayer"] = rules.first_player
+    change = rules.hand_size - HAND_SIZE[rules.players]
+    for key, step in HAND_SIZE_OPTIONS.items():
+        if change and step == change:
+            out[key] = True
+    for key, name in RULE_OPTIONS.items():
+        if getattr(rules, name):
+            out[key] = True
+    return out
+
+
+def replay_json(deck: Deck, rules: Rules, actions: list[Action],
+                names: tuple[str, ...] | None = None) -> str:
     """hanab.live's JSON game shape, one card and one action per line.
 
     >>> print(replay_json(Deck.of([(1, 1), (1, 2)]), Rules.for_players(2, hand_size=1),
@@ -154,43 +248,37 @@ def replay_json(deck: Deck, rules: Rules, actions: list[Action]) -> str:
       "actions": [
         {"type": 0, "target": 0}
       ],
-      "first_player": 0,
       "options": {"variant": "No Variant"}
     }
     """
-    options: dict = {"variant": VARIANT}
-    change = rules.hand_size - HAND_SIZE[rules.players]
-    if change:
-        for key, step in HAND_SIZE_OPTIONS.items():
-            if step == change:
-                options[key] = True
-
     def rows(items: list[str]) -> str:
         return "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
 
     deck_rows = [json.dumps({"suitIndex": k - 1, "rank": a}) for a, k in deck.cards]
-    parts = [f'  "players": {json.dumps(list(PLAYER_NAMES[:rules.players]))}',
+    parts = [f'  "players": {json.dumps(list(names or PLAYER_NAMES[:rules.players]))}',
              f'  "deck": {rows(deck_rows)}',
              f'  "actions": {rows([json.dumps(a.to_json()) for a in actions])}',
-             '  "first_player": 0',
-             f'  "options": {json.dumps(options)}']
+             f'  "options": {json.dumps(options_json(rules))}']
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def hanab_live_can_replay(deck: Deck, rules: Rules) -> str | None:
     """None if hanab.live can replay this game as it is; else why not."""
-    standard = sorted(deck.cards) == sorted(
-        (a, k) for k in range(1, 6) for a, copies in enumerate((3, 2, 2, 2, 1), 1)
-        for _ in range(copies))
-    if not standard:
-        return "its deck is not the 50-card standard deck of No Variant"
+    if rules.variant is None:
+        full = [(a, k) for k in range(1, 6) for a, copies in enumerate((3, 2, 2, 2, 1), 1)
+                for _ in range(copies)]
+    else:
+        full = rules.variant.deck_cards()
+    if sorted(deck.cards) != sorted(full):
+        return f"its deck is not the {len(full)}-card deck of {rules.variant_name}"
     if abs(rules.hand_size - HAND_SIZE[rules.players]) > 1:
         return f"hand size {rules.hand_size} is more than one off {HAND_SIZE[rules.players]}"
     if rules.clues != MAX_CLUES or rules.strikes != STRIKES or not rules.final_round:
-        return "it uses other clue, strike or final-round rules than No Variant"
+        return "it uses other clue, strike or final-round rules than hanab.live"
     return None
 
 
 def write_replay(path: str, deck: Deck, rules: Rules, actions: list[Action],
                  force: bool = False) -> None:
     write_text(path, replay_json(deck, rules, actions), force)
+

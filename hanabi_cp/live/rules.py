@@ -113,8 +113,6 @@ class Rules:
             out.append("no final-round limit")
         if self.first_player:
             out.append(f"player {self.first_player} moves first")
-        if self.variant is not None:
-            out.append(f"variant {self.variant.name}")
         out += [name.replace("_", " ") for name in _OPTION_FLAGS if getattr(self, name)]
         return out
 
@@ -124,7 +122,8 @@ class Rules:
                           f"{self.strikes} strikes", *self.options_text()])
 
     def __repr__(self) -> str:
-        return f"Rules({self.describe()})"
+        variant = "" if self.variant is None else f", variant {self.variant.name}"
+        return f"Rules({self.describe()}{variant})"
 
 
 _OPTION_FLAGS = tuple(f.name for f in fields(Rules) if f.type == "bool"

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..generators import standard_deck
+from ..errors import InvalidParameter
 from ..live.actions import Action, Kind
+from ..live.clue_rules import clue_rules
 from ..live.referee import Game, IllegalMove
 from ..live.rules import Rules
 from ..model import Card, Deck
@@ -48,7 +50,29 @@ def play_game(deck: Deck, rules: Rules, strategy: str | type[Strategy],
     """Play one game of ``strategy`` on ``deck``; StrategyError on an illegal move."""
     cls = get_strategy(strategy) if isinstance(strategy, str) else strategy
     check_players(cls, rules.players)
+    check_clues(deck, rules)
     return _Engine(deck, rules, cls, seed).run()
+
+
+def check_clues(deck: Deck, rules: Rules) -> None:
+    """The strategies read a color clue as naming one suit and touching exactly its
+    cards, and a rank clue likewise (No Variant's clues): refuse a variant whose
+    clues touch otherwise on this deck (rainbow, white, pink, ... suits; special
+    ranks; restricted clues), in one line."""
+    if rules.variant is None:
+        return
+    v = clue_rules(rules, deck)
+    colors, ranks = v.clue_values(True), v.clue_values(False)
+    plain = len(colors) >= deck.c and all(r in ranks for r in range(1, deck.n + 1)) and all(
+        v.touches(True, x, k, a) == (x == k) for k in range(deck.c) for a in range(1, deck.n + 1)
+        for x in colors) and all(
+        v.touches(False, r, k, a) == (r == a) for k in range(deck.c)
+        for a in range(1, deck.n + 1) for r in ranks)
+    if not plain:
+        raise InvalidParameter(
+            f"the strategies read clues as No Variant's (a color clue touches one suit, a "
+            f"rank clue one rank); in the variant {rules.variant.name!r} clues touch "
+            f"otherwise, so they cannot play it")
 
 
 class _Engine:
@@ -125,9 +149,10 @@ class _Engine:
         value = action.value
         assert value is not None     # the referee refuses a clue without one
         is_color = action.kind is Kind.COLOR_CLUE
+        assert self.game.tables is not None
+        touches = self.game.tables.clues.touches
         touched = tuple(o for o in hand
-                        if (self.cards[o].color == value + 1 if is_color
-                            else self.cards[o].value == value))
+                        if touches(is_color, value, self.cards[o].color - 1, self.cards[o].value))
         untouched = tuple(o for o in hand if o not in touched)
         notes = dict(self.notes)
         for o in touched:

@@ -1,0 +1,114 @@
+"""``hanabi-cp analyze``: the post-mortem of a game, or of a folder of games."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..errors import UsageError
+from .common import (check_outputs, command, command_deadline, echo_json, force_option,
+                     time_limit_option)
+from .execution_options import execution_options, get_execution
+
+
+@command("analyze")
+@click.argument("game", metavar="GAME")
+@click.option("--deck", "deck_path", default=None, metavar="DECK",
+              help="The deck, for a GAME that is a bare list of actions.")
+@click.option("--players", type=click.IntRange(2, 6), default=None, metavar="P",
+              help="Players, for a GAME that does not list them.")
+@click.option("--method", default="auto", show_default=True, metavar="NAME",
+              help="Real-rules method for each position (auto: search, then the "
+                   "encodings on its hard tail).")
+@click.option("--position-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="S",
+              help="Seconds at most for one position (an undecided one is shown so).")
+@time_limit_option("Seconds for the whole command; positions not reached are not shown "
+                   "as decided.")
+@click.option("--json", "as_json", is_flag=True, help="Print the post-mortem as JSON.")
+@click.option("--csv", "csv_path", default=None, metavar="OUT.csv",
+              help="One row per position (the deal first); with a folder GAME, per game "
+                   "and position, appended as each game is done (a rerun resumes).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="With a folder: a progress bar on stderr.")
+@execution_options
+@force_option
+def analyze(game, deck_path, players, method, position_limit, time_limit, as_json, csv_path,
+            progress, jobs, dask, force):
+    """The post-mortem of GAME: the best score still reachable after every action.
+
+    GAME is a hanab.live export, a certificate of `solve --rules live` or a game of
+    `play --replay`; every position (the deal, then after each action) is solved
+    exactly with open hands, and the actions that lowered the best score are named,
+    beside hanab.live's own "max score" indicator (from the discards alone).  GAME
+    may be a folder of such files: then --csv is the result, one row per position
+    of every game, and --jobs / --dask share the games out.
+
+    \b
+    Examples:
+      hanabi-cp play instances/standard-winnable-h2.txt --players 4 --replay game.json
+      hanabi-cp analyze game.json
+      hanabi-cp analyze game.json --csv positions.csv
+    """
+    from ..live import postmortem as pm_mod
+    deadline = command_deadline(time_limit)
+    if os.path.isdir(game):
+        if csv_path is None:
+            raise UsageError("analyze: a folder of games needs --csv OUT.csv (the rows are "
+                             "the result)")
+        if as_json or deck_path is not None:
+            raise UsageError("analyze: --json and --deck go with one GAME file")
+        check_outputs("analyze", {"--csv": csv_path}, force, appended=["--csv"],
+                      dirs_made=["--csv"])
+        from ..studies.postmortems import run_folder
+        rows, added, games = run_folder(game, csv_path, method, position_limit, progress,
+                                        get_execution(jobs, dask), players)
+        click.echo(f"c games: {games} in {game}; rows: {len(rows.rows)} in {csv_path} "
+                   f"({added} new)")
+        return
+    check_outputs("analyze", {"--csv": csv_path}, force, {"GAME": game})
+    from ..studies.postmortems import load_game
+    deck, rules, actions, names = load_game(game, deck_path, players)
+    result = pm_mod.analyze(deck, rules, actions, names, method, position_limit, deadline)
+    if csv_path is not None:
+        from ..studies.postmortems import write_rows
+        write_rows(csv_path, os.path.basename(game), result, force)
+    if as_json:
+        echo_json({"game": game, "rules": rules.describe(), "variant": rules.variant_name,
+                   "final_score": result.final_score, "end": result.end,
+                   "target": result.target, "rows": [r.as_dict() for r in result.rows],
+                   "drops": [{"position": d.position, "before": d.before, "after": d.after,
+                              "text": d.text} for d in result.drops]})
+        return
+    click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
+               f"(hanab.live {rules.variant_name}, open hands)")
+    click.echo(f"c final score: {result.final_score} of {result.target} (end: {result.end})")
+    for line in table(result):
+        click.echo(line)
+    for drop in result.drops:
+        click.echo(f"c lost: {drop.text}")
+    undecided = sum(r.best is None for r in result.rows)
+    if undecided:
+        click.echo(f"c undecided: {undecided} positions (best shown as lower..upper bound)")
+    if csv_path is not None:
+        click.echo(f"c wrote {csv_path}")
+
+
+def table(result) -> list[str]:
+    """The post-mortem as a text table, one line per position."""
+    width = max([len(r.text) for r in result.rows] + [6])
+    lines = [f"{'pos':>4} {'turn':>4}  {'action':<{width}}  {'score':>5} {'best':>6} "
+             f"{'max':>4}  method"]
+    for r in result.rows:
+        if r.best is not None:
+            best = str(r.best)
+        else:
+            best = f"{'' if r.lower is None else r.lower}..{'' if r.upper is None else r.upper}"
+        turn = "" if r.turn is None else str(r.turn)
+        lines.append(f"{r.position:>4} {turn:>4}  {r.text:<{width}}  {r.score:>5} {best:>6} "
+                     f"{r.hanablive_max:>4}  {r.method or r.status.lower()}")
+    return lines
+
+
+COMMANDS = [analyze]

@@ -1,0 +1,253 @@
+"""The post-mortem of a game: the best score still reachable after every action.
+
+``analyze(deck, rules, actions)`` replays the game and, at each position (the deal,
+then after each action), asks the real-rules methods for the best final score any
+continuation reaches with open hands (``solve.solve_position`` with ``maximize``:
+its certificate, the rest of a game scoring that, is replayed by the referee).  The
+actions after which that best score drops are the ones that lost points; beside it
+stands hanab.live's own "max score" indicator (per color, the values up to the
+first one whose copies are all lost), which looks only at the discards and so can
+stay hopeful long after a point is out of reach.
+
+A position needs no new solve when the game's action is the one the last
+certificate took (or, both being clues, any clue: with open hands every legal clue
+leaves the same state): the rest of that certificate is then a continuation from
+the new position that scores the same best score, which cannot rise along a game.
+A position left undecided within the time limit is marked so (its best game found
+is a lower bound, the previous best an upper bound), never guessed.
+
+>>> from hanabi_cp.model import Deck
+>>> from hanabi_cp.live.rules import Rules
+>>> from hanabi_cp.live.actions import Action
+>>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
+>>> rules = Rules.for_players(2, hand_size=2, clues=1)
+>>> pm = analyze(deck, rules, [Action.discard(0)])
+Traceback (most recent call last):
+...
+hanabi_cp.errors.InvalidParameter: the game's action #0: discard #0 (1:1): cannot discard with 1 of 1 clue tokens
+>>> pm = analyze(deck, rules, [Action.rank_clue(1, 1), Action.discard(3)])
+>>> [(r.position, r.best, r.hanablive_max) for r in pm.rows]
+[(0, 4, 4), (1, 4, 4), (2, 3, 3)]
+>>> print(pm.drops[0].text)
+turn 2, Bob discards y2 (#3), the last copy: best 4 -> 3
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..deadline import Deadline
+from ..errors import InvalidParameter
+from ..model import Deck
+from ..solvers import SolveOptions, Status
+from .actions import Action, Kind
+from .referee import Game, IllegalMove
+from .rules import Rules
+from .solve import LiveOutcome, solve_position
+
+PLAYER_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
+# hanab.live's No Variant suits (and the sixth of "6 Suits"): hanabi-cp's deck files
+# write them r y g b w m, so its w is hanab.live's Purple.
+NO_VARIANT_COLORS = ("Red", "Yellow", "Green", "Blue", "Purple", "Teal")
+# A position's share of the time: this many seconds unless the command's own
+# deadline leaves less.
+POSITION_LIMIT = 10.0
+
+
+@dataclass(frozen=True)
+class Row:
+    """One position: the deal (``position`` 0, no action) or the state after the
+    ``position``-th action."""
+
+    position: int
+    turn: int | None             # hanab.live's turn number of the action (1-based)
+    player: int | None           # who acted
+    action: Action | None
+    text: str                    # the action in words
+    score: int                   # the piles now
+    best: int | None             # the best final score still reachable (None: unknown)
+    lower: int | None            # a refereed game's score from here (== best if decided)
+    upper: int | None            # an upper bound (== best if decided)
+    hanablive_max: int           # hanab.live's indicator: the discards' maximum
+    status: str                  # DECIDED, UNKNOWN or OVER (the game has ended here)
+    method: str
+    seconds: float
+
+    def as_dict(self) -> dict:
+        return {"position": self.position, "turn": self.turn, "player": self.player,
+                "action": self.text, "best": self.best, "hanablive_max": self.hanablive_max,
+                "status": self.status, "score": self.score, "lower": self.lower,
+                "upper": self.upper, "method": self.method,
+                "seconds": round(self.seconds, 6)}
+
+
+@dataclass(frozen=True)
+class Drop:
+    """An action after which the best score fell."""
+
+    position: int
+    before: int
+    after: int
+    text: str
+
+
+@dataclass(frozen=True)
+class PostMortem:
+    rows: list[Row]
+    final_score: int
+    end: str                     # how the game ended (or "not over")
+    target: int
+
+    @property
+    def drops(self) -> list[Drop]:
+        out = []
+        for prev, row in zip(self.rows, self.rows[1:]):
+            if prev.best is not None and row.best is not None and row.best < prev.best:
+                out.append(Drop(row.position, prev.best, row.best,
+                                f"turn {row.turn}, {row.text}: best {prev.best} -> {row.best}"))
+        return out
+
+    @property
+    def decided(self) -> bool:
+        return all(r.best is not None for r in self.rows)
+
+    def lost_at(self) -> Row | None:
+        """The first position from which the target is out of reach (None if the
+        game was won or the deal itself cannot be won or some position is unknown
+        before it)."""
+        if not self.rows or self.rows[0].best != self.target:
+            return None
+        for row in self.rows:
+            if row.best is None:
+                return None
+            if row.best < self.target:
+                return row
+        return None
+
+
+def card_name(rules: Rules, deck: Deck, order: int) -> str:
+    """A deck card as hanab.live players write it: the suit's letter and the rank,
+    e.g. ``r3`` (No Variant's suits are Red, Yellow, Green, Blue, Purple)."""
+    a, k = deck.cards[order]
+    if rules.variant is not None:
+        letter = rules.variant.suits[k - 1].abbreviation.lower()
+    elif k <= 6:
+        letter = "rygbpt"[k - 1]
+    else:
+        return f"{a}:{k}"
+    return f"{letter}{a}"
+
+
+def describe(g: Game, action: Action, names: Sequence[str]) -> str:
+    """``action`` as played from position ``g`` (before it), in words."""
+    who = names[g.player]
+    deck, rules = g.deck, g.rules
+    if action.ends_game:
+        return ("the game is ended by a vote" if action.kind is Kind.END_GAME_BY_VOTE
+                else "the game is terminated")
+    if action.is_clue:
+        to = names[action.target] if 0 <= action.target < len(names) else action.target
+        if action.kind is Kind.RANK_CLUE:
+            return f"{who} clues {to} {action.value}s"
+        colors = NO_VARIANT_COLORS if rules.variant is None else rules.variant.clue_colors
+        value = action.value or 0
+        color = colors[value] if colors and 0 <= value < len(colors) else f"color {value + 1}"
+        return f"{who} clues {to} {str(color).lower()}"
+    name = f"{card_name(rules, deck, action.target)} (#{action.target})"
+    a, k = g.card(action.target)
+    kind = (k - 1) * deck.n + a - 1
+    assert g.tables is not None
+    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < a
+    if action.kind is Kind.DISCARD:
+        verb = "discards"
+    elif g.piles[k - 1] + 1 == a:
+        return f"{who} plays {name}"
+    else:
+        verb = "misplays"
+    return f"{who} {verb} {name}" + (", the last copy" if last else "")
+
+
+def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
+            names: Sequence[str] | None = None, method: str = "auto",
+            position_limit: float | None = POSITION_LIMIT,
+            deadline: Deadline | None = None,
+            progress: Callable[[int], None] | None = None) -> PostMortem:
+    """The post-mortem of the game ``actions`` on ``deck`` (see the module's text).
+    ``position_limit`` seconds at most per solve; ``deadline`` bounds the whole."""
+    names = list(names or PLAYER_NAMES[:rules.players])
+    g = Game.start(deck, rules)
+    rows: list[Row] = []
+    cert: list[Action] | None = None
+    best: int | None = None
+    for k in range(len(actions) + 1):
+        if k:
+            act = actions[k - 1]
+            text = describe(g, act, names)
+            player, turn = g.player, g.turn + 1
+            try:
+                g.apply(act)
+            except IllegalMove as exc:
+                raise InvalidParameter(f"the game's action #{k - 1}: {g.describe(act)}: "
+                                       f"{exc}") from None
+            if cert and _same_move(cert[0], act):
+                cert = cert[1:]
+                rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
+                                 "certificate", 0.0))
+                _tick(progress, k)
+                continue
+        else:
+            text, player, turn, act = "the deal", None, None, None
+        if g.over:
+            best, cert = g.score, []
+            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0))
+            _tick(progress, k)
+            continue
+        upper = best
+        out, seconds = _solve(g, method, position_limit, deadline)
+        if out.status is Status.UNKNOWN:
+            lower = out.score
+            best, cert = None, out.actions or None
+            if lower is not None and upper is not None and lower >= upper:
+                best = upper     # a refereed game reaches the upper bound: decided
+            rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
+                             "DECIDED" if best is not None else "UNKNOWN", out.method,
+                             seconds))
+        else:
+            best, cert = out.score, out.actions
+            rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
+                             out.method, seconds))
+        _tick(progress, k)
+    end = g.condition.describe() + (f": {g.cause}" if g.cause else "") if g.over \
+        else "not over after the last action"
+    return PostMortem(rows, g.score, end, deck.target)
+
+
+def _solve(g: Game, method: str, limit: float | None,
+           deadline: Deadline | None) -> tuple[LiveOutcome, float]:
+    left = deadline.remaining() if deadline is not None and deadline.bounded else None
+    share = limit if left is None else left if limit is None else min(limit, left)
+    started = time.perf_counter()
+    options = SolveOptions(time_limit=None if share is None else max(share, 0.0),
+                           maximize=True)
+    out = solve_position(g.copy(), method, options)
+    return out, time.perf_counter() - started
+
+
+def _same_move(planned: Action, played: Action) -> bool:
+    """Whether ``played`` leaves the state ``planned`` would: the same action, or
+    two clues (with open hands a clue changes only the tokens and the turn)."""
+    return planned == played or (planned.is_clue and played.is_clue)
+
+
+def _row(k: int, turn, player, act, text: str, g: Game, best, lower, upper, status: str,
+         method: str, seconds: float) -> Row:
+    return Row(k, turn, player, act, text, sum(g.piles), best, lower, upper,
+               g.max_reachable, status, method, seconds)
+
+
+def _tick(progress: Callable[[int], None] | None, k: int) -> None:
+    if progress is not None:
+        progress(k)
+
