@@ -77,6 +77,21 @@ def standard_deck(seed: int | random.Random, colors: int = 5) -> Deck:
     return Deck.of(cards, 5, colors)
 
 
+def variant_deck(seed: int | random.Random, cards: list[tuple[int, int]], n: int,
+                 c: int) -> Deck:
+    """A variant's deck (``cards`` as ``Variant.deck_cards()`` lists them, suit by suit)
+    shuffled as ``standard_deck`` shuffles: No Variant's is ``standard_deck(seed)``.
+
+    >>> variant_deck(59, standard_deck(0).cards and sorted(standard_deck(0).cards,
+    ...     key=lambda card: (card[1], card[0])), 5, 5) == standard_deck(59)
+    True
+    """
+    rng = rng_of(seed)
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    return Deck.of(shuffled, n, c)
+
+
 def random_kcnf(seed: int | random.Random, num_vars: int, num_clauses: int, k: int = 3) -> CNF:
     """Uniform random k-CNF (as SATLIB's uf/uuf families): each clause draws k distinct
     variables and negates each with probability 1/2.

@@ -11,7 +11,7 @@ import os
 import click
 
 from ..errors import FileError, UsageError
-from ..generators import random_deck, random_kcnf, standard_deck
+from ..generators import random_deck, random_kcnf, standard_deck, variant_deck
 from ..formats.outputs import write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
@@ -78,17 +78,29 @@ class CnfSpec(Spec):
 
 
 class StandardSpec(Spec):
-    def __init__(self, colors: int | None, hand=None, fmt=None):
+    def __init__(self, colors: int | None, hand=None, fmt=None, variant=None):
         super().__init__("deck", hand, fmt)
         self.colors = 5 if colors is None else colors
-        self.args = ["standard", "--colors", self.colors]
+        self.variant = variant
+        if variant is None:
+            self.args = ["standard", "--colors", self.colors]
+            self.name = f"standard{self.colors}"
+            self.what = f"shuffled standard deck, {self.colors} colors"
+            self.size = 5 * 2 * self.colors
+        else:
+            self.args = ["standard", "--variant", repr(variant.name)]
+            self.name = "variant-" + "".join(ch if ch.isalnum() else "-"
+                                             for ch in variant.name.lower()).strip("-")
+            self.what = (f"shuffled deck of hanab.live's variant {variant.name!r} (suits "
+                         + ", ".join(s.name for s in variant.suits) + ")")
+            self.size = len(variant.deck_cards())
         self.deck_args()
-        self.name = f"standard{self.colors}"
-        self.what = f"shuffled standard deck, {self.colors} colors"
-        self.size = 5 * 2 * self.colors
 
     def make(self, seed: int):
-        return standard_deck(seed, self.colors)
+        if self.variant is None:
+            return standard_deck(seed, self.colors)
+        v = self.variant
+        return variant_deck(seed, v.deck_cards(), v.stack_size, len(v.suits))
 
 
 class DeckSpec(Spec):
@@ -281,19 +293,30 @@ def generate_deck(n, c, r, exact_copies, missing, hand, fmt, seed, output, count
 
 
 @generate_group.command("standard", cls=SubCommand)
-@click.option("--colors", type=click.Choice(["5", "6"]), default="5", show_default=True,
-              help="5 colors, or 6 for the variant.")
+@click.option("--colors", type=click.Choice(["5", "6"]), default=None,
+              help="5 colors, or 6 (hanab.live's 6 Suits) [default: 5].")
+@click.option("--variant", default=None, metavar="NAME",
+              help="The deck of a hanab.live variant, by its exact name (`hanabi-cp "
+                   "variants` lists them; colors are its suits in order).")
 @_deck_file_options
 @_seed_output_options
-def generate_standard(colors, hand, fmt, seed, output, count, force):
-    """A shuffled real Hanabi deck (50 cards, or 60 with 6 colors).
+def generate_standard(colors, variant, hand, fmt, seed, output, count, force):
+    """A shuffled real Hanabi deck (50 cards, 60 with 6 colors, or a variant's).
 
     \b
     Example:
       hanabi-cp generate standard --seed 59 --hand 2
+      hanabi-cp generate standard --seed 59 --variant "Rainbow (6 Suits)"
     """
     fmt = json_by_extension(fmt, output, count)
-    emit(StandardSpec(int(colors), hand, fmt), seed, output, count, force)
+    chosen = None
+    if variant is not None:
+        if colors is not None:
+            raise UsageError("generate standard: give --colors or --variant, not both")
+        from ..live.variants import variant as find_variant
+        chosen = find_variant(variant)
+    emit(StandardSpec(None if colors is None else int(colors), hand, fmt, chosen), seed,
+         output, count, force)
 
 
 @generate_group.command("cnf", cls=SubCommand)
