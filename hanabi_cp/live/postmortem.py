@@ -251,3 +251,66 @@ def _tick(progress: Callable[[int], None] | None, k: int) -> None:
     if progress is not None:
         progress(k)
 
+
+
+@dataclass(frozen=True)
+class Loss:
+    """Where a winnable deal's win slipped away: the action after which no game wins."""
+
+    position: int        # the first position from which the target is out of reach
+    turn: int            # hanab.live's turn number of the action that led there
+    kind: str            # discard, misplay, play, clue, or "final round"
+    text: str
+
+
+def first_loss(deck: Deck, rules: Rules, actions: Sequence[Action],
+               names: Sequence[str] | None = None,
+               time_limit: float | None = POSITION_LIMIT) -> Loss | None:
+    """The action after which the target went out of reach, for a game on a deal
+    that can be won but was not; None if the game won, or the deal cannot be won.
+    Whether the target is still reachable only ever changes once along a game, from
+    yes to no, so a bisection over the positions asks about log2(actions) of them.  A position
+    left undecided within ``time_limit`` makes the answer a Loss of kind
+    "undecided" (position -1): never a guess."""
+    names = list(names or PLAYER_NAMES[:rules.players])
+
+    def winnable(k: int) -> bool:
+        g = Game.after(deck, rules, actions[:k])
+        if g.over:
+            return g.won
+        out = solve_position(g, "auto", SolveOptions(time_limit=time_limit))
+        if out.status is Status.UNKNOWN:
+            raise _Undecided(f"position {k} undecided within {time_limit} s")
+        return out.status is Status.WINNABLE
+
+    try:
+        if not winnable(0) or winnable(len(actions)):
+            return None
+        lo, hi = 0, len(actions)          # winnable at lo, not at hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if winnable(mid):
+                lo = mid
+            else:
+                hi = mid
+    except _Undecided as exc:
+        return Loss(-1, -1, "undecided", str(exc))
+    before = Game.after(deck, rules, actions[:lo])
+    act = actions[lo]
+    text = describe(before, act, names)
+    if before.end_turn is not None:
+        kind = "final round"
+    elif act.is_clue:
+        kind = "clue"
+    elif act.kind is Kind.DISCARD:
+        kind = "discard"
+    elif act.ends_game:
+        kind = "ended"
+    else:
+        a, k = before.card(act.target)
+        kind = "play" if before.piles[k - 1] + 1 == a else "misplay"
+    return Loss(hi, before.turn + 1, kind, text)
+
+
+class _Undecided(Exception):
+    """A position the methods left undecided within the time limit."""

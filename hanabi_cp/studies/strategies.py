@@ -32,6 +32,7 @@ from .. import __version__
 from ..errors import UsageError
 from ..executors import SERIAL, Execution, run_tasks
 from ..formats.deck_text import card_text
+from ..live.postmortem import first_loss
 from ..live.rules import Rules
 from ..model import Deck
 from ..players.bound import Bound, check_bot, deck_bound, with_games
@@ -41,10 +42,12 @@ from .common import ResultsCSV, save_figure, panels, wilson
 
 STUDY = "strategies"
 FIELDS = ["game", "seed", "players", "strike_limit", "strategy", "score", "strikes", "turns", "seconds",
-          "best", "winnable", "bound_lower", "bound_method", "bound_seconds", "deck",
-          "version"]
+          "best", "winnable", "bound_lower", "bound_method", "bound_seconds", "lost_turn",
+          "lost_kind", "deck", "version"]
 KEY = ["seed", "players", "strike_limit", "strategy"]
 TARGET = 25
+# What the action after which 25 went out of reach was (live.postmortem.first_loss).
+LOSS_KINDS = ("discard", "misplay", "clue", "play", "final round")
 
 # Published figures (mean / perfect %) for comparison: the two-strategies paper's
 # simulator at 5 players (10^5 games for recommendation; 10^6 for the averages),
@@ -144,8 +147,11 @@ def _deck_rows(task: _Task) -> list[dict]:
         b = with_games(b, deck, rules, [g for g, _ in played])
     out = []
     for game, seconds in played:
+        loss = None
         if b is not None:
             check_bot(game, b)
+            if b.winnable and not game.won:
+                loss = first_loss(deck, rules, game.actions, time_limit=task.time_limit)
         out.append({"game": task.game, "seed": task.seed, "players": task.players,
                     "strike_limit": task.strikes, "strategy": game.strategy,
                     "score": game.score, "strikes": game.strikes, "turns": game.turns,
@@ -155,6 +161,8 @@ def _deck_rows(task: _Task) -> list[dict]:
                     "bound_lower": None if b is None else b.lower,
                     "bound_method": None if b is None else b.method,
                     "bound_seconds": None if b is None else round(b.seconds, 6),
+                    "lost_turn": None if loss is None or loss.turn < 0 else loss.turn,
+                    "lost_kind": None if loss is None else loss.kind,
                     "deck": deck_tokens(deck), "version": __version__})
     return out
 
@@ -180,7 +188,11 @@ def strategy_stats(rows: list[dict]) -> dict:
     unavoidable = sum(1 for r in imperfect if r["best"] != "" and int(r["best"]) < TARGET)
     own = sum(1 for r in imperfect if r["best"] != "" and int(r["best"]) == TARGET)
     regret = [int(r["best"]) - int(r["score"]) for r in decided]
+    lost = [r for r in imperfect if r.get("lost_kind") not in (None, "", "undecided")]
+    turns = sorted(int(r["lost_turn"]) for r in lost)
     return {"games": len(rows), "mean": sum(scores) / len(scores) if scores else math.nan,
+            "lost_kinds": {k: sum(r["lost_kind"] == k for r in lost) for k in LOSS_KINDS},
+            "lost_turn": turns[len(turns) // 2] if turns else None,
             "perfect": sum(x == TARGET for x in scores), "imperfect": len(imperfect),
             "unavoidable": unavoidable, "own": own,
             "unknown": len(imperfect) - unavoidable - own,
@@ -230,8 +242,10 @@ def summary(rows: list[dict]) -> str:
     """The table, as Markdown (README shows it as is)."""
     rows = consolidate(rows)
     lines = ["| players | strategy | games | mean | perfect % | imperfect | unavoidable "
-             "| own | on unknown decks | mean regret | published (mean / perfect) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| own | on unknown decks | mean regret | own losses: 25 lost after a discard "
+             "/ misplay / clue / play / in the final round | median turn lost "
+             "| published (mean / perfect) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     counts = sorted({int(r["players"]) for r in rows})
     groups = by_group(rows)
     for p in counts:
@@ -245,9 +259,14 @@ def summary(rows: list[dict]) -> str:
             else:
                 split = "(no bound) | | "
             regret = "-" if math.isnan(s["regret"]) else f"{s['regret']:.2f}"
+            kinds = s["lost_kinds"]
+            total = sum(kinds.values())
+            split_kinds = " / ".join(f"{100 * kinds[k] / total:.0f}" for k in LOSS_KINDS) \
+                + " %" if total else "-"
+            when = "-" if s["lost_turn"] is None else str(s["lost_turn"])
             lines.append(f"| {p} | {name} | {s['games']} | {s['mean']:.2f} | "
                          f"{100 * s['perfect'] / s['games']:.1f} | {s['imperfect']} | {split} | "
-                         f"{regret} | {PUBLISHED.get((name, p), '')} |")
+                         f"{regret} | {split_kinds} | {when} | {PUBLISHED.get((name, p), '')} |")
         b = bound_stats([r for r in rows if int(r["players"]) == p])
         if b["decks"]:
             lines.append(
@@ -255,7 +274,7 @@ def summary(rows: list[dict]) -> str:
                 f"{b['mean']:.3f} [{b['mean_lo']:.3f}, {b['mean_hi']:.3f}] | "
                 f"{100 * b['winnable'] / max(1, b['decided']):.2f} "
                 f"[{100 * b['win_lo']:.2f}, {100 * b['win_hi']:.2f}] | "
-                f"{b['decided'] - b['winnable']} lost | | | {b['unknown']} unknown | 0 | |")
+                f"{b['decided'] - b['winnable']} lost | | | {b['unknown']} unknown | 0 | | | |")
     return "\n".join(lines)
 
 
