@@ -46,11 +46,14 @@ def _suits(*names: str) -> tuple[Suit, ...]:
     return tuple(SUITS[name] for name in names)
 
 
+_BASIC = {n: _suits(*names) for n, names in {1: ("Red",), 2: ("Red", "Blue"), 3: ("Red", "Green", "Blue"),
+                                              4: COLORS[:4], 5: COLORS[:5], 6: COLORS[:6]}.items()}
+
+
 def _basic(n: int) -> tuple[Suit, ...]:
     """The n basic suits a family starts from: Red, then Blue, then Green between
     them, then Yellow, Purple and Teal, so that the colours keep rainbow order."""
-    few = {1: ("Red",), 2: ("Red", "Blue"), 3: ("Red", "Green", "Blue")}
-    return _suits(*few.get(n, COLORS[:n]))
+    return _BASIC[n]
 
 
 def _name(prefix: str, n: int, special: Suit | None = None) -> str:

@@ -54,7 +54,9 @@ def derive_clue_colors(suits: Iterable[Suit]) -> tuple[str, ...]:
     colors: list[str] = []
     for s in suits:
         if not s.all_clue_colors:
-            colors += (c for c in s.clue_colors if c not in colors)
+            for c in s.clue_colors:
+                if c not in colors:
+                    colors.append(c)
     return tuple(colors)
 
 
