@@ -150,7 +150,8 @@ class Variant:
 
     def deck_cards(self) -> list[tuple[int, int]]:
         """The whole deck as (rank, suit index + 1) pairs, suit by suit and rank by
-        rank: the shape of :class:`hanabi_cp.model.Card` (value, color)."""
+        rank: the shape of :class:`hanabi_cp.model.Card` (value, color).  Up or
+        Down's START cards come last in each suit, as rank 7."""
         return [(rank, i + 1) for i in range(len(self.suits)) for rank in self.ranks
                 for _ in range(self.copies(i, rank))]
 
