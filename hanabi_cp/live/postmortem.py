@@ -156,6 +156,8 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
         color = colors[value] if colors and 0 <= value < len(colors) else f"color {value + 1}"
         return f"{who} clues {to} {str(color).lower()}"
     name = f"{card_name(rules, deck, action.target)} (#{action.target})"
+    if action.target == g.deck_play():
+        name += " from the deck"
     a, k = g.card(action.target)
     kind = (k - 1) * deck.n + a - 1
     assert g.tables is not None
