@@ -183,7 +183,7 @@ BAD = {
         'index or a rank), found {"type": 2, "target": 1}',
     "bad_live_variant.json":
         "bad_live_variant.json:5: expected a variant hanab.live lists, found unknown variant "
-        "'Rainbow (7 Suits)'",
+        "'Rainbow (7 Suits)'; nearest: Rainbow (6 Suits), Rainbow (5 Suits), Rainbow (4 Suits)",
     "bad_live_option.json":
         'bad_live_option.json:5: expected no detrimental characters (hanabi-cp does not '
         'model them), found true',

@@ -35,16 +35,18 @@ def load_game(path: str, deck_path: str | None = None,
     if deck_path is not None:
         given = read_deck(deck_path).deck
         if deck is not None and list(given.cards) != list(deck.cards):
-            raise UsageError(f"{path}: its deck is not {deck_path}")
+            raise UsageError(f"{path}: its deck is not the {{deck_path}} {deck_path}",
+                             "deck_path")
         deck = given
     if deck is None:
-        raise UsageError(f"{path}: the game has no deck: give --deck DECK")
+        raise UsageError(f"{path}: the game has no deck: give {{deck_path}}", "deck_path")
     if players is not None and game.players not in (None, players):
-        raise UsageError(f"{path}: the game has {game.players} players, but --players "
-                         f"{players} was given")
+        raise UsageError(f"{path}: the game has {game.players} players, but {{players}} "
+                         f"{players} was given", "players")
     count = game.players or players
     if count is None:
-        raise UsageError(f"{path}: the game does not list its players: give --players P")
+        raise UsageError(f"{path}: the game does not list its players: give {{players}}",
+                         "players")
     rules = game.options.rules(count)
     names = game.names or tuple(f"player {i}" for i in range(count))
     return deck, rules, game.actions, names
@@ -58,7 +60,7 @@ def write_rows(csv_path: str, name: str, result: PostMortem, force: bool = False
     """One game's rows as a new CSV (``-``: stdout)."""
     if csv_path != "-" and os.path.exists(csv_path):
         if not force:
-            raise UsageError(f"{csv_path}: exists; use --force to overwrite it")
+            raise UsageError(f"{csv_path}: exists; use {{force}} to overwrite it", "force")
         os.remove(csv_path)
     table = ResultsCSV(csv_path, FIELDS, KEY)
     for row in rows_of(name, result):
