@@ -181,8 +181,9 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
     names = list(names or PLAYER_NAMES[:rules.players])
     g = Game.start(deck, rules)
     rows: list[Row] = []
-    cert: list[Action] | None = None
+    cert: list[Action] | None = None        # a decided position's certificate, followed
     best: int | None = None
+    upper: int | None = None                # no position after scores more
     for k in range(len(actions) + 1):
         if k:
             act = actions[k - 1]
@@ -193,7 +194,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             except IllegalMove as exc:
                 raise InvalidParameter(f"the game's action #{k - 1}: {g.describe(act)}: "
                                        f"{exc}") from None
-            if cert and _same_move(cert[0], act):
+            if best is not None and cert and _same_move(cert[0], act):
                 cert = cert[1:]
                 rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
                                  "certificate", 0.0))
@@ -206,18 +207,20 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0))
             _tick(progress, k)
             continue
-        upper = best
         out, seconds = _solve(g, method, position_limit, deadline)
         if out.status is Status.UNKNOWN:
             lower = out.score
-            best, cert = None, out.actions or None
+            best, cert = None, None
             if lower is not None and upper is not None and lower >= upper:
-                best = upper     # a refereed game reaches the upper bound: decided
+                best, cert = upper, out.actions    # a refereed game reaches the bound
             rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
                              "DECIDED" if best is not None else "UNKNOWN", out.method,
                              seconds))
+            if best is not None:
+                upper = best
         else:
             best, cert = out.score, out.actions
+            upper = best
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
                              out.method, seconds))
         _tick(progress, k)

@@ -139,8 +139,8 @@ class LiveSearch:
         r = self.rules
         if self.strikes >= r.strikes or self.failed():
             return 0
-        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < 1 \
-                and self.score < self.target:
+        # hanab.live checks the softlock before the score (even a won game scores 0)
+        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < 1:
             return 0
         return self.score
 

@@ -1,0 +1,101 @@
+"""The real-rules methods on tiny decks of hanab.live's variants, with its options, from
+the deal and from positions reached by random legal play: every method that takes
+the instance agrees with brute force, and every certificate replays from the position."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from hanabi_cp.live.referee import Game, replay
+from hanabi_cp.live.rules import Rules
+from hanabi_cp.live.solve import live_methods, solve_position
+from hanabi_cp.live.variants import all_variants
+from hanabi_cp.model import Deck
+from hanabi_cp.solvers import SolveOptions, Status
+
+FAST = {"seed": 21, "count": 400}
+SLOW = {"seed": 2021, "count": 4000}
+
+
+@functools.cache
+def three_suit_variants() -> list:
+    """Supported variants of 3 suits: their special suit is the deck's third color."""
+    return [v for v in all_variants() if v.unsupported() is None and len(v.suits) == 3]
+
+
+def tiny_position(rng: random.Random) -> Game:
+    """A tiny deck of a random 3-suit variant (or none), random options, and a
+    position a few random legal moves after the deal."""
+    while True:
+        n, c = rng.randint(1, 3), rng.randint(1, 3)
+        cards = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)
+                 for _ in range(rng.randint(1, 2))]
+        if len(cards) <= 8:
+            break
+    rng.shuffle(cards)
+    deck = Deck.of(cards, n, c)
+    variant = rng.choice(three_suit_variants()) if rng.random() < 0.8 else None
+    flags = {name: rng.random() < 0.15 for name in
+             ("deck_plays", "empty_clues", "speedrun", "all_or_nothing")}
+    players = rng.randint(2, 3)
+    rules = Rules(players, rng.randint(1, 2), rng.choice([0, 1, 2, None]), rng.randint(1, 3),
+                  first_player=rng.randrange(players), variant=variant, **flags)
+    g = Game.start(deck, rules)
+    for _ in range(rng.randint(0, 4)):
+        moves = list(g.legal_actions())
+        if not moves:
+            break
+        g.apply(rng.choice(moves))
+    return g
+
+
+@functools.cache
+def oracle(seed: int, count: int) -> list:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        g = tiny_position(rng)
+        out.append((g, solve_position(g, "brute", SolveOptions(maximize=True))))
+    return out
+
+
+def check(name: str, sample: list) -> int:
+    method, compared = live_methods()[name], 0
+    for g, best in sample:
+        if method.refuses(g) is not None:
+            continue
+        compared += 1
+        for maximize in (False, True):
+            got = solve_position(g, name, SolveOptions(maximize=maximize))
+            where = (str(g.deck), g.rules, g.turn, maximize)
+            assert got.status is best.status, where
+            assert got.score == (best.score if maximize else None), where
+            if got.actions is not None:
+                rep = replay(g.deck, g.rules, got.actions, g)
+                assert got.verified and rep.legal and rep.complete, where
+    return compared
+
+
+def test_the_positions_cover_variants_options_and_both_answers():
+    sample = oracle(**FAST)
+    assert {out.status for _, out in sample} == {Status.WINNABLE, Status.UNWINNABLE}
+    assert sum(g.turn > 0 for g, _ in sample) > len(sample) // 2
+    assert sum(g.rules.variant is not None for g, _ in sample) > len(sample) // 2
+    assert any(not all(g.tables.touchable) for g, _ in sample)      # untouchable cards
+    assert any(g.over for g, _ in sample)
+
+
+@pytest.mark.parametrize("name", sorted(set(live_methods()) - {"brute"}))
+def test_every_method_equals_brute_from_positions(name):
+    sample = oracle(**FAST)
+    compared = check(name, sample if name == "search" else sample[:80])
+    assert compared > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(set(live_methods()) - {"brute"}))
+def test_every_method_equals_brute_from_thousands_more_positions(name):
+    assert check(name, oracle(**SLOW)) > 0
