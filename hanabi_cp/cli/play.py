@@ -31,9 +31,11 @@ def _counts(ctx, param, value: str):
     return lambda p: special.get(p, 200 if default is None else default)
 
 
-def _rules(players: int, hand_size: int | None, strikes: int):
+def _rules(players: int, hand_size: int | None, strikes: int, variant: str | None = None):
     from ..live.rules import Rules
-    return Rules.for_players(players, hand_size, strikes=strikes)
+    from ..live.variants import variant as find_variant
+    chosen = None if variant in (None, "No Variant") else find_variant(variant)
+    return Rules.for_players(players, hand_size, strikes=strikes, variant=chosen)
 
 
 @command("play")
@@ -46,6 +48,10 @@ def _rules(players: int, hand_size: int | None, strikes: int):
               help="Cards per player [default: 5 for 2-3 players, 4 for 4-5, 3 for 6].")
 @click.option("--strikes", type=click.IntRange(min=1), default=3, show_default=True,
               help="Strikes that end the game with score 0.")
+@click.option("--variant", default=None, metavar="NAME",
+              help="A hanab.live variant whose clues touch as No Variant's do (the "
+                   "strategies read clues so): 6 Suits, 4 Suits, Black (6 Suits), "
+                   "Critical Fours (5 Suits), ...; --games then plays its decks.")
 @click.option("--replay", "replay_path", default=None, metavar="OUT.json",
               help="With DECK: write the game as hanab.live's JSON game (importable there; "
                    "`hanabi-cp verify --rules live` replays it).")
@@ -66,7 +72,7 @@ def _rules(players: int, hand_size: int | None, strikes: int):
               help="With --games: a progress bar on stderr.")
 @execution_options
 @force_option
-def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, bound,
+def play(deck, strategy, players, hand_size, strikes, variant, replay_path, games, seed, bound,
          time_limit, csv_path, progress, jobs, dask, force):
     """Play real-rules games with a hidden-information strategy.
 
@@ -87,7 +93,7 @@ def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, 
             raise UsageError("play: give a DECK or --games N (see 'hanabi-cp play --help')")
         if csv_path is not None:
             raise UsageError("play: --csv goes with --games")
-        _play_one(deck, cls, _rules(players, hand_size, strikes), replay_path, bound,
+        _play_one(deck, cls, _rules(players, hand_size, strikes, variant), replay_path, bound,
                   time_limit, force)
         return
     if deck is not None:
@@ -105,10 +111,14 @@ def play(deck, strategy, players, hand_size, strikes, replay_path, games, seed, 
     execution = get_execution(jobs, dask)
     click.echo(f"c play: {games} games, seeds {seed}..{seed + games - 1}, strategy "
                f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
+    rules = _rules(players, None, strikes, variant)       # refuses a variant up front
+    from ..players.game import check_clues
+    check_clues(study_mod.deck_of(rules, seed), rules)
     rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
-                         progress, strikes, execution)
+                         progress, strikes, execution, rules.variant_name)
     mine = [r for r in rows.rows if r["strategy"] == cls.name and int(r["players"]) == players
-            and int(r["strike_limit"]) == strikes and seed <= int(r["seed"]) < seed + games]
+            and int(r["strike_limit"]) == strikes and r["variant"] == rules.variant_name
+            and seed <= int(r["seed"]) < seed + games]
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new)")
     click.echo(study_mod.summary(mine))
 

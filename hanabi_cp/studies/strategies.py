@@ -33,7 +33,9 @@ from ..errors import UsageError
 from ..executors import SERIAL, Execution, run_tasks
 from ..formats.deck_text import card_text
 from ..live.postmortem import first_loss
+from ..generators import variant_deck
 from ..live.rules import Rules
+from ..live.variants import variant as find_variant
 from ..model import Deck
 from ..players.bound import Bound, check_bot, deck_bound, with_games
 from ..players.game import play_game, seeded_deck
@@ -41,11 +43,20 @@ from ..players.strategy import check_players, get_strategy, strategies
 from .common import ResultsCSV, save_figure, panels, wilson
 
 STUDY = "strategies"
-FIELDS = ["game", "seed", "players", "strike_limit", "strategy", "score", "strikes", "turns", "seconds",
+FIELDS = ["game", "seed", "players", "strike_limit", "variant", "strategy", "score", "strikes", "turns", "seconds",
           "best", "winnable", "bound_lower", "bound_method", "bound_seconds", "lost_turn",
           "lost_kind", "deck", "version"]
-KEY = ["seed", "players", "strike_limit", "strategy"]
-TARGET = 25
+KEY = ["seed", "players", "strike_limit", "variant", "strategy"]
+NO_VARIANT = "No Variant"
+TARGET = 25          # No Variant's maximum; a variant's rows use its own (target_of)
+
+
+def target_of(rows: Sequence[dict]) -> int:
+    """The maximum score of the rows' variant (a table groups one variant's rows)."""
+    names = {r.get("variant") or NO_VARIANT for r in rows}
+    if len(names) != 1 or NO_VARIANT in names:
+        return TARGET
+    return find_variant(names.pop()).max_score
 # What the action after which 25 went out of reach was (live.postmortem.first_loss).
 LOSS_KINDS = ("discard", "misplay", "clue", "play", "final round")
 
@@ -67,10 +78,12 @@ def deck_tokens(deck: Deck) -> str:
     return " ".join(card_text(c, True) for c in deck.cards)
 
 
-def _bound_of(rows: ResultsCSV, seed: int, players: int, strikes: int) -> Bound | None:
+def _bound_of(rows: ResultsCSV, seed: int, players: int, strikes: int,
+              variant: str) -> Bound | None:
     """A bound already in the CSV for this deck and rules (any strategy's row)."""
     for name in strategies():
-        row = rows.get(seed=seed, players=players, strike_limit=strikes, strategy=name)
+        row = rows.get(seed=seed, players=players, strike_limit=strikes, variant=variant,
+                       strategy=name)
         if row is not None and row.get("bound_method"):
             best = row["best"]
             return Bound(int(best) if best != "" else None,
@@ -83,7 +96,7 @@ def _bound_of(rows: ResultsCSV, seed: int, players: int, strikes: int) -> Bound 
 def run(csv_path: str, seed: int, games: int, players: Sequence[int],
         names: Sequence[str], bound: bool = True, time_limit: float | None = 10.0,
         progress: bool = False, strikes: int = 3,
-        execution: Execution = SERIAL) -> ResultsCSV:
+        execution: Execution = SERIAL, variant: str = NO_VARIANT) -> ResultsCSV:
     """Play and bound every (player count, deck) not yet in the CSV; ``execution``
     shares the decks among worker processes or a dask cluster (the rows are those
     of a serial run, appended in the order the decks finish)."""
@@ -104,11 +117,13 @@ def run(csv_path: str, seed: int, games: int, players: Sequence[int],
         for i in range(games):
             s = seed + i
             todo = [c.name for c in classes
-                    if not rows.has(seed=s, players=p, strike_limit=strikes, strategy=c.name)]
+                    if not rows.has(seed=s, players=p, strike_limit=strikes, variant=variant,
+                                    strategy=c.name)]
             done += len(classes) - len(todo)
             if todo:
-                known = _bound_of(rows, s, p, strikes) if bound else None
-                tasks.append((_Task(p, strikes, i, s, tuple(todo), bound, time_limit, known),))
+                known = _bound_of(rows, s, p, strikes, variant) if bound else None
+                tasks.append((_Task(p, strikes, i, s, tuple(todo), bound, time_limit, known,
+                                    variant),))
     from tqdm import tqdm
 
     with tqdm(total=games * len(players) * len(classes), initial=done, disable=not progress,
@@ -121,6 +136,14 @@ def run(csv_path: str, seed: int, games: int, players: Sequence[int],
     return rows
 
 
+def deck_of(rules: Rules, seed: int) -> Deck:
+    """Game ``seed``'s deck: the shuffled standard deck, or the variant's deck."""
+    v = rules.variant
+    if v is None:
+        return seeded_deck(seed)
+    return variant_deck(seed, v.deck_cards(), v.stack_size, len(v.suits))
+
+
 @dataclass(frozen=True)
 class _Task:
     players: int
@@ -131,12 +154,14 @@ class _Task:
     bound: bool
     time_limit: float | None
     known: Bound | None          # the deck's bound from the CSV, if already there
+    variant: str = NO_VARIANT
 
 
 def _deck_rows(task: _Task) -> list[dict]:
     """One deck: every strategy's game, the bound, the check, the rows."""
-    rules = Rules.for_players(task.players, strikes=task.strikes)
-    deck = seeded_deck(task.seed)
+    v = None if task.variant == NO_VARIANT else find_variant(task.variant)
+    rules = Rules.for_players(task.players, strikes=task.strikes, variant=v)
+    deck = deck_of(rules, task.seed)
     played = []
     for name in task.names:
         start = time.perf_counter()
@@ -153,7 +178,8 @@ def _deck_rows(task: _Task) -> list[dict]:
             if b.winnable and not game.won:
                 loss = first_loss(deck, rules, game.actions, time_limit=task.time_limit)
         out.append({"game": task.game, "seed": task.seed, "players": task.players,
-                    "strike_limit": task.strikes, "strategy": game.strategy,
+                    "strike_limit": task.strikes, "variant": task.variant,
+                    "strategy": game.strategy,
                     "score": game.score, "strikes": game.strikes, "turns": game.turns,
                     "seconds": round(seconds, 6),
                     "best": None if b is None else b.best,
@@ -183,17 +209,18 @@ def _mean_ci(xs: list[float]) -> tuple[float, float, float]:
 
 def strategy_stats(rows: list[dict]) -> dict:
     scores = [int(r["score"]) for r in rows]
-    imperfect = [r for r in rows if int(r["score"]) < TARGET]
+    target = target_of(rows)
+    imperfect = [r for r in rows if int(r["score"]) < target]
     decided = [r for r in rows if r["best"] != ""]
-    unavoidable = sum(1 for r in imperfect if r["best"] != "" and int(r["best"]) < TARGET)
-    own = sum(1 for r in imperfect if r["best"] != "" and int(r["best"]) == TARGET)
+    unavoidable = sum(1 for r in imperfect if r["best"] != "" and int(r["best"]) < target)
+    own = sum(1 for r in imperfect if r["best"] != "" and int(r["best"]) == target)
     regret = [int(r["best"]) - int(r["score"]) for r in decided]
     lost = [r for r in imperfect if r.get("lost_kind") not in (None, "", "undecided")]
     turns = sorted(int(r["lost_turn"]) for r in lost)
     return {"games": len(rows), "mean": sum(scores) / len(scores) if scores else math.nan,
             "lost_kinds": {k: sum(r["lost_kind"] == k for r in lost) for k in LOSS_KINDS},
             "lost_turn": turns[len(turns) // 2] if turns else None,
-            "perfect": sum(x == TARGET for x in scores), "imperfect": len(imperfect),
+            "perfect": sum(x == target for x in scores), "imperfect": len(imperfect),
             "unavoidable": unavoidable, "own": own,
             "unknown": len(imperfect) - unavoidable - own,
             "regret": sum(regret) / len(regret) if regret else math.nan,
@@ -204,14 +231,15 @@ def bound_stats(rows: list[dict]) -> dict:
     """Per deck (one row per seed): the exact best scores and winnable share."""
     per_deck = {r["seed"]: r for r in rows if r["bound_method"]}
     decided = [int(r["best"]) for r in per_deck.values() if r["best"] != ""]
-    won = sum(x == TARGET for x in decided)
+    target = target_of(rows)
+    won = sum(x == target for x in decided)
     m, lo, hi = _mean_ci([float(x) for x in decided])
-    hi = min(hi, float(TARGET))     # the normal interval ignores that no deck scores above 25
+    hi = min(hi, float(target))     # the normal interval ignores that no deck scores above it
     wlo, whi = wilson(won, len(decided))
     if decided and won == len(decided):
         # every deck won: the normal interval collapses to a point; a lost deck scores
         # at least 0, so the winnable share's interval bounds the mean
-        lo, hi = TARGET * wlo, float(TARGET)
+        lo, hi = target * wlo, float(target)
     return {"decks": len(per_deck), "decided": len(decided),
             "unknown": len(per_deck) - len(decided), "mean": m, "mean_lo": lo, "mean_hi": hi,
             "winnable": won, "win_lo": wlo, "win_hi": whi,
