@@ -101,3 +101,25 @@ def test_hanab_live_up_or_down_is_refused_naming_the_rule():
     path = pathlib.Path(DATA) / "up_or_down.json"
     res = run(["verify", path, path, "--rules", "live"])
     assert res.exit_code == 2 and "Up or Down (stacks go up or down" in res.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["solve", "instances/standard-winnable-h2.txt", "--rules", "live", "--players", 3,
+      "--variant", "Up or Down (5 Suits)"],
+     "variant 'Up or Down (5 Suits)' is not supported: Up or Down (stacks go up or down"),
+    (["solve", "instances/standard-winnable-h2.txt", "--rules", "live", "--players", 3,
+      "--variant", "Rainbo (5 Suits)"],
+     "unknown --variant 'Rainbo (5 Suits)'; nearest: Rainbow (5 Suits), Rainbow (6 Suits)"),
+    (["solve", "instances/standard-winnable-h2.txt", "--rules", "live", "--players", 3,
+      "--variant", "Rainbow (4 Suits)"],
+     "does not fit the variant 'Rainbow (4 Suits)' (4 suits, values 1 to 5)"),
+    (["generate", "standard", "--variant", "Sudoku (5 Suits)"],
+     "variant 'Sudoku (5 Suits)' is not supported: Sudoku"),
+    (["play", "instances/standard-winnable-h2.txt", "--variant", "Null (5 Suits)"],
+     "in the variant 'Null (5 Suits)' clues touch otherwise"),
+])
+def test_variant_refusals_are_one_line(args, message, monkeypatch):
+    monkeypatch.chdir(pathlib.Path(__file__).parent.parent)
+    res = run(args)
+    assert res.exit_code == 2 and message in res.stderr, res.output
+    assert res.stderr.count("\n") == 1

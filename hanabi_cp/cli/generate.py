@@ -315,6 +315,10 @@ def generate_standard(colors, variant, hand, fmt, seed, output, count, force):
             raise UsageError("generate standard: give --colors or --variant, not both")
         from ..live.variants import variant as find_variant
         chosen = find_variant(variant)
+        why = chosen.unsupported()
+        if why is not None:
+            raise UsageError(f"generate standard: variant {chosen.name!r} is not "
+                             f"supported: {why}")
     emit(StandardSpec(None if colors is None else int(colors), hand, fmt, chosen), seed,
          output, count, force)
 
