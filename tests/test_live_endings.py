@@ -161,3 +161,12 @@ def test_unsupported_variants_are_refused_naming_the_rule():
     from hanabi_cp.live.rules import RulesError
     with pytest.raises(RulesError, match="Up or Down"):
         Rules.for_players(2, variant=variant("Up or Down (5 Suits)"))
+
+
+def test_without_early_ends_the_game_goes_on_to_the_final_round():
+    # The Hanabi Learning Environment's rules: 2:1 lost, the game is not over.
+    deck = Deck.of([(1, 1), (2, 1), (1, 1), (1, 1), (1, 1), (1, 1)], n=2)
+    rules = Rules.for_players(2, hand_size=2, clues=1, early_ends=False)
+    g = Game.after(deck, rules, [P(0), Action.rank_clue(0, 2), D(1)])
+    assert not g.over and g.max_reachable == 1
+    assert "no early end" in rules.describe()

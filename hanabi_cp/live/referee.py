@@ -372,10 +372,11 @@ class Game:
             self._end(EndCondition.ALL_OR_NOTHING_SOFTLOCK)
         elif self.end_turn is not None and self.turn >= self.end_turn:
             self._end(EndCondition.NORMAL, "the final round is over")
-        elif sum(self.piles) == best:
-            self._end(EndCondition.NORMAL, "every pile is complete" if best == target else
-                      "the score reached the best score still reachable")
-        elif self.end_turn is not None and self._nothing_playable():
+        elif sum(self.piles) == target:
+            self._end(EndCondition.NORMAL, "every pile is complete")
+        elif r.early_ends and sum(self.piles) == best:
+            self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
+        elif r.early_ends and self.end_turn is not None and self._nothing_playable():
             self._end(EndCondition.NORMAL, "no card still needed can be played")
         elif not r.final_round and self.drawn == self.deck.N and not any(self.hands):
             self._end(EndCondition.NORMAL, "the deck and the hands are empty")

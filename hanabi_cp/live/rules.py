@@ -62,6 +62,10 @@ class Rules:
     empty_clues: bool = False
     speedrun: bool = False
     all_or_nothing: bool = False
+    # hanab.live ends a game once no more points can be scored (the score equals the
+    # best still reachable from the discards, or nothing needed is playable); other
+    # engines (the Hanabi Learning Environment) play on to the final round
+    early_ends: bool = True
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -114,6 +118,8 @@ class Rules:
         if self.first_player:
             out.append(f"player {self.first_player} moves first")
         out += [name.replace("_", " ") for name in _OPTION_FLAGS if getattr(self, name)]
+        if not self.early_ends:
+            out.append("no early end (the game goes on while points are out of reach)")
         return out
 
     def describe(self) -> str:
@@ -127,4 +133,4 @@ class Rules:
 
 
 _OPTION_FLAGS = tuple(f.name for f in fields(Rules) if f.type == "bool"
-                      and f.name != "final_round")
+                      and f.name not in ("final_round", "early_ends"))

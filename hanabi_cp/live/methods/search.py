@@ -67,6 +67,7 @@ class LiveSearch:
         self.final_round = rules.final_round and not rules.all_or_nothing
         self.deck_plays = rules.deck_plays
         self.zero_below_max = rules.speedrun or rules.all_or_nothing
+        self.early_ends = rules.early_ends
         # the plays an upper bound allows after the last draw: one per player in the
         # final round (one more with a deck play, which draws and plays at once), else
         # every card still held
@@ -125,9 +126,10 @@ class LiveSearch:
                 return True
         elif not self.final_round and self.drawn == self.N and not any(self.hands):
             return True
-        if self.score == self.capsum:
+        if self.score == self.target:
             return True
-        if self.end_turn is not None and self.nothing_playable():
+        if self.early_ends and (self.score == self.capsum or (
+                self.end_turn is not None and self.nothing_playable())):
             return True
         return not self.hands[me] and not self.can_clue() and self.deck_top() < 0
 
