@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -103,7 +104,8 @@ def _plot(ax: Axes, view: GameView) -> None:
     ax.step(ends, steps([r.hanablive_max for r in rows]), where="post", color=MAX, lw=1.3,
             ls=(0, (4, 2.5)), zorder=4)
     ax.step(ends, steps([r.score for r in rows]), where="post", color=SCORE, lw=1.4, zorder=2)
-    _mark_drops(ax, view, last)            # sets the y limits: room for the numbers
+    box = width(len(rows)) - LEFT - RIGHT
+    _mark_drops(ax, view, last, box)       # sets the y limits: room for the numbers
     strikes = _mark_strikes(ax, view, states)
     _legend(ax, bool(undecided), bool(post.drops), strikes)
 
@@ -113,12 +115,11 @@ def _ticks(last: int) -> list[int]:
     return list(range(0, last + 1, step))
 
 
-def _mark_drops(ax: Axes, view: GameView, last: int) -> None:
+def _mark_drops(ax: Axes, view: GameView, last: int, box: float) -> None:
     """A red segment from the best score before to after, a marker at the fall, and
     the drop's number above, lifted a tier when it would touch its neighbour's."""
     top = view.post.target
-    box = ax.get_position().width * ax.get_figure().get_figwidth()      # inches
-    gap = 0.26 / (box / (last + 1))      # positions a two-digit number needs
+    gap = 0.26 / (box / (last + 1))      # positions a two-digit number needs (box: inches)
     placed: list[tuple[float, int]] = []
     for i, d in enumerate(view.post.drops, 1):
         x = d.position
@@ -147,7 +148,7 @@ def _mark_strikes(ax: Axes, view: GameView, states: list[dict]) -> bool:
 
 
 def _legend(ax: Axes, band: bool, drops: bool, strikes: bool) -> None:
-    handles = [Line2D([], [], color=SCORE, lw=1.4, label="score (piles)"),
+    handles: list[Artist] = [Line2D([], [], color=SCORE, lw=1.4, label="score (piles)"),
                Line2D([], [], color=BEST, lw=2.0, label="best score still reachable"),
                Line2D([], [], color=MAX, lw=1.3, ls=(0, (4, 2.5)),
                       label="hanab.live's max score (discards only)")]
