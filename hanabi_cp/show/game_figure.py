@@ -79,9 +79,9 @@ def _plot(ax: Axes, view: GameView) -> None:
     ax.set_xlabel("turn (position after that action; 0: the deal)", fontsize=8)
     ax.set_ylabel("points", fontsize=8)
     ax.set_xticks(_ticks(last))
-    # values hold from their position to the next one: steps drawn "post", extended
-    # half a position past the last one so that it shows
-    ends = xs + [last + 0.5]
+    # position k is the column k - 0.5 .. k + 0.5 (its tick in the middle), so an
+    # action's change shows at the left edge of the column of the position it made
+    ends = [x - 0.5 for x in xs] + [last + 0.5]
 
     def steps(values):
         return values + [values[-1]]
@@ -89,13 +89,13 @@ def _plot(ax: Axes, view: GameView) -> None:
     states = positions(view)
     empty = deck_empty_at(states, view.deck.N)
     if empty is not None and 0 < empty < last:
-        ax.axvline(empty, color="#9e9e9e", lw=0.8, ls=":")
-        ax.text(empty + 0.3, 0.4, "deck empty", fontsize=7, color="#757575", ha="left",
+        ax.axvline(empty - 0.5, color="#9e9e9e", lw=0.8, ls=":")
+        ax.text(empty - 0.2, 0.4, "deck empty", fontsize=7, color="#757575", ha="left",
                 va="bottom", rotation=90)
     undecided = [r for r in rows if r.best is None]
     for r in undecided:            # one bar per position: runs need no stitching
         lo, hi = bounds(view, r)
-        ax.bar(r.position, max(hi - lo, 0.15), bottom=lo, width=1.0, align="edge",
+        ax.bar(r.position, max(hi - lo, 0.15), bottom=lo, width=1.0, align="center",
                color=BAND, alpha=0.7, lw=0, zorder=1)
     best = [r.best if r.best is not None else math.nan for r in rows]
     ax.step(ends, steps(best), where="post", color=BEST, lw=2.0, zorder=3)
@@ -122,7 +122,7 @@ def _mark_drops(ax: Axes, view: GameView, last: int, box: float) -> None:
     gap = 0.26 / (box / (last + 1))      # positions a two-digit number needs (box: inches)
     placed: list[tuple[float, int]] = []
     for i, d in enumerate(view.post.drops, 1):
-        x = d.position
+        x = d.position - 0.5
         ax.plot([x, x], [d.before, d.after], color=ALARM, lw=1.6, zorder=5)
         ax.plot([x], [d.after], marker="v", color=ALARM, markersize=6, zorder=6)
         tier = 0

@@ -78,7 +78,7 @@ __CHART__
 <div class="legend" id="legend"></div>
 <div id="now"></div>
 <div class="stats">
-  <span class="stat">score <b id="score"></b></span>
+  <span class="stat">score (piles) <b id="score"></b></span>
   <span class="stat">best still reachable <b id="best"></b></span>
   <span class="stat">hanab.live max <b id="max"></b></span>
   <span class="stat">clue tokens <b id="clues" data-count=""></b></span>
