@@ -43,14 +43,23 @@ def draw(view: GameView) -> Figure:
     rows = view.post.rows
     w = width(len(rows))
     drops = view.post.drops
+    states = positions(view)
+    handles = _handles(view, states)
+    # the legend is one row over the plot, two if one row would be wider than it
+    chars = sum(len(str(h.get_label())) for h in handles)
+    legend_rows = 1 if chars * 0.058 + 0.55 * len(handles) <= w - LEFT - RIGHT else 2
+    top = TOP + 0.2 * (legend_rows - 1)
     columns = max(1, min(3, int((w - 0.4) * 72 / (COLUMN_CHARS * 6.0))))
     lines = math.ceil(len(drops) / columns) if drops else 1
     bottom = 0.75 + LINE_H * (lines + 1)
-    height = TOP + PLOT_H + bottom
+    height = top + PLOT_H + bottom
     fig = Figure(figsize=(w, height))
     ax = fig.add_axes((LEFT / w, bottom / height, (w - LEFT - RIGHT) / w, PLOT_H / height))
     _title(fig, view)
-    _plot(ax, view)
+    _plot(ax, view, states)
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),
+              ncol=math.ceil(len(handles) / legend_rows), fontsize=7.5, frameon=False,
+              borderaxespad=0.2, handlelength=2.2, columnspacing=1.4)
     _drop_list(fig, view, columns, (bottom - 0.62) / height)
     return fig
 
@@ -60,11 +69,10 @@ def _title(fig: Figure, view: GameView) -> None:
     fig.text(x, 1 - 0.1 / h, view.heading, ha="left", va="top", fontsize=10, fontweight="bold")
     fig.text(x, 1 - 0.32 / h, view.rules.describe(), ha="left", va="top", fontsize=8.5,
              color="#444444")
-    fig.text(x, 1 - 0.5 / h, view.outcome, ha="left",
-             va="top", fontsize=8.5)
+    fig.text(x, 1 - 0.5 / h, view.outcome, ha="left", va="top", fontsize=8.5)
 
 
-def _plot(ax: Axes, view: GameView) -> None:
+def _plot(ax: Axes, view: GameView, states: list[dict]) -> None:
     rows, post = view.post.rows, view.post
     xs = [r.position for r in rows]
     last = xs[-1]
@@ -86,14 +94,12 @@ def _plot(ax: Axes, view: GameView) -> None:
     def steps(values):
         return values + [values[-1]]
 
-    states = positions(view)
     empty = deck_empty_at(states, view.deck.N)
     if empty is not None and 0 < empty < last:
         ax.axvline(empty - 0.5, color="#9e9e9e", lw=0.8, ls=":")
         ax.text(empty - 0.2, 0.4, "deck empty", fontsize=7, color="#757575", ha="left",
                 va="bottom", rotation=90)
-    undecided = [r for r in rows if r.best is None]
-    for r in undecided:            # one bar per position: runs need no stitching
+    for r in (r for r in rows if r.best is None):      # a bar each: runs need no stitching
         lo, hi = bounds(view, r)
         ax.bar(r.position, max(hi - lo, 0.15), bottom=lo, width=1.0, align="center",
                color=BAND, alpha=0.7, lw=0, zorder=1)
@@ -106,8 +112,7 @@ def _plot(ax: Axes, view: GameView) -> None:
     ax.step(ends, steps([r.score for r in rows]), where="post", color=SCORE, lw=1.4, zorder=2)
     box = width(len(rows)) - LEFT - RIGHT
     _mark_drops(ax, view, last, box)       # sets the y limits: room for the numbers
-    strikes = _mark_strikes(ax, view, states)
-    _legend(ax, bool(undecided), bool(post.drops), strikes)
+    _mark_strikes(ax, view, states)
 
 
 def _ticks(last: int) -> list[int]:
@@ -138,32 +143,33 @@ def _mark_drops(ax: Axes, view: GameView, last: int, box: float) -> None:
     ax.set_ylim(0, top + 1.6 + 0.8 * tiers)
 
 
-def _mark_strikes(ax: Axes, view: GameView, states: list[dict]) -> bool:
-    """An X on the score line after each misplay (a strike); whether there was one."""
-    rows = view.post.rows
-    xs = [k for k in range(1, len(states)) if states[k]["strikes"] > states[k - 1]["strikes"]]
-    ax.plot(xs, [rows[k].score for k in xs], ls="none", marker="X", color=ALARM,
+def strikes_at(states: list[dict]) -> list[int]:
+    """The positions reached by a misplay (a strike)."""
+    return [k for k in range(1, len(states)) if states[k]["strikes"] > states[k - 1]["strikes"]]
+
+
+def _mark_strikes(ax: Axes, view: GameView, states: list[dict]) -> None:
+    """An X on the score line after each misplay."""
+    xs = strikes_at(states)
+    ax.plot(xs, [view.post.rows[k].score for k in xs], ls="none", marker="X", color=ALARM,
             markersize=8, markeredgecolor="white", markeredgewidth=0.6, zorder=6)
-    return bool(xs)
 
 
-def _legend(ax: Axes, band: bool, drops: bool, strikes: bool) -> None:
-    handles: list[Artist] = [Line2D([], [], color=SCORE, lw=1.4, label="score (piles)"),
-               Line2D([], [], color=BEST, lw=2.0, label="best score still reachable"),
-               Line2D([], [], color=MAX, lw=1.3, ls=(0, (4, 2.5)),
-                      label="hanab.live's max score (discards only)")]
-    if band:
+def _handles(view: GameView, states: list[dict]) -> list[Artist]:
+    handles: list[Artist] = [
+        Line2D([], [], color=SCORE, lw=1.4, label="score (piles)"),
+        Line2D([], [], color=BEST, lw=2.0, label="best score still reachable"),
+        Line2D([], [], color=MAX, lw=1.3, ls=(0, (4, 2.5)),
+               label="hanab.live's max score (discards only)")]
+    if view.undecided:
         handles.append(Patch(facecolor=BAND, alpha=0.6, label="undecided: lower..upper bound"))
-    if drops:
+    if view.post.drops:
         handles.append(Line2D([], [], color=ALARM, marker="v", lw=1.6,
                               label="an action that lost points"))
-    if strikes:
+    if strikes_at(states):
         handles.append(Line2D([], [], ls="none", marker="X", color=ALARM, markersize=8,
                               markeredgecolor="white", label="strike"))
-    # one row over the plot: inside, any corner may hold a line of some game
-    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=len(handles),
-              fontsize=7.5, frameon=False, borderaxespad=0.2, handlelength=2.2,
-              columnspacing=1.4)
+    return handles
 
 
 def _drop_list(fig: Figure, view: GameView, columns: int, y0: float) -> None:
