@@ -1,11 +1,11 @@
-"""The HTML replay of `hanabi-cp show` in a real headless browser (Debian's chromium).
+"""The HTML replays of `hanabi-cp show` in a real headless browser (Debian's chromium).
 
 The pages are opened from disk (file://) in one headless chromium driven over the
 DevTools pipe (tests/cdp.py): they must log nothing (console, uncaught exceptions,
 browser warnings), show at ``#step=K`` the state the Python timeline computes after
-K cards, move when the arrow keys and buttons are pressed, pass their own self-test
-(``#selftest``: every step against the timeline), and render to a screenshot that
-is not blank.  Installs nothing: without ``chromium`` on PATH the tests are skipped
+K cards (for a real game: the referee's state after K actions), move when the arrow
+keys and buttons are pressed, pass their own self-test (``#selftest``: every step
+against the timeline or the referee), and render to a screenshot that is not blank.  Installs nothing: without ``chromium`` on PATH the tests are skipped
 (CI installs it, see .ci/run).
 """
 
@@ -21,6 +21,7 @@ from hanabi_cp.solvers import solve
 
 from cdp import Browser, Page
 from test_cli import LOSE, WIN, run
+from test_show_cli import write_game, write_variant_game
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
@@ -126,6 +127,130 @@ def test_illegal_step_is_shown(browser, pages):
 def test_screenshot_is_not_blank(browser, pages):
     from PIL import Image
     tab = Page(browser, f"{pages['won'][0]}#step=20")
+    with Image.open(io.BytesIO(tab.screenshot())) as im:
+        colors = im.convert("RGB").getcolors(maxcolors=1 << 20)
+    assert colors is not None and len(colors) > 50
+    assert tab.console() == []
+
+
+# ---- real games ---------------------------------------------------------------------
+
+GAME_STATE = """JSON.stringify({step: +document.getElementById("step").textContent,
+  hands: JSON.parse(document.getElementById("hands").dataset.hands),
+  piles: document.getElementById("piles").dataset.levels,
+  clues: document.getElementById("clues").dataset.count,
+  strikes: +document.getElementById("strikes").dataset.count,
+  left: +document.getElementById("deckleft").dataset.count,
+  lost: JSON.parse(document.getElementById("discards").dataset.lost),
+  mover: document.getElementById("mover").dataset.player,
+  now: document.getElementById("now").textContent,
+  lossShown: document.getElementById("now").className === "lost"})"""
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """name -> (file URL, (deck, rules, actions, names)) of the game replays under test:
+    our players' games on the winnable deck (4 players: one drop; 2: nine drops; 6: a
+    strike) and a won game of "Rainbow (6 Suits)"."""
+    from hanabi_cp.studies.postmortems import load_game
+    folder = tmp_path_factory.mktemp("games")
+    paths = {name: write_game(folder, f"{name}.json", players)
+             for name, players in (("four", 4), ("two", 2), ("six", 6))}
+    paths["rainbow"] = write_variant_game(folder)[0]
+    out = {}
+    for name, path in paths.items():
+        page = folder / f"{name}.html"
+        assert run(["show", path, "-o", page]).exit_code == 0
+        out[name] = (page.as_uri(), load_game(str(path)))
+    return out
+
+
+def game_state(tab: Page) -> dict:
+    import json
+    return json.loads(tab.evaluate(GAME_STATE))
+
+
+def referee_state(game, k: int) -> dict:
+    from hanabi_cp.live.referee import Game
+    deck, rules, actions, _ = game
+    g = Game.after(deck, rules, actions[:k])
+    over = g.over and k == len(actions)
+    return {"step": k, "hands": g.hands, "piles": " ".join(map(str, g.piles)),
+            "clues": str(g.clues), "strikes": g.strikes, "left": deck.N - g.drawn,
+            "lost": g.lost_cards, "mover": "" if over else str(g.player)}
+
+
+def assert_shows_the_referee_state(tab: Page, game, k: int) -> None:
+    shown, expected = game_state(tab), referee_state(game, k)
+    assert {key: shown[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize("name", ["four", "six", "rainbow"])
+def test_game_step_fragment_shows_the_referee_state(browser, games, name):
+    url, game = games[name]
+    last = len(game[2])
+    for k in (0, 7, last // 2, last):
+        tab = Page(browser, f"{url}#step={k}")
+        assert_shows_the_referee_state(tab, game, k)
+        assert tab.console() == []
+
+
+def test_game_shows_the_actions_that_lost_points(browser, games):
+    from hanabi_cp.live.postmortem import analyze
+    url, game = games["two"]
+    drops = analyze(*game).drops
+    assert len(drops) > 3
+    for d in drops[:3]:
+        shown = game_state(Page(browser, f"{url}#step={d.position}"))
+        assert shown["lossShown"] and shown["now"].endswith(f"best score {d.before} \u2192 {d.after}")
+    assert not game_state(Page(browser, f"{url}#step={drops[0].position - 1}"))["lossShown"]
+
+
+def test_game_keys_buttons_and_chart_move(browser, games):
+    url, game = games["four"]
+    tab = Page(browser, url)
+    assert game_state(tab)["step"] == 0 and game_state(tab)["now"] == "the deal"
+    tab.evaluate('document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", shiftKey: true}))')
+    assert game_state(tab)["step"] == 10 and tab.evaluate("location.hash") == "#step=10"
+    tab.evaluate('document.getElementById("next").click()')
+    assert_shows_the_referee_state(tab, game, 11)
+    assert game_state(tab)["now"].startswith("turn 11: ")
+    tab.evaluate('document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft"}))')
+    assert game_state(tab)["step"] == 10
+    tab.evaluate('document.dispatchEvent(new KeyboardEvent("keydown", {key: "End"}))')
+    assert game_state(tab)["step"] == len(game[2])
+    # a click on the chart's column 20 (the viewBox is 1000 units wide)
+    tab.evaluate("""(() => { const svg = document.getElementById("chart"), r = svg.getBoundingClientRect();
+      const x = +svg.dataset.left + 20.5 * +svg.dataset.unit;
+      svg.dispatchEvent(new MouseEvent("click", {clientX: r.left + x * r.width / 1000,
+                                                  clientY: r.top + 20, bubbles: true})); })()""")
+    assert game_state(tab)["step"] == 20
+    assert tab.console() == []
+
+
+@pytest.mark.parametrize("name", ["four", "two", "six", "rainbow"])
+def test_game_self_test_passes(browser, games, name):
+    tab = Page(browser, f"{games[name][0]}#selftest")
+    assert tab.evaluate("document.body.dataset.selftest") == "ok"
+    assert tab.console() == []
+
+
+def test_game_self_test_notices_a_wrong_state(browser, games, tmp_path):
+    # The self-test only means something if it fails on a page that shows another
+    # state than the referee's: here one clue token too many after the deal.
+    import re
+    from urllib.parse import unquote, urlparse
+    url, _ = games["four"]
+    page = tmp_path / "broken.html"
+    text = open(unquote(urlparse(url).path), encoding="utf-8").read()
+    page.write_text(re.sub(r'("check":\[\{.*?"clues":)8', r"\g<1>9", text, count=1, flags=re.S))
+    tab = Page(browser, f"{page.as_uri()}#selftest")
+    assert tab.evaluate("document.body.dataset.selftest") == "FAIL: state at position 0"
+
+
+def test_game_screenshot_is_not_blank(browser, games):
+    from PIL import Image
+    tab = Page(browser, f"{games['rainbow'][0]}#step=30")
     with Image.open(io.BytesIO(tab.screenshot())) as im:
         colors = im.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colors is not None and len(colors) > 50

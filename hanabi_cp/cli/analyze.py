@@ -30,12 +30,15 @@ from .execution_options import execution_options, get_execution
 @click.option("--csv", "csv_path", default=None, metavar="OUT.csv",
               help="One row per position (the deal first); with a folder GAME, per game "
                    "and position, appended as each game is done (a rerun resumes).")
+@click.option("--figure", "figure_path", default=None, metavar="OUT",
+              help="Also draw the post-mortem as `show GAME -o OUT` does (.svg, .png or "
+                   "an .html replay).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With a folder: a progress bar on stderr.")
 @execution_options
 @force_option
 def analyze(game, deck_path, players, method, position_limit, time_limit, as_json, csv_path,
-            progress, jobs, dask, force):
+            figure_path, progress, jobs, dask, force):
     """The post-mortem of GAME: the best score still reachable after every action.
 
     GAME is a hanab.live export, a certificate of `solve --rules live` or a game of
@@ -50,6 +53,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
       hanabi-cp play instances/standard-winnable-h2.txt --players 4 --replay game.json
       hanabi-cp analyze game.json
       hanabi-cp analyze game.json --csv positions.csv
+      hanabi-cp analyze game.json --figure postmortem.png
     """
     from ..live import postmortem as pm_mod
     deadline = command_deadline(time_limit)
@@ -57,8 +61,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         if csv_path is None:
             raise UsageError("analyze: a folder of games needs --csv OUT.csv (the rows are "
                              "the result)")
-        if as_json or deck_path is not None:
-            raise UsageError("analyze: --json and --deck go with one GAME file")
+        if as_json or deck_path is not None or figure_path is not None:
+            raise UsageError("analyze: --json, --deck and --figure go with one GAME file")
         check_outputs("analyze", {"--csv": csv_path}, force, appended=["--csv"],
                       dirs_made=["--csv"])
         from ..studies.postmortems import run_folder
@@ -67,13 +71,23 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(f"c games: {games} in {game}; rows: {len(rows.rows)} in {csv_path} "
                    f"({added} new)")
         return
-    check_outputs("analyze", {"--csv": csv_path}, force, {"GAME": game})
+    fmt = None
+    if figure_path is not None:
+        from ..show.render import format_of
+        fmt = format_of(figure_path)
+    check_outputs("analyze", {"--csv": csv_path, "--figure": figure_path}, force,
+                  {"GAME": game, "--deck": deck_path})
     from ..studies.postmortems import load_game
     deck, rules, actions, names = load_game(game, deck_path, players)
     result = pm_mod.analyze(deck, rules, actions, names, method, position_limit, deadline)
     if csv_path is not None:
         from ..studies.postmortems import write_rows
         write_rows(csv_path, os.path.basename(game), result, force)
+    if figure_path is not None and fmt is not None:
+        from ..show.game import GameView
+        from ..show.render import render_game, write_bytes
+        view = GameView(os.path.basename(game), deck, rules, actions, tuple(names), result)
+        write_bytes(figure_path, render_game(view, fmt), force)
     if as_json:
         echo_json({"game": game, "rules": rules.describe(), "variant": rules.variant_name,
                    "final_score": result.final_score, "end": result.end,
@@ -93,6 +107,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(f"c undecided: {undecided} positions (best shown as lower..upper bound)")
     if csv_path is not None:
         click.echo(f"c wrote {csv_path}")
+    if figure_path is not None:
+        click.echo(f"c wrote {figure_path}")
 
 
 def table(result) -> list[str]:

@@ -1,12 +1,20 @@
-"""A scene as the bytes of an SVG, PNG or HTML file, and writing them safely."""
+"""A scene (or a real game) as the bytes of an SVG, PNG or HTML file, and writing
+them safely."""
 
 from __future__ import annotations
 
 import io
 import os
+from collections.abc import Callable
 
 from ..errors import InvalidParameter
 from .scene import Scene
+
+TYPE_CHECKING = False             # (typing is not imported for it: see hanabi_cp/__init__.py)
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .game import GameView
 
 FORMATS = (".svg", ".png", ".html")
 DPI = 110
@@ -37,11 +45,25 @@ def render(scene: Scene, fmt: str) -> bytes:
     if fmt == ".html":
         from .html import page
         return page(scene).encode("utf-8")
+    return picture(draw, scene, fmt)
+
+
+def render_game(view: GameView, fmt: str) -> bytes:
+    """A real game's post-mortem: the points over the turns, or the HTML replay."""
+    if fmt == ".html":
+        from .game_html import page
+        return page(view).encode("utf-8")
+    from .game_figure import draw as draw_game
+    return picture(draw_game, view, fmt)
+
+
+def picture(draw_figure: Callable[..., Figure], what: object, fmt: str) -> bytes:
+    """The SVG or PNG bytes of ``draw_figure(what)``."""
     import matplotlib
     buf = io.BytesIO()
     # SVG text stays text (searchable, small); a fixed salt gives the same ids each run.
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hanabi-cp"}):
-        draw(scene).savefig(buf, format=fmt[1:], dpi=DPI, metadata=_metadata(fmt))
+        draw_figure(what).savefig(buf, format=fmt[1:], dpi=DPI, metadata=_metadata(fmt))
     return buf.getvalue()
 
 

@@ -1,0 +1,64 @@
+"""The step-through replay of a real game: one self-contained HTML file (inline
+script, style and SVG; no network).
+
+The page gets the deal, the actions, the post-mortem's rows and drops, and the
+referee's state at every position (``game.positions``).  Its script replays the
+actions itself (plays, discards, draws, clue tokens, strikes, the final round) and
+shows its own state; its self-test (``window.hanabiSelfTest()``, or ``#selftest`` in
+the URL) checks that state and what the page shows at every position against the
+referee's, then presses the keys and buttons.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from .game import GameView, bounds, positions, suits
+from .game_chart import chart
+from .game_figure import BAND, BEST, MAX, SCORE
+from .game_html_template import TEMPLATE
+from .palette import ALARM
+from .suit_colors import fill
+
+CHECKED = ("hands", "piles", "clues", "strikes", "drawn", "lost", "endTurn", "mover")
+
+
+def data(view: GameView) -> dict:
+    """What the page's script needs."""
+    deck, rules, post = view.deck, view.rules, view.post
+    states = positions(view)
+    shown = []
+    for r in post.rows:
+        lo, hi = bounds(view, r) if r.best is None else (r.best, r.best)
+        shown.append([r.score, r.best, lo, hi, r.hanablive_max])
+    return {
+        "head": view.heading, "rules": rules.describe(), "outcome": view.outcome,
+        "end": post.end, "over": not post.end.startswith("not over"),
+        "names": list(view.names), "P": rules.players, "H": rules.hand_size,
+        "first": rules.first_player, "clueMax": rules.clues, "strikeMax": rules.strikes,
+        "deckPlays": rules.deck_plays,
+        "finalRound": rules.final_round and not rules.all_or_nothing,
+        "N": deck.N, "n": deck.n, "target": post.target,
+        "cards": [x for card in deck.cards for x in card],
+        "suits": [{"name": name, "letter": letter, "fill": fill(name)[0], "ink": fill(name)[1]}
+                  for name, letter in suits(view)],
+        "actions": [[int(a.kind), a.target, a.value] for a in view.actions],
+        "texts": [r.text for r in post.rows], "turns": [r.turn for r in post.rows],
+        "rows": shown, "undecided": [r.best is None for r in post.rows],
+        "drops": {str(d.position): [d.before, d.after] for d in post.drops},
+        "touched": [s["touched"] for s in states],
+        "check": [{key: s[key] for key in CHECKED} for s in states],
+        "alarm": ALARM, "lines": {"score": SCORE, "best": BEST, "max": MAX, "band": BAND},
+    }
+
+
+def page(view: GameView) -> str:
+    payload = json.dumps(data(view), separators=(",", ":"), ensure_ascii=True)
+    # Inside <script>, "</" could end the element early; JSON allows "<\/".
+    payload = payload.replace("</", "<\\/")
+    title = html.escape(f"{view.name}: hanabi-cp post-mortem replay")
+    parts = {"__TITLE__": title, "__CHART__": chart(view), "__DATA__": payload}
+    # one pass: a player's name in the chart or the data is never taken for a slot
+    return re.sub("__TITLE__|__CHART__|__DATA__", lambda m: parts[m.group(0)], TEMPLATE)
