@@ -1,5 +1,7 @@
 """Method "cpsat": the real game as an OR-Tools CP-SAT model (``live.cpmodel``,
-encodings/live-cpsat.md); ``--maximize`` through the model's objective."""
+encodings/live-cpsat.md) of the rest of the game from the position it is given;
+``--maximize`` through the model's objective.  All or nothing is refused
+(``schedule.refuses``)."""
 
 from __future__ import annotations
 

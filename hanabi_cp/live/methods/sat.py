@@ -1,6 +1,8 @@
 """Method "sat": the CNF of ``live.cnf`` (encodings/live-cnf.md) under a pysat solver
 (CaDiCaL 1.9.5 by default), through the one sliced entry point
-``satsolver.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).
+``satsolver.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).  The CNF
+encodes the rest of the game from the position the method is given (the deal or
+any later state); all or nothing is refused (``schedule.refuses``).
 
 First the greedy game of ``live.hint`` is tried as assumptions (its slots, fates and
 runs): when the CNF has a model extending it, unit propagation finds it at once, and
