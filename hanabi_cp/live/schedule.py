@@ -37,8 +37,8 @@ from .actions import Action, Kind
 from .referee import Game, IllegalMove
 
 PLAY, DISCARD, STRIKE = "P", "D", "S"   # fates of a card that leaves a hand
-# Why every complete game scores 0 when the maximize model has no solution (by the
-# rules' speedrun option): the model's games are those that end otherwise.
+# The ends that score 0, which the maximize models leave out (keyed by the speedrun
+# option): when a model has no solution, every complete game ends one of these ways.
 ZERO_ENDS = {False: "strikes out", True: "strikes out or fails the speedrun"}
 
 
