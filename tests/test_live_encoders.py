@@ -115,7 +115,7 @@ def test_edge_cases_of_the_rules(method, deck, rules, best):
 
 def test_first_legal_game_is_complete():
     deck, rules = D([(2, 1), (2, 1), (1, 1)], n=2, c=1), Rules(3, 1, clues=None, final_round=False)
-    rep = replay(deck, rules, first_legal_game(deck, rules))
+    rep = replay(deck, rules, first_legal_game(Game.start(deck, rules)))
     assert rep.legal and rep.complete
 
 
@@ -151,19 +151,20 @@ def test_every_legal_game_is_a_solution_of_both_models():
         for acts, g in random_games(rng, deck, rules, 2):
             if g.strikes >= rules.strikes or not acts:
                 continue
-            order, fates, runs = from_actions(deck, rules, acts)
+            deal = Game.start(deck, rules)
+            order, fates, runs = from_actions(deal, acts)
             runs = canonical_runs(runs, rules)
-            rep = replay(deck, rules, to_actions(deck, rules, order, fates, runs))
+            rep = replay(deck, rules, to_actions(deal, order, fates, runs))
             assert rep.legal and rep.complete and rep.score == g.score
             for maximize in (True, False) if g.won else (True,):
                 what = (deck.cards, rules, [str(a) for a in acts], maximize)
-                cp = LiveCpModel(deck, rules, maximize)
+                cp = LiveCpModel(deal, maximize)
                 for var, value in cp.values(order, fates, runs):
                     cp.m.add(var == value)
                 solver = cp_model.CpSolver()
                 assert solver.solve(cp.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE), what
                 assert round(solver.objective_value) == g.score or not maximize, what
-                cnf = LiveCnf(deck, rules, maximize)
+                cnf = LiveCnf(deal, maximize)
                 ok, model, _ = sat_solve(cnf.clauses,
                                          assumptions=cnf.literals(order, fates, runs))
                 assert ok, what
@@ -177,7 +178,8 @@ def test_models_are_not_a_time_by_card_grid():
     """About one literal per card and slot it may leave at, plus a constant per slot
     (tokens, runs, movers, piles); no per-turn hand state."""
     deck, rules = standard_deck(3), Rules.for_players(3)
-    cp, cnf = LiveCpModel(deck, rules, False), LiveCnf(deck, rules)
+    deal = Game.start(deck, rules)
+    cp, cnf = LiveCpModel(deal, False), LiveCnf(deal)
     assert cp.stats["slots"] == deck.N - 15 + 3
     assert cp.stats["variables"] < 4000 and cnf.stats["variables"] < 8000
 

@@ -40,6 +40,7 @@ def tiny_position(rng: random.Random) -> Game:
     variant = rng.choice(three_suit_variants()) if rng.random() < 0.8 else None
     flags = {name: rng.random() < 0.15 for name in
              ("deck_plays", "empty_clues", "speedrun", "all_or_nothing")}
+    flags["early_ends"] = rng.random() < 0.85
     players = rng.randint(2, 3)
     rules = Rules(players, rng.randint(1, 2), rng.choice([0, 1, 2, None]), rng.randint(1, 3),
                   first_player=rng.randrange(players), variant=variant, **flags)

@@ -1,18 +1,22 @@
 """The real game as CNF (encodings/live-cnf.md): the slot skeleton of
-``live.schedule`` in Boolean form.
+``live.schedule`` in Boolean form, from any position of a game.
 
-Per card and slot a literal "the card leaves the hand at this slot" (only slots
-after its draw); per slot the length of the clue run before it (one-hot) and the
-player to move (one-hot, a rotation of the previous one by 1 + run); per pile and
-slot "the pile has reached value a before this slot" (monotone); per slot the clue
-tokens (one-hot, a running count); after the last draw the final-round offset and
-the hand counts (order encoding).  Cardinality: strikes below the limit
-(sequential counter); the score through a totalizer, for the best score.
+Per card still held or in the deck and per slot a literal "the card leaves the
+hand at this slot" (only slots after its draw); per slot the length of the clue
+run before it (one-hot) and the player to move (one-hot, a rotation of the
+previous one by 1 + run); per pile and slot "the pile has reached value a before
+this slot" (monotone); per slot the clue tokens (one-hot, a running count); after
+the last draw the final-round offset; hand counts (order encoding) where a hand
+can run dry, and counts of touchable cards where a clue can lack a target
+(``live.cnf_hands``).  Cardinality: strikes below the limit (sequential counter);
+the score through a totalizer, for the best score.  With ``maximize`` a game may
+also end at hanab.live's early ends (``live.cnf_hands.CnfEnds``).
 
 >>> from hanabi_cp.model import Deck
+>>> from hanabi_cp.live.referee import Game
 >>> from hanabi_cp.live.rules import Rules
->>> deck, rules = Deck.of([(1, 1), (2, 1), (3, 1)]), Rules.for_players(2, hand_size=1, clues=1)
->>> enc = LiveCnf(deck, rules)
+>>> deal = Game.start(Deck.of([(1, 1), (2, 1), (3, 1)]), Rules.for_players(2, hand_size=1, clues=1))
+>>> enc = LiveCnf(deal)
 >>> from hanabi_cp.satsolver import sat_solve
 >>> ok, model, _ = sat_solve(enc.clauses)
 >>> [str(a) for a in enc.decode(model)] if ok else None
@@ -27,25 +31,25 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ..deadline import NEVER, Deadline
-from ..model import Deck
 from .actions import Action
-from .rules import Rules
+from .cnf_hands import CnfEnds
+from .referee import Game
 from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 
 
 BUILD = "building the CNF"
 
 
-class LiveCnf:
-    """Clauses for (deck, rules): a win, or with ``maximize`` any complete game
-    that does not strike out (the score literals are ``played``)."""
+class LiveCnf(CnfEnds):
+    """Clauses for the rest of the game from the position ``start``: a win, or with
+    ``maximize`` any complete game that does not strike out (the score literals
+    are ``played``)."""
 
-    def __init__(self, deck: Deck, rules: Rules, maximize: bool = False,
-                 deadline: Deadline = NEVER):
+    def __init__(self, start: Game, maximize: bool = False, deadline: Deadline = NEVER):
         t0 = time.perf_counter()
         deadline.check(BUILD)
-        self.deck, self.rules, self.maximize = deck, rules, maximize
-        self.lay = lay = Layout.of(deck, rules)
+        self.start, self.deck, self.maximize = start, start.deck, maximize
+        self.lay = lay = Layout.of(start)
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         self._slots()
@@ -54,12 +58,11 @@ class LiveCnf:
         deadline.check(BUILD)
         if lay.tokens is not None:
             self._tokens()
-        if lay.strikes <= lay.N:
-            self._atmost([self.fate[i][STRIKE] for i in range(lay.N)], lay.strikes - 1)
+        if lay.strikes_left < len(lay.live):
+            self._atmost([self.fate[i][STRIKE] for i in lay.live], lay.strikes_left)
         if lay.final_round:
             self._final_round()
-        if lay.tail_matters:
-            self._tail()
+        self._hands()
         self._ending()
         deadline.check(BUILD)
         N = max(lay.N, 1)
@@ -84,6 +87,10 @@ class LiveCnf:
     def _atmost(self, lits: list[int], bound: int) -> None:
         if len(lits) <= bound:
             return
+        if bound == 0:                  # pysat's encoders want a positive bound
+            for x in lits:
+                self.add(-x)
+            return
         enc = CardEnc.atmost(lits, bound, top_id=self.pool.top,
                              encoding=EncType.pairwise if bound == 1 and len(lits) <= 6
                              else EncType.seqcounter)
@@ -106,7 +113,7 @@ class LiveCnf:
             if k:
                 self.add(self.used[k - 1], self.run[k][0])
             for j in range(cap + 1):
-                for q0 in range(p) if k else [p - 1]:     # turn -1 "was" player p-1
+                for q0 in self.movers_before(k):
                     prev = [-self.mover[k - 1][q0]] if k else []
                     self.add(*prev, -self.run[k][j], self.mover[k][(q0 + 1 + j) % p])
         self.kind = []          # per slot: discard, success of a top card, other play
@@ -118,25 +125,36 @@ class LiveCnf:
                 self.add(-x, self.used[k])
             self.kind.append(kinds)
 
+    def movers_before(self, k: int) -> list[int] | range:
+        """The players who may have moved slot k-1; before slot 0, the turn before the
+        position's "was" the player before the one to move (a fixed rotation)."""
+        return range(self.lay.players) if k else [(self.lay.first - 1) % self.lay.players]
+
     # ---- cards ------------------------------------------------------------
 
     def _cards(self) -> None:
         lay, n, S = self.lay, self.deck.n, self.lay.slots
-        self.at: list[dict[int, int]] = []
-        self.fate: list[dict[str, int]] = []
+        self.at: dict[int, dict[int, int]] = {}
+        self.fate: dict[int, dict[str, int]] = {}
+        self.stay: dict[int, int] = {}
         by_slot: list[list[int]] = [[] for _ in range(S)]
-        for i, (a, _) in enumerate(self.deck.cards):
-            at = {k: self.var("at", i, k) for k in range(lay.draw_slot[i] + 1, S)}
+        for i in lay.live:
+            a = self.deck.cards[i].value
+            owner, d = lay.owner[i], lay.draw_slot[i]
+            # A deck play: the last card leaves at the slot that draws it, as a play.
+            first = d if lay.deck_play and i == lay.N - 1 else d + 1
+            at = {k: self.var("at", i, k) for k in range(first, S)}
             fate = {x: self.var(x, i) for x in (PLAY, DISCARD, STRIKE)}
-            stay = self.var("stay", i)
+            stay = self.stay[i] = self.var("stay", i)
             self.exactly_one([*at.values(), stay])
             self.exactly_one([*fate.values(), stay])
-            owner, d = lay.owner[i], lay.draw_slot[i]
             for k, x in at.items():
                 by_slot[k].append(x)
                 self.add(-x, self.used[k])
                 if owner is not None:
                     self.add(-x, self.mover[k][owner])
+                elif k == d:
+                    self.add(-x, -fate[DISCARD])
                 else:      # the mover of the drawing slot owns the card
                     for q in range(lay.players):
                         self.add(-x, -self.mover[d][q], self.mover[k][q])
@@ -144,8 +162,8 @@ class LiveCnf:
                 self.add(-x, -fate[DISCARD], dis)
                 self.add(-x, -fate[PLAY], top if a == n else oth)
                 self.add(-x, -fate[STRIKE], oth)
-            self.at.append(at)
-            self.fate.append(fate)
+            self.at[i] = at
+            self.fate[i] = fate
         for k in range(S):
             self.add(-self.used[k], *by_slot[k])
             self._atmost(by_slot[k], 1)
@@ -154,23 +172,25 @@ class LiveCnf:
 
     def _piles(self) -> None:
         deck, S = self.deck, self.lay.slots
-        groups: dict = {}
-        for i, card in enumerate(deck.cards):
-            groups.setdefault(card, []).append(i)
+        self.copies: dict = {}          # (a, c) -> the live cards of that identity
+        for i in self.lay.live:
+            self.copies.setdefault(deck.cards[i], []).append(i)
         # reached[(a, c)][k]: pile c has reached a before slot k (k = S: at the end)
         self.reached: dict = {}
         for c in range(1, deck.c + 1):
+            base = self.lay.piles[c - 1]
             for a in range(1, deck.n + 1):
                 r = self.reached[(a, c)] = [self.var("reached", a, c, k) for k in range(S + 1)]
                 below = self.reached.get((a - 1, c))
-                self.add(-r[0])
+                self.add(r[0] if a <= base else -r[0])
                 for k in range(S):
                     self.add(-r[k], r[k + 1])
                     if below:
                         self.add(-r[k + 1], below[k + 1])
-                copies = groups.get((a, c), [])
-                # Redundant: one copy of each card on the piles is a successful play.
-                self.add(-r[S], *(self.fate[i][PLAY] for i in copies))
+                copies = self.copies.get((a, c), [])
+                if a > base:
+                    # Redundant: one copy of each card on the piles is a successful play.
+                    self.add(-r[S], *(self.fate[i][PLAY] for i in copies))
                 self._atmost([self.fate[i][PLAY] for i in copies], 1)
                 for k in range(S):
                     here = [i for i in copies if k in self.at[i]]
@@ -192,15 +212,15 @@ class LiveCnf:
 
     def _tokens(self) -> None:
         lay = self.lay
-        S, M, cap = lay.slots, lay.tokens, lay.run_cap
-        assert M is not None
+        S, M, cap, now = lay.slots, lay.tokens, lay.run_cap, lay.tokens_now
+        assert M is not None and now is not None
         self.tok = [[self.var("tokens", k, v) for v in range(M + 1)] for k in range(S + 1)]
         self.gain = [self.var("gain", k) for k in range(S)]
         for k in range(S + 1):
             self.exactly_one(self.tok[k])
             for j in range(cap + 1):
                 if k == 0:
-                    self.add(-self.run[0][j], self.tok[0][M - j])
+                    self.add(-self.run[0][j], *([self.tok[0][now - j]] if j <= now else []))
                     continue
                 for v in range(M + 1):
                     for g in (0, 1):
@@ -227,113 +247,29 @@ class LiveCnf:
         limit = p + 1
         # offset[k][v]: slot k (or the end, k = K) is v turns after the last draw
         self.offset = {k: [self.var("offset", k, v) for v in range(limit + 1)] for k in lay.tail}
+        # Before the tail's first slot: the slot that drew the last card (offset 0), or
+        # with the deck already empty the turn before the position's (anchor -1 + 1).
+        start = 0 if L >= 0 else -1 - lay.anchor
         for k in lay.tail:
             self.exactly_one(self.offset[k])
             when = [-self.used[k - 1]] if k else []      # only up to the end
             prevs = [(self.offset[k - 1][v], v) for v in range(limit + 1)] if k - 1 > L else \
-                [(None, 0 if L >= 0 else -1)]
+                [(None, start)]
             for lit, v in prevs:
                 for j in range(cap + 1):
                     after = v + 1 + j
                     head = [*when, *([-lit] if lit else []), -self.run[k][j]]
                     self.add(*head, *([self.offset[k][after]] if after <= limit else []))
 
-    # ---- after the last draw: hand counts and clue targets -------------------
-
-    def _tail(self) -> None:
-        lay = self.lay
-        p, H, S, cap = lay.players, lay.hand_size, lay.slots, lay.run_cap
-        # holds[k][q][v - 1]: player q holds at least v cards before slot k
-        self.holds: dict = {}
-        first = lay.last_draw + 1
-        for k in lay.tail:
-            hk = [[self.var("holds", k, q, v) for v in range(1, H + 1)] for q in range(p)]
-            self.holds[k] = hk
-            for q in range(p):
-                for v in range(1, H + 1):
-                    x = hk[q][v - 1]
-                    if k == first:
-                        self.add(x if lay.hands[q] >= v else -x)
-                        continue
-                    prev, mv = self.holds[k - 1][q], self.var("moves", k - 1, q)
-                    nxt = prev[v] if v < H else None
-                    # at least v now: at least v+1 before, or v before and no move
-                    self.add(-x, prev[v - 1])
-                    self.add(-x, -mv, *([nxt] if nxt else []))
-                    self.add(x, -prev[v - 1], mv)
-                    if nxt:
-                        self.add(x, -nxt)
-            if k < S:
-                for q in range(p):
-                    mv = self.var("moves", k, q)
-                    self.add(-mv, self.used[k])
-                    self.add(-mv, self.mover[k][q])
-                    self.add(mv, -self.used[k], -self.mover[k][q])
-            # Each clue in run k needs another player who holds a card.
-            for j in range(1, min(cap, p) + 1):
-                ge = self.var("run_ge", k, j)
-                for jj in range(j, cap + 1):
-                    self.add(-self.run[k][jj], ge)
-                for q0 in range(p) if k else [p - 1]:
-                    q = (q0 + j) % p
-                    prev = [-self.mover[k - 1][q0]] if k else []
-                    self.add(*prev, -ge, *(hk[x][0] for x in range(p) if x != q))
-
-    # ---- the end ----------------------------------------------------------
-
-    def _ending(self) -> None:
-        lay = self.lay
-        S, L, p = lay.slots, lay.last_draw, lay.players
-        won = self.won = self.var("won")
-        for x in self.played:
-            self.add(-won, x)
-        self.add(won, *(-x for x in self.played))
-        if not self.maximize:
-            self.add(won)
-        for k in range(S + 1):
-            end = self.var("end", k)         # exactly k slots are used
-            before = [self.used[k - 1]] if k else []
-            after = [self.used[k]] if k < S else []
-            self.add(-end, *before)
-            for x in after:
-                self.add(-end, -x)
-            self.add(end, *(-x for x in before), *after)
-            if k:
-                # A win ends with the play that completes the last pile.
-                self.add(-won, -end, self.kind[k - 1][1])
-                self.add(-won, -end, self.run[k][0])
-            else:
-                self.add(-won, -end)
-            if not self.maximize:
-                continue
-            over = []
-            if k > L and lay.final_round:
-                over.append(self.offset[k][p + 1])
-            if k > L and lay.tail_matters:
-                over.append(self._stuck(k))
-            self.add(won, -end, *over)
-
-    def _stuck(self, k: int) -> int:
-        p, holds = self.lay.players, self.holds[k]
-        stuck = self.var("stuck", k)
-        no_token = [self.tok[k][0]] if self.lay.tokens is not None else []
-        for q in range(p):
-            m = self.mover[k][q]
-            self.add(-stuck, -m, -holds[q][0])
-            for x in range(p):
-                if x != q:
-                    self.add(-stuck, -m, *no_token, -holds[x][0])
-        return stuck
-
     def literals(self, order: list[int], fates: list[str], runs: list[int]) -> list[int]:
         """The literals of a game's choices given as (cards by slot, fates, runs), e.g.
         by ``schedule.from_actions``: its slots, fates, runs and used slots."""
         slot_of = {i: k for k, i in enumerate(order)}
         out: list[int] = []
-        for i, (at, fate) in enumerate(zip(self.at, self.fate)):
+        for i, at in self.at.items():
             out += [x if slot_of.get(i) == k else -x for k, x in at.items()]
             mine = fates[slot_of[i]] if i in slot_of else None
-            out += [x if f == mine else -x for f, x in fate.items()]
+            out += [x if f == mine else -x for f, x in self.fate[i].items()]
         for k, one in enumerate(self.run):
             r = runs[k] if k < len(runs) else 0
             out += [x if j == r else -x for j, x in enumerate(one)]
@@ -344,9 +280,9 @@ class LiveCnf:
 
     def decode(self, model: list[int]) -> list[Action]:
         true = {lit for lit in model if lit > 0}
-        moved = sorted((k, i) for i, at in enumerate(self.at) for k, x in at.items() if x in true)
+        moved = sorted((k, i) for i, at in self.at.items() for k, x in at.items() if x in true)
         order = [i for _, i in moved]
         fates = [next(f for f, x in self.fate[i].items() if x in true) for i in order]
         runs = [next(j for j, x in enumerate(self.run[k]) if x in true)
                 for k in range(len(order) + 1)]
-        return to_actions(self.deck, self.rules, order, fates, runs)
+        return to_actions(self.start, order, fates, runs)

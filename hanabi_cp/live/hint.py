@@ -9,9 +9,12 @@ could cycle forever); else discard the least useful card (not the last copy,
 highest value); else the first legal move (plays first).  So every p + 1 turns a
 card leaves a hand, or the game ends: the game is finite.
 
+The game starts from a position (a referee ``Game``: the deal or any later state).
+
 >>> from hanabi_cp.model import Deck
 >>> from hanabi_cp.live.rules import Rules
->>> [str(a) for a in greedy_game(Deck.of([(2, 1), (1, 1), (1, 1)]), Rules.for_players(2, hand_size=1))]
+>>> deal = Game.start(Deck.of([(2, 1), (1, 1), (1, 1)]), Rules.for_players(2, hand_size=1))
+>>> [str(a) for a in greedy_game(deal)]
 ['clue player 1 rank 1', 'play #1', 'play #0']
 """
 
@@ -19,18 +22,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..model import Deck
 from .actions import Action
 from .referee import Game
-from .rules import Rules
 
 
-def greedy_game(deck: Deck, rules: Rules) -> list[Action]:
-    g = Game.start(deck, rules)
+def greedy_game(start: Game) -> list[Action]:
+    """The rest of the greedy game from the position ``start`` (left unchanged)."""
+    g = start.copy()
     out: list[Action] = []
     in_row = 0              # clues since the last play or discard
     while not g.over:
-        act = _choose(g, in_row >= rules.players)
+        act = _choose(g, in_row >= g.rules.players)
         g.apply(act)
         out.append(act)
         in_row = in_row + 1 if act.is_clue else 0

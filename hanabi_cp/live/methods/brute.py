@@ -12,7 +12,7 @@ With unlimited clue tokens a clue changes nothing but whose turn it is, so befor
 the final round clues can cycle through the players forever.  Such a cycle adds no
 finished game, so the best score of a state is the best score of a play or discard
 by any player the chain of clues can hand the turn to (the clue chain stops at a
-player who cannot clue: every other hand is empty).
+player who cannot clue: nobody else can be clued).
 """
 
 from __future__ import annotations
@@ -116,6 +116,8 @@ class BestScore:
 
     @staticmethod
     def some_clued(g: Game) -> int:
+        # a player the mover can clue: one holding a card some clue touches, or
+        # anyone else where a clue need not touch (not merely one holding a card)
         return next(p for p in range(g.rules.players) if g.cluable(p))
 
     def best_game(self) -> tuple[int, list[Action]]:

@@ -1,5 +1,7 @@
 """Method "cpsat": the real game as an OR-Tools CP-SAT model (``live.cpmodel``,
-encodings/live-cpsat.md); ``--maximize`` through the model's objective."""
+encodings/live-cpsat.md) of the rest of the game from the position it is given;
+``--maximize`` through the model's objective.  All or nothing is refused
+(``schedule.refuses``)."""
 
 from __future__ import annotations
 
@@ -15,16 +17,15 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
-    deck, rules = start.deck, start.rules
     from ..cpmodel import LiveCpModel      # OR-Tools loads only when this method runs
 
     deadline = options.clock()
     try:
-        model = LiveCpModel(deck, rules, options.maximize, deadline)
+        model = LiveCpModel(start, options.maximize, deadline)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     # The greedy game as a hint: when it wins, CP-SAT confirms it without search.
-    for var, value in model.values(*from_actions(deck, rules, greedy_game(deck, rules))):
+    for var, value in model.values(*from_actions(start, greedy_game(start))):
         model.m.add_hint(var, value)
     return model.solve(options, deadline)
 

@@ -1,6 +1,8 @@
 """Method "sat": the CNF of ``live.cnf`` (encodings/live-cnf.md) under a pysat solver
 (CaDiCaL 1.9.5 by default), through the one sliced entry point
-``satsolver.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).
+``satsolver.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).  The CNF
+encodes the rest of the game from the position the method is given (the deal or
+any later state); all or nothing is refused (``schedule.refuses``).
 
 First the greedy game of ``live.hint`` is tried as assumptions (its slots, fates and
 runs): when the CNF has a model extending it, unit propagation finds it at once, and
@@ -22,12 +24,10 @@ from pysat.card import ITotalizer
 
 from ...deadline import Deadline, TimeUp
 from ...satsolver import check_solver, sat_solve
-from ...model import Deck
 from ...solvers import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import greedy_game
-from ..rules import Rules
-from ..schedule import first_legal_game, from_actions, refuses
+from ..schedule import ZERO_ENDS, first_legal_game, from_actions, refuses
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now, register
 
@@ -36,19 +36,18 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
-    deck, rules = start.deck, start.rules
     deadline = options.clock()
     solver = check_solver(options.solver)
     try:
-        enc = LiveCnf(deck, rules, options.maximize, deadline)
+        enc = LiveCnf(start, options.maximize, deadline)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     stats = {**enc.stats, "solver": solver}
     t0 = time.perf_counter()
     if options.maximize:
-        return _maximize(deck, rules, enc, solver, deadline, stats, t0)
+        return _maximize(enc, solver, deadline, stats, t0)
     try:
-        ok, model = solve_hinted(deck, rules, enc, enc.clauses, solver, deadline, stats)
+        ok, model = solve_hinted(enc, enc.clauses, solver, deadline, stats)
     except TimeUp as exc:
         stats["solve_seconds"] = round(time.perf_counter() - t0, 6)
         return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
@@ -59,11 +58,11 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
                        reason="SAT solver: unsatisfiable (no legal game wins)")
 
 
-def solve_hinted(deck: Deck, rules: Rules, enc: LiveCnf, clauses: list[list[int]],
-                 solver: str, deadline: Deadline, stats: dict) -> tuple[bool, list[int] | None]:
-    """A model of ``clauses`` if there is one: first one extending the greedy game,
-    else any (``stats["hint"]`` says which answered)."""
-    hint = enc.literals(*from_actions(deck, rules, greedy_game(deck, rules)))
+def solve_hinted(enc: LiveCnf, clauses: list[list[int]], solver: str, deadline: Deadline,
+                 stats: dict) -> tuple[bool, list[int] | None]:
+    """A model of ``clauses`` if there is one: first one extending the greedy game
+    from the encoded position, else any (``stats["hint"]`` says which answered)."""
+    hint = enc.literals(*from_actions(enc.start, greedy_game(enc.start)))
     ok, model, _ = sat_solve(clauses, solver, deadline, hint)
     if ok:
         stats["hint"] = "greedy game extended"
@@ -73,8 +72,8 @@ def solve_hinted(deck: Deck, rules: Rules, enc: LiveCnf, clauses: list[list[int]
     return bool(ok), model
 
 
-def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Deadline,
-              stats: dict, t0: float) -> LiveOutcome:
+def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
+              t0: float) -> LiveOutcome:
     target = len(enc.played)
     best: tuple[int, list[int]] | None = None       # (score, model)
     tot = ITotalizer([-x for x in enc.played], ubound=target, top_id=enc.pool.top)
@@ -84,7 +83,7 @@ def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Dea
         # score >= best + 1  <=>  at most target - best - 1 piles short of the top
         try:
             if best is None:
-                ok, model = solve_hinted(deck, rules, enc, clauses, solver, deadline, stats)
+                ok, model = solve_hinted(enc, clauses, solver, deadline, stats)
             else:
                 ok, model, _ = sat_solve(clauses, solver, deadline,
                                          [-tot.rhs[target - best[0] - 1]])
@@ -104,9 +103,10 @@ def _maximize(deck: Deck, rules: Rules, enc: LiveCnf, solver: str, deadline: Dea
             break
     stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
     if best is None:
-        # No complete game keeps below the strike limit: every one scores 0.
-        return LiveOutcome(Status.UNWINNABLE, first_legal_game(deck, rules), 0, stats=stats,
-                           reason="SAT solver: every complete game strikes out")
+        # No complete game keeps below the strike limit (and, in a speedrun, a copy of
+        # every card still needed): every one scores 0.
+        return LiveOutcome(Status.UNWINNABLE, first_legal_game(enc.start), 0, stats=stats,
+                           reason=f"SAT solver: every complete game {ZERO_ENDS[enc.lay.speedrun]}")
     score, model = best
     if score == target:
         return LiveOutcome(Status.WINNABLE, enc.decode(model), score, stats=stats)
