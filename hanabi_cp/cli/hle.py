@@ -34,7 +34,7 @@ def hle() -> None:
 
     \b
     Example:
-      hanabi-cp hle play --agent simple --players 3 --games 20 --seed 1 --out games/
+      hanabi-cp hle play --agent simple --players 3 --games 5 --seed 1 --out games/
       hanabi-cp analyze games/ --csv games/positions.csv
     """
 
