@@ -8,11 +8,15 @@ BIN    := $(VENV)/bin
 .PHONY: demo lint test test-slow bench clean
 
 # pip's own chatter (the machine's index warnings, build-backend notices) goes to a
-# log that is shown only when the install fails.
+# log that is shown only when the install fails.  The hle extra (DeepMind's Hanabi
+# Learning Environment, tests/test_hle.py) is an sdist built with CMake (a C++
+# compiler, about 90 s): its cmake_minimum_required(2.8.11) needs
+# CMAKE_POLICY_VERSION_MINIMUM=3.5 under CMake 4, which pip's isolated build fetches.
 $(BIN)/hanabi-cp: pyproject.toml
 	@echo "setting up $(VENV) (first run only; log in $(VENV)/install.log)"
 	@$(PYTHON) -m venv $(VENV)
-	@{ $(BIN)/pip install --upgrade pip && $(BIN)/pip install -e '.[test]'; } \
+	@{ $(BIN)/pip install --upgrade pip \
+		&& CMAKE_POLICY_VERSION_MINIMUM=3.5 $(BIN)/pip install -e '.[test,hle]'; } \
 		> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 

@@ -52,7 +52,11 @@ _LAZY = {
     "Rules": "live.rules", "RulesError": "live.rules", "LiveOutcome": "live.solve", "solve_live": "api",
     "draw": "api", "cross_check": "api", "Report": "harness.runner",
     "TimeUp": "deadline",
+    # other engines' games: a module (DeepMind's Hanabi Learning Environment)
+    "hle": "interop.hle",
 }
+# Names in _LAZY that are a module themselves, not a name defined in one.
+_MODULES = frozenset({"hle"})
 
 # Spelled out for readers and linters; tests/test_api.py checks it against _LAZY.
 __all__ = [
@@ -71,6 +75,8 @@ __all__ = [
     "Reduction", "reduce_cnf", "play_from_assignment", "assignment_from_play",
     # real rules, pictures, cross-checking
     "Rules", "RulesError", "LiveOutcome", "solve_live", "draw", "cross_check", "Report",
+    # other engines' games
+    "hle",
     # errors
     "HanabiError", "InputError", "FileError", "InvalidParameter", "UsageError", "DeckError",
     "FormulaError", "CertificateError", "LimitError", "MethodRefused", "SolverBug", "TimeUp",
@@ -81,7 +87,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'hanabi_cp' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    loaded = importlib.import_module(f".{module}", __name__)
+    value = loaded if name in _MODULES else getattr(loaded, name)
     globals()[name] = value          # next time without __getattr__
     return value
 
@@ -125,6 +132,7 @@ if TYPE_CHECKING:
     from .formats.plays_io import read_plays, write_plays
     from .generators import random_deck, random_kcnf, standard_deck
     from .harness.runner import Report
+    from .interop import hle
     from .live.rules import Rules, RulesError
     from .live.solve import LiveOutcome
     from .min_hand import MinHand

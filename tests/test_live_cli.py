@@ -86,6 +86,7 @@ def test_solve_live_json_and_v_line(tmp_path):
     assert data["status"] == "WINNABLE" and data["verified"] and data["method"] == "brute"
     assert data["rules"] == {"players": 2, "hand_size": 2, "clues": 1, "strikes": 1,
                              "final_round": True, "variant": "No Variant", "first_player": 0,
+                             "end_rules": "hanab.live",
                              "options": []}
     res = run(["solve", path, "--rules", "live", "--players", 2, "--hand-size", 2,
                "--clues", "unlimited", "--certificate", "-"])

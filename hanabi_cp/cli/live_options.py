@@ -14,8 +14,8 @@ import json
 import click
 
 from ..errors import UsageError
-from ..live.replay_io import (GameOptions, Replay, hanab_live_can_replay, parse_replay,
-                              read_replay, replay_json, write_replay)
+from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
+                              parse_replay, read_replay, replay_json, write_replay)
 from ..live.referee import replay
 from ..live.rules import Rules, RulesError
 from ..live.clue_rules import clue_rules
@@ -28,7 +28,7 @@ from .common import MethodChoice, check_outputs, deck_summary, echo_json, echo_v
 COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
 
 LIVE_ONLY = ("players", "hand_size", "clues", "strikes", "variant", "first_player",
-             "game_options")
+             "game_options", "end_rules")
 
 
 class ClueCount(click.ParamType):
@@ -89,6 +89,12 @@ def live_options(func):
                      type=click.Choice(sorted(OPTION_FLAGS)),
                      help="With --rules live: a hanab.live option that changes the rules "
                           "(repeatable): " + ", ".join(sorted(OPTION_FLAGS)) + "."),
+        click.option("--end-rules", type=click.Choice(sorted(END_RULES)), default=None,
+                     help="With --rules live: whose end rules: hanab.live's (the game also "
+                          "ends once no more points can be scored) or hle (the Hanabi "
+                          "Learning Environment's: only at the last strike, the maximum "
+                          "score or after the final round) [default: hanab.live, or a game "
+                          "file's \"hanabi_cp\" key]."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -137,8 +143,17 @@ def make_rules(live: dict, game: GameOptions | None = None, players: int | None 
         extra = sorted(flags - set(game.flags))[0].replace("_", "-")
         raise UsageError(f"{source}: the game does not use the option {extra!r}, but "
                          f"--option {extra} was given")
+    early_ends = game.early_ends
+    if live.get("end_rules") is not None:
+        chosen_ends = END_RULES[live["end_rules"]]
+        if source and chosen_ends != early_ends:
+            raise UsageError(f"{source}: the game follows "
+                             f"{'hanab.live' if early_ends else 'hle'}'s end rules, but "
+                             f"--end-rules {live['end_rules']} was given")
+        early_ends = chosen_ends
     clues = live.get("clues")
-    merged = GameOptions(variant, first, game.hand_size_change, tuple(sorted(flags)))
+    merged = GameOptions(variant, first, game.hand_size_change, tuple(sorted(flags)),
+                         early_ends)
     try:
         return merged.rules(players, live.get("hand_size"),
                             8 if clues is None else None if clues == "unlimited" else clues,
@@ -245,6 +260,7 @@ def _rules_json(rules: Rules) -> dict:
     return {"players": rules.players, "hand_size": rules.hand_size, "clues": rules.clues,
             "strikes": rules.strikes, "final_round": rules.final_round,
             "variant": rules.variant_name, "first_player": rules.first_player,
+            "end_rules": "hanab.live" if rules.early_ends else "hle",
             "options": sorted(flag for flag, field in OPTION_FLAGS.items()
                               if getattr(rules, field))}
 

@@ -21,6 +21,17 @@ variant, "startingPlayer", "oneExtraCard" / "oneLessCard" (the hand size),
 "timePerTurn" and "cardCycle" change only clocks and display.  Anything else, an
 unknown variant, a variant whose rules hanabi-cp does not model and
 "detrimentalCharacters" are errors naming the line: never ignored.
+
+hanabi-cp's own key, which hanab.live does not have (it ignores unknown top-level
+keys, and an unknown key inside "options" would be refused by this reader, so the
+key stands beside "options")::
+
+    "hanabi_cp": {"end_rules": "hle"}
+
+says the game follows the Hanabi Learning Environment's end rules: it ends only at
+the last strike, at the maximum score or after the final round, never at
+hanab.live's early ends (``Rules.early_ends`` off).  ``"end_rules": "hanab.live"``
+is the default.  Anything else in the object is an error naming the line.
 """
 
 from __future__ import annotations
@@ -43,6 +54,10 @@ HAND_SIZE_OPTIONS = {"oneExtraCard": 1, "oneLessCard": -1}
 # hanab.live's options that change the rules, and the Rules field each sets.
 RULE_OPTIONS = {"deckPlays": "deck_plays", "emptyClues": "empty_clues",
                 "speedrun": "speedrun", "allOrNothing": "all_or_nothing"}
+# hanabi-cp's own key beside "options": whose end rules the game follows (the value of
+# "end_rules"), and whether they are hanab.live's early ends (Rules.early_ends).
+OWN_KEY = "hanabi_cp"
+END_RULES = {"hanab.live": True, "hle": False}
 # Options that change only clocks and display: read, checked, without effect.
 CLOCK_OPTIONS = ("timed", "timeBase", "timePerTurn", "cardCycle")
 EXPECTED_ACTION = ('an action {"type": 0 play, 1 discard, 2 color clue, 3 rank clue (4 and '
@@ -58,6 +73,7 @@ class GameOptions:
     first_player: int = 0
     hand_size_change: int = 0             # hanab.live's one extra / one less card
     flags: tuple[str, ...] = ()           # Rules fields set to True (deck_plays, ...)
+    early_ends: bool = True               # False: HLE's end rules ("hanabi_cp" key)
 
     def rules(self, players: int, hand_size: int | None = None,
               clues: int | None = MAX_CLUES, strikes: int = STRIKES) -> Rules:
@@ -66,7 +82,7 @@ class GameOptions:
         if hand_size is None:
             hand_size = HAND_SIZE.get(players, 1) + self.hand_size_change
         return Rules.for_players(players, hand_size, clues, strikes, variant=self.variant,
-                                 first_player=self.first_player,
+                                 first_player=self.first_player, early_ends=self.early_ends,
                                  **dict.fromkeys(self.flags, True))
 
 
@@ -191,7 +207,29 @@ def _options(data: dict, shape: Shape, players: int | None) -> GameOptions:
             change += HAND_SIZE_OPTIONS[key]
         elif value and key in RULE_OPTIONS:
             flags.append(RULE_OPTIONS[key])
-    return GameOptions(variant, first, change, tuple(flags))
+    return GameOptions(variant, first, change, tuple(flags), _early_ends(data, shape))
+
+
+def _early_ends(data: dict, shape: Shape) -> bool:
+    """The "hanabi_cp" key's end rules (hanab.live's when the key is absent)."""
+    own = data.get(OWN_KEY, {})
+    expected = ('"hanabi_cp": {"end_rules": ' + " or ".join(f'"{k}"' for k in END_RULES)
+                + "}")
+    if not isinstance(own, dict):
+        shape.fail((OWN_KEY,), expected, describe(own))
+    for key, value in own.items():
+        if key != "end_rules":
+            shape.fail((OWN_KEY, key), expected, json.dumps(key))
+        if value not in END_RULES:
+            shape.fail((OWN_KEY, key), expected, describe(value))
+    return END_RULES[own.get("end_rules", "hanab.live")]
+
+
+def own_json(rules: Rules) -> dict | None:
+    """hanabi-cp's own key for ``rules``, or None when hanab.live's rules need none."""
+    if rules.early_ends:
+        return None
+    return {"end_rules": "hle"}
 
 
 def _line(shape: Shape, where: tuple) -> int:
@@ -259,6 +297,9 @@ def replay_json(deck: Deck, rules: Rules, actions: list[Action],
              f'  "deck": {rows(deck_rows)}',
              f'  "actions": {rows([json.dumps(a.to_json()) for a in actions])}',
              f'  "options": {json.dumps(options_json(rules))}']
+    own = own_json(rules)
+    if own is not None:
+        parts.append(f'  "{OWN_KEY}": {json.dumps(own)}')
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
@@ -275,6 +316,9 @@ def hanab_live_can_replay(deck: Deck, rules: Rules) -> str | None:
         return f"hand size {rules.hand_size} is more than one off {HAND_SIZE[rules.players]}"
     if rules.clues != MAX_CLUES or rules.strikes != STRIKES or not rules.final_round:
         return "it uses other clue, strike or final-round rules than hanab.live"
+    if not rules.early_ends:
+        return ("it follows HLE's end rules: hanab.live ends a game once no more points "
+                "can be scored, where HLE plays on")
     return None
 
 

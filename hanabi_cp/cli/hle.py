@@ -1,0 +1,172 @@
+"""``hanabi-cp hle play``: DeepMind's Hanabi Learning Environment's own agents play,
+one game file each; and ``hanabi-cp study hle``: those agents against each deal's
+exact bound.  Both need the optional extra (``pip install 'hanabi-cp[hle]'``) and
+refuse in one line without it."""
+
+from __future__ import annotations
+
+import csv
+import os
+
+import click
+
+from ..errors import UsageError
+from .common import Group, NestedCommand, check_outputs, force_option, time_limit_option
+from .execution_options import execution_options, get_execution
+from .study import StudyCommand, _ints, _names, study
+
+AGENT_NAMES = ("random", "simple")
+PLAY_FIELDS = ["game", "seed", "players", "agent", "hle_score", "score", "piles",
+               "lives", "turns", "dealt", "file"]
+
+
+class HLECommand(NestedCommand):
+    group = "hle"
+
+
+@click.group("hle", cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+def hle() -> None:
+    """Games of DeepMind's Hanabi Learning Environment (HLE), in hanab.live's JSON
+    game form marked with HLE's end rules, for `verify`, `analyze` and `solve`.
+
+    Needs the optional extra: pip install 'hanabi-cp[hle]' (with CMake 4, set
+    CMAKE_POLICY_VERSION_MINIMUM=3.5 for its build).
+
+    \b
+    Example:
+      hanabi-cp hle play --agent simple --players 3 --games 5 --seed 1 --out games/
+      hanabi-cp analyze games/ --csv games/positions.csv
+    """
+
+
+def game_file(agent: str, players: int, seed: int) -> str:
+    return f"{agent}-{players}p-seed{seed}.json"
+
+
+@hle.command("play", cls=HLECommand)
+@click.option("--agent", type=click.Choice(AGENT_NAMES), default="simple", show_default=True,
+              help="HLE's agent every player runs (agents/random_agent.py, "
+                   "agents/simple_agent.py of its package).")
+@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
+              metavar="P", help="Players, 2 to 5 (HLE's range).")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+              metavar="N", help="Games: game i is HLE's game of seed S + i.")
+@click.option("--seed", type=int, default=1, show_default=True, metavar="S",
+              help="HLE's seed of the first game (also the agents' random generator's).")
+@click.option("--out", "out_dir", required=True, metavar="DIR",
+              help="Folder for the game files (created if missing) and games.csv.")
+@click.option("--csv", "csv_path", default=None, metavar="FILE",
+              help="One row per game [default: DIR/games.csv].")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr.")
+@force_option
+def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
+    """HLE's own agents play N games of P players; each game is converted (the whole
+    deck, recovered from the seed, and every action), replayed by our referee under
+    HLE's end rules (its score must be HLE's) and written as DIR/AGENT-Pp-seedS.json,
+    with a row in the CSV.
+
+    \b
+    Example:
+      hanabi-cp hle play --agent random --players 2 --games 5 --out games/
+      hanabi-cp verify games/random-2p-seed1.json games/random-2p-seed1.json --rules live
+      hanabi-cp analyze games/ --csv games/positions.csv
+    """
+    from ..interop.hle import require
+    from ..interop.hle_agents import check_seed, play_game
+    require()
+    check_seed(seed, games)
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise UsageError(f"hle play: --out {out_dir} is a file, not a folder")
+    csv_path = csv_path or os.path.join(out_dir, "games.csv")
+    files = {f"game {i}": os.path.join(out_dir, game_file(agent, players, seed + i))
+             for i in range(games)}
+    check_outputs("hle play", {"--csv": csv_path, **files}, force,
+                  dirs_made=["--csv", *files])
+    os.makedirs(out_dir, exist_ok=True)
+    click.echo(f"c seed: {seed} (games use HLE's seeds {seed}..{seed + games - 1}); agent "
+               f"{agent}, {players} players")
+    from tqdm import tqdm
+
+    from ..formats.textio import write_text
+    scores = []
+    with open(csv_path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, PLAY_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for i in tqdm(range(games), disable=not progress, unit=" games", leave=False):
+            played = play_game(agent, players, seed + i)
+            g = played.game
+            rep = g.replay()
+            if not (rep.legal and rep.complete and rep.score == g.score):
+                from ..errors import SolverBug
+                raise SolverBug(f"seed {seed + i}: HLE scored {g.score}, our referee "
+                                f"{rep.score}: {rep.error or 'the game does not end there'}")
+            path = files[f"game {i}"]
+            write_text(path, g.json(), force)
+            writer.writerow({"game": i, "seed": seed + i, "players": players, "agent": agent,
+                             "hle_score": g.score, "score": rep.score, "piles": played.piles,
+                             "lives": played.lives, "turns": rep.turns, "dealt": g.dealt,
+                             "file": os.path.basename(path)})
+            fh.flush()
+            scores.append(g.score)
+    click.echo(f"c games: {games} in {out_dir}, each replayed by the referee under HLE's "
+               f"end rules with HLE's score; mean score {sum(scores) / games:.2f}")
+    click.echo(f"c wrote {csv_path}")
+
+
+@study.command("hle", cls=StudyCommand)
+@click.option("--agents", callback=_names, default="random,simple", show_default=True,
+              metavar="A,B", help="HLE's agents: " + ", ".join(AGENT_NAMES) + ".")
+@click.option("--players", callback=_ints, default="2-5", show_default=True,
+              help="Player counts, 2 to 5, e.g. 2-5 or 2,4.")
+@click.option("--count", type=click.IntRange(min=0), default=100, show_default=True,
+              help="Games (HLE seeds) per player count; every agent plays each.")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="HLE's seed of the first game.")
+@time_limit_option("Seconds per deck for the bound, and per position for the turn a "
+                   "win was lost.", default=10.0)
+@click.option("--csv", "csv_path", default="results/study-hle.csv", show_default=True,
+              metavar="FILE", help="CSV to append each row to as soon as it is done; rows "
+                                   "already there are skipped (a rerun resumes).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr.")
+@execution_options
+def study_hle(agents, players, count, seed, time_limit, csv_path, progress, jobs, dask):
+    """HLE's agents against each deal's exact bound: per agent and player count
+    HLE's mean score, the fireworks built, perfect games, unavoidable vs own losses,
+    regret and the median turn a win was lost; the bound's mean best score and
+    winnable share (95% CI).  Open hands: "unavoidable" means no legal game wins the
+    deal at all.
+
+    \b
+    Example:
+      hanabi-cp study hle --agents random,simple --players 2-5 --count 100
+    """
+    from ..interop.hle import require
+    from ..interop.hle_agents import check_seed
+    from ..studies import hle_agents as study_mod
+    require()
+    bad = [a for a in agents if a not in AGENT_NAMES]
+    if bad:
+        raise UsageError(f"study hle: --agents {bad[0]}: expected one of "
+                         + ", ".join(AGENT_NAMES))
+    wrong = [p for p in players if not 2 <= p <= 5]
+    if wrong:
+        raise UsageError(f"study hle: --players {wrong[0]}: HLE has 2 to 5 players")
+    check_seed(seed, max(count, 1))
+    if csv_path == "-":
+        raise UsageError("study hle: --csv - is not possible: a study resumes from its CSV file")
+    check_outputs("study hle", {"--csv": csv_path}, True, appended=["--csv"],
+                  dirs_made=["--csv"])
+    click.echo(f"c seed: {seed} (HLE's seeds {seed}..{seed + count - 1} per player count); "
+               f"agents {', '.join(agents)}; players {', '.join(map(str, players))}")
+    rows = study_mod.run(csv_path, seed, count, players, agents, time_limit, progress,
+                         get_execution(jobs, dask))
+    mine = [r for r in rows.rows if int(r["players"]) in players and r["agent"] in agents
+            and seed <= int(r["seed"]) < seed + count]
+    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
+               "this sweep")
+    click.echo(study_mod.summary(mine))
+
+
+COMMANDS = [hle]

@@ -1,0 +1,157 @@
+"""Study "hle": HLE's own agents against each deal's exact bound.
+
+Game ``i`` of a run with seed ``S`` is HLE's game of seed ``S + i``
+(``interop.hle_agents.play_game``: a fresh environment per game, the agents' random
+generator seeded alike), played by every agent at every player count; HLE's deal
+depends on the seed only, so a seed is the same deck at every player count.  Each
+(deck, player count) gets its exact best score with open hands (``players.bound``),
+shared by the agents' rows, and each game that lost a winnable deal the action
+after which no game won it any more (``live.postmortem.first_loss``, under HLE's
+rules).  One CSV row per (seed, players, agent), appended as it is played: a rerun
+resumes.
+
+The bound is computed under hanab.live's end rules, where the search can stop a
+line at once when no more points can be scored.  It is the same number under HLE's:
+an early end comes only when no more points can be scored, and HLE's game can go on
+from there without losing one (with 8 clue tokens a clue is legal, below 8 a
+discard), so both rule sets reach the same best scores (tests/test_hle.py checks it).
+
+The table gives, per agent and player count, HLE's mean score (0 for a game that
+lost its last life), the fireworks those games had built, the perfect games, how
+the imperfect ones split between decks no legal game wins (unavoidable) and decks
+the bound wins (the agent's own loss), and the mean regret (best minus score).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .. import __version__
+from ..errors import SolverBug
+from ..executors import SERIAL, Execution, run_tasks
+from ..live.postmortem import first_loss
+from ..players.bound import Bound, deck_bound
+from .common import ResultsCSV
+from .strategies import bound_stats, deck_tokens, strategy_stats
+
+STUDY = "hle"
+FIELDS = ["game", "seed", "players", "agent", "hle_score", "score", "piles", "strikes",
+          "turns", "seconds", "best", "winnable", "bound_lower", "bound_method",
+          "bound_seconds", "lost_turn", "lost_kind", "deck", "version"]
+KEY = ["seed", "players", "agent"]
+TARGET = 25
+
+
+@dataclass(frozen=True)
+class _Task:
+    players: int
+    game: int
+    seed: int
+    agents: tuple[str, ...]
+    time_limit: float | None
+    known: Bound | None
+
+
+def run(csv_path: str, seed: int, games: int, players: Sequence[int], agents: Sequence[str],
+        time_limit: float | None = 10.0, progress: bool = False,
+        execution: Execution = SERIAL) -> ResultsCSV:
+    """Play and bound every (player count, seed, agent) not yet in the CSV."""
+    rows = ResultsCSV(csv_path, FIELDS, KEY)
+    tasks, done = [], 0
+    for p in players:
+        for i in range(games):
+            s = seed + i
+            todo = tuple(a for a in agents if not rows.has(seed=s, players=p, agent=a))
+            done += len(agents) - len(todo)
+            if todo:
+                tasks.append((_Task(p, i, s, todo, time_limit, _known(rows, s, p, agents)),))
+    from tqdm import tqdm
+
+    with tqdm(total=games * len(players) * len(agents), initial=done, disable=not progress,
+              unit=" games", leave=False) as bar, run_tasks(_deck_rows, tasks, execution) as out:
+        for _, new in out:
+            for row in new:
+                rows.add(row)
+            bar.update(len(new))
+    return rows
+
+
+def _known(rows: ResultsCSV, seed: int, players: int, agents: Sequence[str]) -> Bound | None:
+    """The deck's bound already in the CSV (any agent's row)."""
+    for r in rows.rows:
+        if r["seed"] == str(seed) and r["players"] == str(players) and r["bound_method"]:
+            best = r["best"]
+            return Bound(int(best) if best != "" else None,
+                         None if best == "" else r["winnable"] == "True",
+                         int(r["bound_lower"]) if r["bound_lower"] != "" else None,
+                         r["bound_method"], float(r["bound_seconds"] or 0))
+    return None
+
+
+def _deck_rows(task: _Task) -> list[dict]:
+    from ..interop.hle_agents import play_game
+
+    played = [play_game(a, task.players, task.seed) for a in task.agents]
+    deck, rules = played[0].game.deck, played[0].game.rules
+    # hanab.live's end rules for the bound: the same best score (see the module text)
+    b = task.known or deck_bound(deck, replace(rules, early_ends=True), task.time_limit)
+    out = []
+    for g in played:
+        rep = g.game.replay()
+        if not (rep.legal and rep.complete and rep.score == g.game.score):
+            raise SolverBug(f"HLE's {g.agent} game of seed {g.seed} ({task.players} players) "
+                            f"scored {g.game.score} in HLE but {rep.score} under our referee: "
+                            f"{rep.error or 'the game does not end there'}")
+        if b.best is not None and rep.score > b.best:
+            raise SolverBug(f"HLE's {g.agent} game of seed {g.seed} scored {rep.score} above "
+                            f"the bound {b.best}")
+        loss = None
+        if b.winnable and not rep.won:
+            loss = first_loss(deck, rules, g.game.actions, time_limit=task.time_limit)
+        out.append({"game": task.game, "seed": task.seed, "players": task.players,
+                    "agent": g.agent, "hle_score": g.game.score, "score": rep.score,
+                    "piles": g.piles, "strikes": rep.strikes, "turns": rep.turns,
+                    "seconds": round(g.seconds, 6), "best": b.best, "winnable": b.winnable,
+                    "bound_lower": b.lower, "bound_method": b.method,
+                    "bound_seconds": round(b.seconds, 6),
+                    "lost_turn": None if loss is None or loss.turn < 0 else loss.turn,
+                    "lost_kind": None if loss is None else loss.kind,
+                    "deck": deck_tokens(deck), "version": __version__})
+    return out
+
+
+def summary(rows: list[dict]) -> str:
+    """The table, as Markdown (README shows it as is)."""
+    lines = ["| players | agent | games | mean (HLE's score) | fireworks built | perfect % "
+             "| imperfect | unavoidable | own | on unknown decks | mean regret "
+             "| median turn lost |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in sorted({int(r["players"]) for r in rows}):
+        mine = [r for r in rows if int(r["players"]) == p]
+        for agent in sorted({r["agent"] for r in mine}):
+            rs = [{**r, "strategy": agent, "score": r["hle_score"]} for r in mine
+                  if r["agent"] == agent]
+            s = strategy_stats(rs)
+            piles = sum(int(r["piles"]) for r in rs) / len(rs)
+            regret = "-" if math.isnan(s["regret"]) else f"{s['regret']:.2f}"
+            when = "-" if s["lost_turn"] is None else str(s["lost_turn"])
+            lines.append(f"| {p} | {agent} | {s['games']} | {s['mean']:.2f} | {piles:.2f} | "
+                         f"{100 * s['perfect'] / s['games']:.1f} | {s['imperfect']} | "
+                         f"{_pct(s['unavoidable'], s['imperfect'])} | "
+                         f"{_pct(s['own'], s['imperfect'])} | {s['unknown']} | {regret} | "
+                         f"{when} |")
+        b = bound_stats(mine)
+        if b["decks"]:
+            lines.append(
+                f"| {p} | **bound** (open hands, exact; 95 % CI) | {b['decks']} decks | "
+                f"{b['mean']:.3f} [{b['mean_lo']:.3f}, {b['mean_hi']:.3f}] | | "
+                f"{100 * b['winnable'] / max(1, b['decided']):.2f} "
+                f"[{100 * b['win_lo']:.2f}, {100 * b['win_hi']:.2f}] | "
+                f"{b['decided'] - b['winnable']} lost | | | {b['unknown']} unknown | 0 | |")
+    return "\n".join(lines)
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f} %" if whole else "-"
