@@ -11,7 +11,7 @@ trusted.
 
 >>> from hanabi_cp.model import Deck
 >>> enc = build(Deck.of([(2, 1), (1, 1), (3, 1)]), 1)
->>> print(enc.formula.splitlines()[6])
+>>> print(enc.formula.splitlines()[5])
 copies = array2d(1..3, 1..1, [{2}, {1}, {3}]);
 >>> enc.decode("picks = [1, 2, 3];\\nscore = 3;\\n----------\\n==========\\n").actions
 'SPP'
@@ -25,12 +25,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..analysis import analyse
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..model import Deck, check_hand
 from ..plays import PlaySequence
 from ..status import Status
 from .cpsat import capacity_groups
 from .encoding import Encoding, decode_picks
+
+# The data has tables per card kind (n x c) and per position: past these the text
+# alone would take gigabytes, and MiniZinc's flattening far more.
+MAX_KINDS = 200_000
+MAX_POSITIONS = 2_000_000
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "solitaire.mzn")
 MODEL_NAME = "solitaire.mzn"
@@ -113,14 +118,27 @@ class MznEncoding(Encoding[str, str]):
         return decode_picks(self.deck, chosen)
 
 
+def too_large(deck: Deck) -> str | None:
+    """Why the data of ``deck`` is not written, in one line; None if it is."""
+    if deck.n * deck.c > MAX_KINDS:
+        return (f"the MiniZinc data has a table entry per card kind: n x c = "
+                f"{deck.n * deck.c:,} is above {MAX_KINDS:,}")
+    if deck.N > MAX_POSITIONS:
+        return f"the MiniZinc data has an entry per card: {deck.N:,} is above {MAX_POSITIONS:,}"
+    return None
+
+
 def build(deck: Deck, h: int, maximize: bool = False, facts: bool = True,
           comments: Sequence[str] = ()) -> MznEncoding:
     """The data file of ``deck``; ``facts=False`` leaves out ``analyse`` (the model
     alone, as the tests compare it with brute force)."""
     check_hand(h)
+    why = too_large(deck)
+    if why is not None:
+        raise LimitError(why)
     n, c, N = deck.n, deck.c, deck.N
     reason = None
-    copies = [[[] for _ in range(c + 1)] for _ in range(n + 1)]     # copies[a][k]
+    copies: list[list[list[int]]] = [[[] for _ in range(c + 1)] for _ in range(n + 1)]
     earliest = [[0] * (c + 1) for _ in range(n + 1)]
     latest = [[N] * (c + 1) for _ in range(n + 1)]
     deadline = [N] * (N + 1)
@@ -157,7 +175,6 @@ def build(deck: Deck, h: int, maximize: bool = False, facts: bool = True,
             _array2d("storable", n, c, [str(storable[a][k]).lower() for a in range(1, n + 1)
                                         for k in range(1, c + 1)]),
             f"groups = [{', '.join(_set(g) for g in groups if g)}];"]
-    # The copies line is the 7th (doctest above): comments come first.
     return MznEncoding(deck=deck, h=h, formula="\n".join(text) + "\n", maximize=maximize,
                        status=Status.UNWINNABLE if reason else None, reason=reason,
                        stats={"cards": N, "groups": sum(1 for g in groups if g)})
@@ -168,7 +185,9 @@ def _facts(win, copies, earliest, latest, deadline, storable) -> list[list[int]]
     the capacity groups as sets of card numbers."""
     deck = win.deck
     n, c = deck.n, deck.c
-    spans, stores, owner = [], [], []
+    spans: list[tuple[int, int]] = []
+    stores: list[int] = []
+    owner: list[int] = []
     for k in range(1, c + 1):
         for a in range(1, n + 1):
             qs = list(win.alive[k][a])

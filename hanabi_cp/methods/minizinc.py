@@ -16,7 +16,7 @@ import tempfile
 
 from .. import external
 from ..deadline import TimeUp
-from ..encoders.mzn import MODEL_PATH, MznEncoding, build, parse_output
+from ..encoders.mzn import MODEL_PATH, MznEncoding, build, parse_output, too_large
 from ..errors import SolverBug
 from ..model import Deck
 from ..solvers import Method, Outcome, SolveOptions, Status, register
@@ -42,7 +42,7 @@ def missing() -> str | None:
 
 
 def _refuses(deck: Deck, h: int) -> str | None:
-    return missing()
+    return missing() or too_large(deck)
 
 
 def solve_data(enc: MznEncoding, options: SolveOptions) -> Outcome:
