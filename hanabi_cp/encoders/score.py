@@ -139,19 +139,21 @@ def build(deck: Deck, h: int) -> ScoreEncoding:
     why = too_large(deck)
     if why is not None:
         raise LimitError(why)
-    n, c, N = deck.n, deck.c, deck.N
+    n = deck.n
     copies: dict = {}
     for t, card in enumerate(deck.cards):
         copies.setdefault(card, []).append(t)
-    # A card can be played only if every lower value of its color has a copy.
-    top = {k: 0 for k in range(1, c + 1)}
-    for k in range(1, c + 1):
+    # A card can be played only if every lower value of its color has a copy.  Only
+    # the colors the deck has are looped over (c may be far above N).
+    colors = sorted({k for _, k in copies})
+    top = dict.fromkeys(colors, 0)
+    for k in colors:
         while top[k] < n and (top[k] + 1, k) in copies:
             top[k] += 1
     g = _Circuit()
     played: dict = {}
     chosen: dict = {}                     # position -> x variable
-    for k in range(1, c + 1):
+    for k in colors:
         for a in range(1, top[k] + 1):
             p = played[(a, k)] = g.var()
             xs = [g.var() for _ in copies[(a, k)]]
@@ -167,13 +169,13 @@ def build(deck: Deck, h: int) -> ScoreEncoding:
     # The last position of color k holding a value <= a - 1: after it, a card (a, k)
     # chosen earlier cannot still wait (its predecessor would never be played).
     last_below: dict = {}
-    for k in range(1, c + 1):
+    for k in colors:
         last = -1
         for a in range(1, top[k] + 1):
             last_below[(a, k)] = last
             last = max(last, copies[(a, k)][-1])
-    C = {k: [FALSE] * (top[k] + 1) for k in range(1, c + 1)}
-    D = {k: [TRUE] + [FALSE] * top[k] for k in range(1, c + 1)}
+    C = {k: [FALSE] * (top[k] + 1) for k in colors}
+    D = {k: [TRUE] + [FALSE] * top[k] for k in colors}
     waiting: dict = {}                    # (a, k) -> its current "waiting" literal
     previous: list[int] | None = None
     for t, (b, k) in enumerate(deck.cards):
