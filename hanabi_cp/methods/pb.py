@@ -16,6 +16,8 @@ import tempfile
 
 from .. import external
 from ..encoders import pbmodels, score
+from ..encoders.encoding import CnfEncoding
+from ..encoders.score import ScoreEncoding
 from ..errors import SolverBug
 from ..formats.pbformats import parse_answer
 from ..model import Deck
@@ -39,6 +41,7 @@ def _refuses(deck: Deck, h: int) -> str | None:
 
 def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     deadline = options.clock()
+    enc: CnfEncoding | ScoreEncoding
     if options.maximize:
         enc, text = pbmodels.opb_score(deck, h)
     else:
