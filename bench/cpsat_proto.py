@@ -37,7 +37,7 @@ def main(argv=None) -> None:
     solver.parameters.num_workers = args.workers
     if args.time_limit is not None:
         solver.parameters.max_time_in_seconds = args.time_limit
-    solver.solve(model)
+    code = solver.solve(model)
     out = cp_model_pb2.CpSolverResponse()
     text_format.Parse(str(solver.response_proto), out)
     if args.response.endswith(BINARY):
@@ -46,7 +46,7 @@ def main(argv=None) -> None:
     else:
         with open(args.response, "w", encoding="utf-8") as f:
             f.write(text_format.MessageToString(out))
-    print(f"s {solver.status_name()}  ({solver.wall_time:.3f} s)")
+    print(f"s {solver.status_name(code)}  ({solver.wall_time:.3f} s)")
 
 
 if __name__ == "__main__":
