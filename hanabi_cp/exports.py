@@ -187,7 +187,7 @@ def _read_cpsat(deck: Deck, h: int, maximize: bool, content: bytes, path: str):
     if len(values) != len(enc.formula.Proto().variables):
         raise CertificateError(f"{path}: {len(values)} values for a model of "
                                f"{len(enc.formula.Proto().variables)} variables: not a "
-                               f"solution of `encode --format cpsat{' --maximize' * maximize}`")
+                               f"solution of this deck's {'score' if maximize else 'win'} model")
     plays = enc.decode(values.__getitem__)
     sc = sum(values[v] for v in enc.played.values()) if maximize else deck.target
     return plays, sc, status == "OPTIMAL", "CP-SAT"
