@@ -14,7 +14,7 @@ import argparse
 BINARY = (".pb", ".bin", ".binpb")
 
 
-def main(argv=None) -> None:
+def solve_file(argv=None) -> None:
     from google.protobuf import text_format
     from ortools.sat import cp_model_pb2
     from ortools.sat.python import cp_model
@@ -49,5 +49,6 @@ def main(argv=None) -> None:
     print(f"s {solver.status_name(code)}  ({solver.wall_time:.3f} s)")
 
 
+# Not ``main``: `python -m bench` runs every module's ``main`` as a benchmark.
 if __name__ == "__main__":
-    main()
+    solve_file()

@@ -46,8 +46,8 @@ def v_line(out: str) -> PlaySequence:
 def solve_with_own_solver(fmt: str, model: str, data: str | None, answer: str) -> None:
     """The community's solver on the file, its answer written to ``answer``."""
     if fmt == "cpsat":
-        from bench.cpsat_proto import main as cpsat_main
-        cpsat_main([model, answer])
+        from bench.cpsat_proto import solve_file
+        solve_file([model, answer])
         return
     argv = {"mzn": ["minizinc", "--solver", "gecode", model, data or ""],
             "opb": ["minisat+", model],
