@@ -72,7 +72,8 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     sc = back.score if options.maximize else None
     if back.score == target:
         return Outcome(Status.WINNABLE, back.plays, score=sc, stats=stats)
-    if back.optimal:
+    # No playable card: no objective to minimize, and any solution is optimal.
+    if back.optimal or (options.maximize and not getattr(enc, "played", True)):
         return Outcome(Status.UNWINNABLE, back.plays, score=sc, stats=stats,
                        reason=f"minisat+: at most {sc} of {target} cards can be played "
                               "(proved optimal)")
