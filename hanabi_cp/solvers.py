@@ -147,6 +147,10 @@ class Method:
     maximizes: bool = False            # supports SolveOptions.maximize
     # Imports what ``run`` needs (OR-Tools: half a second), for ``prepare``.
     prepare: Callable[[], object] = _nothing
+    # Starts another program per call (MiniZinc, minisat+, RC2): the harness
+    # cross-checks it, but sweeps (studies, the bench's ratio table) that default
+    # to "every method" leave it out unless named.
+    external: bool = False
 
 
 # Every decision method and the module that registers it, in the order ``auto``

@@ -63,4 +63,4 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
 
 register(Method("maxsat", run, "MaxSAT (WCNF) of the Boolean score model under python-sat's "
                 "RC2: the most cards played; cost 0 is a win", refuses=_refuses,
-                maximizes=True))
+                maximizes=True, external=True))

@@ -94,4 +94,4 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
 
 register(Method("minizinc", run, "MiniZinc model (solitaire.mzn) under Gecode: the CP-SAT "
                 "model's constraints, a third solver family; optional (Debian's minizinc)",
-                refuses=_refuses, maximizes=True))
+                refuses=_refuses, maximizes=True, external=True))

@@ -83,4 +83,4 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
 
 register(Method("pb", run, "pseudo-Boolean (OPB) under minisat+: the CNF as PB constraints, "
                 "the Boolean score model with --maximize; optional (Debian's minisat+)",
-                refuses=_refuses, maximizes=True))
+                refuses=_refuses, maximizes=True, external=True))
