@@ -137,8 +137,11 @@ def read(fmt: str, deck: Deck, h: int, maximize: bool, content: bytes, path: str
         from .encoders.mzn import parse_output
         found = parse_output(text, path)
         if found.unsatisfiable:
-            return Verdict(Status.UNWINNABLE, reason="MiniZinc says the model has no solution "
-                           "(the solver's word, not checked)")
+            from .encoders.mzn import build
+            pre = None if maximize else build(deck, h).reason
+            return Verdict(Status.UNWINNABLE, reason=f"preprocessing: {pre}" if pre else
+                           "MiniZinc says the model has no solution (the solver's word, "
+                           "not checked)")
         if found.picks is None:
             return Verdict(Status.UNKNOWN, reason="the output has no solution")
         from .encoders.encoding import decode_picks
@@ -152,10 +155,12 @@ def read(fmt: str, deck: Deck, h: int, maximize: bool, content: bytes, path: str
     answer = parse_answer(text, path)
     enc = pbmodels.opb_win(deck, h)[0] if fmt == "opb" and not maximize else score.build(deck, h)
     back = pbmodels.read_back(enc, answer, path)
-    who = "the PB solver" if fmt == "opb" else "the MaxSAT solver"
+    who = _who("the PB solver" if fmt == "opb" else "the MaxSAT solver", enc)
     if back.sat is False:
-        return Verdict(Status.UNWINNABLE, reason=f"{who} says unsatisfiable (its word, "
-                       "not checked)")
+        if fmt == "wcnf" or maximize:
+            raise CertificateError(f"{path}: says the score model has no solution, but "
+                                   "playing nothing always is one: a wrong answer")
+        return Verdict(Status.UNWINNABLE, reason=_no_solution(who, "says unsatisfiable"))
     if back.plays is None:
         return Verdict(Status.UNKNOWN, reason=f"{who} answered {answer.status or 'nothing'}")
     return _checked(deck, h, back.plays, back.score, back.optimal, who)
@@ -177,7 +182,7 @@ def _read_cpsat(deck: Deck, h: int, maximize: bool, content: bytes, path: str):
     status = cp_model_pb2.CpSolverStatus.Name(msg.status)
     enc = cpsat_encoding(deck, h, maximize)
     if status == "INFEASIBLE":
-        return None, None, True, "CP-SAT"
+        return None, None, True, _who("CP-SAT", enc)
     if status not in ("OPTIMAL", "FEASIBLE"):
         return None, None, False, f"CP-SAT ({status})"
     values = list(msg.solution)
@@ -193,13 +198,28 @@ def _read_cpsat(deck: Deck, h: int, maximize: bool, content: bytes, path: str):
     return plays, sc, status == "OPTIMAL", "CP-SAT"
 
 
+PRE = "preprocessing: "
+
+
+def _who(solver: str, enc) -> str:
+    """The solver; or, when preprocessing decided the model, its reason (ours,
+    checked: a "no solution" then needs nobody's word)."""
+    if getattr(enc, "status", None) is Status.UNWINNABLE:
+        return PRE + str(enc.reason)
+    return solver
+
+
+def _no_solution(who: str, words: str) -> str:
+    return who if who.startswith(PRE) else f"{who} {words} (its word, not checked)"
+
+
 def _checked(deck: Deck, h: int, plays: PlaySequence | None, claimed: int | None,
              complete: bool, who: str) -> Verdict:
     """The referee on a decoded play: a win, or the score of a legal play."""
     if plays is None:
         if complete:
-            return Verdict(Status.UNWINNABLE, reason=f"{who} says the model has no solution "
-                           "(its word, not checked)")
+            return Verdict(Status.UNWINNABLE,
+                           reason=_no_solution(who, "says the model has no solution"))
         return Verdict(Status.UNKNOWN, reason=f"{who}: no solution in the answer")
     rep = replay(deck, h, plays)
     if not rep.legal:

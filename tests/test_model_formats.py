@@ -232,8 +232,13 @@ def test_decode_rejects_answers_that_are_not_solutions(tmp_path):
     res = run(["decode", deck, bad, "--format", "mzn"])
     assert res.exit_code == 2 and "referee counts" in res.stderr
     bad.write_text("s UNSATISFIABLE\n")
-    res = run(["decode", deck, bad, "--format", "wcnf"])
+    res = run(["decode", deck, bad, "--format", "opb"])
     assert res.exit_code == 20 and "not checked" in res.stdout
+    res = run(["decode", deck, bad, "--format", "wcnf"])      # playing nothing is a game
+    assert res.exit_code == 2 and "a wrong answer" in res.stderr
+    lost = os.path.join(ROOT, "instances", "standard-unwinnable-h2.txt")
+    res = run(["decode", lost, bad, "--format", "opb"])       # preprocessing's own reason
+    assert res.exit_code == 20 and "c reason: preprocessing: after card #32" in res.stdout
 
 
 @needs_minizinc
