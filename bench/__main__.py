@@ -95,7 +95,9 @@ def ratio_table(quick: bool, seed: int) -> list[tuple]:
     table = []
     from hanabi_cp.solvers import methods
 
-    every = sorted(methods())   # inapplicable ones are skipped instance by instance
+    # Inapplicable ones are skipped instance by instance; the external solvers have
+    # their own table (bench.model_formats).
+    every = sorted(n for n, m in methods().items() if not m.external)
     with tempfile.TemporaryDirectory() as tmp:
         count = 4 if quick else 20
         rows = random_decks.run(os.path.join(tmp, "r.csv"), seed, count, "h", range(0, 13, 2),

@@ -64,8 +64,32 @@ def deck_files(folder: str) -> list[str]:
     return [os.path.join(folder, f) for f in names]
 
 
-def hard_family(folder: str, family: str, command: str) -> list[Member]:
-    """The CNF of every deck file in ``folder`` (each must say its hand size)."""
+def format_member(fmt: str, deck, h: int, stem: str, comments: list[str], verdict: str,
+                  row: dict) -> Member:
+    """The deck's file in ``fmt`` (family_formats.py), with its manifest row."""
+    from .family_formats import expected_label, model_file
+    expected = expected_label(fmt, verdict)
+    suffix, text, size = model_file(fmt, deck, h, [*comments, f"expected: {expected} "
+                                                  f"(label: the deck is {verdict or 'unknown'})"])
+    name = stem + suffix
+    return Member(name, text, {**row, "file": name, "kind": fmt, "expected": expected,
+                               "variables": size, "clauses": ""})
+
+
+def with_model(fmt: str, members: list[Member], family: str) -> list[Member]:
+    """An mzn family's shared model, first."""
+    if fmt != "mzn":
+        return members
+    from .family_formats import shared_model
+    name, text = shared_model()
+    return [Member(name, text, {"file": name, "kind": "mzn-model", "family": family,
+                                "source": "", "seed": "", "parameters": "", "N": "", "h": "",
+                                "variables": "", "clauses": "", "expected": ""}), *members]
+
+
+def hard_family(folder: str, family: str, command: str, fmt: str = "dimacs") -> list[Member]:
+    """The CNF (or ``fmt``'s file) of every deck file in ``folder`` (each must say its
+    hand size)."""
     from .cli.common import provenance
     from .encoders.cnf import build
     from .formats import dimacs_text, read_deck
@@ -79,14 +103,26 @@ def hard_family(folder: str, family: str, command: str) -> list[Member]:
         if df.h is None:
             raise DeckError(f"{path}: no hand size (an `h H` line); the family needs one per deck")
         deck, h = df.deck, df.h
-        enc = build(deck, effective_hand(h, deck.N))
-        cnf = enc.cnf
         tags = labels(text)
         verdict = tags.get("verdict", "").split(" ")[0]
         expected = EXPECTED.get(verdict, "unknown")
-        name = os.path.splitext(os.path.basename(path))[0] + ".cnf"
+        stem = os.path.splitext(os.path.basename(path))[0]
+        name = stem + ".cnf"
         digest = hashlib.sha256(text.encode()).hexdigest()
         params = f"N = {deck.N}, n = {deck.n}, c = {deck.c}, r = {deck.r}, h = {h}"
+        if fmt != "dimacs":
+            head = [*provenance(f"generate family hard {family} --format {fmt}: the model of "
+                                "a deck"), f"command: {command}", f"family: {family}",
+                    f"source: {os.path.basename(path)} (sha256 {digest})",
+                    f"parameters: {params}", f"seed: {tags.get('seed', 'unknown')}"]
+            members.append(format_member(fmt, deck, effective_hand(h, deck.N), stem, head,
+                                         verdict, {"family": family,
+                                                   "source": os.path.basename(path),
+                                                   "seed": tags.get("seed", ""),
+                                                   "parameters": params, "N": deck.N, "h": h}))
+            continue
+        enc = build(deck, effective_hand(h, deck.N))
+        cnf = enc.cnf
         comments = [*provenance(f"generate family hard {family}: compact CNF of a deck, "
                                 "satisfiable iff it is winnable"),
                     f"command: {command}", f"family: {family}",
@@ -102,11 +138,11 @@ def hard_family(folder: str, family: str, command: str) -> list[Member]:
             "file": name, "kind": "cnf", "family": family, "source": os.path.basename(path),
             "seed": tags.get("seed", ""), "parameters": params, "N": deck.N, "h": h,
             "variables": cnf.num_vars, "clauses": cnf.num_clauses, "expected": expected}))
-    return members
+    return with_model(fmt, members, family)
 
 
 def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str,
-                 command: str) -> list[Member]:
+                 command: str, fmt: str = "dimacs") -> list[Member]:
     """``count`` random 3-CNF formulas (seeds seed..seed+count-1) and their images."""
     from .cli.common import provenance
     from .formats import deck_to_text, dimacs_text
@@ -139,7 +175,12 @@ def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str
             "file": f"{stem}.txt", "kind": "deck", "family": family, "source": f"{stem}.cnf",
             "seed": s, "parameters": params, "N": red.deck.N, "h": red.h, "variables": "",
             "clauses": "", "expected": verdict}))
-    return members
+        if fmt != "dimacs":
+            members.append(format_member(fmt, red.deck, red.h, stem, [
+                *head, f"the model of the image {stem}.txt (--format {fmt})"], verdict, {
+                "family": family, "source": f"{stem}.txt", "seed": s, "parameters": params,
+                "N": red.deck.N, "h": red.h}))
+    return with_model(fmt, members, family)
 
 
 def manifest(members: list[Member]) -> str:

@@ -61,7 +61,8 @@ def test_methods_stays_the_function_after_the_methods_package_is_imported():
     import hanabi_cp.methods.dp  # noqa: F401  (a module of the package hanabi_cp.methods)
     from hanabi_cp import methods
     assert inspect.isfunction(methods) and inspect.isfunction(hc.methods)
-    assert set(hc.methods()) == {"greedy", "lazy", "search", "sat", "cpsat", "dp", "brute"}
+    assert set(hc.methods()) == {"greedy", "lazy", "search", "sat", "cpsat", "dp", "brute",
+                                 "minizinc", "pb", "maxsat"}
 
 
 @pytest.mark.parametrize("name", [n for n in hc.__all__ if n != "__version__"])

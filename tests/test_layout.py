@@ -24,4 +24,5 @@ def test_encoders_import_no_method_and_not_the_registry():
 def test_every_method_is_a_module_of_the_methods_package():
     assert [module for _, module in solvers.METHODS] == [f"hanabi_cp.methods.{name}"
                                                            for name, _ in solvers.METHODS]
-    assert set(solvers.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat"}
+    assert set(solvers.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat",
+                                      "minizinc", "pb", "maxsat"}

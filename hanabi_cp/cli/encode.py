@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import CertificateError, InputError
+from ..errors import CertificateError, InputError, UsageError
 from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..satsolver import DEFAULT_SOLVER
 from ..status import Status
@@ -28,16 +28,35 @@ def encoding_of(deck, h) -> CnfEncoding:
     return build(deck, effective_hand(h, deck.N))
 
 
+def format_option(what: str):
+    from ..exports import FORMATS
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="dimacs",
+                        show_default=True, help=what)
+
+
+def maximize_option(what: str):
+    return click.option("--maximize", is_flag=True, help=what)
+
+
 @command("encode")
 @deck_argument
 @hand_option
 @click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
-              help="DIMACS output (`-` = stdout).")
+              help="Output (`-` = stdout); with --format mzn the model, with --format "
+                   "cpsat a binary proto if FILE ends in .pb or .bin.")
 @click.option("--varmap", default=None, metavar="FILE",
               help="Also write the variable map: `VAR NAME` per line, or JSON if FILE ends in .json.")
+@format_option("dimacs: the compact CNF; cpsat: the CP-SAT CpModelProto; mzn: the MiniZinc "
+               "model and its data (--data); opb: pseudo-Boolean; wcnf: MaxSAT, the most "
+               "cards played (encodings/formats.md).")
+@maximize_option("cpsat, mzn, opb: the largest score instead of a win (wcnf always asks it).")
+@click.option("--data", default=None, metavar="FILE",
+              help="With --format mzn: the .dzn data file [default: -o with .dzn; with -o - "
+                   "the data follows the model on stdout].")
 @force_option
-def encode_cmd(deck, hand, output, varmap, force):
-    """Write the compact CNF of DECK with hand size H as DIMACS.
+def encode_cmd(deck, hand, output, varmap, fmt, maximize, data, force):
+    """Write the compact CNF of DECK with hand size H as DIMACS, or the deck's model
+    in another solver community's format (--format).
 
     The formula is satisfiable iff the deck is winnable; solve it with any SAT
     solver and turn the model into a play sequence with `hanabi-cp decode`.  If
@@ -46,7 +65,16 @@ def encode_cmd(deck, hand, output, varmap, force):
     \b
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 -o deck.cnf --varmap deck.map
+      hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 --format mzn -o solitaire.mzn --data deck.dzn
+      hanabi-cp encode instances/standard-winnable-h2.txt --hand 2 --format wcnf -o deck.wcnf
     """
+    if fmt != "dimacs":
+        from .model_formats import encode_other
+        encode_other(deck, hand, output, varmap, fmt, maximize, data, force)
+        return
+    if maximize or data is not None:
+        raise UsageError(f"encode: {'--maximize' if maximize else '--data'} does not go with "
+                         "--format dimacs")
     check_outputs("encode", {"-o": output, "--varmap": varmap}, force, {"DECK": deck})
     the_deck, h = load_instance(deck, hand)
     enc = encoding_of(the_deck, h)
@@ -63,12 +91,7 @@ def encode_cmd(deck, hand, output, varmap, force):
     from ..formats.outputs import write_texts
     files = [(output, dimacs_text(cnf, comments=comments))]
     if varmap is not None:
-        names = enc.varmap()
-        if varmap.endswith(".json"):
-            body = json.dumps({str(v): nm for v, nm in names.items()}, sort_keys=True, indent=1) + "\n"
-        else:
-            body = "".join(f"{v} {nm}\n" for v, nm in names.items())
-        files.append((varmap, body))
+        files.append((varmap, varmap_text(enc.varmap(), varmap)))
     write_texts(files, force)   # both or neither
     note = click.echo if output != "-" else (lambda s: click.echo(s, err=True))
     if enc.status is Status.UNWINNABLE:
@@ -76,6 +99,13 @@ def encode_cmd(deck, hand, output, varmap, force):
     if output != "-":
         note(f"c wrote {cnf.num_vars} variables, {cnf.num_clauses} "
              f"clause{'s' if cnf.num_clauses != 1 else ''} to {output}")
+
+
+def varmap_text(names: dict, path: str) -> str:
+    """`VAR NAME` per line, or JSON if ``path`` ends in .json."""
+    if path.endswith(".json"):
+        return json.dumps({str(v): nm for v, nm in names.items()}, sort_keys=True, indent=1) + "\n"
+    return "".join(f"{v} {nm}\n" for v, nm in names.items())
 
 
 def read_model(path: str) -> tuple[bool | None, list[int]]:
@@ -132,14 +162,20 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
 @hand_option
 @click.option("--certificate", default="-", show_default=True, metavar="FILE",
               help="Where the play sequence goes; `-` prints it as a `v` line.")
+@format_option("The format MODEL answers: dimacs (a SAT solver's model), cpsat (a "
+               "CpSolverResponse, binary if it ends in .pb or .bin), mzn (MiniZinc's "
+               "output), opb (a PB solver's), wcnf (a MaxSAT solver's).")
+@maximize_option("The file was encoded with --maximize (cpsat, opb; mzn and wcnf say it "
+                 "in the answer).")
 @force_option
 @click.pass_context
-def decode_cmd(ctx, deck, model, hand, certificate, force):
-    """Turn an external SAT solver's MODEL of `hanabi-cp encode DECK --hand H`
-    into a play sequence, and check it with the referee.
+def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, force):
+    """Turn an external solver's MODEL of `hanabi-cp encode DECK --hand H` into a
+    play sequence, and check it with the referee.
 
     The encoding is rebuilt from DECK and H, and the model must satisfy every clause
-    of it.  Exit codes as for solve: 10 verified win, 20 solver says unsatisfiable.
+    of it.  Exit codes as for solve: 10 verified win, 20 solver says unsatisfiable
+    (or, for an optimum, that the verified best play is all there is).
 
     \b
     Example (run from a clone's root: instances/ is the repository's):
@@ -147,6 +183,11 @@ def decode_cmd(ctx, deck, model, hand, certificate, force):
       cadical deck.cnf > deck.model   # any DIMACS solver (not part of hanabi-cp)
       hanabi-cp decode instances/standard-winnable-h2.txt deck.model --hand 2
     """
+    if fmt != "dimacs":
+        from .model_formats import decode_other
+        ctx.exit(decode_other(deck, model, hand, certificate, fmt, maximize, force))
+    if maximize:
+        raise UsageError("decode: --maximize does not go with --format dimacs")
     check_outputs("decode", {"--certificate": certificate}, force, {"DECK": deck, "MODEL": model})
     the_deck, h = load_instance(deck, hand)
     sat, lits = read_model(model)

@@ -365,7 +365,12 @@ def generate_family() -> None:
 
 
 def _family_output(func):
-    opts = [click.option("--name", default=None, metavar="NAME",
+    opts = [click.option("--format", "fmt", type=click.Choice(["dimacs", "mzn", "opb", "wcnf"]),
+                         default="dimacs", show_default=True,
+                         help="Each deck's file: dimacs (CNF), mzn (MiniZinc Challenge: one "
+                              "model, a .dzn per deck), opb (PB competition), wcnf (MaxSAT "
+                              "Evaluation)."),
+            click.option("--name", default=None, metavar="NAME",
                          help="Family name in the headers  [default: -o's folder name]."),
             click.option("-o", "--output", required=True, metavar="DIR",
                          help="Folder to write the family into."),
@@ -398,7 +403,7 @@ def _family_name(name: str | None, output: str) -> str:
 @click.option("--decks", required=True, metavar="DIR",
               help="Folder of deck files (each with an `h` line), e.g. study hard --out.")
 @_family_output
-def family_hard(decks, name, output, force):
+def family_hard(decks, fmt, name, output, force):
     """The compact CNF of every deck file in DIR (satisfiable iff the deck is winnable at
     its `h`), e.g. the hardest decks `study hard` found; the expected answer is copied
     from each file's `# verdict:` label.
@@ -406,12 +411,14 @@ def family_hard(decks, name, output, force):
     \b
     Example:
       hanabi-cp generate family hard --decks instances/hard -o hard-family/
+      hanabi-cp generate family hard --decks instances/hard --format mzn -o hard-mzn/
     """
     from ..families import hard_family
 
     name = _family_name(name, output)
-    command = f"hanabi-cp generate family hard --decks {decks} --name {name}"
-    _write_family(hard_family(decks, name, command), output, force)
+    command = f"hanabi-cp generate family hard --decks {decks} --name {name}" + \
+        (f" --format {fmt}" if fmt != "dimacs" else "")
+    _write_family(hard_family(decks, name, command, fmt), output, force)
 
 
 @generate_family.command("images", cls=FamilyCommand)
@@ -424,7 +431,7 @@ def family_hard(decks, name, output, force):
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="First seed (default: fresh from os.urandom); always printed to stderr.")
 @_family_output
-def family_images(num_vars, ratio, count, seed, name, output, force):
+def family_images(num_vars, ratio, count, seed, fmt, name, output, force):
     """Random 3-CNF formulas near the threshold and their reduction images (decks of
     journal §5 at h = 2, with role lines): each image is winnable iff its formula is
     satisfiable (the expected answer, by CaDiCaL, is a label).
@@ -446,8 +453,9 @@ def family_images(num_vars, ratio, count, seed, name, output, force):
     click.echo(f"c seed: {seed}", err=True)
     name = _family_name(name, output)
     command = (f"hanabi-cp generate family images --vars {num_vars} --ratio {ratio:g} "
-               f"--count {count} --seed {seed} --name {name}")
-    _write_family(image_family(num_vars, ratio, count, seed, name, command), output, force)
+               f"--count {count} --seed {seed} --name {name}"
+               + (f" --format {fmt}" if fmt != "dimacs" else ""))
+    _write_family(image_family(num_vars, ratio, count, seed, name, command, fmt), output, force)
 
 
 @generate_group.command(LEGACY, cls=Command, hidden=True)

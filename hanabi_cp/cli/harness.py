@@ -66,8 +66,9 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
               help="Largest hand size h (with --rules live: cards per player, at least 1) "
                    "[default: 3; 2 with --rules live].")
 @click.option("--methods", callback=_names, default=None, metavar="A,B,...",
-              help="Methods to compare (default: every registered method; with --rules "
-                   "live, every real-rules method).")
+              help="Methods to compare (default: every registered method, the external "
+                   "solvers minizinc and pb where installed; with --rules live, every "
+                   "real-rules method).")
 @click.option("--max-players", type=click.IntRange(2, 6), default=3, show_default=True,
               help="With --rules live: the most players (2 to this).")
 @click.option("--max-cards", type=click.IntRange(min=1), default=8, show_default=True,

@@ -96,10 +96,12 @@ def applicable(names: Iterable[str], deck: Deck, h: int, maximize: bool = False)
 
 
 def check_methods(names: Sequence[str] | None, default: Sequence[str] | None) -> list[str]:
-    """The methods to run: ``names``, else ``default`` (None: every registered method)."""
+    """The methods to run: ``names``, else ``default`` (None: every registered method
+    but the external ones, which only run when named)."""
     table = methods()
     if names is None:
-        names = sorted(table) if default is None else [n for n in default if n in table]
+        names = sorted(n for n, m in table.items() if not m.external) if default is None \
+            else [n for n in default if n in table]
     names = list(names)
     unknown = [n for n in names if n not in table]
     if unknown:

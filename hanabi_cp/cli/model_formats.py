@@ -1,0 +1,101 @@
+"""``encode --format F`` and ``decode --format F`` for every format but DIMACS (whose
+path in cli/encode.py is unchanged): files out through ``exports.export``, a
+solver's answer back through ``exports.read``, verdicts as ``solve`` prints them."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..errors import UsageError
+from ..limits import effective_hand
+from ..status import Status
+from .common import check_outputs, deck_summary, load_instance, provenance, write_plays_to
+
+COMMANDS: list = []          # helpers of cli/encode.py, no command of their own
+
+
+def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool, data,
+                 force: bool) -> None:
+    from ..exports import binary, export
+    from ..formats.outputs import open_output, write_texts
+    from .encode import varmap_text
+    if data is not None and fmt != "mzn":
+        raise UsageError("encode: --data goes with --format mzn")
+    if fmt == "mzn" and varmap is not None:
+        raise UsageError("encode: --format mzn has no variable map (its output names the "
+                         "chosen positions)")
+    if fmt == "mzn" and data is None and output != "-":
+        data = os.path.splitext(output)[0] + ".dzn"
+    binary_proto = fmt == "cpsat" and binary(output)
+    if binary_proto and output == "-":
+        raise UsageError("encode: a binary proto needs -o FILE")
+    check_outputs("encode", {"-o": output, "--data": data, "--varmap": varmap}, force,
+                  {"DECK": deck})
+    the_deck, h = load_instance(deck, hand)
+    argv = ["hanabi-cp", "encode", deck, "--hand", h, "--format", fmt] + \
+        (["--maximize"] if maximize else [])
+    comments = [*provenance(f"encode --format {fmt}: "
+                            + ("the largest score" if maximize or fmt == "wcnf" else
+                               "winnable iff the model has a solution"), argv)]
+    made = export(fmt, the_deck, effective_hand(h, the_deck.N), maximize, comments,
+                  binary_proto)
+    contents = dict(made.files)
+    if fmt == "mzn":
+        if data is None:          # -o -: one self-contained model on stdout
+            files = [(output, str(contents["model"]) + "\n" + str(contents["data"]))]
+        else:
+            files = [(output, str(contents["model"])), (data, str(contents["data"]))]
+    elif binary_proto:
+        files = []
+    else:
+        files = [(output, str(contents["model"]))]
+    if varmap is not None:
+        files.append((varmap, varmap_text(made.varmap, varmap)))
+    if binary_proto:
+        with open_output(output, force, binary=True) as f:
+            f.write(contents["model"])
+    write_texts(files, force)
+    note = click.echo if output != "-" else (lambda s: click.echo(s, err=True))
+    if made.status is Status.UNWINNABLE:
+        note(f"c preprocessing proved UNWINNABLE ({made.reason}); the model has no solution")
+    if output != "-":
+        where = output + (f" and {data}" if data else "")
+        note(f"c wrote {made.summary} ({fmt}) to {where}")
+
+
+def decode_other(deck: str, model: str, hand, certificate: str, fmt: str, maximize: bool,
+                 force: bool) -> int:
+    """Print the verdict of a solver's answer; the exit code (10, 20 or 0)."""
+    from ..exports import read
+    from ..formats.textio import display_name
+    check_outputs("decode", {"--certificate": certificate}, force, {"DECK": deck, "MODEL": model})
+    the_deck, h = load_instance(deck, hand)
+    content = _read_bytes(model)
+    verdict = read(fmt, the_deck, effective_hand(h, the_deck.N), maximize, content,
+                   display_name(model))
+    click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
+    click.echo(f"s {verdict.status.value}")
+    if verdict.reason and verdict.status is not Status.WINNABLE:
+        click.echo(f"c reason: {verdict.reason}")
+    if verdict.score is not None:
+        click.echo(f"c score: {verdict.score} of {the_deck.target}")
+    if verdict.plays is not None:
+        click.echo("c certificate verified by the referee")
+        write_plays_to(certificate, verdict.plays, force)
+    return {Status.WINNABLE: 10, Status.UNWINNABLE: 20}.get(verdict.status, 0)
+
+
+def _read_bytes(path: str) -> bytes:
+    import sys
+    from ..errors import FileError
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise FileError(f"{path}: expected an existing file, found nothing") from None
+    except OSError as exc:
+        raise FileError(f"{path}: cannot read: {exc.strerror}") from None
