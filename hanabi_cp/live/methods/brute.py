@@ -116,7 +116,7 @@ class BestScore:
 
     @staticmethod
     def some_clued(g: Game) -> int:
-        return next(p for p in range(g.rules.players) if p != g.player and g.hands[p])
+        return next(p for p in range(g.rules.players) if g.cluable(p))
 
     def best_game(self) -> tuple[int, list[Action]]:
         """The best final score from the start and the rest of a game reaching it."""

@@ -68,10 +68,10 @@ class LiveSearch:
         self.deck_plays = rules.deck_plays
         self.zero_below_max = rules.speedrun or rules.all_or_nothing
         # the plays an upper bound allows after the last draw: one per player in the
-        # final round (one more with a deck play, which draws and plays at once), else
-        # every card still held
-        self.after_last = (self.p + rules.deck_plays if self.final_round
-                           else self.p * self.H)
+        # final round, else every card still held; one more with a deck play (which
+        # draws and plays at once)
+        self.after_last = (self.p if self.final_round else self.p * self.H) \
+            + rules.deck_plays
         tables = start.tables
         assert tables is not None
         self.touchable, self.free_clue = tables.touchable, tables.free_clue
@@ -139,8 +139,7 @@ class LiveSearch:
         r = self.rules
         if self.strikes >= r.strikes or self.failed():
             return 0
-        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < 1 \
-                and self.score < self.target:
+        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < 1:
             return 0
         return self.score
 
