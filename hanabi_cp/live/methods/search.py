@@ -479,11 +479,23 @@ class LiveSearch:
         self.proved = True
         if self.over():
             return self.final_score() >= goal
-        if self.bound() < goal:
-            return False
-        key = self.key()
-        if self.tt.get(key, FREE) < goal:
-            return False
+        if self.drawn >= self.N - self.ENDGAME:
+            # near the end the bound is costly: the table first, and it keeps the
+            # bound of a cut state (an upper bound on its final score, section 4)
+            key = self.key()
+            known = self.tt.get(key, FREE)
+            if known < goal:
+                return False
+            b = self.bound()
+            if b < goal:
+                self.tt[key] = b if b < known else known
+                return False
+        else:
+            if self.bound() < goal:
+                return False
+            key = self.key()
+            if self.tt.get(key, FREE) < goal:
+                return False
         if self.free_clues and self.end_turn is None:
             moves = self.moves_through_free_clues()
         else:
@@ -534,14 +546,18 @@ class LiveSearch:
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [steps for _, _, steps in ranked]
 
-    def game(self, goal: int) -> tuple[list[Action], int] | None:
+    def game(self, goal: int, first: int = 0,
+             last: int | None = None) -> tuple[list[Action], int] | None:
         """A complete game from the deal with a final score of at least ``goal`` and
         that score, or None if there is none.  The state is back at the deal after.
 
         Games that leave the move order at most 0, 1, 2, ... times are tried first
         (limited discrepancy search): a wrong early move is then mended without
-        first trying every alternative after it.  The last round has no limit."""
-        for budget in (*self.BUDGETS, FREE):
+        first trying every alternative after it.  The last round has no limit.
+        ``first`` and ``last`` choose a slice of the rounds: None is then also the
+        answer when the rounds tried proved nothing (``self.proved`` says which)."""
+        rounds = (*self.BUDGETS, FREE)
+        for budget in rounds[first:last]:
             if self.reaches(goal, budget):
                 found = list(self.path), self.final_score()
                 while self.trail:
@@ -549,6 +565,8 @@ class LiveSearch:
                 return found
             if self.proved:
                 return None
+        if last is not None:
+            return None
         raise AssertionError("an unlimited search is a proof")
 
 
@@ -561,6 +579,9 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
     turns that cannot play pass."""
     piles = list(piles)
     best = 0
+    # (turn, piles) -> the most cards played on reaching it: the hands never change,
+    # so a later visit with no more cards played cannot do better
+    seen: dict[tuple, int] = {}
 
     def go(i: int, played: int) -> None:
         nonlocal best
@@ -570,6 +591,10 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
             best = played
         if i == len(order):
             return
+        key = (i, *piles)
+        if seen.get(key, -1) >= played:
+            return
+        seen[key] = played
         passes = True
         for k, v in hands[order[i]]:
             if piles[k] + 1 == v:
@@ -590,26 +615,38 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
         return over
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
     s = LiveSearch(start, deadline)
-    # the deal's lost-deck reasons speak of the deal only
-    s.lost = lost_reason(start.deck, start.rules) if start.turn == 0 else None
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 4 * s.N + 4 * (start.rules.clues or 0) + 1000))
     try:
-        return _maximize(s) if options.maximize else _decide(s)
+        return _maximize(s, start) if options.maximize else _decide(s, start)
     finally:
         sys.setrecursionlimit(old)
+
+
+def _lost(start: Game) -> str | None:
+    """The deal's lost-deck reason (they speak of the deal only)."""
+    return lost_reason(start.deck, start.rules) if start.turn == 0 else None
 
 
 def _stats(s: LiveSearch) -> dict:
     return {"nodes": s.nodes, "refuted": len(s.tt)}
 
 
-def _decide(s: LiveSearch) -> LiveOutcome:
-    why = s.lost
-    if why is not None:
-        return LiveOutcome(Status.UNWINNABLE, reason=why, stats={"nodes": 0, "refuted": 0})
+def _decide(s: LiveSearch, start: Game) -> LiveOutcome:
+    # The first dive wins most deals at once; a reason is looked for only after it
+    # fails (a reason is a proof, so it never fires where a game wins).
     try:
-        game = s.game(s.target)
+        game = s.game(s.target, 0, 1)
+    except Timeout:
+        return LiveOutcome(Status.UNKNOWN, reason="time limit reached; undecided",
+                           stats=_stats(s))
+    if game is not None:
+        return LiveOutcome(Status.WINNABLE, game[0], stats=_stats(s))
+    why = s.lost = _lost(start)
+    if why is not None:
+        return LiveOutcome(Status.UNWINNABLE, reason=why, stats=_stats(s))
+    try:
+        game = None if s.proved else s.game(s.target, 1)
     except Timeout:
         return LiveOutcome(Status.UNKNOWN, reason="time limit reached; undecided",
                            stats=_stats(s))
@@ -620,13 +657,17 @@ def _decide(s: LiveSearch) -> LiveOutcome:
                               f"no complete game wins")
 
 
-def _maximize(s: LiveSearch) -> LiveOutcome:
+def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     best: tuple[list[Action], int] | None = None
-    lost = s.lost
-    top = min(s.bound(), s.target - 1) if lost else s.bound()
+    lost: str | None = None
+    top = s.bound()
     try:
         best = s.game(0)           # the move order's first game: at once, a lower bound
         assert best is not None, "a game from a position that is not over always exists"
+        if best[1] < s.target:
+            lost = s.lost = _lost(start)
+            if lost:
+                top = min(top, s.target - 1)
         if best[1] < top:
             best = s.game(top) or best
         while best[1] + 1 < top:   # upwards from the best game so far
