@@ -109,6 +109,8 @@ class LiveSearch:
         self.nodes = 0
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
+        self.variant = 0
+        self.clue_above = self.max_clues // 2
 
     # ---- the rules, as the referee has them ------------------------------------
 
@@ -360,7 +362,13 @@ class LiveSearch:
 
         def go(turn: int, pos: int, tokens: int, gained: int) -> None:
             nonlocal best
+            # each draw turn plays at most one card, each final-round turn too
+            if gained + N - pos + p <= best:
+                return
             if pos == N:
+                # at most one card per player still holding a card above its pile
+                if gained + sum(any(piles[c] < a for c, a in h) for h in hands) <= best:
+                    return
                 order = [(turn + d) % p for d in range(p)]
                 best = max(best, gained + most_plays(order, hands, piles, most - gained))
                 return
@@ -433,7 +441,10 @@ class LiveSearch:
                 spare.append(o)
             else:
                 needed.append(o)
-        plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
+        if self.variant & 2:
+            plays.sort(key=lambda o: (val[o], -self.unlocks(o)))
+        else:
+            plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
         out = [(PLAY, o) for o in plays]
         top = self.deck_top()
         good_top = top >= 0 and val[top] == piles[col[top]] + 1
@@ -444,7 +455,7 @@ class LiveSearch:
         spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
         clue = [(CLUE, -1)] if self.can_clue() else []
         discards = [(DISCARD, o) for o in spare] if can_discard else []
-        if self.clues > self.max_clues // 2 or self.clues >= FREE:
+        if self.clues > self.clue_above or self.clues >= FREE:
             out += clue + discards
         else:
             out += discards + clue
@@ -578,6 +589,15 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
     cards is never better off passing (encodings/live-search.md, 3.5), so only
     turns that cannot play pass."""
     piles = list(piles)
+    L = len(order)
+    # per turn, the mover's distinct cards above their piles (piles only grow, so
+    # the others never play); ``left[i]``: turns from i on whose mover has one
+    cards = [sorted({(k, v) for k, v in hands[x] if v > piles[k]}) for x in order]
+    left = [0] * (L + 1)
+    for i in range(L - 1, -1, -1):
+        left[i] = left[i + 1] + (1 if cards[i] else 0)
+    if left[0] == 0:
+        return 0
     best = 0
     # (turn, piles) -> the most cards played on reaching it: the hands never change,
     # so a later visit with no more cards played cannot do better
@@ -585,18 +605,16 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
 
     def go(i: int, played: int) -> None:
         nonlocal best
-        if played + len(order) - i <= best or best >= enough:
-            return
         if played > best:
             best = played
-        if i == len(order):
+        if played + left[i] <= best or best >= enough:
             return
         key = (i, *piles)
         if seen.get(key, -1) >= played:
             return
         seen[key] = played
         passes = True
-        for k, v in hands[order[i]]:
+        for k, v in cards[i]:
             if piles[k] + 1 == v:
                 passes = False      # a turn that can play never does better passing
                 piles[k] = v
