@@ -680,6 +680,14 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     lost: str | None = None
     top = s.bound()
     try:
+        # the first dive towards the bound reaches it on most deals: done at once
+        best = s.game(top, 0, 1)
+        if best is not None:
+            if best[1] == s.target:
+                return LiveOutcome(Status.WINNABLE, best[0], best[1], stats=_stats(s))
+            why = _lost(start) or (f"the upper bound of the position (reach, pace, hand "
+                                   f"size, the last draws) is {top} of {s.target}")
+            return LiveOutcome(Status.UNWINNABLE, best[0], best[1], why, stats=_stats(s))
         best = s.game(0)           # the move order's first game: at once, a lower bound
         assert best is not None, "a game from a position that is not over always exists"
         if best[1] < s.target:
