@@ -279,9 +279,11 @@ class LiveSearch:
 
     # ---- the upper bound ---------------------------------------------------------
 
-    def bound(self) -> int:
+    def bound(self, goal: int | None = None) -> int:
         """An upper bound on the final score of every game from here; fills
-        ``self.reach`` (per color, the highest value that can still be played)."""
+        ``self.reach`` (per color, the highest value that can still be played).
+        With a ``goal``, a cheaper (weaker) bound may be returned when it is
+        already below the goal."""
         n, N, drawn, held, positions = self.n, self.N, self.drawn, self.held, self.positions
         # a deck play takes the last card without holding it: the rules that count
         # on every card passing through a hand (bottom card, hand size, endgame) rest
@@ -328,8 +330,46 @@ class LiveSearch:
                 and self.hand_overflow(spans):
             loss = 1
         if drawn >= N - self.ENDGAME and simple_draws and loss < total - self.score:
+            if goal is not None:
+                quick = self.turns_bound(total)
+                if quick < goal:
+                    return min(total - loss, quick)
             return min(total - loss, self.endgame_bound(total))
         return total - loss
+
+    def turns_bound(self, total: int) -> int:
+        """The relaxation of ``endgame_bound`` without the order of the plays: each
+        player plays at most once per turn it has (one per draw turn it makes, one
+        in the final round) and at most once per distinct card it can still play
+        (held now or drawn), maximised over who draws the cards left."""
+        N, p, col, val, reach, piles = self.N, self.p, self.col, self.val, self.reach, self.piles
+        cards = [len({(col[o], val[o]) for o in hand
+                      if piles[col[o]] < val[o] <= reach[col[o]]}) for hand in self.hands]
+        turns = [1] * p
+        now = sum(1 for x in cards if x)
+        best = 0
+        useful = [piles[col[o]] < val[o] <= reach[col[o]] for o in range(N)]
+        most = total - self.score
+
+        def go(turn: int, pos: int, tokens: int, plays: int) -> None:
+            nonlocal best
+            if pos == N:
+                if plays > best:
+                    best = plays
+                return
+            got = useful[pos]
+            for s in range(min(tokens, p - 1) + 1):
+                if best >= most:
+                    return
+                x = (turn + s) % p
+                t, c = turns[x], cards[x]
+                gain = min(t + 1, c + got) - min(t, c)
+                turns[x], cards[x] = t + 1, c + got
+                go(x + 1, pos + 1, min(tokens - s + 1, self.max_clues), plays + gain)
+                turns[x], cards[x] = t, c
+
+        go(self.turn % p, self.drawn, self.clues, now)
+        return min(total, self.score + best)
 
     def hand_overflow(self, spans: list[tuple[int, int]]) -> bool:
         """Whether, when some deck position is drawn, more cards must be held than the
@@ -497,12 +537,12 @@ class LiveSearch:
             known = self.tt.get(key, FREE)
             if known < goal:
                 return False
-            b = self.bound()
+            b = self.bound(goal)
             if b < goal:
                 self.tt[key] = b if b < known else known
                 return False
         else:
-            if self.bound() < goal:
+            if self.bound(goal) < goal:
                 return False
             key = self.key()
             if self.tt.get(key, FREE) < goal:
