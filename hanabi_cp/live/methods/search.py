@@ -106,6 +106,10 @@ class LiveSearch:
         self.path: list[Action] = []
         self.trail: list[tuple] = []
         self.tt: dict[tuple, int] = {}
+        # per state, the largest budget with which a round of the current goal
+        # failed there without a proof (``reaches``)
+        self.tried: dict[tuple, int] = {}
+        self.tried_goal = -1
         self.nodes = 0
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
@@ -547,6 +551,9 @@ class LiveSearch:
             key = self.key()
             if self.tt.get(key, FREE) < goal:
                 return False
+        if budget < FREE and self.tried.get(key, -1) >= budget:
+            self.proved = False     # tried in this search with as much budget: no game
+            return False
         if self.free_clues and self.end_turn is None:
             moves = self.moves_through_free_clues()
         else:
@@ -568,6 +575,8 @@ class LiveSearch:
                 self.undo()
         if proved:
             self.tt[key] = goal - 1
+        elif budget < FREE and self.tried.get(key, -1) < budget:
+            self.tried[key] = budget
         self.proved = proved
         return False
 
@@ -608,6 +617,9 @@ class LiveSearch:
         ``first`` and ``last`` choose a slice of the rounds: None is then also the
         answer when the rounds tried proved nothing (``self.proved`` says which)."""
         rounds = (*self.BUDGETS, FREE)
+        if goal != self.tried_goal:
+            self.tried.clear()
+            self.tried_goal = goal
         for budget in rounds[first:last]:
             if self.reaches(goal, budget):
                 found = list(self.path), self.final_score()
