@@ -19,12 +19,13 @@ lost-deck reasons, the search (or the encodings on its tail) and the referee's
 replay of the certificate.  Every answer is certified or a proof; an UNKNOWN
 (``--time-limit`` reached by every method of ``auto``) is listed by seed.  Per
 player count the table gives decided, won, lost, unknown, the 50th/95th/99th
-percentiles and the largest time in ms, and the total in seconds, and the load
-average of the machine beside it (the time is one core's, with ``--jobs``
-processes side by side).
+percentiles and the largest wall-clock time in ms, the total in seconds, the
+median and 99th percentile of the process's CPU time (less sensitive to other jobs
+on the machine than the wall clock, which is what the time limit counts), and the
+load average of the machine beside it (``--jobs`` processes side by side).
 
     .venv/bin/python -m bench.live_sweep                        # the whole sweep
-    .venv/bin/python -m bench.live_sweep --quick                # 200 deals, 20 games
+    .venv/bin/python -m bench.live_sweep --quick                # 100 deals, 4 games, 5 s
     .venv/bin/python -m bench.live_sweep --sweeps deals --seeds 1000 --jobs 2
 """
 
@@ -52,11 +53,12 @@ def _setup() -> None:
 def _ask(start, maximize: bool, time_limit: float | None, built: float = 0.0):
     from hanabi_cp.live.solve import solve_position
     from hanabi_cp.solvers import SolveOptions
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     out = solve_position(start, "auto", SolveOptions(time_limit=time_limit, maximize=maximize))
     seconds = built + time.perf_counter() - t
+    cpu = time.process_time() - c      # this process's CPU time (the encodings run in it too)
     assert out.status.value == "UNKNOWN" or out.verified or out.actions is None
-    return (out.status.value, seconds, out.method, out.stats.get("nodes", 0), out.score)
+    return (out.status.value, seconds, out.method, out.stats.get("nodes", 0), out.score, cpu)
 
 
 def _deal_task(task):
@@ -68,8 +70,8 @@ def _deal_task(task):
     t = time.perf_counter()
     start = Game.start(deck, rules)
     built = time.perf_counter() - t
-    status, seconds, method, nodes, score = _ask(start, maximize, time_limit, built)
-    return [(p, seed, 0, status, seconds, method, nodes, score)]
+    status, seconds, method, nodes, score, cpu = _ask(start, maximize, time_limit, built)
+    return [(p, seed, 0, status, seconds, method, nodes, score, cpu)]
 
 
 def _game_task(task):
@@ -85,8 +87,8 @@ def _game_task(task):
     for k in range(len(played.actions) + 1):
         if k:
             g.apply(played.actions[k - 1])
-        status, seconds, method, nodes, score = _ask(g.copy(), maximize, time_limit)
-        rows.append((p, seed, k, status, seconds, method, nodes, score))
+        status, seconds, method, nodes, score, cpu = _ask(g.copy(), maximize, time_limit)
+        rows.append((p, seed, k, status, seconds, method, nodes, score, cpu))
     return rows
 
 
@@ -108,7 +110,8 @@ def run_sweep(name: str, players: list[int], count: int, jobs: int,
     print(f"== {name}: {question} on {what} per player count, auto, "
           f"time limit {time_limit} s, {jobs} process(es)", file=out, flush=True)
     head = (f"{'p':>2} {'questions':>9} {'decided':>8} {'won':>7} {'lost':>7} {'unknown':>7} "
-            f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>8} {'total s':>8}  load")
+            f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>8} {'total s':>8} "
+            f"{'cpu p50':>7} {'cpu p99':>7}  load")
     print(head, file=out, flush=True)
     every = []
     with multiprocessing.get_context("fork").Pool(jobs, initializer=_setup) as pool:
@@ -117,13 +120,15 @@ def run_sweep(name: str, players: list[int], count: int, jobs: int,
             rows = [r for chunk in pool.imap_unordered(task, tasks, chunksize=8) for r in chunk]
             every += rows
             times = [r[4] for r in rows]
+            cpu = [r[8] for r in rows]
             st = Counter(r[3] for r in rows)
             unknown = st["UNKNOWN"]
             load = os.getloadavg()
             print(f"{p:>2} {len(rows):>9} {len(rows) - unknown:>8} {st['WINNABLE']:>7} "
                   f"{st['UNWINNABLE']:>7} {unknown:>7} {statistics.median(times) * 1e3:>7.2f} "
                   f"{percentile(times, 95) * 1e3:>7.2f} {percentile(times, 99) * 1e3:>7.2f} "
-                  f"{max(times) * 1e3:>8.1f} {sum(times):>8.1f}  "
+                  f"{max(times) * 1e3:>8.1f} {sum(times):>8.1f} "
+                  f"{statistics.median(cpu) * 1e3:>7.2f} {percentile(cpu, 99) * 1e3:>7.2f}  "
                   f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", file=out, flush=True)
             for r in sorted(rows, key=lambda r: -r[4])[:3]:
                 where = f"seed {r[1]}" + (f" after {r[2]} actions" if task is _game_task else "")
@@ -147,10 +152,11 @@ def main(argv=None) -> None:
     ap.add_argument("--jobs", type=int, default=2, help="processes")
     ap.add_argument("--time-limit", type=float, default=60.0,
                     help="seconds per question (auto: the search, then the encodings)")
-    ap.add_argument("--quick", action="store_true", help="200 deals and 20 games")
+    ap.add_argument("--quick", action="store_true",
+                    help="100 deals and 4 games per player count, 5 s per question")
     args = ap.parse_args(argv)
     if args.quick:
-        args.seeds, args.games = 200, 20
+        args.seeds, args.games, args.time_limit = 100, 4, 5.0
     players = [int(x) for x in args.players.split(",")]
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "

@@ -337,3 +337,34 @@ def test_search_equals_brute_on_tiny_positions_with_every_option():
 @pytest.mark.slow
 def test_search_equals_brute_on_thousands_more_positions():
     check_positions_against_brute(position_oracle(1023, 6000, 12))
+
+
+def check_bounds(sample) -> dict[str, int]:
+    """Each upper bound (sections 3.1-3.6 of encodings/live-search.md) against brute
+    force's best final score, on its own, not only through the search's answers;
+    how often each is exact (and below the reach)."""
+    fired = dict.fromkeys(("bound", "turns", "endgame"), 0)
+    for g, best in sample:
+        if g.over:
+            continue
+        s = LiveSearch(g)
+        b = s.bound()
+        assert b >= best.score, (str(g.deck), g.rules, g.hands, g.turn)
+        fired["bound"] += b == best.score < sum(s.caps)
+        if s.N - s.ENDGAME <= s.drawn < s.N and s.final_round and not s.deck_plays:
+            total = sum(s.reach)
+            for name, value in (("turns", s.turns_bound(total)),
+                                ("endgame", s.endgame_bound(total))):
+                assert value >= best.score, (name, str(g.deck), g.rules, g.hands, g.turn)
+                fired[name] += value == best.score < total
+    return fired
+
+
+def test_every_bound_of_the_search_holds_on_tiny_positions():
+    fired = check_bounds(position_oracle(23, 1500, 8))
+    assert all(fired.values()), fired      # each is exact (and below the reach) somewhere
+
+
+@pytest.mark.slow
+def test_every_bound_holds_on_thousands_more_positions():
+    check_bounds(position_oracle(1023, 6000, 12))
