@@ -8,20 +8,24 @@ one mutable state with do/undo, that
   that can only be played after a given deck position is drawn against the turns
   that remain after it), the bottom card (only the game's last turn can play it),
   hand size (cards that must be held when a deck position is drawn), and with two
-  cards or fewer left in the deck the most plays the remaining turns can make;
+  cards or fewer left in the deck the most plays the remaining turns can make
+  (first counted per player without their order, which is cheap and usually
+  enough, then exactly in a relaxation);
 - remembers, in a transposition table keyed on a canonical state, the best score
-  each state was proved not to reach;
+  each state was proved not to reach (near the end also the bound of a cut state);
 - merges moves that lead to the same canonical state: copies of one card, every
   card that can never be played (trash), and every clue (with open hands a clue
   only costs a token);
 - tries moves in an order that usually wins at once (plays, then trash, then a clue
   or a discard of a card with a spare copy, the rest last), first in rounds that
-  leave that order only a few times (limited discrepancy search), then without
-  limit.
+  leave that order only a few times (limited discrepancy search, which skips a
+  state where a round of the same goal already failed with as much budget), then
+  without limit.
 
 Nothing is pruned by a move being "probably bad": every rule keeps an optimal game
-(the soundness arguments are in encodings/live-search.md).  ``maximize`` asks for
-the first game's score, the bound, and upwards from the best game found.  On the
+(the soundness arguments are in encodings/live-search.md).  ``maximize`` first
+dives towards the bound (a game reaching it is optimal), then asks for the first
+game's score, the bound, and upwards from the best game found.  On the
 time limit the answer is UNKNOWN (with the best game found so far when
 maximizing), never a guess.
 """
@@ -113,8 +117,6 @@ class LiveSearch:
         self.nodes = 0
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
-        self.variant = 0
-        self.clue_above = self.max_clues // 2
 
     # ---- the rules, as the referee has them ------------------------------------
 
@@ -485,10 +487,7 @@ class LiveSearch:
                 spare.append(o)
             else:
                 needed.append(o)
-        if self.variant & 2:
-            plays.sort(key=lambda o: (val[o], -self.unlocks(o)))
-        else:
-            plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
+        plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
         out = [(PLAY, o) for o in plays]
         top = self.deck_top()
         good_top = top >= 0 and val[top] == piles[col[top]] + 1
@@ -499,7 +498,7 @@ class LiveSearch:
         spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
         clue = [(CLUE, -1)] if self.can_clue() else []
         discards = [(DISCARD, o) for o in spare] if can_discard else []
-        if self.clues > self.clue_above or self.clues >= FREE:
+        if self.clues > self.max_clues // 2 or self.clues >= FREE:
             out += clue + discards
         else:
             out += discards + clue
