@@ -21,6 +21,7 @@ import statistics
 import time
 
 from hanabi_cp.generators import standard_deck
+from hanabi_cp.live.referee import Game
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import live_methods, solve_live
 from hanabi_cp.solvers import SolveOptions, Status
@@ -50,7 +51,7 @@ def main(argv=None) -> None:
     for name in names:
         for p in players:
             rules = Rules.for_players(p)
-            if table[name].refuses(standard_deck(0), rules) is not None:
+            if table[name].refuses(Game.start(standard_deck(0), rules)) is not None:
                 continue
             times, count = [], dict.fromkeys(Status, 0)
             for seed in range(decks):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -16,7 +17,7 @@ from hanabi_cp.live.methods.search import LiveSearch, most_plays
 from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live
+from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live, solve_position
 from hanabi_cp.model import Deck
 from hanabi_cp.solvers import SolveOptions, Status, solve
 
@@ -285,3 +286,85 @@ def test_brute_time_limit_gives_unknown():
                      SolveOptions(time_limit=1e-9))
     assert out.status is Status.UNKNOWN and out.actions is None
     assert out.reason == "time limit reached; undecided"
+
+
+def tiny_position(rng: random.Random, max_cards: int) -> Game:
+    """A tiny instance with hanab.live's options drawn at random (first player, deck
+    plays, speedrun, all or nothing, empty clues), played some random legal moves
+    into the game: a position, not only a deal."""
+    deck, rules = tiny_instance(rng, max_cards)
+    rules = replace(rules, first_player=rng.randrange(rules.players),
+                    deck_plays=rng.random() < 0.3, empty_clues=rng.random() < 0.2,
+                    speedrun=rng.random() < 0.1, all_or_nothing=rng.random() < 0.1)
+    g = Game.start(deck, rules)
+    for _ in range(rng.choice([0, rng.randint(0, deck.N + 2)])):
+        moves = list(g.legal_actions())
+        if g.over or not moves:
+            break
+        g.apply(rng.choice(moves))
+    return g
+
+
+@functools.cache
+def position_oracle(seed: int, count: int, max_cards: int) -> list[tuple[Game, LiveOutcome]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        g = tiny_position(rng, max_cards)
+        out.append((g, solve_position(g, BRUTE, SolveOptions(maximize=True))))
+    return out
+
+
+def check_positions_against_brute(sample) -> None:
+    for g, best in sample:
+        if g.turn == 0:             # the deal: every lost-deck reason is a proof
+            reasons = lost_reasons(g.deck, g.rules)
+            assert not reasons or best.status is Status.UNWINNABLE, (str(g.deck), g.rules)
+        for maximize in (False, True):
+            got = solve_position(g, "search", SolveOptions(maximize=maximize))
+            where = (str(g.deck), g.rules, g.hands, g.piles, g.turn, maximize)
+            assert got.status is best.status, where
+            assert got.score == (best.score if maximize else None), where
+            if got.status is not Status.WINNABLE and not maximize and got.actions is None:
+                continue
+            assert got.verified, where
+
+
+def test_search_equals_brute_on_tiny_positions_with_every_option():
+    check_positions_against_brute(position_oracle(23, 1500, 8))
+
+
+@pytest.mark.slow
+def test_search_equals_brute_on_thousands_more_positions():
+    check_positions_against_brute(position_oracle(1023, 6000, 12))
+
+
+def check_bounds(sample) -> dict[str, int]:
+    """Each upper bound (sections 3.1-3.6 of encodings/live-search.md) against brute
+    force's best final score, on its own, not only through the search's answers;
+    how often each is exact (and below the reach)."""
+    fired = dict.fromkeys(("bound", "turns", "endgame"), 0)
+    for g, best in sample:
+        if g.over:
+            continue
+        s = LiveSearch(g)
+        b = s.bound()
+        assert b >= best.score, (str(g.deck), g.rules, g.hands, g.turn)
+        fired["bound"] += b == best.score < sum(s.caps)
+        if s.N - s.ENDGAME <= s.drawn < s.N and s.final_round and not s.deck_plays:
+            total = sum(s.reach)
+            for name, value in (("turns", s.turns_bound(total)),
+                                ("endgame", s.endgame_bound(total))):
+                assert value >= best.score, (name, str(g.deck), g.rules, g.hands, g.turn)
+                fired[name] += value == best.score < total
+    return fired
+
+
+def test_every_bound_of_the_search_holds_on_tiny_positions():
+    fired = check_bounds(position_oracle(23, 1500, 8))
+    assert all(fired.values()), fired      # each is exact (and below the reach) somewhere
+
+
+@pytest.mark.slow
+def test_every_bound_holds_on_thousands_more_positions():
+    check_bounds(position_oracle(1023, 6000, 12))

@@ -48,16 +48,39 @@ def _dealt(deck: Deck, rules: Rules) -> int:
     return min(rules.players * rules.hand_size, deck.N)
 
 
+def _final_round(rules: Rules) -> bool:
+    """Whether the game ends one round after the last draw (all or nothing has no
+    final round: it goes on until the hands are empty)."""
+    return rules.final_round and not rules.all_or_nothing
+
+
+def _after_last(rules: Rules) -> int:
+    """The most plays after the last draw: one per player in the final round, else
+    every card the hands can hold; one more with deck plays (the last card, played
+    on the turn that draws it)."""
+    plays = rules.players if _final_round(rules) else rules.players * rules.hand_size
+    return plays + rules.deck_plays
+
+
+def _places(deck: Deck, rules: Rules, j: int) -> int:
+    """The cards the hands hold just before deck position j is drawn: p*H - 1 (the
+    drawer's play or discard made room), p*H for a deck play (the last card, drawn
+    and played at once without a hand)."""
+    full = rules.players * rules.hand_size
+    return full if rules.deck_plays and j == deck.N - 1 else full - 1
+
+
 def turns_reason(deck: Deck, rules: Rules) -> str | None:
-    if not rules.final_round:
+    if not _final_round(rules):
         return None
     draws = deck.N - _dealt(deck, rules)
     p = rules.players
     if draws == 0:
-        # the deal takes every card: turns 0..p, player 0 moving twice
+        # the deal takes every card: turns 0..p, the first player moving twice
         H = rules.hand_size
         hands = [len(range(i * H, min((i + 1) * H, deck.N))) for i in range(p)]
-        plays = min(2, hands[0]) + sum(min(1, h) for h in hands[1:])
+        first = rules.first_player
+        plays = min(2, hands[first]) + sum(min(1, h) for i, h in enumerate(hands) if i != first)
         if plays < deck.target:
             return (f"the deal takes every card, so the game lasts {p + 1} turns, in which "
                     f"the hands can play at most {plays} of the {deck.target} cards")
@@ -71,7 +94,8 @@ def turns_reason(deck: Deck, rules: Rules) -> str | None:
 
 def bottom_reason(deck: Deck, rules: Rules) -> str | None:
     N = deck.N
-    if not rules.final_round or _dealt(deck, rules) >= N:
+    # a deck play could play the last card at once, before the final round
+    if not _final_round(rules) or rules.deck_plays or _dealt(deck, rules) >= N:
         return None
     card = deck.cards[-1]
     if card.value < deck.n and deck.counts[card] == 1:
@@ -97,7 +121,6 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
     not count as a copy (see ``_bottom_note``).
     """
     N, dealt = deck.N, _dealt(deck, rules)
-    places = rules.players * rules.hand_size - 1
     copies: dict[Card, list[int]] = {}
     for i, card in enumerate(deck.cards):
         copies.setdefault(card, []).append(i)
@@ -121,7 +144,7 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
         late = [card for card, gate in gates if gate >= j]
         held = [card for card in late if copies[card][-1] < j]
         yield j, late, held, list(squeezes)
-        if squeeze and len(held) == places:
+        if squeeze and len(held) == _places(deck, rules, j):
             lost = [card for card in late if copies[card][-1] >= j and copies[card][0] < j]
             for card in lost:
                 copies[card] = [i for i in copies[card] if i >= j]
@@ -134,7 +157,8 @@ def _bottom_note(deck: Deck, rules: Rules) -> str | None:
     """Why a win never uses the last card, if it is below the top value and has
     another copy (with a single copy ``bottom_reason`` fires instead)."""
     card = deck.cards[-1]
-    if not rules.final_round or card.value >= deck.n or deck.counts[card] < 2:
+    if not _final_round(rules) or rules.deck_plays or card.value >= deck.n \
+            or deck.counts[card] < 2:
         return None
     return (f"no win uses the last card, #{deck.N - 1} ({card}): only the game's last turn "
             f"could play it, too late for {Card(card.value + 1, card.color)}")
@@ -156,24 +180,27 @@ def _first_of_sweeps(deck: Deck, rules: Rules, squeeze: bool, say) -> str | None
 
 def _late_message(deck: Deck, rules: Rules, j: int, late: list[Card]) -> str | None:
     N, p = deck.N, rules.players
-    after_last = p if rules.final_round else p * rules.hand_size
+    after_last = _after_last(rules)
     if len(late) <= N - 1 - j + after_last:
         return None
-    rest = (f"{N - 1 - j} draws and the final round's {p} turns" if rules.final_round
-            else f"{N - 1 - j} draws and the {after_last} cards the hands can hold")
+    rest = (f"{N - 1 - j} draws and the final round's {p} turns" if _final_round(rules)
+            else f"{N - 1 - j} draws and the {p * rules.hand_size} cards the hands can hold")
+    if rules.deck_plays:
+        rest += " (and a deck play of the last card)"
     return (f"pace: {len(late)} cards can only be played after card #{j} "
             f"({deck.cards[j]}) is drawn ({_cards(sorted(late, key=_order))}), but "
             f"only {rest} remain for plays after it")
 
 
 def _held_message(deck: Deck, rules: Rules, j: int, held: list[Card]) -> str | None:
-    places = rules.players * rules.hand_size - 1
+    places = _places(deck, rules, j)
     if len(held) <= places:
         return None
+    minus = " - 1" if places < rules.players * rules.hand_size else ""
     return (f"hand size: when card #{j} ({deck.cards[j]}) is drawn, {len(held)} cards "
             f"must be held ({_cards(sorted(held, key=_order))}): none can have been "
             f"played and no copy is left in the deck; but the hands have "
-            f"{rules.players} x {rules.hand_size} - 1 = {places} places just before "
+            f"{rules.players} x {rules.hand_size}{minus} = {places} places just before "
             f"that draw")
 
 

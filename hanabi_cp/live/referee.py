@@ -459,10 +459,9 @@ def replay(deck: Deck, rules: Rules, actions: Iterable[Action],
     g = Game.start(deck, rules) if start is None else start.copy()
     for i, act in enumerate(actions):
         try:
-            described = g.describe(act)
             g.apply(act)
-        except IllegalMove as exc:
+        except IllegalMove as exc:     # apply checks before it changes anything
             return LiveReplay(False, False, g.score, g.won, g.strikes, g.turn,
-                              f"action #{i}: {described}: {exc}", i, g.condition, g.cause)
+                              f"action #{i}: {g.describe(act)}: {exc}", i, g.condition, g.cause)
     return LiveReplay(True, g.over, g.score, g.won, g.strikes, g.turn, condition=g.condition,
                       cause=g.cause)

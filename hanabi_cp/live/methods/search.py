@@ -8,20 +8,24 @@ one mutable state with do/undo, that
   that can only be played after a given deck position is drawn against the turns
   that remain after it), the bottom card (only the game's last turn can play it),
   hand size (cards that must be held when a deck position is drawn), and with two
-  cards or fewer left in the deck the most plays the remaining turns can make;
+  cards or fewer left in the deck the most plays the remaining turns can make
+  (first counted per player without their order, which is cheap and usually
+  enough, then exactly in a relaxation);
 - remembers, in a transposition table keyed on a canonical state, the best score
-  each state was proved not to reach;
+  each state was proved not to reach (near the end also the bound of a cut state);
 - merges moves that lead to the same canonical state: copies of one card, every
   card that can never be played (trash), and every clue (with open hands a clue
   only costs a token);
 - tries moves in an order that usually wins at once (plays, then trash, then a clue
   or a discard of a card with a spare copy, the rest last), first in rounds that
-  leave that order only a few times (limited discrepancy search), then without
-  limit.
+  leave that order only a few times (limited discrepancy search, which skips a
+  state where a round of the same goal already failed with as much budget), then
+  without limit.
 
 Nothing is pruned by a move being "probably bad": every rule keeps an optimal game
-(the soundness arguments are in encodings/live-search.md).  ``maximize`` asks for
-the first game's score, the bound, and upwards from the best game found.  On the
+(the soundness arguments are in encodings/live-search.md).  ``maximize`` first
+dives towards the bound (a game reaching it is optimal), then asks for the first
+game's score, the bound, and upwards from the best game found.  On the
 time limit the answer is UNKNOWN (with the best game found so far when
 maximizing), never a guess.
 """
@@ -69,10 +73,10 @@ class LiveSearch:
         self.zero_below_max = rules.speedrun or rules.all_or_nothing
         self.early_ends = rules.early_ends
         # the plays an upper bound allows after the last draw: one per player in the
-        # final round (one more with a deck play, which draws and plays at once), else
-        # every card still held
-        self.after_last = (self.p + rules.deck_plays if self.final_round
-                           else self.p * self.H)
+        # final round, else every card still held; one more with a deck play (which
+        # draws and plays at once)
+        self.after_last = (self.p if self.final_round else self.p * self.H) \
+            + rules.deck_plays
         tables = start.tables
         assert tables is not None
         self.touchable, self.free_clue = tables.touchable, tables.free_clue
@@ -107,6 +111,10 @@ class LiveSearch:
         self.path: list[Action] = []
         self.trail: list[tuple] = []
         self.tt: dict[tuple, int] = {}
+        # per state, the largest budget with which a round of the current goal
+        # failed there without a proof (``reaches``)
+        self.tried: dict[tuple, int] = {}
+        self.tried_goal = -1
         self.nodes = 0
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
@@ -280,9 +288,11 @@ class LiveSearch:
 
     # ---- the upper bound ---------------------------------------------------------
 
-    def bound(self) -> int:
+    def bound(self, goal: int | None = None) -> int:
         """An upper bound on the final score of every game from here; fills
-        ``self.reach`` (per color, the highest value that can still be played)."""
+        ``self.reach`` (per color, the highest value that can still be played).
+        With a ``goal``, a cheaper (weaker) bound may be returned when it is
+        already below the goal."""
         n, N, drawn, held, positions = self.n, self.N, self.drawn, self.held, self.positions
         # a deck play takes the last card without holding it: the rules that count
         # on every card passing through a hand (bottom card, hand size, endgame) rest
@@ -329,8 +339,46 @@ class LiveSearch:
                 and self.hand_overflow(spans):
             loss = 1
         if drawn >= N - self.ENDGAME and simple_draws and loss < total - self.score:
+            if goal is not None:
+                quick = self.turns_bound(total)
+                if quick < goal:
+                    return min(total - loss, quick)
             return min(total - loss, self.endgame_bound(total))
         return total - loss
+
+    def turns_bound(self, total: int) -> int:
+        """The relaxation of ``endgame_bound`` without the order of the plays: each
+        player plays at most once per turn it has (one per draw turn it makes, one
+        in the final round) and at most once per distinct card it can still play
+        (held now or drawn), maximised over who draws the cards left."""
+        N, p, col, val, reach, piles = self.N, self.p, self.col, self.val, self.reach, self.piles
+        cards = [len({(col[o], val[o]) for o in hand
+                      if piles[col[o]] < val[o] <= reach[col[o]]}) for hand in self.hands]
+        turns = [1] * p
+        now = sum(1 for x in cards if x)
+        best = 0
+        useful = [piles[col[o]] < val[o] <= reach[col[o]] for o in range(N)]
+        most = total - self.score
+
+        def go(turn: int, pos: int, tokens: int, plays: int) -> None:
+            nonlocal best
+            if pos == N:
+                if plays > best:
+                    best = plays
+                return
+            got = useful[pos]
+            for s in range(min(tokens, p - 1) + 1):
+                if best >= most:
+                    return
+                x = (turn + s) % p
+                t, c = turns[x], cards[x]
+                gain = min(t + 1, c + got) - min(t, c)
+                turns[x], cards[x] = t + 1, c + got
+                go(x + 1, pos + 1, min(tokens - s + 1, self.max_clues), plays + gain)
+                turns[x], cards[x] = t, c
+
+        go(self.turn % p, self.drawn, self.clues, now)
+        return min(total, self.score + best)
 
     def hand_overflow(self, spans: list[tuple[int, int]]) -> bool:
         """Whether, when some deck position is drawn, more cards must be held than the
@@ -363,7 +411,13 @@ class LiveSearch:
 
         def go(turn: int, pos: int, tokens: int, gained: int) -> None:
             nonlocal best
+            # each draw turn plays at most one card, each final-round turn too
+            if gained + N - pos + p <= best:
+                return
             if pos == N:
+                # at most one card per player still holding a card above its pile
+                if gained + sum(any(piles[c] < a for c, a in h) for h in hands) <= best:
+                    return
                 order = [(turn + d) % p for d in range(p)]
                 best = max(best, gained + most_plays(order, hands, piles, most - gained))
                 return
@@ -482,10 +536,25 @@ class LiveSearch:
         self.proved = True
         if self.over():
             return self.final_score() >= goal
-        if self.bound() < goal:
-            return False
-        key = self.key()
-        if self.tt.get(key, FREE) < goal:
+        if self.drawn >= self.N - self.ENDGAME:
+            # near the end the bound is costly: the table first, and it keeps the
+            # bound of a cut state (an upper bound on its final score, section 4)
+            key = self.key()
+            known = self.tt.get(key, FREE)
+            if known < goal:
+                return False
+            b = self.bound(goal)
+            if b < goal:
+                self.tt[key] = b if b < known else known
+                return False
+        else:
+            if self.bound(goal) < goal:
+                return False
+            key = self.key()
+            if self.tt.get(key, FREE) < goal:
+                return False
+        if budget < FREE and self.tried.get(key, -1) >= budget:
+            self.proved = False     # tried in this search with as much budget: no game
             return False
         if self.free_clues and self.end_turn is None:
             moves = self.moves_through_free_clues()
@@ -508,6 +577,8 @@ class LiveSearch:
                 self.undo()
         if proved:
             self.tt[key] = goal - 1
+        elif budget < FREE and self.tried.get(key, -1) < budget:
+            self.tried[key] = budget
         self.proved = proved
         return False
 
@@ -537,14 +608,21 @@ class LiveSearch:
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [steps for _, _, steps in ranked]
 
-    def game(self, goal: int) -> tuple[list[Action], int] | None:
+    def game(self, goal: int, first: int = 0,
+             last: int | None = None) -> tuple[list[Action], int] | None:
         """A complete game from the deal with a final score of at least ``goal`` and
         that score, or None if there is none.  The state is back at the deal after.
 
         Games that leave the move order at most 0, 1, 2, ... times are tried first
         (limited discrepancy search): a wrong early move is then mended without
-        first trying every alternative after it.  The last round has no limit."""
-        for budget in (*self.BUDGETS, FREE):
+        first trying every alternative after it.  The last round has no limit.
+        ``first`` and ``last`` choose a slice of the rounds: None is then also the
+        answer when the rounds tried proved nothing (``self.proved`` says which)."""
+        rounds = (*self.BUDGETS, FREE)
+        if goal != self.tried_goal:
+            self.tried.clear()
+            self.tried_goal = goal
+        for budget in rounds[first:last]:
             if self.reaches(goal, budget):
                 found = list(self.path), self.final_score()
                 while self.trail:
@@ -552,6 +630,8 @@ class LiveSearch:
                 return found
             if self.proved:
                 return None
+        if last is not None:
+            return None
         raise AssertionError("an unlimited search is a proof")
 
 
@@ -563,18 +643,32 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
     cards is never better off passing (encodings/live-search.md, 3.5), so only
     turns that cannot play pass."""
     piles = list(piles)
+    L = len(order)
+    # per turn, the mover's distinct cards above their piles (piles only grow, so
+    # the others never play); ``left[i]``: turns from i on whose mover has one
+    cards = [sorted({(k, v) for k, v in hands[x] if v > piles[k]}) for x in order]
+    left = [0] * (L + 1)
+    for i in range(L - 1, -1, -1):
+        left[i] = left[i + 1] + (1 if cards[i] else 0)
+    if left[0] == 0:
+        return 0
     best = 0
+    # (turn, piles) -> the most cards played on reaching it: the hands never change,
+    # so a later visit with no more cards played cannot do better
+    seen: dict[tuple, int] = {}
 
     def go(i: int, played: int) -> None:
         nonlocal best
-        if played + len(order) - i <= best or best >= enough:
-            return
         if played > best:
             best = played
-        if i == len(order):
+        if played + left[i] <= best or best >= enough:
             return
+        key = (i, *piles)
+        if seen.get(key, -1) >= played:
+            return
+        seen[key] = played
         passes = True
-        for k, v in hands[order[i]]:
+        for k, v in cards[i]:
             if piles[k] + 1 == v:
                 passes = False      # a turn that can play never does better passing
                 piles[k] = v
@@ -593,26 +687,38 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
         return over
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
     s = LiveSearch(start, deadline)
-    # the deal's lost-deck reasons speak of the deal only
-    s.lost = lost_reason(start.deck, start.rules) if start.turn == 0 else None
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 4 * s.N + 4 * (start.rules.clues or 0) + 1000))
     try:
-        return _maximize(s) if options.maximize else _decide(s)
+        return _maximize(s, start) if options.maximize else _decide(s, start)
     finally:
         sys.setrecursionlimit(old)
+
+
+def _lost(start: Game) -> str | None:
+    """The deal's lost-deck reason (they speak of the deal only)."""
+    return lost_reason(start.deck, start.rules) if start.turn == 0 else None
 
 
 def _stats(s: LiveSearch) -> dict:
     return {"nodes": s.nodes, "refuted": len(s.tt)}
 
 
-def _decide(s: LiveSearch) -> LiveOutcome:
-    why = s.lost
-    if why is not None:
-        return LiveOutcome(Status.UNWINNABLE, reason=why, stats={"nodes": 0, "refuted": 0})
+def _decide(s: LiveSearch, start: Game) -> LiveOutcome:
+    # The first dive wins most deals at once; a reason is looked for only after it
+    # fails (a reason is a proof, so it never fires where a game wins).
     try:
-        game = s.game(s.target)
+        game = s.game(s.target, 0, 1)
+    except Timeout:
+        return LiveOutcome(Status.UNKNOWN, reason="time limit reached; undecided",
+                           stats=_stats(s))
+    if game is not None:
+        return LiveOutcome(Status.WINNABLE, game[0], stats=_stats(s))
+    why = s.lost = _lost(start)
+    if why is not None:
+        return LiveOutcome(Status.UNWINNABLE, reason=why, stats=_stats(s))
+    try:
+        game = None if s.proved else s.game(s.target, 1)
     except Timeout:
         return LiveOutcome(Status.UNKNOWN, reason="time limit reached; undecided",
                            stats=_stats(s))
@@ -623,13 +729,25 @@ def _decide(s: LiveSearch) -> LiveOutcome:
                               f"no complete game wins")
 
 
-def _maximize(s: LiveSearch) -> LiveOutcome:
+def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     best: tuple[list[Action], int] | None = None
-    lost = s.lost
-    top = min(s.bound(), s.target - 1) if lost else s.bound()
+    lost: str | None = None
+    top = s.bound()
     try:
+        # the first dive towards the bound reaches it on most deals: done at once
+        best = s.game(top, 0, 1)
+        if best is not None:
+            if best[1] == s.target:
+                return LiveOutcome(Status.WINNABLE, best[0], best[1], stats=_stats(s))
+            why = _lost(start) or (f"the upper bound of the position (reach, pace, hand "
+                                   f"size, the last draws) is {top} of {s.target}")
+            return LiveOutcome(Status.UNWINNABLE, best[0], best[1], why, stats=_stats(s))
         best = s.game(0)           # the move order's first game: at once, a lower bound
         assert best is not None, "a game from a position that is not over always exists"
+        if best[1] < s.target:
+            lost = s.lost = _lost(start)
+            if lost:
+                top = min(top, s.target - 1)
         if best[1] < top:
             best = s.game(top) or best
         while best[1] + 1 < top:   # upwards from the best game so far
