@@ -92,9 +92,13 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
     >>> parse_model("s SATISFIABLE\\nv 1 -2 0\\n")
     (True, [1, -2])
     """
+    from itertools import chain
+
+    from ..formats.textio import text_lines, token_runs
     status, lits = None, []
-    for no, line in enumerate(text.splitlines(), start=1):
-        words = line.split()
+    for no, line in enumerate(text_lines(text), start=1):
+        runs = token_runs(line, "reading the model")
+        words = next(runs)
         if not words or words[0] == "c":
             continue
         head = words[0]
@@ -111,7 +115,7 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
             continue
         if head == "v":
             words = words[1:]
-        for w in words:
+        for w in chain.from_iterable(chain((words,), runs)):
             try:
                 lit = int(w) if not too_many_digits(w.lstrip("+-")) else None
             except ValueError:
