@@ -13,7 +13,7 @@ import json.decoder
 import json.scanner
 import re
 from typing import Any
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import limits
 from ..deadline import poll
@@ -107,14 +107,22 @@ def load_json(text: str, path: str) -> Any:
                          "deeper nesting") from None
 
 
-_scan = json.scanner.make_scanner(json.JSONDecoder())
+# The C scanner (value, end) = _scan(text, index) and string reader: typeshed lists neither.
+_scan: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(json.JSONDecoder())
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring
+
+
+def _skip(text: str, pos: int) -> int:
+    """The index of the first non-space at or after ``pos``."""
+    space = _SPACE.match(text, pos)
+    return space.end() if space else pos
 
 
 def _value_start(text: str, pos: int, key: Any) -> int | None:
     """Where the member ``key`` of the array or object starting at ``pos`` starts."""
     opening = text[pos:pos + 1]
     if opening == "[" and isinstance(key, int) and not isinstance(key, bool):
-        pos = _SPACE.match(text, pos + 1).end()
+        pos = _skip(text, pos + 1)
         scan, comma = _scan, _COMMA.match
         for i in range(key):
             if not i & 4095:
@@ -126,17 +134,17 @@ def _value_start(text: str, pos: int, key: Any) -> int | None:
         return pos
     if opening == "{" and isinstance(key, str):
         found = None            # the last of duplicate keys: the one json.loads keeps
-        pos = _SPACE.match(text, pos + 1).end()
+        pos = _skip(text, pos + 1)
         while text[pos:pos + 1] == '"':
-            name, pos = json.decoder.scanstring(text, pos + 1)
-            pos = _SPACE.match(text, pos).end() + 1          # past ':'
-            pos = _SPACE.match(text, pos).end()
+            name, pos = _scanstring(text, pos + 1)
+            pos = _skip(text, pos) + 1          # past ':'
+            pos = _skip(text, pos)
             if name == key:
                 found = pos
-            pos = _SPACE.match(text, _scan(text, pos)[1]).end()
+            pos = _skip(text, _scan(text, pos)[1])
             if text[pos:pos + 1] != ",":
                 break
-            pos = _SPACE.match(text, pos + 1).end()
+            pos = _skip(text, pos + 1)
         return found
     return None
 
@@ -152,7 +160,7 @@ def line_of(text: str, where: Sequence) -> int:
     """
     if "\n" not in text:
         return 1
-    pos = _SPACE.match(text, 0).end()
+    pos = _skip(text, 0)
     for key in where:
         try:
             start = _value_start(text, pos, key)
