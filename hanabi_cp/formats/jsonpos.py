@@ -107,9 +107,10 @@ def load_json(text: str, path: str) -> Any:
                          "deeper nesting") from None
 
 
-# The C scanner (value, end) = _scan(text, index) and string reader: typeshed lists neither.
-_scan: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(json.JSONDecoder())
-_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring
+# The C scanner, (value, end) = _scan(text, index), and string reader: typeshed lists
+# neither as a function.
+_scan: Callable[[str, int], tuple[Any, int]] = vars(json.scanner)["make_scanner"](json.JSONDecoder())
+_scanstring: Callable[[str, int], tuple[str, int]] = vars(json.decoder)["scanstring"]
 
 
 def _skip(text: str, pos: int) -> int:
