@@ -6,13 +6,14 @@ command line that regenerates it byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import click
 
 from ..errors import FileError, UsageError
 from ..generators import random_deck, random_kcnf, standard_deck
-from ..formats.outputs import write_texts
+from ..formats.outputs import folder, write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
 from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option,
@@ -176,9 +177,8 @@ def emit(spec: Spec, seed: int | None, output: str, count: int | None, force: bo
             refuse_overwrite(path, force)
     texts = [spec.text(s) for _, s in jobs]
     click.echo(f"c seed: {seed}", err=True)
-    if count is not None:
-        os.makedirs(output, exist_ok=True)
-    write_texts([(path, text) for (path, _), text in zip(jobs, texts)], force)   # all or none
+    with folder(output) if count is not None else contextlib.nullcontext():
+        write_texts([(path, text) for (path, _), text in zip(jobs, texts)], force)   # all or none
     if count is not None:
         click.echo(f"c wrote {count} files to {output} (seeds {seed}..{seed + count - 1})", err=True)
 
@@ -358,8 +358,8 @@ def _write_family(members, output: str, force: bool) -> None:
     files.append((os.path.join(output, MANIFEST), manifest(members)))
     for path, _ in files:
         refuse_overwrite(path, force)
-    os.makedirs(output, exist_ok=True)
-    write_texts(files, force)          # all or none
+    with folder(output):
+        write_texts(files, force)          # all or none
     click.echo(f"c wrote {len(members)} files and {MANIFEST} to {output}", err=True)
 
 

@@ -27,6 +27,7 @@ r.csv:1: expected the columns x,score, found x,verdict (a CSV of another table o
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
@@ -36,6 +37,7 @@ from collections.abc import Sequence
 
 from .. import interrupts
 from ..errors import FileError, InputError
+from .outputs import writing
 from .textio import STDIO, display_name, read_text
 
 
@@ -80,22 +82,36 @@ class ResultsCSV:
             if not self._header_written:
                 line = _line(self.fields) + line
                 self._header_written = True
-            sys.stdout.write(line)
-            sys.stdout.flush()
+            with writing(STDIO):
+                sys.stdout.write(line)
+                sys.stdout.flush()
             return
         folder = os.path.dirname(os.path.abspath(self.path))
+        created = False
         try:
             os.makedirs(folder, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o666)
+                created = True
+            except FileExistsError:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         except OSError as e:
             raise FileError(f"{self.path}: cannot write: {e.strerror}") from None
+        size = None
         try:
-            if os.fstat(fd).st_size == 0:
+            size = os.fstat(fd).st_size
+            if size == 0:
                 line = _line(self.fields) + line
             data = line.encode("utf-8")
             while data:
                 data = data[os.write(fd, data):]
         except OSError as e:
+            # A full disk may take part of the row: cut it off, the CSV stays whole rows.
+            with contextlib.suppress(OSError):
+                if created:             # and no empty CSV where there was none
+                    os.unlink(self.path)
+                elif size is not None:
+                    os.ftruncate(fd, size)
             raise FileError(f"{self.path}: cannot write: {e.strerror}") from None
         finally:
             os.close(fd)
