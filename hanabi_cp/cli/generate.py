@@ -18,6 +18,7 @@ from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, 
                       check_kinds)
 from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option,
                      provenance, refuse_overwrite)
+from .numbers import HAND, NONNEGATIVE_SEED, RATIO, Integer, Real, count
 
 
 def fresh_seed() -> int:
@@ -234,11 +235,11 @@ def generate_group() -> None:
 
 def _seed_output_options(func):
     opts = [
-        click.option("--seed", type=click.IntRange(min=0), default=None,
+        click.option("--seed", type=NONNEGATIVE_SEED, default=None,
                      help="Random seed (default: fresh from os.urandom); always printed to stderr."),
         click.option("-o", "--output", default="-", show_default=True, metavar="PATH",
                      help="Output file (`-` = stdout); with --count, a directory."),
-        click.option("--count", type=click.IntRange(min=1), default=None, metavar="K",
+        click.option("--count", type=count(low=1), default=None, metavar="K",
                      help="Write K files into the directory -o, seeds S, S+1, ..., S+K-1."),
         force_option,
     ]
@@ -249,7 +250,7 @@ def _seed_output_options(func):
 
 def _deck_file_options(func):
     opts = [
-        click.option("--hand", type=click.IntRange(min=0), default=None, metavar="H",
+        click.option("--hand", type=HAND, default=None, metavar="H",
                      help="Write an `h H` line, the default hand size of other commands."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default=None,
                      help="Deck file format.  [default: from -o's extension, else text]"),
@@ -260,12 +261,12 @@ def _deck_file_options(func):
 
 
 @generate_group.command("deck", cls=SubCommand)
-@click.option("--n", type=click.IntRange(min=1), required=True, help="Values 1..N.")
-@click.option("--c", type=click.IntRange(min=1), required=True, help="Colors 1..C.")
-@click.option("--r", type=click.IntRange(min=1), required=True,
+@click.option("--n", type=Integer(1), required=True, help="Values 1..N.")
+@click.option("--c", type=Integer(1), required=True, help="Colors 1..C.")
+@click.option("--r", type=Integer(1), required=True,
               help="Copies per card, uniform in 1..R.")
 @click.option("--exact-copies", is_flag=True, help="Exactly R copies of each card.")
-@click.option("--missing", type=click.FloatRange(0, 1), default=None, metavar="P",
+@click.option("--missing", type=Real(0, 1), default=None, metavar="P",
               help="Each card has no copy with probability P.")
 @_deck_file_options
 @_seed_output_options
@@ -297,11 +298,11 @@ def generate_standard(colors, hand, fmt, seed, output, count, force):
 
 
 @generate_group.command("cnf", cls=SubCommand)
-@click.option("--vars", "num_vars", type=click.IntRange(min=1), required=True, metavar="V",
+@click.option("--vars", "num_vars", type=Integer(1), required=True, metavar="V",
               help="Number of variables.")
-@click.option("--clauses", type=click.IntRange(min=0), required=True, metavar="M",
+@click.option("--clauses", type=Integer(0), required=True, metavar="M",
               help="Number of clauses.")
-@click.option("--k", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--k", type=Integer(1), default=3, show_default=True,
               help="Literals per clause.")
 @_seed_output_options
 def generate_cnf(num_vars, clauses, k, seed, output, count, force):
@@ -388,13 +389,13 @@ def family_hard(decks, name, output, force):
 
 
 @generate_family.command("images", cls=FamilyCommand)
-@click.option("--vars", "num_vars", type=click.IntRange(min=3), required=True, metavar="V",
+@click.option("--vars", "num_vars", type=Integer(3), required=True, metavar="V",
               help="Variables of each random 3-CNF formula.")
-@click.option("--ratio", type=click.FloatRange(min=0, min_open=True), default=4.26,
+@click.option("--ratio", type=RATIO, default=4.26,
               show_default=True, help="Clauses per variable.")
-@click.option("--count", type=click.IntRange(min=1), default=4, show_default=True,
+@click.option("--count", type=count(low=1), default=4, show_default=True,
               help="Formulas (seeds S..S+K-1).")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=NONNEGATIVE_SEED, default=None,
               help="First seed (default: fresh from os.urandom); always printed to stderr.")
 @_family_output
 def family_images(num_vars, ratio, count, seed, name, output, force):
@@ -424,31 +425,31 @@ def family_images(num_vars, ratio, count, seed, name, output, force):
 
 
 @generate_group.command(LEGACY, cls=Command, hidden=True)
-@click.option("--n", type=click.IntRange(min=1), default=None, help="Random deck: values 1..N.")
-@click.option("--c", type=click.IntRange(min=1), default=None, help="Random deck: colors 1..C.")
-@click.option("--r", type=click.IntRange(min=1), default=None,
+@click.option("--n", type=Integer(1), default=None, help="Random deck: values 1..N.")
+@click.option("--c", type=Integer(1), default=None, help="Random deck: colors 1..C.")
+@click.option("--r", type=Integer(1), default=None,
               help="Random deck: copies per card, uniform in 1..R.")
 @click.option("--exact-copies", is_flag=True, help="Random deck: exactly R copies of each card.")
-@click.option("--missing", type=click.FloatRange(0, 1), default=None, metavar="P",
+@click.option("--missing", type=Real(0, 1), default=None, metavar="P",
               help="Random deck: each card has no copy with probability P.")
 @click.option("--standard", is_flag=True, help="A shuffled real Hanabi deck (50 or 60 cards).")
 @click.option("--colors", type=click.Choice(["5", "6"]), default=None,
               help="Standard deck: 5 colors, or 6 for the variant.  [default: 5]")
 @click.option("--cnf", is_flag=True, help="A uniform random k-CNF formula (DIMACS).")
-@click.option("--vars", "num_vars", type=click.IntRange(min=1), default=None, metavar="V",
+@click.option("--vars", "num_vars", type=Integer(1), default=None, metavar="V",
               help="k-CNF: number of variables.")
-@click.option("--clauses", type=click.IntRange(min=0), default=None, metavar="M",
+@click.option("--clauses", type=Integer(0), default=None, metavar="M",
               help="k-CNF: number of clauses.")
-@click.option("--k", type=click.IntRange(min=1), default=None, help="k-CNF: literals per clause.  [default: 3]")
-@click.option("--hand", type=click.IntRange(min=0), default=None, metavar="H",
+@click.option("--k", type=Integer(1), default=None, help="k-CNF: literals per clause.  [default: 3]")
+@click.option("--hand", type=HAND, default=None, metavar="H",
               help="Deck: write an `h H` line, the default hand size of other commands.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default=None,
               help="Deck file format.  [default: from -o's extension, else text]")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=NONNEGATIVE_SEED, default=None,
               help="Random seed (default: fresh from os.urandom); always printed to stderr.")
 @click.option("-o", "--output", default="-", show_default=True, metavar="PATH",
               help="Output file (`-` = stdout); with --count, a directory.")
-@click.option("--count", type=click.IntRange(min=1), default=None, metavar="K",
+@click.option("--count", type=count(low=1), default=None, metavar="K",
               help="Write K files into the directory -o, seeds S, S+1, ..., S+K-1.")
 @force_option
 def generate_legacy(n, c, r, exact_copies, missing, standard, colors, cnf, num_vars, clauses,

@@ -9,6 +9,7 @@ import click
 from ..errors import UsageError
 from ..limits import effective_hand
 from .common import MethodChoice, command, deck_argument, force_option, hand_option, load_deck, refuse_overwrite
+from .numbers import Integer, Seconds
 
 
 @command("show")
@@ -20,11 +21,11 @@ from .common import MethodChoice, command, deck_argument, force_option, hand_opt
 @click.option("--solve", "do_solve", is_flag=True,
               help="Solve the deck and draw the certificate, or the reason of a loss.")
 @click.option("--method", default=None, type=MethodChoice(), help="Method for --solve [default: auto].")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-limit", type=Seconds(), default=None,
               metavar="S", help="Seconds for --solve; on expiry the deck is drawn as UNKNOWN.")
-@click.option("--from", "first", type=click.IntRange(min=1), default=None, metavar="I",
+@click.option("--from", "first", type=Integer(1), default=None, metavar="I",
               help="First card drawn (1-based; default 1).")
-@click.option("--to", "last", type=click.IntRange(min=1), default=None, metavar="J",
+@click.option("--to", "last", type=Integer(1), default=None, metavar="J",
               help="Last card drawn (inclusive; default the last card).")
 @click.option("-o", "--output", required=True, metavar="OUT",
               help="Picture file; its extension chooses the format: .svg, .png or .html.")

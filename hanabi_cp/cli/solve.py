@@ -18,6 +18,7 @@ from .common import (check_outputs, command, command_deadline, deck_argument, ec
                      force_option, hand_option, load_instance, print_outcome, time_limit_option)
 from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
                            verify_live_cmd)
+from .numbers import Integer
 
 
 @command("solve")
@@ -29,9 +30,9 @@ from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve
 @time_limit_option("Seconds for the whole command: reading, preprocessing, building, "
                    "solving, writing and checking a proof.  On expiry `s UNKNOWN` (exit 0), "
                    "never a guess.")
-@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
+@click.option("--seed", type=Integer(*SEED_RANGE), default=0, show_default=True,
               help="Random seed for solvers that use one (CP-SAT: an int32).")
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
+@click.option("--workers", type=Integer(1, MAX_WORKERS), default=1, show_default=True,
               help="Solver threads (cpsat).")
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True, metavar="NAME",
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")

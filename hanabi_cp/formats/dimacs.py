@@ -219,7 +219,7 @@ def read_dimacs(path: str) -> CNF:
     ...
     hanabi_cp.errors.InputError: missing.cnf: expected an existing file, found nothing
     """
-    return parse_dimacs(read_text(path), display_name(path))
+    return parse_dimacs(read_text(path, "the formula"), display_name(path))
 
 
 def dimacs_text(cnf: CNF, comments=()) -> str:

@@ -71,7 +71,7 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-def load_json(text: str, path: str) -> Any:
+def load_json(text: str, path: str, what: str = "the input") -> Any:
     """Decode JSON, turning a syntax error into ``path:line: expected valid JSON, ...``.
 
     >>> load_json('{"a": [1,\\n 2,]}', "x.json")
@@ -91,7 +91,7 @@ def load_json(text: str, path: str) -> Any:
     if deep is not None:
         raise InputError(path, deep, f"JSON nested at most {limits.MAX_JSON_DEPTH} levels deep",
                          "deeper nesting")
-    poll(f"reading {path}")
+    poll(f"reading {what}")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

@@ -72,7 +72,7 @@ def parse_plays_json(text: str, path: str = "<string>") -> PlaySequence:
     >>> str(parse_plays_json('{"status": "winnable", "plays": "PSD"}'))
     'PSD'
     """
-    data = load_json(text, path)
+    data = load_json(text, path, "the play sequence")
     if not isinstance(data, dict) or "plays" not in data:
         raise InputError(path, line_of(text, ()), 'a JSON object with "plays"', describe(data))
     plays = data["plays"]
@@ -108,7 +108,7 @@ def read_plays(path: str) -> PlaySequence:
     ...
     hanabi_cp.errors.InputError: missing.plays: expected an existing file, found nothing
     """
-    return parse_plays(read_text(path), display_name(path))
+    return parse_plays(read_text(path, "the play sequence"), display_name(path))
 
 
 def plays_to_text(plays: PlaySequence) -> str:

@@ -131,7 +131,7 @@ class ResultsCSV:
             raise InputError(name, None, "a regular CSV file", "a special file")
         if not os.access(path, os.W_OK):
             raise FileError(f"{name}: cannot write: permission denied")
-        text = read_text(path)
+        text = read_text(path, "the CSV")
         header = _line(self.fields).rstrip("\n")
         first, newline, rest = text.partition("\n")
         if not newline and header.startswith(first):

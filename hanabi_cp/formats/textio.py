@@ -108,10 +108,11 @@ def token_runs(line: str, phase: str, size: int | None = None) -> Iterator[list[
         yield []
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, what: str = "the input") -> str:
     """The whole file (``-`` = stdin) as text, checked to be UTF-8 without NUL bytes.
 
-    Read a chunk at a time: the command's deadline is polled after each chunk, a
+    Read a chunk at a time: the command's deadline is polled after each chunk (the
+    phase ``reading WHAT``), a
     NUL byte or bad UTF-8 is refused in the chunk that holds it (``/dev/zero`` is
     refused at once), and more than MAX_INPUT_BYTES (an endless stream) is refused
     before it is all held.
@@ -126,10 +127,10 @@ def read_text(path: str) -> str:
         raw = getattr(sys.stdin, "buffer", None)
         if raw is None:   # a text-only stand-in (StringIO): already decoded
             return decode_text(sys.stdin.read().encode("utf-8", "surrogateescape"), name)
-        return _read_stream(raw, name)
+        return _read_stream(raw, name, what)
     try:
         with open(path, "rb") as f:
-            return _read_stream(f, name)
+            return _read_stream(f, name, what)
     except FileNotFoundError:
         raise InputError(name, None, "an existing file", "nothing") from None
     except IsADirectoryError:
@@ -144,7 +145,7 @@ def read_text(path: str) -> str:
 READ_CHUNK = 1 << 20
 
 
-def _read_stream(stream: BinaryIO, name: str) -> str:
+def _read_stream(stream: BinaryIO, name: str, what: str) -> str:
     decoder = codecs.getincrementaldecoder("utf-8")()
     pieces: list[str] = []
     total = lines = 0
@@ -167,7 +168,7 @@ def _read_stream(stream: BinaryIO, name: str) -> str:
             line = lines + chunk.count(b"\n", 0, nul) + 1
             raise InputError(name, line, "text", "a NUL byte (a binary file?)")
         lines += chunk.count(b"\n")
-        poll(f"reading {name}")
+        poll(f"reading {what}")
     try:
         pieces.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError as e:

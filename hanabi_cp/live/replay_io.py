@@ -63,7 +63,7 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     ...
     hanabi_cp.errors.InputError: g.json:1: expected a list of actions, found {"type": 0}
     """
-    data = load_json(text, path)
+    data = load_json(text, path, "the game")
     shape = Shape(text, path)
     if isinstance(data, list):
         return Replay(_actions(data, shape, ()))
@@ -137,7 +137,7 @@ def _options(data: dict, shape: Shape) -> int:
 
 
 def read_replay(path: str) -> Replay:
-    return parse_replay(read_text(path), display_name(path))
+    return parse_replay(read_text(path, "the game"), display_name(path))
 
 
 def replay_json(deck: Deck, rules: Rules, actions: list[Action]) -> str:
