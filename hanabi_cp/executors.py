@@ -57,7 +57,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .errors import HanabiError, InvalidParameter, MethodRefused, UsageError
@@ -78,10 +78,12 @@ class WorkerLost(HanabiError):
 
 @dataclass(frozen=True)
 class Execution:
-    """``jobs`` worker processes (1: none, this process), or the dask scheduler at ``dask``."""
+    """``jobs`` worker processes (1: none, this process), or the dask scheduler at ``dask``;
+    ``note`` is told when fewer processes are started than asked (fewer tasks)."""
 
     jobs: int = 1
     dask: str | None = None
+    note: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def serial(self) -> bool:
@@ -99,8 +101,11 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def execution(jobs: int = 1, dask: str | None = None) -> Execution:
-    """The ``Execution`` of ``--jobs`` (0: every core) and ``--dask``."""
+def execution(jobs: int = 1, dask: str | None = None,
+              note: Callable[[str], None] | None = None) -> Execution:
+    """The ``Execution`` of ``--jobs`` (0: every core, and never more: the tasks are
+    CPU-bound, a process more per core only costs memory; ``note`` says so) and
+    ``--dask``."""
     if jobs < 0:
         raise InvalidParameter(f"{{jobs}} {jobs}: expected a number of processes >= 0 (0: every core)", "jobs")
     if dask is not None:
@@ -112,7 +117,15 @@ def execution(jobs: int = 1, dask: str | None = None) -> Execution:
         require_dask()
         _reachable(dask.strip())     # before any work, as a wrong option is
         return Execution(dask=dask.strip())
-    return Execution(jobs=jobs or cores())
+    if jobs > cores():
+        if note is not None:
+            note(f"--jobs {jobs}: {_processes(cores())}, one per core this process may run on")
+        jobs = cores()
+    return Execution(jobs=jobs or cores(), note=note)
+
+
+def _processes(count: int) -> str:
+    return f"{count} process{'es' if count != 1 else ''}"
 
 
 def require_dask() -> None:
@@ -128,7 +141,8 @@ def run_tasks(func: Callable[..., Any], tasks: Iterable[tuple], execution: Execu
     """A context manager giving the ``(index, value)`` pairs of ``func(*task)`` (see above)."""
     if execution.serial:
         return contextlib.nullcontext(_serial(func, tasks))
-    backend: _Backend = _Dask(execution.dask) if execution.dask is not None else _Pool(execution.jobs)
+    backend: _Backend = _Dask(execution.dask) if execution.dask is not None \
+        else _Pool(execution.jobs, execution.note)
     return _Run(backend, func, tasks, window)
 
 
@@ -159,7 +173,8 @@ class TaskPool:
     def __init__(self, execution: Execution):
         self.backend: _Backend | None = None
         if not execution.serial:
-            self.backend = _Dask(execution.dask) if execution.dask is not None else _Pool(execution.jobs)
+            self.backend = _Dask(execution.dask) if execution.dask is not None \
+                else _Pool(execution.jobs, execution.note)
         self.current: _Run | None = None
 
     @property
@@ -200,6 +215,10 @@ def _serial(func, tasks) -> Iterator[tuple[int, Any]]:
 class _Backend(Protocol):
     width: int                  # how many tasks run at once
 
+    def expect(self, tasks: int) -> None:
+        """All the tasks of a run are ``tasks``: a pool not started yet starts no more
+        workers than that."""
+
     def submit(self, func, args: tuple): ...
 
     def wait(self, futures) -> set: ...
@@ -233,12 +252,16 @@ class _Run:
         self.backend.close(self.finished and exc[0] is None, list(self.pending))
 
     def _fill(self) -> None:
-        while not self.drawn_all and len(self.pending) < self.window:
+        drawn: list[tuple[int, tuple]] = []
+        while not self.drawn_all and len(self.pending) + len(drawn) < self.window:
             item = next(self.todo, None)
             if item is None:
                 self.drawn_all = True
                 break
-            index, args = item
+            drawn.append(item)
+        if drawn and self.drawn_all and not self.pending:
+            self.backend.expect(len(drawn))      # all the work there is: fewer workers
+        for index, args in drawn:
             self.args_of[index] = args
             self.pending[self.backend.submit(self.func, args)] = index
 
@@ -300,12 +323,24 @@ def _context():
 
 
 class _Pool(_Backend):
-    def __init__(self, jobs: int):
-        self.width = jobs
-        self.pool = self._new()
+    # Started at the first submit, not before: by then a run that has fewer tasks than
+    # --jobs has said so (expect), and no idle worker process is started.
+    def __init__(self, jobs: int, note: Callable[[str], None] | None = None):
+        self.width, self.note = jobs, note
+        self.started: cf.ProcessPoolExecutor | None = None
 
-    def _new(self) -> cf.ProcessPoolExecutor:
-        return cf.ProcessPoolExecutor(self.width, mp_context=_context(), initializer=_start_worker)
+    @property
+    def pool(self) -> cf.ProcessPoolExecutor:
+        if self.started is None:
+            self.started = cf.ProcessPoolExecutor(self.width, mp_context=_context(),
+                                                  initializer=_start_worker)
+        return self.started
+
+    def expect(self, tasks: int) -> None:
+        if self.started is None and 0 < tasks < self.width:
+            if self.note is not None:
+                self.note(f"--jobs {self.width}: {_processes(tasks)}, one per task")
+            self.width = tasks
 
     def submit(self, func, args):
         return self.pool.submit(func, *args)
@@ -320,14 +355,17 @@ class _Pool(_Backend):
             return False, None
 
     def restart(self) -> None:
-        self._stop(self.pool)
-        self.pool = self._new()
+        if self.started is not None:
+            self._stop(self.started)
+            self.started = None
 
     def close(self, finished: bool, pending) -> None:
+        if self.started is None:
+            return
         if finished:
-            self.pool.shutdown(wait=True)
+            self.started.shutdown(wait=True)
         else:
-            self._stop(self.pool)
+            self._stop(self.started)
 
     @staticmethod
     def _stop(pool: cf.ProcessPoolExecutor) -> None:
@@ -425,6 +463,9 @@ class _Dask(_Backend):
             raise MethodRefused(f"{{dask}} {address}: worker {worker} runs hanabi-cp {version}, "
                                 f"this is {__version__}", "dask")
         self.width = max(4, sum(self.client.nthreads().values()))
+
+    def expect(self, tasks: int) -> None:     # the cluster's workers are there already
+        pass
 
     def submit(self, func, args):
         # pure=False: two equal tasks (the same deck asked twice) are two tasks.

@@ -24,4 +24,4 @@ def execution_options(func):
 def get_execution(jobs: int, dask: str | None):
     """The Execution of the two options (checks them: one line and exit 2 if wrong)."""
     from ..executors import execution
-    return execution(jobs, dask)
+    return execution(jobs, dask, note=lambda text: click.echo(f"c note: {text}", err=True))
