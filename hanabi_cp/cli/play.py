@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import click
 
+from ..deadline import TimeUp, ambient
 from ..errors import InvalidParameter, UsageError
 from ..limits import clip
 from .execution_options import execution_options, get_execution
-from .common import check_outputs, command, deck_summary, force_option, load_deck, \
-    time_limit_option
+from .common import check_outputs, command, command_deadline, deck_summary, force_option, \
+    load_deck, time_limit_option
 from .study import StudyCommand, _outputs, _names, study
 from .numbers import MAX_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, Sweep, count
 
@@ -56,7 +57,8 @@ def _rules(players: int, hand_size: int | None, strikes: int):
 @click.option("--bound", is_flag=True,
               help="Also the deck's exact best score with open hands (best, winnable); a "
                    "game above it is reported as a bug.")
-@time_limit_option("Seconds per deck for the bound (an undecided deck is counted as such).",
+@time_limit_option("With DECK: seconds for the whole command (the game and the bound); with "
+                   "--games: per deck for the bound (an undecided deck is counted as such).",
                    default=10.0)
 @click.option("--csv", "csv_path", default=None, metavar="OUT.csv",
               help="With --games: one row per game, appended as it is played; rows already "
@@ -119,8 +121,15 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
     from ..players.game import play_game
 
     check_outputs("play", {"--replay": replay_path}, force, {"DECK": deck_path})
-    deck = load_deck(deck_path).deck
-    game = play_game(deck, rules, cls, 0)
+    deadline = command_deadline(time_limit)     # the whole command: reading, game, bound
+    try:
+        with ambient(deadline):
+            deck = load_deck(deck_path).deck
+            game = play_game(deck, rules, cls, 0)
+    except TimeUp as exc:
+        click.echo(f"c strategy: {cls.name}")
+        click.echo(f"c game: unfinished: {exc} (no score; raise --time-limit)")
+        return
     rep = replay(deck, rules, game.actions)
     assert rep.legal and rep.complete and rep.score == game.score, rep.error
     click.echo(f"c strategy: {cls.name}")
@@ -128,7 +137,7 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
     click.echo(f"c rules: {rules.describe()}")
     click.echo(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
     if bound:
-        b = deck_bound(deck, rules, time_limit)
+        b = deck_bound(deck, rules, max(deadline.remaining(), 1e-3))
         check_bot(game, b)
         if b.best is None:
             click.echo(f"c bound: undecided within {time_limit} s (a game scoring "

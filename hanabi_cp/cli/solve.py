@@ -67,8 +67,12 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     if rules == "live":
         options = SolveOptions(time_limit=time_limit, seed=seed, workers=workers,
                                solver=solver, maximize=maximize, deadline=deadline)
-        return solve_live_cmd(ctx, deck, method, options, as_json, certificate, force, live,
-                              hand, proof)
+        try:
+            with ambient(deadline):         # reading the deck and the lost-deck reasons
+                return solve_live_cmd(ctx, deck, method, options, as_json, certificate,
+                                      force, live, hand, proof)
+        except TimeUp as exc:
+            _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json)
     check_solitaire(live)
     check_outputs("solve", {"--proof": proof,
                             "--proof's CNF": None if proof is None else cnf_path_for(proof),
@@ -78,16 +82,8 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
         with ambient(deadline):
             the_deck, h = load_instance(deck, hand)
     except TimeUp as exc:
-        out = Outcome(Status.UNKNOWN, reason=str(exc), method=method)
-        if as_json:
-            echo_json(out.to_json())
-        else:
-            click.echo(f"c method: {method}")
-            click.echo(f"s {out.status.value}")
-            click.echo(f"c reason: {out.reason}")
-            if proof is not None:
-                click.echo(f"c no proof written: {_no_proof(out)}")
-        ctx.exit(out.status.exit_code)
+        _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json,
+                 proof is not None)
     # The report prints r, a count over every card (half a second per 10^6 cards):
     # counted now, within the time limit, rather than after it has run out.
     _ = the_deck.r
@@ -123,6 +119,19 @@ def _no_proof(out) -> str:
 
 # PLAYS given on the command line rather than as a file: letters only.
 _INLINE = re.compile(r"[PSDpsd]+")
+
+
+def _time_up(ctx, out: Outcome, as_json: bool, proof: bool = False) -> None:
+    """The report of a command whose time ran out before a method answered."""
+    if as_json:
+        echo_json(out.to_json())
+    else:
+        click.echo(f"c method: {out.method}")
+        click.echo(f"s {out.status.value}")
+        click.echo(f"c reason: {out.reason}")
+        if proof:
+            click.echo(f"c no proof written: {_no_proof(out)}")
+    ctx.exit(out.status.exit_code)
 
 
 @command("verify")
