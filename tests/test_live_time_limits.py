@@ -89,3 +89,14 @@ def test_without_a_deadline_the_reasons_are_those_of_before():
     assert reasons and lost_reason(deck, rules) == reasons[0]
     with ambient(Deadline.after(3600)):
         assert lost_reason(deck, rules) == reasons[0]
+
+
+def test_the_solitaire_cnf_of_a_deck_of_many_copies_keeps_the_time_limit(tmp_path):
+    # 200,000 cards of 20 kinds: a hold segment lists up to 10^4 active copies, and the
+    # clock was read every 4,096 segments (44 s and a MemoryError at --time-limit 5)
+    deck = tmp_path / "copies.txt"
+    deck.write_text(" ".join(f"{i % 5 + 1}:{i % 4 + 1}" for i in range(200_000)) + "\n")
+    res = cli_capped(["solve", deck, "--hand", 2, "--method", "sat", "--time-limit", 2],
+                     timeout=60)
+    assert res.error is None and res.exit_code == 0, (res.exit_code, res.stderr)
+    assert "s UNKNOWN" in res.stdout and "building the CNF" in res.stdout, res.stdout
