@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import dataclass
 
 from .deadline import NEVER, Deadline, TimeUp
-from .errors import FileError, HanabiError, MethodRefused
+from .errors import FileError, HanabiError, InvalidParameter, MethodRefused
 from .formats.outputs import is_write_failure, writing
 from .satsolver import DEFAULT_SOLVER, PROOF_SOLVERS, SatSession
 from . import interrupts
@@ -80,6 +80,9 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
     """
     if solver not in PROOF_SOLVERS:
         raise MethodRefused(f"solver {solver!r} cannot write proofs; use one of {', '.join(PROOF_SOLVERS)}")
+    if proof_path == "-":      # not stdout: the proof needs its CNF beside it
+        raise InvalidParameter("{proof} -: a DRUP proof is written with the CNF it refutes, "
+                               "FILE and FILE.cnf; give a file name", "proof")
     try:
         with SatSession(clauses, solver, deadline, proof=True) as s:
             ok, model, _ = s.solve(phase="SAT search (with proof logging)")

@@ -165,6 +165,14 @@ def refuse_overwrite(path: str | None, force: bool) -> None:
         raise FileError(f"{path}: refusing to overwrite an existing file; use --force")
 
 
+def not_stdout(command: str, option: str, path: str | None, what: str) -> None:
+    """Refuse ``-`` for an output that is ``what`` (files, a folder), not one stream:
+    ``-`` would otherwise be taken as a file name (``-.png``, a folder ``-``)."""
+    if path == "-":
+        raise UsageError(f"{command}: {option} - is not possible: {option} names {what}, "
+                         "not stdout")
+
+
 def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,
                   inputs: Mapping[str, str | None] | None = None,
                   appended: Collection[str] = (), dirs_made: Collection[str] = ()) -> None:

@@ -16,7 +16,7 @@ from ..generators import random_deck, random_kcnf, standard_deck
 from ..formats.outputs import folder, write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
-from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option,
+from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option, not_stdout,
                      provenance, refuse_overwrite)
 from .numbers import HAND, NONNEGATIVE_SEED, RATIO, Integer, Real, count
 
@@ -381,6 +381,7 @@ def family_hard(decks, name, output, force):
     Example:
       hanabi-cp generate family hard --decks instances/hard -o hard-family/
     """
+    not_stdout("generate family", "-o", output, "the family's folder")
     from ..families import hard_family
 
     name = _family_name(name, output)
@@ -407,6 +408,7 @@ def family_images(num_vars, ratio, count, seed, name, output, force):
     Example:
       hanabi-cp generate family images --vars 5 --count 2 --seed 1 -o family/
     """
+    not_stdout("generate family", "-o", output, "the family's folder")
     from ..families import image_family
     from ..reduction.size import random_image_size
 

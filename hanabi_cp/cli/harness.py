@@ -12,7 +12,7 @@ from ..errors import FileError, UsageError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
 from .execution_options import execution_options, get_execution
-from .common import check_folder, check_outputs, command, time_limit_option
+from .common import check_folder, check_outputs, command, not_stdout, time_limit_option
 from .numbers import HAND, MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, count
 
 
@@ -196,6 +196,8 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
 def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]):
     """Check the outputs before any work; (table, seed)."""
     from ..formats.results_csv import ResultsCSV
+
+    not_stdout("harness", "--out", out_dir, "the folder of the counterexamples")
 
     check_outputs("harness", {"--csv": csv_path}, False, appended=["--csv"],
                   dirs_made=["--csv"])

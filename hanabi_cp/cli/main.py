@@ -56,6 +56,11 @@ class _Group(click.Group):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         from ..formats.outputs import is_write_failure
+        # A file name that is not UTF-8 is printed as the bytes it is made of, not
+        # refused by the UTF-8 encoder midway through a report.
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+                stream.reconfigure(errors="surrogateescape")       # type: ignore[union-attr]
         error: BaseException | None = None
         try:
             result = super().main(*args, **kwargs)

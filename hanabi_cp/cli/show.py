@@ -7,8 +7,10 @@ import os
 import click
 
 from ..errors import UsageError
+from ..formats.textio import printable
 from ..limits import effective_hand
-from .common import MethodChoice, command, deck_argument, force_option, hand_option, load_deck, refuse_overwrite
+from .common import MethodChoice, check_outputs, command, deck_argument, force_option, hand_option, \
+    load_deck
 from .numbers import Integer, Seconds
 
 
@@ -54,7 +56,7 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
         raise UsageError("show: use --certificate FILE or --solve, not both")
     if (method is not None or time_limit is not None) and not do_solve:
         raise UsageError("show: --method and --time-limit go with --solve")
-    refuse_overwrite(output, force)
+    check_outputs("show", {"-o": output}, force, {"DECK": deck, "--certificate": certificate})
     deck_file = load_deck(deck)
     the_deck = deck_file.deck
     h = hand if hand is not None else deck_file.h
@@ -64,12 +66,12 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
         raise UsageError(f"{deck_file.path}: no hand size given: pass --hand H "
                          "(or put a line `h H` in the deck file)")
     lo, hi = scene.window(the_deck, first, last)
-    name = os.path.basename(deck) if deck != "-" else "<stdin>"
+    name = printable(os.path.basename(deck)) if deck != "-" else "<stdin>"   # a title
     if certificate is not None:
         from ..formats import read_plays
         plays = read_plays(certificate)
         view = scene.make(the_deck, h, name, deck_file.roles, lo, hi, plays,
-                          source=f"the play sequence {certificate}", path=certificate)
+                          source=f"the play sequence {printable(certificate)}", path=certificate)
     elif do_solve:
         view = _solved(the_deck, h, name, deck_file.roles, lo, hi, method or "auto", time_limit)
     else:

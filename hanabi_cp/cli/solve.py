@@ -74,6 +74,9 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
         except TimeUp as exc:
             _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json)
     check_solitaire(live)
+    if proof == "-":
+        raise UsageError("solve: --proof - is not possible: a DRUP proof is written with the "
+                         "CNF it refutes, FILE and FILE.cnf; give a file name")
     check_outputs("solve", {"--proof": proof,
                             "--proof's CNF": None if proof is None else cnf_path_for(proof),
                             "--certificate": certificate}, force, {"DECK": deck})

@@ -8,7 +8,7 @@ import click
 
 from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import Group, NestedCommand, check_outputs, time_limit_option
+from .common import Group, NestedCommand, check_outputs, not_stdout, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import HAND, MAX_INT, MAX_PLAYERS, MAX_POINT, MIN_PLAYERS, RATIO, SEED, Integer, Seconds, Sweep
 from .numbers import count as counts
@@ -60,6 +60,7 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
 
     if csv_path == "-":
         raise UsageError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
+    not_stdout(f"study {name}", "--figure", stem, "the figure's files (STEM.png, STEM.svg)")
     if stem is None:
         base, ext = os.path.splitext(csv_path)
         stem = base if ext.lower() == ".csv" else csv_path
@@ -311,6 +312,7 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     from ..studies.effort import check_measure
 
     measure = check_measure(method, measure)
+    not_stdout("study hard", "--out", out_dir, "the folder of the hardest decks")
     sizes = [(n, c, h) for h in hands for c in cs for n in ns]
     check_at_most("study hard: --n x --c x --hand is", len(sizes), MAX_SWEEP_POINTS,
                   "sizes of one sweep")

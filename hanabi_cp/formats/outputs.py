@@ -112,7 +112,10 @@ class _Staged:
         if self.path == STDOUT:
             return sys.stdout.buffer if binary else sys.stdout
         kind = "wb" if binary else "w"
-        text: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+        # A file name that is not UTF-8 (in a comment, a command line) is written as
+        # an escape: the file stays UTF-8, which every reader of ours insists on.
+        text: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n",
+                                                 "errors": "backslashreplace"}
         try:
             return open(self.tmp or self.path, kind, **text)
         except OSError as e:

@@ -24,6 +24,26 @@ from .outputs import write_text as write_text
 STDIO = "-"
 
 
+def printable(text: str) -> str:
+    """``text`` as text that encodes to UTF-8: a file name that is not UTF-8 reaches
+    Python with its bytes as lone surrogates (PEP 383), which no UTF-8 file, CSV cell
+    or PNG text chunk can hold; each such byte becomes a ``\\xNN`` escape.
+
+    >>> printable("caf\\udce9.cnf"), printable("café.cnf")
+    ('caf\\\\xe9.cnf', 'café.cnf')
+    """
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:          # a surrogate that stands for no byte
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def display_name(path: str) -> str:
     """The name used in error messages: ``<stdin>`` for ``-``.
 
