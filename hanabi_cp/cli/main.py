@@ -12,6 +12,7 @@ import io
 import os
 import pkgutil
 import sys
+import traceback
 from typing import Any, NoReturn
 
 import click
@@ -92,6 +93,9 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except HanabiError as exc:
+            # The refused run's objects go now, not when the exception is dropped: a
+            # result CSV's lock is released and an empty CSV it created is removed.
+            traceback.clear_frames(exc.__traceback__)
             _fail(str(exc))
 
 

@@ -34,11 +34,13 @@ import math
 import os
 import stat
 import sys
+import weakref
 from collections.abc import Sequence
 
 from .. import interrupts
 from ..errors import FileError, InputError
 from ..limits import MAX_DIGITS, echo
+from . import csv_lock
 from .outputs import writing
 from .textio import STDIO, display_name, printable, read_text
 
@@ -48,7 +50,16 @@ class ResultsCSV:
 
     def __init__(self, path: str, fields: Sequence[str], key: Sequence[str]):
         self.path, self.fields, self.key = path, list(fields), list(key)
-        self.rows: list[dict] = [] if path == STDIO else self._read()
+        self.rows: list[dict] = []
+        if path != STDIO:
+            # one writer at a time (csv_lock): held until this table is dropped
+            release = csv_lock.hold(path)
+            weakref.finalize(self, release)
+            try:
+                self.rows = self._read()
+            except BaseException:
+                release()
+                raise
         self._index = {self._key(r): r for r in self.rows}
         self.added = 0
         self._header_written = False
