@@ -58,15 +58,17 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 from .errors import HanabiError, InvalidParameter, MethodRefused, UsageError
+from .limits import clip
 
 INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
 MAX_RESTARTS = 3            # pool restarts after lost workers, per run
 POLL_SECONDS = 0.2          # waits are sliced so that a signal handler runs promptly
 DASK_POLL_SECONDS = 0.05
 CONNECT_SECONDS = 10.0
+HANDSHAKE_SECONDS = 10.0   # connecting and dask's handshake together, at most
 # Modules every task needs, imported once by the forkserver rather than by each worker.
 PRELOAD = ["hanabi_cp.solvers", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
 
@@ -112,11 +114,10 @@ def execution(jobs: int = 1, dask: str | None = None,
         if jobs != 1:
             raise UsageError("{jobs} and {dask} exclude each other (the cluster's workers "
                              "decide how many tasks run at once)", "jobs", "dask")
-        if not dask.strip():
-            raise InvalidParameter("{dask}: expected the scheduler's address, e.g. tcp://127.0.0.1:8786", "dask")
+        address = dask_address(dask)       # the form at once, before importing dask
         require_dask()
-        _reachable(dask.strip())     # before any work, as a wrong option is
-        return Execution(dask=dask.strip())
+        _reachable(address)          # before any work, as a wrong option is
+        return Execution(dask=address)
     if jobs > cores():
         if note is not None:
             note(f"--jobs {jobs}: {_processes(cores())}, one per core this process may run on")
@@ -126,6 +127,48 @@ def execution(jobs: int = 1, dask: str | None = None,
 
 def _processes(count: int) -> str:
     return f"{count} process{'es' if count != 1 else ''}"
+
+
+# dask.distributed's protocols; those but inproc (one process) are HOST:PORT over TCP.
+DASK_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def dask_address(text: str) -> str:
+    """The scheduler address ``text`` names, checked for its form (``tcp://`` when
+    no protocol is given, as dask reads it): a malformed one is refused at once,
+    before dask spends its connection timeout on it.
+
+    >>> dask_address("127.0.0.1:8786"), dask_address("tls://[::1]:8786")
+    ('tcp://127.0.0.1:8786', 'tls://[::1]:8786')
+    >>> dask_address("notanaddress")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InvalidParameter: dask notanaddress: expected ... tcp://HOST:PORT, found no port
+    """
+    given = text.strip()
+    protocol, sep, rest = given.partition("://")
+    if not sep:
+        protocol, rest = "tcp", given
+    shown = clip(given) or "''"
+
+    def refuse(found: str) -> NoReturn:
+        raise InvalidParameter(f"{{dask}} {shown}: expected a scheduler address like "
+                               f"tcp://HOST:PORT, found {found}", "dask")
+
+    if not given:
+        refuse("nothing")
+    if protocol not in DASK_PROTOCOLS:
+        refuse(f"the protocol {clip(protocol)!r} (dask knows {', '.join(DASK_PROTOCOLS)})")
+    if protocol == "inproc":
+        return f"{protocol}://{rest}"
+    host, colon, port = rest.rpartition(":")
+    if not colon:
+        refuse("no port")
+    if not host.strip("[]"):
+        refuse("no host")
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        refuse(f"the port {clip(port)!r} (1 to 65535)")
+    return f"{protocol}://{rest}"
 
 
 def require_dask() -> None:
@@ -390,19 +433,22 @@ def worker_version() -> str:
 
 @functools.cache    # a success only (a failure raises): execution() and _Dask both ask
 def _reachable(address: str) -> None:
-    """Fail at once on a TCP address where nothing listens (the client would retry
-    for CONNECT_SECONDS)."""
+    """Fail at once on an address where nothing listens (the client would retry for
+    CONNECT_SECONDS) or where nothing answers dask's handshake."""
     import socket
 
-    host, colon, port = address.removeprefix("tcp://").rpartition(":")
-    if not address.startswith("tcp://") or not colon or not port.isdigit():
-        return          # another protocol, or no port: the client knows best
+    address = dask_address(address)
+    protocol, _, rest = address.partition("://")
+    if protocol in ("ucx", "inproc"):
+        return          # not plain TCP: the client knows best
+    host, _, port = rest.rpartition(":")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
     except OSError as exc:
         raise InvalidParameter(f"{{dask}} {address}: cannot connect to a dask scheduler: "
                                f"{exc.strerror or exc}", "dask") from None
-    _handshake(address)
+    if protocol == "tcp":       # tls and websockets need the cluster's security settings
+        _handshake(address)
 
 
 def _handshake(address: str) -> None:
@@ -422,15 +468,21 @@ def _handshake(address: str) -> None:
 
     def in_own_loop() -> None:
         # A thread of its own: the caller may be inside a running event loop (a
-        # notebook), where asyncio.run refuses to start.
+        # notebook), where asyncio.run refuses to start.  The whole exchange is
+        # bounded: connect's timeout does not cover a peer that accepts the
+        # connection and then says nothing.
         try:
-            asyncio.run(probe())
+            asyncio.run(asyncio.wait_for(probe(), HANDSHAKE_SECONDS))
+        except TimeoutError:
+            failed.append(TimeoutError(f"no answer within {HANDSHAKE_SECONDS:g} s"))
         except Exception as exc:    # whatever the other end made of it: not a scheduler
             failed.append(exc)
 
-    prober = threading.Thread(target=in_own_loop, name="hanabi-cp-dask-probe")
+    prober = threading.Thread(target=in_own_loop, name="hanabi-cp-dask-probe", daemon=True)
     prober.start()
-    prober.join()
+    prober.join(HANDSHAKE_SECONDS + CONNECT_SECONDS)
+    if prober.is_alive():
+        failed.append(TimeoutError(f"no answer within {HANDSHAKE_SECONDS:g} s"))
     if failed:
         why = str(failed[0]) or type(failed[0]).__name__
         raise InvalidParameter(f"{{dask}} {address}: no dask scheduler answers there "
