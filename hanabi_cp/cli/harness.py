@@ -154,6 +154,8 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     from ..harness.results import FIELDS, KEY
     from ..harness.runner import Report
 
+    checks = select_checks(methods, maximize=maximize)
+    rates = parse_sample(sample, checks)
     execution = get_execution(jobs, dask)
     _check_sizes(max_n, max_c, max_r, cnf_count and not cnf_dir and cnf_vars, cnf_variants)
     table = _start(out_dir, csv_path, FIELDS, KEY)
@@ -161,8 +163,6 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
         seed = secrets.randbelow(2**31)
     click.echo(f"c seed: {seed}")
     space = Space(max_n, max_c, max_r, max_h)
-    checks = select_checks(methods, maximize=maximize)
-    rates = parse_sample(sample, checks)
     options = SolveOptions(time_limit=time_limit, seed=seed)
     report = Report(seed)
     cross_check(seed, count, space, checks, rates, options, out_dir, progress,

@@ -42,6 +42,8 @@ def _shown(value: object) -> str:
 def _num(x: float) -> str:
     if x == MAX_INT:
         return "2^63 - 1"
+    if x == MIN_INT:
+        return "-2^63"
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
@@ -95,7 +97,7 @@ class Integer(click.ParamType):
     def describe(self) -> str:
         if self.high is None:
             return f"{_range(self.low, None)} of at most {MAX_UNBOUNDED_DIGITS} digits"
-        return _range(None if self.low == MIN_INT else self.low, self.high)
+        return _range(self.low, self.high)
 
 
 class Real(click.ParamType):
