@@ -31,7 +31,7 @@ MIN_INT = -2**63
 # of work at a millisecond each, so anything larger is a typo.
 MAX_COUNT = 10**9
 # Seconds of any time option: about 116 days; larger values are no limit at all, and
-# some waits (threading, select) refuse timeouts beyond about 10^9 s.
+# waits on threads refuse timeouts above threading.TIMEOUT_MAX (about 9.2 x 10^9 s).
 MAX_SECONDS = 10**7
 
 
