@@ -57,16 +57,18 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, NoReturn, Protocol
 
 from .errors import HanabiError, InvalidParameter, MethodRefused, UsageError
+from .limits import clip
 
 INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
 MAX_RESTARTS = 3            # pool restarts after lost workers, per run
 POLL_SECONDS = 0.2          # waits are sliced so that a signal handler runs promptly
 DASK_POLL_SECONDS = 0.05
 CONNECT_SECONDS = 10.0
+HANDSHAKE_SECONDS = 10.0   # connecting and dask's handshake together, at most
 # Modules every task needs, imported once by the forkserver rather than by each worker.
 PRELOAD = ["hanabi_cp.solvers", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
 
@@ -78,10 +80,12 @@ class WorkerLost(HanabiError):
 
 @dataclass(frozen=True)
 class Execution:
-    """``jobs`` worker processes (1: none, this process), or the dask scheduler at ``dask``."""
+    """``jobs`` worker processes (1: none, this process), or the dask scheduler at ``dask``;
+    ``note`` is told when fewer processes are started than asked (fewer tasks)."""
 
     jobs: int = 1
     dask: str | None = None
+    note: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def serial(self) -> bool:
@@ -99,20 +103,72 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def execution(jobs: int = 1, dask: str | None = None) -> Execution:
-    """The ``Execution`` of ``--jobs`` (0: every core) and ``--dask``."""
+def execution(jobs: int = 1, dask: str | None = None,
+              note: Callable[[str], None] | None = None) -> Execution:
+    """The ``Execution`` of ``--jobs`` (0: every core, and never more: the tasks are
+    CPU-bound, a process more per core only costs memory; ``note`` says so) and
+    ``--dask``."""
     if jobs < 0:
         raise InvalidParameter(f"{{jobs}} {jobs}: expected a number of processes >= 0 (0: every core)", "jobs")
     if dask is not None:
         if jobs != 1:
             raise UsageError("{jobs} and {dask} exclude each other (the cluster's workers "
                              "decide how many tasks run at once)", "jobs", "dask")
-        if not dask.strip():
-            raise InvalidParameter("{dask}: expected the scheduler's address, e.g. tcp://127.0.0.1:8786", "dask")
+        address = dask_address(dask)       # the form at once, before importing dask
         require_dask()
-        _reachable(dask.strip())     # before any work, as a wrong option is
-        return Execution(dask=dask.strip())
-    return Execution(jobs=jobs or cores())
+        _reachable(address)          # before any work, as a wrong option is
+        return Execution(dask=address)
+    if jobs > cores():
+        if note is not None:
+            note(f"--jobs {jobs}: {_processes(cores())}, one per core this process may run on")
+        jobs = cores()
+    return Execution(jobs=jobs or cores(), note=note)
+
+
+def _processes(count: int) -> str:
+    return f"{count} process{'es' if count != 1 else ''}"
+
+
+# dask.distributed's protocols; those but inproc (one process) are HOST:PORT over TCP.
+DASK_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def dask_address(text: str) -> str:
+    """The scheduler address ``text`` names, checked for its form (``tcp://`` when
+    no protocol is given, as dask reads it): a malformed one is refused at once,
+    before dask spends its connection timeout on it.
+
+    >>> dask_address("127.0.0.1:8786"), dask_address("tls://[::1]:8786")
+    ('tcp://127.0.0.1:8786', 'tls://[::1]:8786')
+    >>> dask_address("notanaddress")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InvalidParameter: dask notanaddress: expected ... tcp://HOST:PORT, found no port
+    """
+    given = text.strip()
+    protocol, sep, rest = given.partition("://")
+    if not sep:
+        protocol, rest = "tcp", given
+    shown = clip(given) or "''"
+
+    def refuse(found: str) -> NoReturn:
+        raise InvalidParameter(f"{{dask}} {shown}: expected a scheduler address like "
+                               f"tcp://HOST:PORT, found {found}", "dask")
+
+    if not given:
+        refuse("nothing")
+    if protocol not in DASK_PROTOCOLS:
+        refuse(f"the protocol {clip(protocol)!r} (dask knows {', '.join(DASK_PROTOCOLS)})")
+    if protocol == "inproc":
+        return f"{protocol}://{rest}"
+    host, colon, port = rest.rpartition(":")
+    if not colon:
+        refuse("no port")
+    if not host.strip("[]"):
+        refuse("no host")
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        refuse(f"the port {clip(port)!r} (1 to 65535)")
+    return f"{protocol}://{rest}"
 
 
 def require_dask() -> None:
@@ -128,7 +184,8 @@ def run_tasks(func: Callable[..., Any], tasks: Iterable[tuple], execution: Execu
     """A context manager giving the ``(index, value)`` pairs of ``func(*task)`` (see above)."""
     if execution.serial:
         return contextlib.nullcontext(_serial(func, tasks))
-    backend: _Backend = _Dask(execution.dask) if execution.dask is not None else _Pool(execution.jobs)
+    backend: _Backend = _Dask(execution.dask) if execution.dask is not None \
+        else _Pool(execution.jobs, execution.note)
     return _Run(backend, func, tasks, window)
 
 
@@ -159,7 +216,8 @@ class TaskPool:
     def __init__(self, execution: Execution):
         self.backend: _Backend | None = None
         if not execution.serial:
-            self.backend = _Dask(execution.dask) if execution.dask is not None else _Pool(execution.jobs)
+            self.backend = _Dask(execution.dask) if execution.dask is not None \
+                else _Pool(execution.jobs, execution.note)
         self.current: _Run | None = None
 
     @property
@@ -200,6 +258,10 @@ def _serial(func, tasks) -> Iterator[tuple[int, Any]]:
 class _Backend(Protocol):
     width: int                  # how many tasks run at once
 
+    def expect(self, tasks: int) -> None:
+        """All the tasks of a run are ``tasks``: a pool not started yet starts no more
+        workers than that."""
+
     def submit(self, func, args: tuple): ...
 
     def wait(self, futures) -> set: ...
@@ -233,12 +295,16 @@ class _Run:
         self.backend.close(self.finished and exc[0] is None, list(self.pending))
 
     def _fill(self) -> None:
-        while not self.drawn_all and len(self.pending) < self.window:
+        drawn: list[tuple[int, tuple]] = []
+        while not self.drawn_all and len(self.pending) + len(drawn) < self.window:
             item = next(self.todo, None)
             if item is None:
                 self.drawn_all = True
                 break
-            index, args = item
+            drawn.append(item)
+        if drawn and self.drawn_all and not self.pending:
+            self.backend.expect(len(drawn))      # all the work there is: fewer workers
+        for index, args in drawn:
             self.args_of[index] = args
             self.pending[self.backend.submit(self.func, args)] = index
 
@@ -300,12 +366,24 @@ def _context():
 
 
 class _Pool(_Backend):
-    def __init__(self, jobs: int):
-        self.width = jobs
-        self.pool = self._new()
+    # Started at the first submit, not before: by then a run that has fewer tasks than
+    # --jobs has said so (expect), and no idle worker process is started.
+    def __init__(self, jobs: int, note: Callable[[str], None] | None = None):
+        self.width, self.note = jobs, note
+        self.started: cf.ProcessPoolExecutor | None = None
 
-    def _new(self) -> cf.ProcessPoolExecutor:
-        return cf.ProcessPoolExecutor(self.width, mp_context=_context(), initializer=_start_worker)
+    @property
+    def pool(self) -> cf.ProcessPoolExecutor:
+        if self.started is None:
+            self.started = cf.ProcessPoolExecutor(self.width, mp_context=_context(),
+                                                  initializer=_start_worker)
+        return self.started
+
+    def expect(self, tasks: int) -> None:
+        if self.started is None and 0 < tasks < self.width:
+            if self.note is not None:
+                self.note(f"--jobs {self.width}: {_processes(tasks)}, one per task")
+            self.width = tasks
 
     def submit(self, func, args):
         return self.pool.submit(func, *args)
@@ -320,14 +398,17 @@ class _Pool(_Backend):
             return False, None
 
     def restart(self) -> None:
-        self._stop(self.pool)
-        self.pool = self._new()
+        if self.started is not None:
+            self._stop(self.started)
+            self.started = None
 
     def close(self, finished: bool, pending) -> None:
+        if self.started is None:
+            return
         if finished:
-            self.pool.shutdown(wait=True)
+            self.started.shutdown(wait=True)
         else:
-            self._stop(self.pool)
+            self._stop(self.started)
 
     @staticmethod
     def _stop(pool: cf.ProcessPoolExecutor) -> None:
@@ -352,19 +433,22 @@ def worker_version() -> str:
 
 @functools.cache    # a success only (a failure raises): execution() and _Dask both ask
 def _reachable(address: str) -> None:
-    """Fail at once on a TCP address where nothing listens (the client would retry
-    for CONNECT_SECONDS)."""
+    """Fail at once on an address where nothing listens (the client would retry for
+    CONNECT_SECONDS) or where nothing answers dask's handshake."""
     import socket
 
-    host, colon, port = address.removeprefix("tcp://").rpartition(":")
-    if not address.startswith("tcp://") or not colon or not port.isdigit():
-        return          # another protocol, or no port: the client knows best
+    address = dask_address(address)
+    protocol, _, rest = address.partition("://")
+    if protocol in ("ucx", "inproc"):
+        return          # not plain TCP: the client knows best
+    host, _, port = rest.rpartition(":")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
     except OSError as exc:
         raise InvalidParameter(f"{{dask}} {address}: cannot connect to a dask scheduler: "
                                f"{exc.strerror or exc}", "dask") from None
-    _handshake(address)
+    if protocol == "tcp":       # tls and websockets need the cluster's security settings
+        _handshake(address)
 
 
 def _handshake(address: str) -> None:
@@ -384,15 +468,21 @@ def _handshake(address: str) -> None:
 
     def in_own_loop() -> None:
         # A thread of its own: the caller may be inside a running event loop (a
-        # notebook), where asyncio.run refuses to start.
+        # notebook), where asyncio.run refuses to start.  The whole exchange is
+        # bounded: connect's timeout does not cover a peer that accepts the
+        # connection and then says nothing.
         try:
-            asyncio.run(probe())
+            asyncio.run(asyncio.wait_for(probe(), HANDSHAKE_SECONDS))
+        except TimeoutError:
+            failed.append(TimeoutError(f"no answer within {HANDSHAKE_SECONDS:g} s"))
         except Exception as exc:    # whatever the other end made of it: not a scheduler
             failed.append(exc)
 
-    prober = threading.Thread(target=in_own_loop, name="hanabi-cp-dask-probe")
+    prober = threading.Thread(target=in_own_loop, name="hanabi-cp-dask-probe", daemon=True)
     prober.start()
-    prober.join()
+    prober.join(HANDSHAKE_SECONDS + CONNECT_SECONDS)
+    if prober.is_alive():
+        failed.append(TimeoutError(f"no answer within {HANDSHAKE_SECONDS:g} s"))
     if failed:
         why = str(failed[0]) or type(failed[0]).__name__
         raise InvalidParameter(f"{{dask}} {address}: no dask scheduler answers there "
@@ -425,6 +515,9 @@ class _Dask(_Backend):
             raise MethodRefused(f"{{dask}} {address}: worker {worker} runs hanabi-cp {version}, "
                                 f"this is {__version__}", "dask")
         self.width = max(4, sum(self.client.nthreads().values()))
+
+    def expect(self, tasks: int) -> None:     # the cluster's workers are there already
+        pass
 
     def submit(self, func, args):
         # pure=False: two equal tasks (the same deck asked twice) are two tasks.

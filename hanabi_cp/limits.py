@@ -53,6 +53,23 @@ MAX_CNF_LITERALS = 20_000_000
 # Python refuses to convert more than 4,300 (a ValueError, not a clean error).
 MAX_DIGITS = 18
 
+# Bytes of one input (a deck, a formula, a play file, a game, stdin), refused while
+# reading, before the whole is held: an endless stream (`yes 1r |`) would otherwise be
+# read until MemoryError.  The largest legitimate inputs are images within MAX_CARDS:
+# about 10-12 bytes per card as text or JSON, so 15 million cards are 150-180 MB.
+# Reading holds the text twice at its peak (the chunks and their join).
+MAX_INPUT_BYTES = 512 * 2**20
+
+# Characters of a JSON input: Python's decoder holds about 17 times the text of a
+# JSON deck ([[1, 1], ...]: a list and two ints per card), so 128 MiB (about 16
+# million cards) takes about 2 GB; the text format, read into arrays, takes less.
+MAX_JSON_CHARS = 128 * 2**20
+
+# Nesting depth of a JSON input: every format read is at most 4 levels deep; Python's
+# decoders recurse per level (RecursionError past about 1,000), so a few hundred
+# brackets would end in a traceback, not an error line.
+MAX_JSON_DEPTH = 100
+
 # Files one `generate --count` writes (and stats first, to refuse before writing).
 MAX_FILES = 100_000
 

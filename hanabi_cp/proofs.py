@@ -19,6 +19,7 @@ False
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
@@ -26,7 +27,8 @@ import tempfile
 from dataclasses import dataclass
 
 from .deadline import NEVER, Deadline, TimeUp
-from .errors import FileError, HanabiError, MethodRefused
+from .errors import FileError, HanabiError, InvalidParameter, MethodRefused
+from .formats.outputs import is_write_failure, writing
 from .satsolver import DEFAULT_SOLVER, PROOF_SOLVERS, SatSession
 from . import interrupts
 
@@ -78,19 +80,33 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
     """
     if solver not in PROOF_SOLVERS:
         raise MethodRefused(f"solver {solver!r} cannot write proofs; use one of {', '.join(PROOF_SOLVERS)}")
-    with SatSession(clauses, solver, deadline, proof=True) as s:
-        ok, model, _ = s.solve(phase="SAT search (with proof logging)")
-        if ok:
-            return ProofResult(False, None, None, None, model=model)
-        deadline.check("reading the proof from the SAT solver")
-        proof = s.proof()
+    if proof_path == "-":      # not stdout: the proof needs its CNF beside it
+        raise InvalidParameter("{proof} -: a DRUP proof is written with the CNF it refutes, "
+                               "FILE and FILE.cnf; give a file name", "proof")
+    try:
+        with SatSession(clauses, solver, deadline, proof=True) as s:
+            ok, model, _ = s.solve(phase="SAT search (with proof logging)")
+            if ok:
+                return ProofResult(False, None, None, None, model=model)
+            deadline.check("reading the proof from the SAT solver")
+            proof = s.proof()
+    except OSError as exc:
+        # pysat logs the proof to a file in the temporary directory; a full one fails
+        # in tempfile as "No usable temporary directory" (ENOENT), not as ENOSPC.
+        if not (is_write_failure(exc) or exc.errno == errno.ENOENT and exc.filename is None):
+            raise
+        why = exc.strerror if is_write_failure(exc) else "no temporary directory with room"
+        raise FileError(f"{proof_path}: cannot write the SAT solver's proof log (kept in the "
+                        f"temporary directory, TMPDIR): {why}") from None
     cnf_path = cnf_path_for(proof_path)
     made: list[str] = []
     try:
         tmp_cnf = _temporary(cnf_path, made)
         tmp_proof = _temporary(proof_path, made)
-        write_cnf(clauses, num_vars, tmp_cnf, comments, deadline)
-        _write_lines(proof, tmp_proof, deadline)
+        with writing(cnf_path):
+            write_cnf(clauses, num_vars, tmp_cnf, comments, deadline)
+        with writing(proof_path):
+            _write_lines(proof, tmp_proof, deadline)
         lines = len(proof)
         del proof
         valid = check_within(tmp_cnf, tmp_proof, deadline)

@@ -192,7 +192,8 @@ def test_harness_sizes(tmp_path, args, fragments):
     (["random", "--n", BIG], ["1,000,000,000 values"]),
     (["random", "--param", "density", "--points", "1e12", "--hand", 2], ["cards"]),
     (["reduction", "--vars", "3-10000"], ["--vars 10000", "would have", "cards"]),
-    (["reduction", "--vars", "5", "--ratio", "1e300"], ["would have", "cards"]),
+    (["reduction", "--vars", "5", "--ratio", "1e6"], ["would have", "cards"]),
+    (["reduction", "--vars", "5", "--ratio", "1e300"], ["--ratio", "at most 1,000,000"]),
 ])
 def test_study_sizes(tmp_path, args, fragments):
     csv, figure = tmp_path / "s.csv", tmp_path / "fig"

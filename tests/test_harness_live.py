@@ -153,7 +153,8 @@ def test_cli_live_harness_exits_1_on_the_final_round_counterexample(tmp_path):
 
 def test_cli_live_harness_rejects_what_does_not_apply():
     for extra, says in ((["--cnf-count", "3"], "do not go with --rules live"),
-                        (["--max-h", "0"], "--max-h must be at least 1"),
+                        (["--max-h", "0"], "--max-h must be 1 to 100"),
+                        (["--max-h", "101"], "--max-h must be 1 to 100"),
                         (["--methods", "zzz"], "unknown real-rules method 'zzz'")):
         res = CliRunner().invoke(main, ["harness", "--rules", "live", "--count", "1", *extra])
         assert res.exit_code == 2 and says in res.output, res.output

@@ -168,7 +168,7 @@ def test_fits_recover_an_exponential():
 @pytest.mark.parametrize("args,message", [
     (["--n", "4", "--c", "3", "--exhaustive"], "an exhaustive sweep takes at most 200,000"),
     (["--out", "{file}"], "not a directory (--out DIR)"),
-    (["--n", "0"], "study hard --n, --c"),
+    (["--n", "0"], "Invalid value for '--n': expected integers from 1"),
     (["--method", "brute"], "Invalid value for '--method'"),
 ])
 def test_cli_mistakes_are_one_line(tmp_path, args, message):

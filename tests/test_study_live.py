@@ -77,7 +77,7 @@ def test_cli_study_live(tmp_path):
     assert "c decks: hanabi-cp generate --standard --seed S for S = 3 .. 4" in res.output
     assert "real" in res.output and (tmp_path / "live.png").exists()
     assert len(ResultsCSV(csv, live.FIELDS, live.KEY).rows) == 2 * 2 * 2
-    for args, says in ((["--players", "7"], "not a player count"),
+    for args, says in ((["--players", "7"], "'--players': expected integers from 2 to 6, found 7"),
                        (["--variants", "zzz"], "unknown 'zzz'"),
                        (["--methods", "sat"], "--methods does not apply")):
         res = CliRunner().invoke(main, ["study", "live", "--count", "1", "--csv", csv, *args])

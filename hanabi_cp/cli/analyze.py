@@ -10,18 +10,19 @@ from ..errors import UsageError
 from .common import (check_outputs, command, command_deadline, echo_json, force_option,
                      time_limit_option)
 from .execution_options import execution_options, get_execution
+from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
 @command("analyze")
 @click.argument("game", metavar="GAME")
 @click.option("--deck", "deck_path", default=None, metavar="DECK",
               help="The deck, for a GAME that is a bare list of actions.")
-@click.option("--players", type=click.IntRange(2, 6), default=None, metavar="P",
+@click.option("--players", type=Integer(MIN_PLAYERS, MAX_PLAYERS), default=None, metavar="P",
               help="Players, for a GAME that does not list them.")
 @click.option("--method", default="auto", show_default=True, metavar="NAME",
               help="Real-rules method for each position (auto: search, then the "
                    "encodings on its hard tail).")
-@click.option("--position-limit", type=click.FloatRange(min=0, min_open=True), default=10.0,
+@click.option("--position-limit", type=Seconds(), default=10.0,
               show_default=True, metavar="S",
               help="Seconds at most for one position (an undecided one is shown so).")
 @time_limit_option("Seconds for the whole command; positions not reached are not shown "

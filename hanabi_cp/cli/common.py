@@ -20,6 +20,7 @@ from .. import __version__
 from ..errors import FileError, UsageError
 from ..model import Deck
 from ..solvers import Status
+from .numbers import HAND, Seconds
 
 PROG = "hanabi-cp"
 STARTED = "hanabi_cp.started"    # ctx.meta key: time.monotonic() when parsing began
@@ -104,32 +105,6 @@ class MethodChoice(click.Choice):
         pass
 
 
-class Seconds(click.ParamType):
-    """``--time-limit S``: a finite number of seconds above 0.
-
-    click's FloatRange lets ``nan`` and ``inf`` through; a NaN limit never expires
-    and an infinite one is no limit, so both are refused like any other bad number.
-    """
-
-    name = "seconds"
-
-    def convert(self, value, param, ctx):
-        text = str(value)
-        shown = text if len(text) <= 60 else text[:60] + "..."
-        try:
-            x = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"expected a number of seconds, found {shown!r}", param, ctx)
-        if x != x:
-            self.fail(f"expected a number of seconds, found {shown}", param, ctx)
-        if x in (float("inf"), float("-inf")):
-            self.fail(f"expected a finite number of seconds, found {shown} "
-                      "(leave the option out for no limit)", param, ctx)
-        if x <= 0:
-            self.fail(f"expected more than 0 seconds, found {shown}", param, ctx)
-        return x
-
-
 def time_limit_option(help: str, default: float | None = None):
     """The one ``--time-limit`` of every command that offers it."""
     return click.option("--time-limit", type=Seconds(), default=default, metavar="S",
@@ -147,7 +122,7 @@ def deck_argument(func):
 
 
 def hand_option(func):
-    return click.option("--hand", "hand", type=click.IntRange(min=0), default=None, metavar="H",
+    return click.option("--hand", "hand", type=HAND, default=None, metavar="H",
                         help="Hand size h (default: the deck file's `h` line).")(func)
 
 
@@ -188,6 +163,14 @@ def refuse_overwrite(path: str | None, force: bool) -> None:
     """
     if path and path != "-" and not force and os.path.isfile(path):
         raise FileError(f"{path}: refusing to overwrite an existing file; use --force")
+
+
+def not_stdout(command: str, option: str, path: str | None, what: str) -> None:
+    """Refuse ``-`` for an output that is ``what`` (files, a folder), not one stream:
+    ``-`` would otherwise be taken as a file name (``-.png``, a folder ``-``)."""
+    if path == "-":
+        raise UsageError(f"{command}: {option} - is not possible: {option} names {what}, "
+                         "not stdout")
 
 
 def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,

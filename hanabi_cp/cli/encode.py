@@ -17,6 +17,7 @@ from ..verify import replay
 from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
                      echo_json, force_option, hand_option, load_instance, provenance,
                      time_limit_option, write_plays_to)
+from .numbers import HAND
 
 if TYPE_CHECKING:
     from ..encoders.encoding import CnfEncoding
@@ -112,7 +113,7 @@ def read_model(path: str) -> tuple[bool | None, list[int]]:
     """An external solver's answer from a file (``-`` = stdin); see :func:`parse_model`."""
     from ..formats import read_text
     from ..formats.textio import display_name
-    return parse_model(read_text(path), display_name(path))
+    return parse_model(read_text(path, "the model"), display_name(path))
 
 
 def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[int]]:
@@ -122,9 +123,13 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
     >>> parse_model("s SATISFIABLE\\nv 1 -2 0\\n")
     (True, [1, -2])
     """
+    from itertools import chain
+
+    from ..formats.textio import text_lines, token_runs
     status, lits = None, []
-    for no, line in enumerate(text.splitlines(), start=1):
-        words = line.split()
+    for no, line in enumerate(text_lines(text), start=1):
+        runs = token_runs(line, "reading the model")
+        words = next(runs)
         if not words or words[0] == "c":
             continue
         head = words[0]
@@ -141,7 +146,7 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
             continue
         if head == "v":
             words = words[1:]
-        for w in words:
+        for w in chain.from_iterable(chain((words,), runs)):
             try:
                 lit = int(w) if not too_many_digits(w.lstrip("+-")) else None
             except ValueError:
@@ -230,7 +235,7 @@ def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, force):
 @deck_argument
 @click.option("--method", default="sat", show_default=True, type=MethodChoice(),
               help="sat: one incremental CNF; any other method: binary search over h.")
-@click.option("--max-hand", type=click.IntRange(min=0), default=None, metavar="H",
+@click.option("--max-hand", type=HAND, default=None, metavar="H",
               help="Look no higher than H.")
 @time_limit_option("Seconds for the whole command (every hand size together); on expiry "
                    "`s UNKNOWN` (exit 0).")

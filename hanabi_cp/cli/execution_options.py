@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from .numbers import Integer
 
 COMMANDS: list = []          # options only (cli.main attaches COMMANDS)
 
@@ -13,7 +14,7 @@ def execution_options(func):
                         help="Run the tasks on the dask.distributed scheduler at ADDRESS "
                              "(tcp://host:port; workers need the same hanabi-cp; "
                              "pip install 'hanabi-cp[dask]').")(func)
-    func = click.option("--jobs", "jobs", type=click.IntRange(min=0), default=1, show_default=True,
+    func = click.option("--jobs", "jobs", type=Integer(0), default=1, show_default=True,
                         metavar="N",
                         help="Worker processes (0: every core); the rows are those of "
                              "--jobs 1, written in the order they finish.")(func)
@@ -23,4 +24,4 @@ def execution_options(func):
 def get_execution(jobs: int, dask: str | None):
     """The Execution of the two options (checks them: one line and exit 2 if wrong)."""
     from ..executors import execution
-    return execution(jobs, dask)
+    return execution(jobs, dask, note=lambda text: click.echo(f"c note: {text}", err=True))

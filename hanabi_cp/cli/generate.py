@@ -6,17 +6,19 @@ command line that regenerates it byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import click
 
 from ..errors import FileError, UsageError
 from ..generators import random_deck, random_kcnf, standard_deck, variant_deck
-from ..formats.outputs import write_texts
+from ..formats.outputs import folder, write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
-from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option,
+from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option, not_stdout,
                      provenance, refuse_overwrite)
+from .numbers import HAND, NONNEGATIVE_SEED, RATIO, Integer, Real, count
 
 
 def fresh_seed() -> int:
@@ -188,9 +190,8 @@ def emit(spec: Spec, seed: int | None, output: str, count: int | None, force: bo
             refuse_overwrite(path, force)
     texts = [spec.text(s) for _, s in jobs]
     click.echo(f"c seed: {seed}", err=True)
-    if count is not None:
-        os.makedirs(output, exist_ok=True)
-    write_texts([(path, text) for (path, _), text in zip(jobs, texts)], force)   # all or none
+    with folder(output) if count is not None else contextlib.nullcontext():
+        write_texts([(path, text) for (path, _), text in zip(jobs, texts)], force)   # all or none
     if count is not None:
         click.echo(f"c wrote {count} files to {output} (seeds {seed}..{seed + count - 1})", err=True)
 
@@ -246,11 +247,11 @@ def generate_group() -> None:
 
 def _seed_output_options(func):
     opts = [
-        click.option("--seed", type=click.IntRange(min=0), default=None,
+        click.option("--seed", type=NONNEGATIVE_SEED, default=None,
                      help="Random seed (default: fresh from os.urandom); always printed to stderr."),
         click.option("-o", "--output", default="-", show_default=True, metavar="PATH",
                      help="Output file (`-` = stdout); with --count, a directory."),
-        click.option("--count", type=click.IntRange(min=1), default=None, metavar="K",
+        click.option("--count", type=count(low=1), default=None, metavar="K",
                      help="Write K files into the directory -o, seeds S, S+1, ..., S+K-1."),
         force_option,
     ]
@@ -261,7 +262,7 @@ def _seed_output_options(func):
 
 def _deck_file_options(func):
     opts = [
-        click.option("--hand", type=click.IntRange(min=0), default=None, metavar="H",
+        click.option("--hand", type=HAND, default=None, metavar="H",
                      help="Write an `h H` line, the default hand size of other commands."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default=None,
                      help="Deck file format.  [default: from -o's extension, else text]"),
@@ -272,12 +273,12 @@ def _deck_file_options(func):
 
 
 @generate_group.command("deck", cls=SubCommand)
-@click.option("--n", type=click.IntRange(min=1), required=True, help="Values 1..N.")
-@click.option("--c", type=click.IntRange(min=1), required=True, help="Colors 1..C.")
-@click.option("--r", type=click.IntRange(min=1), required=True,
+@click.option("--n", type=Integer(1), required=True, help="Values 1..N.")
+@click.option("--c", type=Integer(1), required=True, help="Colors 1..C.")
+@click.option("--r", type=Integer(1), required=True,
               help="Copies per card, uniform in 1..R.")
 @click.option("--exact-copies", is_flag=True, help="Exactly R copies of each card.")
-@click.option("--missing", type=click.FloatRange(0, 1), default=None, metavar="P",
+@click.option("--missing", type=Real(0, 1), default=None, metavar="P",
               help="Each card has no copy with probability P.")
 @_deck_file_options
 @_seed_output_options
@@ -324,11 +325,11 @@ def generate_standard(colors, variant, hand, fmt, seed, output, count, force):
 
 
 @generate_group.command("cnf", cls=SubCommand)
-@click.option("--vars", "num_vars", type=click.IntRange(min=1), required=True, metavar="V",
+@click.option("--vars", "num_vars", type=Integer(1), required=True, metavar="V",
               help="Number of variables.")
-@click.option("--clauses", type=click.IntRange(min=0), required=True, metavar="M",
+@click.option("--clauses", type=Integer(0), required=True, metavar="M",
               help="Number of clauses.")
-@click.option("--k", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--k", type=Integer(1), default=3, show_default=True,
               help="Literals per clause.")
 @_seed_output_options
 def generate_cnf(num_vars, clauses, k, seed, output, count, force):
@@ -390,8 +391,8 @@ def _write_family(members, output: str, force: bool) -> None:
     files.append((os.path.join(output, MANIFEST), manifest(members)))
     for path, _ in files:
         refuse_overwrite(path, force)
-    os.makedirs(output, exist_ok=True)
-    write_texts(files, force)          # all or none
+    with folder(output):
+        write_texts(files, force)          # all or none
     click.echo(f"c wrote {len(members)} files and {MANIFEST} to {output}", err=True)
 
 
@@ -413,6 +414,7 @@ def family_hard(decks, fmt, name, output, force):
       hanabi-cp generate family hard --decks instances/hard -o hard-family/
       hanabi-cp generate family hard --decks instances/hard --format mzn -o hard-mzn/
     """
+    not_stdout("generate family", "-o", output, "the family's folder")
     from ..families import hard_family
 
     name = _family_name(name, output)
@@ -422,13 +424,13 @@ def family_hard(decks, fmt, name, output, force):
 
 
 @generate_family.command("images", cls=FamilyCommand)
-@click.option("--vars", "num_vars", type=click.IntRange(min=3), required=True, metavar="V",
+@click.option("--vars", "num_vars", type=Integer(3), required=True, metavar="V",
               help="Variables of each random 3-CNF formula.")
-@click.option("--ratio", type=click.FloatRange(min=0, min_open=True), default=4.26,
+@click.option("--ratio", type=RATIO, default=4.26,
               show_default=True, help="Clauses per variable.")
-@click.option("--count", type=click.IntRange(min=1), default=4, show_default=True,
+@click.option("--count", type=count(low=1), default=4, show_default=True,
               help="Formulas (seeds S..S+K-1).")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=NONNEGATIVE_SEED, default=None,
               help="First seed (default: fresh from os.urandom); always printed to stderr.")
 @_family_output
 def family_images(num_vars, ratio, count, seed, fmt, name, output, force):
@@ -440,6 +442,7 @@ def family_images(num_vars, ratio, count, seed, fmt, name, output, force):
     Example:
       hanabi-cp generate family images --vars 5 --count 2 --seed 1 -o family/
     """
+    not_stdout("generate family", "-o", output, "the family's folder")
     from ..families import image_family
     from ..reduction.size import random_image_size
 
@@ -459,31 +462,31 @@ def family_images(num_vars, ratio, count, seed, fmt, name, output, force):
 
 
 @generate_group.command(LEGACY, cls=Command, hidden=True)
-@click.option("--n", type=click.IntRange(min=1), default=None, help="Random deck: values 1..N.")
-@click.option("--c", type=click.IntRange(min=1), default=None, help="Random deck: colors 1..C.")
-@click.option("--r", type=click.IntRange(min=1), default=None,
+@click.option("--n", type=Integer(1), default=None, help="Random deck: values 1..N.")
+@click.option("--c", type=Integer(1), default=None, help="Random deck: colors 1..C.")
+@click.option("--r", type=Integer(1), default=None,
               help="Random deck: copies per card, uniform in 1..R.")
 @click.option("--exact-copies", is_flag=True, help="Random deck: exactly R copies of each card.")
-@click.option("--missing", type=click.FloatRange(0, 1), default=None, metavar="P",
+@click.option("--missing", type=Real(0, 1), default=None, metavar="P",
               help="Random deck: each card has no copy with probability P.")
 @click.option("--standard", is_flag=True, help="A shuffled real Hanabi deck (50 or 60 cards).")
 @click.option("--colors", type=click.Choice(["5", "6"]), default=None,
               help="Standard deck: 5 colors, or 6 for the variant.  [default: 5]")
 @click.option("--cnf", is_flag=True, help="A uniform random k-CNF formula (DIMACS).")
-@click.option("--vars", "num_vars", type=click.IntRange(min=1), default=None, metavar="V",
+@click.option("--vars", "num_vars", type=Integer(1), default=None, metavar="V",
               help="k-CNF: number of variables.")
-@click.option("--clauses", type=click.IntRange(min=0), default=None, metavar="M",
+@click.option("--clauses", type=Integer(0), default=None, metavar="M",
               help="k-CNF: number of clauses.")
-@click.option("--k", type=click.IntRange(min=1), default=None, help="k-CNF: literals per clause.  [default: 3]")
-@click.option("--hand", type=click.IntRange(min=0), default=None, metavar="H",
+@click.option("--k", type=Integer(1), default=None, help="k-CNF: literals per clause.  [default: 3]")
+@click.option("--hand", type=HAND, default=None, metavar="H",
               help="Deck: write an `h H` line, the default hand size of other commands.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default=None,
               help="Deck file format.  [default: from -o's extension, else text]")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=NONNEGATIVE_SEED, default=None,
               help="Random seed (default: fresh from os.urandom); always printed to stderr.")
 @click.option("-o", "--output", default="-", show_default=True, metavar="PATH",
               help="Output file (`-` = stdout); with --count, a directory.")
-@click.option("--count", type=click.IntRange(min=1), default=None, metavar="K",
+@click.option("--count", type=count(low=1), default=None, metavar="K",
               help="Write K files into the directory -o, seeds S, S+1, ..., S+K-1.")
 @force_option
 def generate_legacy(n, c, r, exact_copies, missing, standard, colors, cnf, num_vars, clauses,

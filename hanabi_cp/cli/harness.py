@@ -12,7 +12,8 @@ from ..errors import FileError, UsageError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
 from .execution_options import execution_options, get_execution
-from .common import check_folder, check_outputs, command, time_limit_option
+from .common import check_folder, check_outputs, command, not_stdout, time_limit_option
+from .numbers import HAND, MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, count
 
 
 LIVE_ONLY = ("max_players", "max_cards", "max_clues", "max_strikes", "lift")
@@ -52,31 +53,31 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
               help="solitaire: the paper's model (decks and hand sizes h); live: real games "
                    "(hanab.live rules, 2 to --max-players players) and the real-rules "
                    "methods.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the instance stream (default: a fresh one, always printed).")
-@click.option("--count", type=click.IntRange(min=0), default=1000, show_default=True,
+@click.option("--count", type=count(), default=1000, show_default=True,
               help="Random deck instances to cross-check.")
-@click.option("--max-n", type=click.IntRange(min=1), default=None,
+@click.option("--max-n", type=Integer(1), default=None,
               help="Largest number of values n [default: 4; 3 with --rules live].")
-@click.option("--max-c", type=click.IntRange(min=1), default=None,
+@click.option("--max-c", type=Integer(1), default=None,
               help="Largest number of colors c [default: 3; 2 with --rules live].")
-@click.option("--max-r", type=click.IntRange(min=1), default=None,
+@click.option("--max-r", type=Integer(1), default=None,
               help="Largest number of copies of a card r [default: 3; 2 with --rules live].")
-@click.option("--max-h", type=click.IntRange(min=0), default=None,
+@click.option("--max-h", type=HAND, default=None,
               help="Largest hand size h (with --rules live: cards per player, at least 1) "
                    "[default: 3; 2 with --rules live].")
 @click.option("--methods", callback=_names, default=None, metavar="A,B,...",
               help="Methods to compare (default: every registered method, the external "
                    "solvers minizinc and pb where installed; with --rules live, every "
                    "real-rules method).")
-@click.option("--max-players", type=click.IntRange(2, 6), default=3, show_default=True,
+@click.option("--max-players", type=Integer(MIN_PLAYERS, MAX_PLAYERS), default=3, show_default=True,
               help="With --rules live: the most players (2 to this).")
-@click.option("--max-cards", type=click.IntRange(min=1), default=8, show_default=True,
+@click.option("--max-cards", type=Integer(1), default=8, show_default=True,
               help="With --rules live: the most cards of a deck (brute force, the oracle, "
                    "takes up to 14).")
-@click.option("--max-clues", type=click.IntRange(min=0), default=3, show_default=True,
+@click.option("--max-clues", type=Integer(0, MAX_CLUE_TOKENS), default=3, show_default=True,
               help="With --rules live: the most clue tokens (0 to this, or unlimited).")
-@click.option("--max-strikes", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--max-strikes", type=Integer(1, MAX_STRIKES), default=3, show_default=True,
               help="With --rules live: the most strikes (1 to this).")
 @click.option("--lift", type=click.Choice(["all", "clues", "none"]), default="all",
               show_default=True,
@@ -94,10 +95,10 @@ def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bo
                    "is UNKNOWN, never a disagreement.", default=10.0)
 @click.option("--cnf-dir", default=None, metavar="DIR",
               help="Also reduce the .cnf files of DIR and compare with a SAT solver.")
-@click.option("--cnf-count", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--cnf-count", type=count(), default=0, show_default=True,
               help="Random 3-CNF formulas (or files of --cnf-dir) to round-trip through "
                    "the reduction.")
-@click.option("--cnf-vars", type=click.IntRange(min=3), default=4, show_default=True,
+@click.option("--cnf-vars", type=Integer(3), default=4, show_default=True,
               help="Variables of the random 3-CNF formulas.")
 @click.option("--cnf-variants", is_flag=True,
               help="Cycle the round trips through the reduction's variants (h = 1, h = 3, "
@@ -154,6 +155,8 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     from ..harness.results import FIELDS, KEY
     from ..harness.runner import Report
 
+    checks = select_checks(methods, maximize=maximize)
+    rates = parse_sample(sample, checks)
     execution = get_execution(jobs, dask)
     _check_sizes(max_n, max_c, max_r, cnf_count and not cnf_dir and cnf_vars, cnf_variants)
     table = _start(out_dir, csv_path, FIELDS, KEY)
@@ -161,15 +164,14 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
         seed = secrets.randbelow(2**31)
     click.echo(f"c seed: {seed}")
     space = Space(max_n, max_c, max_r, max_h)
-    checks = select_checks(methods, maximize=maximize)
     options = SolveOptions(time_limit=time_limit, seed=seed)
     report = Report(seed)
-    cross_check(seed, count, space, checks, parse_sample(sample), options, out_dir, progress,
+    cross_check(seed, count, space, checks, rates, options, out_dir, progress,
                 report=report, table=table, force=force, execution=execution)
     if cnf_count or cnf_dir:
         from ..harness.roundtrip import cross_check_cnf
         cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
-                        report, parse_sample(sample), cnf_variants, table, force, execution)
+                        report, rates, cnf_variants, table, force, execution)
     if table is not None and table.path != "-":
         click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
                    f"{report.resumed} instances read back, not run again")
@@ -196,6 +198,8 @@ def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]
     """Check the outputs before any work; (table, seed)."""
     from ..formats.results_csv import ResultsCSV
 
+    not_stdout("harness", "--out", out_dir, "the folder of the counterexamples")
+
     check_outputs("harness", {"--csv": csv_path}, False, appended=["--csv"],
                   dirs_made=["--csv"])
     check_folder(os.path.abspath(out_dir), True, out_dir)
@@ -216,20 +220,23 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
     if cnf:
         raise UsageError("--cnf-count and --cnf-dir round-trip the solitaire reduction; "
                           "they do not go with --rules live")
-    if max_h == 0:
-        raise UsageError("--max-h must be at least 1 with --rules live (cards per player)")
+    if max_h == 0 or max_h is not None and max_h > MAX_HAND_SIZE:
+        raise UsageError(f"--max-h must be 1 to {MAX_HAND_SIZE} with --rules live (cards per player)")
     space = LiveSpace(max_n or 3, max_c or 2, max_r or 2, max_h or 2, max_players, max_cards,
                       max_clues, max_strikes)
     check_kinds(space.max_n, space.max_c, "harness --max-n, --max-c")
     check_kinds(2 * space.max_n, 1, "harness --max-n (one-color decks take 2 max_n values)")
+    check_cards(max(space.max_n * space.max_c, 2 * space.max_n) * space.max_r,
+                "harness --rules live: the largest random deck", option=None)
     checks = select_live_checks(methods, maximize, lift)
+    rates = parse_sample(sample, checks)
     execution = get_execution(jobs, dask)
     table = _start(out_dir, csv_path, FIELDS, KEY)
     if seed is None:
         seed = secrets.randbelow(2**31)
     click.echo(f"c seed: {seed}")
     report = Report(seed)
-    cross_check_live(seed, count, space, checks, lift, parse_sample(sample),
+    cross_check_live(seed, count, space, checks, lift, rates,
                      SolveOptions(time_limit=time_limit, seed=seed), out_dir, progress,
                      report=report, table=table, force=force, execution=execution)
     if table is not None and table.path != "-":

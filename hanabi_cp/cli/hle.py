@@ -13,7 +13,12 @@ import click
 from ..errors import UsageError
 from .common import Group, NestedCommand, check_outputs, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
-from .study import StudyCommand, _ints, _names, study
+from .numbers import MIN_PLAYERS, Integer, Sweep, count
+from .study import StudyCommand, _names, study
+
+# HLE takes its seed as a C int (-1: a random one, which a reproducible run never asks)
+HLE_SEED = Integer(0, 2**31 - 1)
+HLE_MAX_PLAYERS = 5
 
 AGENT_NAMES = ("random", "simple")
 PLAY_FIELDS = ["game", "seed", "players", "agent", "hle_score", "score", "piles",
@@ -47,11 +52,11 @@ def game_file(agent: str, players: int, seed: int) -> str:
 @click.option("--agent", type=click.Choice(AGENT_NAMES), default="simple", show_default=True,
               help="HLE's agent every player runs (agents/random_agent.py, "
                    "agents/simple_agent.py of its package).")
-@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
+@click.option("--players", type=Integer(MIN_PLAYERS, HLE_MAX_PLAYERS), default=2, show_default=True,
               metavar="P", help="Players, 2 to 5 (HLE's range).")
-@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--games", type=count(low=1), default=10, show_default=True,
               metavar="N", help="Games: game i is HLE's game of seed S + i.")
-@click.option("--seed", type=int, default=1, show_default=True, metavar="S",
+@click.option("--seed", type=HLE_SEED, default=1, show_default=True, metavar="S",
               help="HLE's seed of the first game (also the agents' random generator's).")
 @click.option("--out", "out_dir", required=True, metavar="DIR",
               help="Folder for the game files (created if missing) and games.csv.")
@@ -117,11 +122,12 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
 @study.command("hle", cls=StudyCommand)
 @click.option("--agents", callback=_names, default="random,simple", show_default=True,
               metavar="A,B", help="HLE's agents: " + ", ".join(AGENT_NAMES) + ".")
-@click.option("--players", callback=_ints, default="2-5", show_default=True,
+@click.option("--players", type=Sweep(True, MIN_PLAYERS, HLE_MAX_PLAYERS), default="2-5",
+              show_default=True,
               help="Player counts, 2 to 5, e.g. 2-5 or 2,4.")
-@click.option("--count", type=click.IntRange(min=0), default=100, show_default=True,
+@click.option("--count", type=count(), default=100, show_default=True,
               help="Games (HLE seeds) per player count; every agent plays each.")
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=HLE_SEED, default=1, show_default=True,
               help="HLE's seed of the first game.")
 @time_limit_option("Seconds per deck for the bound, and per position for the turn a "
                    "win was lost.", default=10.0)

@@ -14,6 +14,7 @@ import json
 import click
 
 from ..errors import UsageError
+from ..limits import clip
 from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
                               parse_replay, read_replay, replay_json, write_replay)
 from ..live.referee import replay
@@ -24,6 +25,7 @@ from ..live.solve import live_methods, solve_live
 from ..model import Deck
 from ..solvers import SolveOptions, Status
 from .common import MethodChoice, check_outputs, deck_summary, echo_json, echo_verdict
+from .numbers import MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, Integer
 
 COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
 
@@ -39,12 +41,12 @@ class ClueCount(click.ParamType):
     def convert(self, value, param, ctx):
         if value is None or value == "unlimited":
             return value
-        try:
-            count = int(value)
-        except ValueError:
-            self.fail(f"{value!r} is neither a number nor 'unlimited'", param, ctx)
-        if count < 0:
-            self.fail(f"{value} is negative", param, ctx)
+        count = Integer(0, MAX_CLUE_TOKENS).parse(value)
+        if count is None:
+            self.fail(f"{clip(str(value))!r} is neither a number nor 'unlimited'", param, ctx)
+        if not 0 <= count <= MAX_CLUE_TOKENS:
+            self.fail(f"expected 0 to {MAX_CLUE_TOKENS} clue tokens or 'unlimited', found "
+                      f"{clip(str(value))}", param, ctx)
         return count
 
 
@@ -67,22 +69,23 @@ def live_options(func):
                      show_default=True,
                      help="solitaire: one player, hand size h (the paper's model); live: a "
                           "real game (hanab.live's rules, open hands) of --players."),
-        click.option("--players", type=click.IntRange(2, 6), default=None, metavar="P",
+        click.option("--players", type=Integer(MIN_PLAYERS, MAX_PLAYERS), default=None, metavar="P",
                      help="With --rules live: the number of players, 2 to 6 (default from "
                           "a game file's players)."),
-        click.option("--hand-size", type=click.IntRange(min=1), default=None, metavar="H",
+        click.option("--hand-size", type=Integer(1, MAX_HAND_SIZE), default=None, metavar="H",
                      help="With --rules live: cards per player [default: hanab.live's, "
                           "5 for 2-3 players, 4 for 4-5, 3 for 6]."),
         click.option("--clues", type=ClueCount(), default=None,
                      help="With --rules live: clue tokens, the start and the maximum "
                           "(a number or `unlimited`) [default: 8]."),
-        click.option("--strikes", type=click.IntRange(min=1), default=None, metavar="S",
+        click.option("--strikes", type=Integer(1, MAX_STRIKES), default=None, metavar="S",
                      help="With --rules live: the strikes that end the game [default: 3]."),
         click.option("--variant", default=None, metavar="NAME",
                      help="With --rules live: a hanab.live variant by its exact name "
                           "(`hanabi-cp variants` lists them) [default: No Variant, or a "
                           "game file's]."),
-        click.option("--first-player", type=click.IntRange(0, 5), default=None, metavar="P",
+        click.option("--first-player", type=Integer(0, MAX_PLAYERS - 1), default=None,
+                     metavar="P",
                      help="With --rules live: the player who moves first (hanab.live's "
                           "startingPlayer) [default: 0]."),
         click.option("--option", "game_options", multiple=True, metavar="NAME",

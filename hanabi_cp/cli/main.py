@@ -8,10 +8,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import io
 import os
 import pkgutil
 import sys
-from typing import Any
+import traceback
+from typing import Any, NoReturn
 
 import click
 
@@ -54,12 +56,36 @@ class _Group(click.Group):
         return super().__call__(*args, **kwargs)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        from ..formats.outputs import is_write_failure
+        # A file name that is not UTF-8 is printed as the bytes it is made of, not
+        # refused by the UTF-8 encoder midway through a report.
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+                stream.reconfigure(errors="surrogateescape")       # type: ignore[union-attr]
+        error: BaseException | None = None
         try:
-            return super().main(*args, **kwargs)
+            result = super().main(*args, **kwargs)
         except BaseException as exc:
-            interrupted = interrupts.from_exception(exc)
-            if interrupted is None:
-                raise
+            error = exc
+        interrupted = None if error is None else interrupts.from_exception(error)
+        if interrupted is None:
+            # A full disk behind stdout is found here, not by the interpreter's flush
+            # at exit (an "Exception ignored" message and exit code 120).
+            try:
+                sys.stdout.flush()
+            except OSError as exc:
+                if not is_write_failure(exc):
+                    raise
+                _fail(f"<stdout>: cannot write: {exc.strerror or exc}")
+        if error is None:
+            return result
+        if is_write_failure(error):
+            # A write that found no room outside the outputs' own (those are
+            # FileErrors naming their file): stdout itself, by click.echo.
+            where = "<stdout>: " if _echoed_to_stdout(error) else ""
+            _fail(f"{where}cannot write: {getattr(error, 'strerror', None) or error}")
+        if interrupted is None:
+            raise error
         interrupts.report()
         sys.exit(interrupted.exit_code)
 
@@ -67,8 +93,36 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except HanabiError as exc:
-            click.echo(f"hanabi-cp: error: {exc}", err=True)
-            sys.exit(2)
+            # The refused run's objects go now, not when the exception is dropped: a
+            # result CSV's lock is released and an empty CSV it created is removed.
+            traceback.clear_frames(exc.__traceback__)
+            _fail(str(exc))
+
+
+def _fail(message: str) -> NoReturn:
+    """The one error line, exit code 2; stdout, if it cannot take what it holds, is
+    pointed at /dev/null first, so that the interpreter's flush at exit stays quiet."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+    click.echo(f"hanabi-cp: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _echoed_to_stdout(exc: BaseException) -> bool:
+    """Was ``exc`` raised inside ``click.echo`` writing to stdout?"""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "echo" and frame.f_globals.get("__name__") == "click.utils":
+            stream = frame.f_locals.get("file")
+            return stream is sys.stdout or getattr(stream, "name", None) == "<stdout>"
+        tb = tb.tb_next
+    return False
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import click
 
+from ..deadline import TimeUp, ambient
 from ..errors import InvalidParameter, UsageError
+from ..limits import clip
 from .execution_options import execution_options, get_execution
-from .common import check_outputs, command, deck_summary, force_option, load_deck, \
-    time_limit_option
-from .study import StudyCommand, _outputs, _ints, _names, study
+from .common import check_outputs, command, command_deadline, deck_summary, force_option, \
+    load_deck, time_limit_option
+from .study import StudyCommand, _outputs, _names, study
+from .numbers import MAX_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, Sweep, count
 
 
 def _counts(ctx, param, value: str):
@@ -17,15 +20,12 @@ def _counts(ctx, param, value: str):
     default, special = None, {}
     for part in value.split(","):
         key, eq, number = part.strip().rpartition("=")
-        try:
-            n = int(number)
-            if n < 0 or (eq and not 2 <= int(key) <= 6):
-                raise ValueError
-        except ValueError:
-            raise click.BadParameter(f"expected N or P=N (P 2 to 6, N >= 0), found "
-                                     f"{part.strip()!r}", param=param) from None
-        if eq:
-            special[int(key)] = n
+        n, p = count().parse(number), Integer(MIN_PLAYERS, MAX_PLAYERS).parse(key)
+        if n is None or not 0 <= n <= MAX_COUNT or (eq and (p is None or not MIN_PLAYERS <= p <= MAX_PLAYERS)):
+            raise click.BadParameter(f"expected N or P=N (P 2 to 6, N from 0 to {MAX_COUNT:,}), "
+                                     f"found {clip(part.strip())!r}", param=param)
+        if eq and p is not None:
+            special[p] = n
         else:
             default = n
     return lambda p: special.get(p, 200 if default is None else default)
@@ -42,11 +42,11 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
 @click.argument("deck", metavar="[DECK]", required=False)
 @click.option("--strategy", default="recommendation", show_default=True, metavar="NAME",
               help="The strategy every player follows (see the list below).")
-@click.option("--players", type=click.IntRange(2, 6), default=5, show_default=True,
+@click.option("--players", type=Integer(MIN_PLAYERS, MAX_PLAYERS), default=5, show_default=True,
               metavar="P", help="Players, 2 to 6 (hanab.live's hand sizes).")
-@click.option("--hand-size", type=click.IntRange(min=1), default=None, metavar="H",
+@click.option("--hand-size", type=Integer(1, MAX_HAND_SIZE), default=None, metavar="H",
               help="Cards per player [default: 5 for 2-3 players, 4 for 4-5, 3 for 6].")
-@click.option("--strikes", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--strikes", type=Integer(1, MAX_STRIKES), default=3, show_default=True,
               help="Strikes that end the game with score 0.")
 @click.option("--variant", default=None, metavar="NAME",
               help="A hanab.live variant whose clues touch as No Variant's do (the "
@@ -55,15 +55,16 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
 @click.option("--replay", "replay_path", default=None, metavar="OUT.json",
               help="With DECK: write the game as hanab.live's JSON game (importable there; "
                    "`hanabi-cp verify --rules live` replays it).")
-@click.option("--games", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--games", type=count(low=1), default=None, metavar="N",
               help="Instead of DECK: play N seeded games (game i on the shuffled standard "
                    "deck of seed S + i).")
-@click.option("--seed", type=int, default=1, show_default=True, metavar="S",
+@click.option("--seed", type=SEED, default=1, show_default=True, metavar="S",
               help="With --games: the first deck's seed.")
 @click.option("--bound", is_flag=True,
               help="Also the deck's exact best score with open hands (best, winnable); a "
                    "game above it is reported as a bug.")
-@time_limit_option("Seconds per deck for the bound (an undecided deck is counted as such).",
+@time_limit_option("With DECK: seconds for the whole command (the game and the bound); with "
+                   "--games: per deck for the bound (an undecided deck is counted as such).",
                    default=10.0)
 @click.option("--csv", "csv_path", default=None, metavar="OUT.csv",
               help="With --games: one row per game, appended as it is played; rows already "
@@ -130,8 +131,15 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
     from ..players.game import play_game
 
     check_outputs("play", {"--replay": replay_path}, force, {"DECK": deck_path})
-    deck = load_deck(deck_path).deck
-    game = play_game(deck, rules, cls, 0)
+    deadline = command_deadline(time_limit)     # the whole command: reading, game, bound
+    try:
+        with ambient(deadline):
+            deck = load_deck(deck_path).deck
+            game = play_game(deck, rules, cls, 0)
+    except TimeUp as exc:
+        click.echo(f"c strategy: {cls.name}")
+        click.echo(f"c game: unfinished: {exc} (no score; raise --time-limit)")
+        return
     rep = replay(deck, rules, game.actions)
     assert rep.legal and rep.complete and rep.score == game.score, rep.error
     click.echo(f"c strategy: {cls.name}")
@@ -139,7 +147,7 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
     click.echo(f"c rules: {rules.describe()}")
     click.echo(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
     if bound:
-        b = deck_bound(deck, rules, time_limit)
+        b = deck_bound(deck, rules, max(deadline.remaining(), 1e-3))
         check_bot(game, b)
         if b.best is None:
             click.echo(f"c bound: undecided within {time_limit} s (a game scoring "
@@ -158,12 +166,12 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
 
 
 @study.command("strategies", cls=StudyCommand)
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first deck.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the first deck.")
 @click.option("--count", "counts", callback=_counts, default="200", show_default=True,
               metavar="N[,P=N...]",
               help="Decks per player count (every strategy plays each); P=N sets player "
                    "count P apart, e.g. 2000,5=10000.")
-@click.option("--players", callback=_ints, default="2-6", show_default=True,
+@click.option("--players", type=Sweep(True, MIN_PLAYERS, MAX_PLAYERS), default="2-6", show_default=True,
               help="Player counts, e.g. 2-6 or 5.")
 @click.option("--strategies", "names", callback=_names, default=None, metavar="A,B,...",
               help="Strategies (default: every registered one that plays the player count).")

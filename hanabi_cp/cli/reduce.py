@@ -15,10 +15,11 @@ from ..solvers import SolveOptions
 from .common import (MethodChoice, check_outputs, command, flag_names, force_option, provenance,
                      time_limit_option)
 from .execution_options import execution_options, get_execution
+from .numbers import Integer
 
 
 def _variant_options(func):
-    func = click.option("--max-cards", type=click.IntRange(min=1), default=MAX_CARDS,
+    func = click.option("--max-cards", type=Integer(1), default=MAX_CARDS,
                         show_default=True, metavar="N",
                         help="Refuse a formula whose deck would have more than N cards "
                              f"(computed before building; ~{BYTES_PER_CARD} bytes per card "
@@ -26,10 +27,10 @@ def _variant_options(func):
     func = click.option("--kappa", is_flag=True,
                         help="Constant-n variant: occurrences bounded to 5 per variable, one "
                              "dummy color per gadget, n = 30 at most.")(func)
-    func = click.option("--copies", type=click.IntRange(min=1), default=None, metavar="R",
+    func = click.option("--copies", type=Integer(1), default=None, metavar="R",
                         help="Multiplicity r: extra copies next to each card's first copy "
                              "(default 2, or 3 for h = 1).")(func)
-    func = click.option("--hand", "hand", type=click.IntRange(min=1), default=2,
+    func = click.option("--hand", "hand", type=Integer(1), default=2,
                         show_default=True, metavar="H", help="Hand size h of the deck.")(func)
     return func
 

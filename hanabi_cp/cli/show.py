@@ -8,9 +8,11 @@ import os
 import click
 
 from ..errors import UsageError
+from ..formats.textio import printable
 from ..limits import effective_hand
 from .common import (MethodChoice, check_outputs, command, command_deadline, force_option,
-                     hand_option, load_deck, refuse_overwrite)
+                     hand_option, load_deck)
+from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
 class AnyMethod(MethodChoice):
@@ -37,19 +39,19 @@ class AnyMethod(MethodChoice):
 @click.option("--method", default=None, type=AnyMethod(),
               help="Method for --solve, or the real-rules method for each position of a "
                    "GAME [default: auto].")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time-limit", type=Seconds(), default=None,
               metavar="S", help="Seconds for --solve (on expiry the deck is drawn as "
                                 "UNKNOWN), or for a GAME's whole post-mortem (positions not "
                                 "reached are drawn undecided).")
-@click.option("--from", "first", type=click.IntRange(min=1), default=None, metavar="I",
+@click.option("--from", "first", type=Integer(1), default=None, metavar="I",
               help="First card drawn (1-based; default 1).")
-@click.option("--to", "last", type=click.IntRange(min=1), default=None, metavar="J",
+@click.option("--to", "last", type=Integer(1), default=None, metavar="J",
               help="Last card drawn (inclusive; default the last card).")
 @click.option("--deck", "deck_path", default=None, metavar="DECK",
               help="The deck, for a GAME that is a bare list of actions.")
-@click.option("--players", type=click.IntRange(2, 6), default=None, metavar="P",
+@click.option("--players", type=Integer(MIN_PLAYERS, MAX_PLAYERS), default=None, metavar="P",
               help="Players, for a GAME that does not list them.")
-@click.option("--position-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--position-limit", type=Seconds(), default=None,
               metavar="S", help="Seconds at most for one position of a GAME's post-mortem "
                                 "(an undecided one is drawn so) [default: 10].")
 @click.option("-o", "--output", required=True, metavar="OUT",
@@ -108,7 +110,7 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
         raise UsageError("show: use --certificate FILE or --solve, not both")
     if (method is not None or time_limit is not None) and not do_solve:
         raise UsageError("show: --method and --time-limit go with --solve")
-    refuse_overwrite(output, force)
+    check_outputs("show", {"-o": output}, force, {"DECK": deck, "--certificate": certificate})
     deck_file = load_deck(deck)
     the_deck = deck_file.deck
     h = hand if hand is not None else deck_file.h
@@ -118,12 +120,12 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
         raise UsageError(f"{deck_file.path}: no hand size given: pass --hand H "
                          "(or put a line `h H` in the deck file)")
     lo, hi = scene.window(the_deck, first, last)
-    name = os.path.basename(deck) if deck != "-" else "<stdin>"
+    name = printable(os.path.basename(deck)) if deck != "-" else "<stdin>"   # a title
     if certificate is not None:
         from ..formats import read_plays
         plays = read_plays(certificate)
         view = scene.make(the_deck, h, name, deck_file.roles, lo, hi, plays,
-                          source=f"the play sequence {certificate}", path=certificate)
+                          source=f"the play sequence {printable(certificate)}", path=certificate)
     elif do_solve:
         view = _solved(the_deck, h, name, deck_file.roles, lo, hi, method or "auto", time_limit)
     else:

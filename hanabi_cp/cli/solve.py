@@ -18,6 +18,7 @@ from .common import (check_outputs, command, command_deadline, deck_argument, ec
                      force_option, hand_option, load_instance, print_outcome, time_limit_option)
 from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
                            verify_live_cmd)
+from .numbers import Integer
 
 
 @command("solve")
@@ -29,9 +30,9 @@ from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve
 @time_limit_option("Seconds for the whole command: reading, preprocessing, building, "
                    "solving, writing and checking a proof.  On expiry `s UNKNOWN` (exit 0), "
                    "never a guess.")
-@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
+@click.option("--seed", type=Integer(*SEED_RANGE), default=0, show_default=True,
               help="Random seed for solvers that use one (CP-SAT: an int32).")
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
+@click.option("--workers", type=Integer(1, MAX_WORKERS), default=1, show_default=True,
               help="Solver threads (cpsat).")
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True, metavar="NAME",
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
@@ -66,9 +67,16 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     if rules == "live":
         options = SolveOptions(time_limit=time_limit, seed=seed, workers=workers,
                                solver=solver, maximize=maximize, deadline=deadline)
-        return solve_live_cmd(ctx, deck, method, options, as_json, certificate, force, live,
-                              hand, proof)
+        try:
+            with ambient(deadline):         # reading the deck and the lost-deck reasons
+                return solve_live_cmd(ctx, deck, method, options, as_json, certificate,
+                                      force, live, hand, proof)
+        except TimeUp as exc:
+            _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json)
     check_solitaire(live)
+    if proof == "-":
+        raise UsageError("solve: --proof - is not possible: a DRUP proof is written with the "
+                         "CNF it refutes, FILE and FILE.cnf; give a file name")
     check_outputs("solve", {"--proof": proof,
                             "--proof's CNF": None if proof is None else cnf_path_for(proof),
                             "--certificate": certificate}, force, {"DECK": deck})
@@ -77,16 +85,8 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
         with ambient(deadline):
             the_deck, h = load_instance(deck, hand)
     except TimeUp as exc:
-        out = Outcome(Status.UNKNOWN, reason=str(exc), method=method)
-        if as_json:
-            echo_json(out.to_json())
-        else:
-            click.echo(f"c method: {method}")
-            click.echo(f"s {out.status.value}")
-            click.echo(f"c reason: {out.reason}")
-            if proof is not None:
-                click.echo(f"c no proof written: {_no_proof(out)}")
-        ctx.exit(out.status.exit_code)
+        _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json,
+                 proof is not None)
     # The report prints r, a count over every card (half a second per 10^6 cards):
     # counted now, within the time limit, rather than after it has run out.
     _ = the_deck.r
@@ -122,6 +122,19 @@ def _no_proof(out) -> str:
 
 # PLAYS given on the command line rather than as a file: letters only.
 _INLINE = re.compile(r"[PSDpsd]+")
+
+
+def _time_up(ctx, out: Outcome, as_json: bool, proof: bool = False) -> None:
+    """The report of a command whose time ran out before a method answered."""
+    if as_json:
+        echo_json(out.to_json())
+    else:
+        click.echo(f"c method: {out.method}")
+        click.echo(f"s {out.status.value}")
+        click.echo(f"c reason: {out.reason}")
+        if proof:
+            click.echo(f"c no proof written: {_no_proof(out)}")
+    ctx.exit(out.status.exit_code)
 
 
 @command("verify")

@@ -8,43 +8,16 @@ import click
 
 from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import Group, NestedCommand, check_outputs, time_limit_option
+from .common import Group, NestedCommand, check_outputs, not_stdout, time_limit_option
 from .execution_options import execution_options, get_execution
+from .numbers import HAND, MAX_INT, MAX_PLAYERS, MAX_POINT, MIN_PLAYERS, RATIO, SEED, Integer, Seconds, Sweep
+from .numbers import count as counts
 
 
 class StudyCommand(NestedCommand):
     """One-line usage errors that name the subcommand as ``study NAME``."""
 
     group = "study"
-
-
-def _ints(ctx, param, value):
-    """``0-6`` or ``0,2,4`` (or a mix) -> a sorted list of ints."""
-    return sorted({int(x) for x in _numbers(param, value)})
-
-
-def _floats(ctx, param, value):
-    return sorted(set(_numbers(param, value)))
-
-
-def _numbers(param, value: str) -> list[float]:
-    out: list[float] = []
-    for part in value.split(","):
-        lo, dash, hi = part.strip().partition("-")
-        try:
-            if dash:
-                check_at_most(f"--{param.name}: {part.strip()} is", int(hi) - int(lo) + 1,
-                              MAX_SWEEP_POINTS - len(out), "points of one sweep")
-                out += list(range(int(lo), int(hi) + 1))
-            else:
-                x = float(lo)
-                out.append(int(x) if x.is_integer() else x)
-        except ValueError:
-            raise click.BadParameter(f"expected numbers like 0-6 or 1,1.5,2, found {value!r}",
-                                     param=param) from None
-    if not out:
-        raise click.BadParameter(f"expected at least one number, found {value!r}", param=param)
-    return out
 
 
 def _names(ctx, param, value):
@@ -56,8 +29,8 @@ def _names(ctx, param, value):
 def common_options(name: str, count: int, time_limit: float = 60.0):
     def wrap(func):
         opts = [
-            click.option("--seed", type=int, default=1, show_default=True, help="Seed of the sweep."),
-            click.option("--count", type=click.IntRange(min=0), default=count, show_default=True,
+            click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the sweep."),
+            click.option("--count", type=counts(), default=count, show_default=True,
                          help="Instances per point of the sweep."),
             click.option("--methods", callback=_names, default=None, metavar="A,B,...",
                          help="Methods to time (default: the study's; inapplicable ones are skipped)."),
@@ -87,6 +60,7 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
 
     if csv_path == "-":
         raise UsageError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
+    not_stdout(f"study {name}", "--figure", stem, "the figure's files (STEM.png, STEM.svg)")
     if stem is None:
         base, ext = os.path.splitext(csv_path)
         stem = base if ext.lower() == ".csv" else csv_path
@@ -129,7 +103,7 @@ def study() -> None:
 
 @study.command("standard", cls=StudyCommand)
 @common_options("standard", 200)
-@click.option("--hands", callback=_ints, default="0-6", show_default=True,
+@click.option("--hands", type=Sweep(True, 0, MAX_INT), default="0-6", show_default=True,
               help="Hand sizes h to decide.")
 @click.option("--colors", type=click.Choice(["5", "6"]), default="5", show_default=True,
               help="Colors of the standard deck (6: the variant).")
@@ -159,13 +133,13 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, force, prog
 @common_options("random", 40)
 @click.option("--param", type=click.Choice(["h", "density"]), default="h", show_default=True,
               help="Control parameter: hand size h, or cards per kind N/(n c).")
-@click.option("--points", callback=_floats, default="0-12", show_default=True,
+@click.option("--points", type=Sweep(False, 0, MAX_POINT), default="0-12", show_default=True,
               help="Values of the control parameter, e.g. 0-12 or 1,2,3.5,5.")
-@click.option("--n", "n", type=click.IntRange(min=1), default=6, show_default=True, help="Values n.")
-@click.option("--c", "c", type=click.IntRange(min=1), default=5, show_default=True, help="Colors c.")
-@click.option("--r", "r", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--n", "n", type=Integer(1), default=6, show_default=True, help="Values n.")
+@click.option("--c", "c", type=Integer(1), default=5, show_default=True, help="Colors c.")
+@click.option("--r", "r", type=Integer(1), default=3, show_default=True,
               help="Copies per card drawn from 1..r (--param h).")
-@click.option("--hand", type=click.IntRange(min=0), default=2, show_default=True,
+@click.option("--hand", type=HAND, default=2, show_default=True,
               help="Hand size (--param density).")
 def study_random(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs, dask,
                  param, points, n, c, r, hand):
@@ -198,9 +172,9 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
 
 @study.command("reduction", cls=StudyCommand)
 @common_options("reduction", 3)
-@click.option("--vars", "points", callback=_ints, default="3-6", show_default=True,
+@click.option("--vars", "points", type=Sweep(True, 1, MAX_INT), default="3-6", show_default=True,
               help="Numbers of variables v.")
-@click.option("--ratio", type=click.FloatRange(min=0, min_open=True), default=4.26,
+@click.option("--ratio", type=RATIO, default=4.26,
               show_default=True, help="Clauses per variable.")
 def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, progress, jobs,
                     dask, points, ratio):
@@ -226,7 +200,7 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
 
 @study.command("live", cls=StudyCommand)
 @common_options("live", 500, time_limit=2.0)
-@click.option("--players", callback=_ints, default="2-6", show_default=True,
+@click.option("--players", type=Sweep(True, MIN_PLAYERS, MAX_PLAYERS), default="2-6", show_default=True,
               help="Player counts p (2 to 6), each with hanab.live's hand size.")
 @click.option("--variants", callback=_names, default=None, metavar="A,B,...",
               help="Rule sets to ask (default: all of real, free-clues, no-final, lifted, "
@@ -245,16 +219,12 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
     Example:
       hanabi-cp study live --seed 1 --count 20 --players 2,3 --csv results/study-live-small.csv
     """
-    from ..live.rules import MAX_PLAYERS, MIN_PLAYERS
     from ..studies import live
 
     if methods is not None:
         raise UsageError("study live: --methods does not apply (the real-rules method is "
                           f"{live.LIVE_METHOD}; the solitaire model uses {live.SOLITAIRE_DECIDE} "
                           f"and {live.SOLITAIRE_MAXIMIZE})")
-    bad = [p for p in players if not MIN_PLAYERS <= p <= MAX_PLAYERS]
-    if bad:
-        raise InvalidParameter(f"--players: {bad[0]} is not a player count of 2 to 6")
     chosen = tuple(variants or live.VARIANTS)
     unknown = [v for v in chosen if v not in live.VARIANTS]
     if unknown:
@@ -268,37 +238,37 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
     _finish(live, rows, stem, force, keep=lambda r: int(r["instance"]) < count
             and int(r["players"]) in players and r["variant"] in chosen, seed=seed)
 @study.command("hard", cls=StudyCommand)
-@click.option("--n", "ns", callback=_ints, default="4", show_default=True,
+@click.option("--n", "ns", type=Sweep(True, 1, MAX_INT), default="4", show_default=True,
               help="Values n (a sweep: 3-6 or 3,5).")
-@click.option("--c", "cs", callback=_ints, default="2", show_default=True,
+@click.option("--c", "cs", type=Sweep(True, 1, MAX_INT), default="2", show_default=True,
               help="Colors c (a sweep: 2,3).")
-@click.option("--r", "r", type=click.IntRange(min=1), default=2, show_default=True,
+@click.option("--r", "r", type=Integer(1), default=2, show_default=True,
               help="Copies per card.")
 @click.option("--copies", type=click.Choice(["exact", "upto"]), default="exact",
               show_default=True, help="Exactly r copies of each card, or 1..r (copy changes "
                                       "become search moves).")
-@click.option("--hand", "hands", callback=_ints, default="1", show_default=True,
+@click.option("--hand", "hands", type=Sweep(True, 0, MAX_INT), default="1", show_default=True,
               help="Hand sizes h (a sweep: 1,2).")
 @click.option("--method", type=click.Choice(["sat", "cpsat", "search"]), default="search",
               show_default=True, help="Whose effort to maximise.")
 @click.option("--measure", default=None, metavar="NAME",
               help="Counter to maximise: sat conflicts|propagations|decisions, cpsat "
                    "branches|conflicts, search nodes  [default: the first].")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the search.")
-@click.option("--steps", type=click.IntRange(min=0), default=500, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the search.")
+@click.option("--steps", type=counts(), default=500, show_default=True,
               help="Local-search steps per size.")
-@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--budget", type=Seconds(), default=None,
               metavar="SECONDS", help="Stop each size's search after this many seconds "
                                       "(the steps done are kept; a rerun continues).")
-@click.option("--patience", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--patience", type=counts(low=1), default=200, show_default=True,
               help="Restart from a random deck after this many steps without a new best.")
-@click.option("--random", "random_count", type=click.IntRange(min=0), default=50,
+@click.option("--random", "random_count", type=counts(), default=50,
               show_default=True, help="Random decks per size for the baseline.")
 @click.option("--exhaustive", is_flag=True,
               help="Baseline: every distinct deck of the size instead of random ones.")
-@click.option("--conflict-limit", type=click.IntRange(min=1), default=2_000_000,
+@click.option("--conflict-limit", type=Integer(1), default=2_000_000,
               show_default=True, help="CaDiCaL conflicts per deck (sat).")
-@click.option("--keep", type=click.IntRange(min=0), default=3, show_default=True,
+@click.option("--keep", type=counts(), default=3, show_default=True,
               help="Hardest decks per size written to --out.")
 @click.option("--out", "out_dir", default="results/hard", show_default=True, metavar="DIR",
               help="Folder for the hardest decks (deck files with verdict and effort).")
@@ -342,9 +312,7 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     from ..studies.effort import check_measure
 
     measure = check_measure(method, measure)
-    if min(ns) < 1 or min(cs) < 1:
-        raise InvalidParameter(f"study hard --n, --c: values and colors must be at least 1, found "
-                          f"{min(ns)} and {min(cs)}")
+    not_stdout("study hard", "--out", out_dir, "the folder of the hardest decks")
     sizes = [(n, c, h) for h in hands for c in cs for n in ns]
     check_at_most("study hard: --n x --c x --hand is", len(sizes), MAX_SWEEP_POINTS,
                   "sizes of one sweep")

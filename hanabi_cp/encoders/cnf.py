@@ -372,6 +372,10 @@ class CnfBuilder:
             last_copy = copies[-1]
             Eprev = Ek[a - 1]
             for j in range(len(cuts) - 1):
+                # a segment lists the copies active in it: up to all of the card's,
+                # thousands on decks of many copies, so the clock is read more often
+                if not j & 63:
+                    deadline.check(PHASE)
                 s, e = cuts[j], cuts[j + 1]
                 if s >= Lp:
                     break

@@ -36,7 +36,7 @@ def parse_deck_json(text: str, path: str = "<string>"):
     >>> str(deck), deck.n, deck.c
     ('1:5', 1, 5)
     """
-    data = load_json(text, path)
+    data = load_json(text, path, "the deck")
     shape = Shape(text, path, data)
     if not isinstance(data, dict) or not ("cards" in data or "deck" in data):
         shape.fail((), 'a JSON object with "cards" (a hanabi-cp deck) or "deck" '

@@ -19,11 +19,14 @@ line; a file that uses roles must give one to every card.
 from __future__ import annotations
 
 from array import array
+from itertools import chain
+
 from ..deadline import poll
 from ..errors import InputError
 from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, MAX_DIGITS, clip, echo, kinds_excess, \
     too_many_digits
 from ..model import COMPACT_FROM_CARDS, Card, Deck, check_hand
+from .textio import POLL_CHARS, text_lines, token_runs
 
 COLOR_LETTERS = "rygbwm"
 _LETTER_COLOR = {ch: i for i, ch in enumerate(COLOR_LETTERS, start=1)}
@@ -70,30 +73,6 @@ def parse_card(token: str) -> Card | None:
     return None
 
 
-# Characters of text split into lines at a time: the lines of a chunk are all the
-# reader holds besides the text and the two card arrays.
-CHUNK_CHARS = 1 << 20
-
-
-def text_lines(text: str, chunk: int | None = None):
-    """The lines of ``text``, as ``text.splitlines()`` gives them, a chunk at a time.
-
-    A chunk ends just after a newline (or at the end), so no line (nor a ``\\r\\n``
-    pair) is cut, and every other line break splits within its chunk as it would
-    in the whole text.
-
-    >>> list(text_lines("a\\r\\nb\\x0cc\\n\\nd")) == "a\\r\\nb\\x0cc\\n\\nd".splitlines()
-    True
-    """
-    size = chunk or CHUNK_CHARS
-    start, end = 0, len(text)
-    while start < end:
-        cut = text.find("\n", min(start + size, end) - 1)
-        stop = end if cut < 0 else cut + 1
-        yield from text[start:stop].splitlines()
-        start = stop
-
-
 def parse_deck_text(text: str, path: str = "<string>"):
     """Parse the text format into ``(deck, h, roles)``.
 
@@ -115,9 +94,12 @@ def parse_deck_text(text: str, path: str = "<string>"):
     uses_roles = False
     saw_anything = False
     n_max = c_max = None                     # the header's n and c, once given
+    read = next_poll = 0
     for lineno, raw in enumerate(text_lines(text), start=1):
-        if not lineno & 255:
-            poll("reading the deck")         # a command's --time-limit
+        read += len(raw) + 1
+        if read >= next_poll:                # a command's --time-limit, by characters read
+            poll("reading the deck")
+            next_poll = read + POLL_CHARS
         if raw.strip():
             saw_anything = True
         stripped = raw.lstrip()
@@ -133,11 +115,13 @@ def parse_deck_text(text: str, path: str = "<string>"):
                                  f"it after card #{len(values)}")
             uses_roles = True
             continue
-        tokens = raw.split("#", 1)[0].split()
+        runs = token_runs(raw.split("#", 1)[0], "reading the deck")
+        tokens = next(runs)
         if not tokens:
             continue
         key = tokens[0]
         if key in HEADER_KEYS:
+            tokens += next(runs, [])[:1]   # a third token, if a long line has more
             if values:
                 raise InputError(path, lineno, "header lines (n, c, h) before the first card",
                                  echo(" ".join(tokens)))
@@ -156,7 +140,7 @@ def parse_deck_text(text: str, path: str = "<string>"):
             n_max = header["n"][0] if "n" in header else None
             c_max = header["c"][0] if "c" in header else None
             continue
-        for token in tokens:
+        for token in chain.from_iterable(chain((tokens,), runs)):
             # The common shapes (3y, 3:2 with short ASCII numbers) without a Card object.
             k = _LETTER_COLOR.get(token[-1])
             if k is not None:

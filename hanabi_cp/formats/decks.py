@@ -58,7 +58,7 @@ def read_deck(path: str) -> DeckFile:
     ...
     hanabi_cp.errors.InputError: missing.txt: expected an existing file, found nothing
     """
-    text = read_text(path)
+    text = read_text(path, "the deck")
     deck_file = parse_deck(text, display_name(path))
     return DeckFile(deck_file.deck, deck_file.h, deck_file.roles, path)
 

@@ -8,14 +8,17 @@ line may hold several clauses.  SATLIB files end with a ``%`` line followed by `
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import chain, compress
 from operator import not_
 
 from ..cnf import CNF
+from ..deadline import poll
 from ..errors import InputError
 from ..limits import MAX_CNF_VARS, MAX_DIGITS, clip, echo, too_many_digits
 from .deck_text import comment_lines
-from .textio import display_name, gc_paused, read_text, write_text
+from .textio import POLL_CHARS, display_name, gc_paused, read_text, text_lines, token_runs, write_text
+
+PHASE = "reading the formula"
 
 
 def _bad_token(tokens: list[str]) -> tuple[str, str]:
@@ -83,8 +86,10 @@ def _parse_fast(text: str) -> CNF | None:
         body = body[:percent]
     if "_" in body or "+" in body or not body.isascii():
         return None
+    lits: list[int] = []
     try:
-        lits = list(map(int, body.split()))
+        for run in token_runs(body, PHASE):      # a run at a time: the deadline is polled
+            lits.extend(map(int, run))
     except ValueError:
         return None
     if lits and (lits[-1] != 0 or max(lits) > num_vars or min(lits) < -num_vars):
@@ -129,13 +134,19 @@ def _parse_lines(text: str, path: str) -> CNF:
     current_line = 0
     lineno = 0
     saw_anything = False
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    read = next_poll = 0
+    for lineno, line in enumerate(text_lines(text), start=1):
+        read += len(line) + 1
+        if read >= next_poll:
+            poll(PHASE)
+            next_poll = read + POLL_CHARS
         comment = _comment(line)
         if comment is not None:
             comments.append(comment)
             saw_anything = True
             continue
-        tokens = line.split()
+        runs = token_runs(line, PHASE)
+        tokens = next(runs)
         if not tokens:
             continue
         saw_anything = True
@@ -161,30 +172,32 @@ def _parse_lines(text: str, path: str) -> CNF:
         if num_vars is None:
             raise InputError(path, lineno, "a 'p cnf VARIABLES CLAUSES' header before the "
                              "first clause", echo(line.strip()))
-        try:
-            lits = list(map(int, tokens))
-        except ValueError:
-            lits = None
-        if lits is None or "_" in line or "+" in line or not line.isascii():
-            bad, expected = _bad_token(tokens)
-            if bad or lits is None:
-                raise InputError(path, lineno, expected, echo(bad or line.strip()))
-        if max(lits) > num_vars or min(lits) < -num_vars:
-            bad = str(next(l for l in lits if abs(l) > num_vars))
-            raise InputError(path, lineno, f"literals within -{num_vars}..{num_vars} as "
-                             f"'p cnf {num_vars} {declared}' declares", bad)
-        # The common case, one whole clause per line, stays in C-level list operations.
-        if not current and lits[-1] == 0 and lits.count(0) == 1:
-            append(tuple(lits[:-1]))
-            continue
-        for lit in lits:
-            if lit:
-                if not current:
-                    current_line = lineno
-                current.append(lit)
-            else:
-                append(tuple(current))
-                current = []
+        odd_chars = "_" in line or "+" in line or not line.isascii()
+        for run in chain((tokens,), runs):     # one run unless the line is long
+            try:
+                lits = list(map(int, run))
+            except ValueError:
+                lits = None
+            if lits is None or odd_chars:
+                bad, expected = _bad_token(run)
+                if bad or lits is None:
+                    raise InputError(path, lineno, expected, echo(bad or line.strip()))
+            if max(lits) > num_vars or min(lits) < -num_vars:
+                bad = str(next(l for l in lits if abs(l) > num_vars))
+                raise InputError(path, lineno, f"literals within -{num_vars}..{num_vars} as "
+                                 f"'p cnf {num_vars} {declared}' declares", bad)
+            # The common case, one whole clause per line, stays in C-level list operations.
+            if not current and lits[-1] == 0 and lits.count(0) == 1:
+                append(tuple(lits[:-1]))
+                continue
+            for lit in lits:
+                if lit:
+                    if not current:
+                        current_line = lineno
+                    current.append(lit)
+                else:
+                    append(tuple(current))
+                    current = []
     if not saw_anything:
         raise InputError(path, None, "a DIMACS CNF formula", "an empty file")
     if num_vars is None:
@@ -206,7 +219,7 @@ def read_dimacs(path: str) -> CNF:
     ...
     hanabi_cp.errors.InputError: missing.cnf: expected an existing file, found nothing
     """
-    return parse_dimacs(read_text(path), display_name(path))
+    return parse_dimacs(read_text(path, "the formula"), display_name(path))
 
 
 def dimacs_text(cnf: CNF, comments=()) -> str:

@@ -28,6 +28,7 @@ hanabi_cp.errors.FileError: .../out.txt: refusing to overwrite an existing file;
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -40,6 +41,63 @@ from .. import interrupts
 from ..errors import FileError
 
 STDOUT = "-"
+
+# errno values of a write that failed for want of room or a device (a full disk, a
+# quota, RLIMIT_FSIZE, a broken pipe): the user's situation, not a bug.
+WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE,
+                            errno.EROFS})
+
+
+def is_write_failure(exc: BaseException) -> bool:
+    """Is ``exc`` an OSError of a write that found no room (see WRITE_FAILURES)?"""
+    return isinstance(exc, OSError) and exc.errno in WRITE_FAILURES
+
+
+def shown(path: str) -> str:
+    """The name of an output in messages: ``<stdout>`` for ``-``."""
+    return "<stdout>" if path == STDOUT else path
+
+
+@contextlib.contextmanager
+def writing(path: str) -> Iterator[None]:
+    """Turn a failed write inside the block (a full disk) into one FileError naming
+    ``path``; other errors pass unchanged.
+
+    >>> import errno
+    >>> with writing("out.txt"):
+    ...     raise OSError(errno.ENOSPC, "No space left on device")
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.FileError: out.txt: cannot write: No space left on device
+    """
+    try:
+        yield
+    except OSError as exc:
+        if not is_write_failure(exc):
+            raise
+        raise FileError(f"{shown(path)}: cannot write: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def folder(path: str) -> Iterator[None]:
+    """Create the folder ``path`` (and missing parents) for the block's outputs; if
+    the block fails, the folders it created are removed again (they are empty: the
+    outputs are renamed into place only at the end)."""
+    made, top = [], os.path.abspath(path)
+    while not os.path.exists(top):
+        made.append(top)
+        top = os.path.dirname(top)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise FileError(f"{path}: cannot create the folder: {e.strerror}") from None
+    try:
+        yield
+    except BaseException:
+        for d in made:                      # deepest first
+            with contextlib.suppress(OSError):
+                os.rmdir(d)
+        raise
 
 
 @dataclass
@@ -54,7 +112,10 @@ class _Staged:
         if self.path == STDOUT:
             return sys.stdout.buffer if binary else sys.stdout
         kind = "wb" if binary else "w"
-        text: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n"}
+        # A file name that is not UTF-8 (in a comment, a command line) is written as
+        # an escape: the file stays UTF-8, which every reader of ours insists on.
+        text: dict[str, Any] = {} if binary else {"encoding": "utf-8", "newline": "\n",
+                                                 "errors": "backslashreplace"}
         try:
             return open(self.tmp or self.path, kind, **text)
         except OSError as e:
@@ -121,16 +182,19 @@ def open_outputs(paths: Sequence[str], force: bool = False,
     staged: list[_Staged] = []
     streams: list[IO[Any]] = []
     try:
-        for path in paths:
-            staged.append(_stage(path, force))
-        for s in staged:
-            streams.append(s.open(binary))
-        yield streams
-        for s, f in zip(staged, streams):
-            if s.path == STDOUT:
-                f.flush()
-            else:
-                f.close()
+        # A failed write names the outputs: which stream the block was writing is
+        # not known here (a figure writes its PNG and its SVG in turn).
+        with writing(", ".join(map(shown, paths))):
+            for path in paths:
+                staged.append(_stage(path, force))
+            for s in staged:
+                streams.append(s.open(binary))
+            yield streams
+            for s, f in zip(staged, streams):
+                if s.path == STDOUT:
+                    f.flush()
+                else:
+                    f.close()
         _commit(staged, force)
     except BaseException:
         for s, f in zip(staged, streams):
@@ -155,12 +219,13 @@ def write_texts(items: Sequence[tuple[str, str]], force: bool = False) -> None:
         for path, _ in items:
             staged.append(_stage(path, force))
         for s, (_, text) in zip(staged, items):
-            if s.path == STDOUT:
-                sys.stdout.write(text)
-                sys.stdout.flush()
-                continue
-            with s.open(binary=False) as f:
-                f.write(text)
+            with writing(s.path):
+                if s.path == STDOUT:
+                    sys.stdout.write(text)
+                    sys.stdout.flush()
+                    continue
+                with s.open(binary=False) as f:
+                    f.write(text)
         _commit(staged, force)
     except BaseException:
         _discard(staged)

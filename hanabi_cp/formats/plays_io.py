@@ -11,13 +11,14 @@ letters/words); other keys (status, method, ...) are allowed and ignored.
 from __future__ import annotations
 
 import json
+from itertools import chain
 
 from ..errors import InputError
 from ..limits import echo
 from ..plays import ACTIONS, PlaySequence, parse_action
 from .decks import format_of, looks_like_json
 from .jsonpos import describe, line_of, load_json
-from .textio import display_name, read_text, write_text
+from .textio import display_name, read_text, text_lines, token_runs, write_text
 
 _LETTERS = frozenset("PSDpsd")
 EXPECTED_ACTION = "an action P, S, D (or play, store, discard)"
@@ -44,8 +45,9 @@ def parse_plays_text(text: str, path: str = "<string>") -> PlaySequence:
     if not text.strip():
         raise InputError(path, None, "a play sequence (P, S, D)", "an empty file")
     out = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        tokens = line.split("#", 1)[0].split()
+    for lineno, line in enumerate(text_lines(text), start=1):
+        runs = token_runs(line.split("#", 1)[0], "reading the play sequence")
+        tokens = next(runs)
         # `solve` output (SAT-competition style): `c` comments, an `s` status, `v` actions
         if tokens and tokens[0] == "c":
             continue
@@ -56,7 +58,7 @@ def parse_plays_text(text: str, path: str = "<string>") -> PlaySequence:
             continue
         if tokens and tokens[0] == "v":
             tokens = tokens[1:]
-        for token in tokens:
+        for token in chain.from_iterable(chain((tokens,), runs)):
             actions = _token_actions(token)
             if actions is None:
                 raise InputError(path, lineno, EXPECTED_ACTION, echo(token))
@@ -70,7 +72,7 @@ def parse_plays_json(text: str, path: str = "<string>") -> PlaySequence:
     >>> str(parse_plays_json('{"status": "winnable", "plays": "PSD"}'))
     'PSD'
     """
-    data = load_json(text, path)
+    data = load_json(text, path, "the play sequence")
     if not isinstance(data, dict) or "plays" not in data:
         raise InputError(path, line_of(text, ()), 'a JSON object with "plays"', describe(data))
     plays = data["plays"]
@@ -106,7 +108,7 @@ def read_plays(path: str) -> PlaySequence:
     ...
     hanabi_cp.errors.InputError: missing.plays: expected an existing file, found nothing
     """
-    return parse_plays(read_text(path), display_name(path))
+    return parse_plays(read_text(path, "the play sequence"), display_name(path))
 
 
 def plays_to_text(plays: PlaySequence) -> str:

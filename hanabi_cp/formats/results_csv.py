@@ -27,16 +27,22 @@ r.csv:1: expected the columns x,score, found x,verdict (a CSV of another table o
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
+import math
 import os
 import stat
 import sys
+import weakref
 from collections.abc import Sequence
 
 from .. import interrupts
 from ..errors import FileError, InputError
-from .textio import STDIO, display_name, read_text
+from ..limits import MAX_DIGITS, echo
+from . import csv_lock
+from .outputs import writing
+from .textio import STDIO, display_name, printable, read_text
 
 
 class ResultsCSV:
@@ -44,7 +50,16 @@ class ResultsCSV:
 
     def __init__(self, path: str, fields: Sequence[str], key: Sequence[str]):
         self.path, self.fields, self.key = path, list(fields), list(key)
-        self.rows: list[dict] = [] if path == STDIO else self._read()
+        self.rows: list[dict] = []
+        if path != STDIO:
+            # one writer at a time (csv_lock): held until this table is dropped
+            release = csv_lock.hold(path)
+            weakref.finalize(self, release)
+            try:
+                self.rows = self._read()
+            except BaseException:
+                release()
+                raise
         self._index = {self._key(r): r for r in self.rows}
         self.added = 0
         self._header_written = False
@@ -57,7 +72,7 @@ class ResultsCSV:
 
     def get(self, **key) -> dict | None:
         """The row with these key columns (compared as CSV text), if there is one."""
-        return self._index.get(self._key({k: "" if v is None else v for k, v in key.items()}))
+        return self._index.get(self._key({k: _cell(v) for k, v in key.items()}))
 
     def add(self, row: dict) -> None:
         """Append ``row`` (missing columns and None are empty) unless its key is there."""
@@ -80,22 +95,36 @@ class ResultsCSV:
             if not self._header_written:
                 line = _line(self.fields) + line
                 self._header_written = True
-            sys.stdout.write(line)
-            sys.stdout.flush()
+            with writing(STDIO):
+                sys.stdout.write(line)
+                sys.stdout.flush()
             return
         folder = os.path.dirname(os.path.abspath(self.path))
+        created = False
         try:
             os.makedirs(folder, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o666)
+                created = True
+            except FileExistsError:
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         except OSError as e:
             raise FileError(f"{self.path}: cannot write: {e.strerror}") from None
+        size = None
         try:
-            if os.fstat(fd).st_size == 0:
+            size = os.fstat(fd).st_size
+            if size == 0:
                 line = _line(self.fields) + line
             data = line.encode("utf-8")
             while data:
                 data = data[os.write(fd, data):]
         except OSError as e:
+            # A full disk may take part of the row: cut it off, the CSV stays whole rows.
+            with contextlib.suppress(OSError):
+                if created:             # and no empty CSV where there was none
+                    os.unlink(self.path)
+                elif size is not None:
+                    os.ftruncate(fd, size)
             raise FileError(f"{self.path}: cannot write: {e.strerror}") from None
         finally:
             os.close(fd)
@@ -115,7 +144,7 @@ class ResultsCSV:
             raise InputError(name, None, "a regular CSV file", "a special file")
         if not os.access(path, os.W_OK):
             raise FileError(f"{name}: cannot write: permission denied")
-        text = read_text(path)
+        text = read_text(path, "the CSV")
         header = _line(self.fields).rstrip("\n")
         first, newline, rest = text.partition("\n")
         if not newline and header.startswith(first):
@@ -132,10 +161,22 @@ class ResultsCSV:
         if lines[-1]:
             self._drop(len(lines[-1].encode("utf-8")), len(lines) + 1, "an incomplete last row")
         out = []
+        checks = [(i, field, COLUMNS[field]) for i, field in enumerate(self.fields)
+                  if field in COLUMNS]
         for no, cells in enumerate(csv.reader(lines[:-1]), start=2):
             if len(cells) != len(self.fields):
                 raise InputError(name, no, f"{len(self.fields)} columns", f"{len(cells)}")
-            out.append(dict(zip(self.fields, cells)))
+            for i, field, (ok, what) in checks:
+                if cells[i] and not ok(cells[i]):
+                    raise InputError(name, no, f"{what} in column {field!r} ({HAND_EDITED})",
+                                     echo(cells[i]))
+            row = dict(zip(self.fields, cells))
+            for field, needed in REQUIRES.items():
+                lacking = [f for f in needed if row.get(field) and f in row and not row[f]]
+                if lacking:
+                    raise InputError(name, no, f"a value in column {lacking[0]!r} with one in "
+                                     f"{field!r} ({HAND_EDITED})", "an empty cell")
+            out.append(row)
         return out
 
     def _drop(self, size: int, line: int, what: str) -> None:
@@ -157,9 +198,45 @@ def _check_creatable(path: str) -> None:
         raise FileError(f"{path}: cannot write: permission denied ({folder})")
 
 
+def _is_int(text: str) -> bool:
+    digits = text[1:] if text[:1] == "-" else text
+    return digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text)) and text.isascii()
+    except ValueError:
+        return False
+
+
+_INT = (_is_int, "an integer")
+_NUMBER = (_is_number, "a number")
+# The numeric columns of every table, by name (a name means the same in every table):
+# the summaries and figures compute with them, so a word there, typed by hand, is
+# refused when the CSV is read, naming its line, not met as a ValueError mid-run.
+# An empty cell is always allowed (no value).
+COLUMNS = {
+    **dict.fromkeys(["instance", "seed", "n", "c", "r", "N", "h", "v", "m", "min_hand",
+                     "variables", "constraints", "table", "deck_seed", "players", "hand_size",
+                     "score", "step", "effort", "tiebreak", "accepted", "best", "vars",
+                     "clauses", "cards", "game", "strike_limit", "strikes", "turns",
+                     "bound_lower"], _INT),
+    **dict.fromkeys(["x", "ratio", "seconds", "build_seconds", "reduce_seconds",
+                     "solve_seconds", "sat_seconds", "bound_seconds"], _NUMBER),
+    "clues": (lambda t: t == "unlimited" or _is_int(t), "an integer or 'unlimited'"),
+}
+
+# Columns whose value the rows' readers take to imply others': a bound's method comes
+# with the bound's time.
+REQUIRES = {"bound_method": ("bound_seconds",)}
+HAND_EDITED = "a row edited by hand? fix it, or delete the line to redo its work"
+
+
 def _cell(value) -> str:
-    # One row is one line: a message with a newline would break that.
-    return "" if value is None else " ".join(str(value).splitlines())
+    # One row is one line: a message with a newline would break that.  A file name
+    # that is not UTF-8 is kept as \xNN escapes (the key of its row reads the same).
+    return "" if value is None else printable(" ".join(str(value).splitlines()))
 
 
 def _line(cells: Sequence[str]) -> str:

@@ -58,6 +58,8 @@ class LiveSpace:
         if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
             raise InvalidParameter(f"{{max_players}} must be {MIN_PLAYERS} to {MAX_PLAYERS}, "
                                    f"found {self.max_players!r}", "max_players")
+        # The largest rules drawn must be rules: refused now, not at some instance.
+        Rules(self.max_players, self.max_hand, self.max_clues, self.max_strikes)
 
     def stream(self) -> str:
         """What identifies this space's instances in the harness CSV."""
@@ -71,7 +73,10 @@ class LiveSpace:
         kind = rng.choices([k for k, _ in KINDS], [w for _, w in KINDS])[0]
         players = rng.randint(MIN_PLAYERS, self.max_players)
         hand = rng.randint(1, self.max_hand)
-        clues = rng.choice([*range(self.max_clues + 1), None])
+        # rng.choice([0, ..., max_clues, None]) without the list: the same draw
+        clues: int | None = rng.randrange(self.max_clues + 2)
+        if clues == self.max_clues + 1:
+            clues = None
         rules = Rules(players, hand, clues, rng.randint(1, self.max_strikes),
                       final_round=rng.random() >= NO_FINAL_ROUND)
         return LiveInstance(index, kind, self._deck(rng, kind, players * hand), rules)

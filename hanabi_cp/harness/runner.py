@@ -21,6 +21,7 @@ from typing import Protocol, TypeVar
 from ..errors import InvalidParameter
 from ..executors import SERIAL, Execution, run_tasks
 from ..formats.results_csv import ResultsCSV
+from ..limits import echo
 from ..model import Deck
 from ..solvers import Method, SolveOptions, methods
 from . import results as csv_rows
@@ -130,8 +131,19 @@ def select_checks(names: Sequence[str] | None = None, extra: Iterable[Method] = 
     return checks
 
 
-def parse_sample(specs: Iterable[str]) -> dict[str, float]:
-    """``["cpsat=0.1"]`` -> {"cpsat": 0.1}: run that check on a fraction of instances."""
+def parse_sample(specs: Iterable[str], checks: Iterable[Labelled] | None = None) -> dict[str, float]:
+    """``["cpsat=0.1"]`` -> {"cpsat": 0.1}: run that check on a fraction of instances.
+
+    With ``checks``, a name that is neither the label nor the method of one of them
+    is refused: it would sample nothing, silently.
+
+    >>> parse_sample(["brute=0.5"], select_checks(["brute"]))
+    {'brute': 0.5}
+    >>> parse_sample(["brtue=0.5"], select_checks(["brute"]))
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InvalidParameter: sample: 'brtue' is no check of this run; choose from brute, brute+max
+    """
     rates = {}
     for spec in specs:
         name, eq, value = spec.partition("=")
@@ -140,9 +152,15 @@ def parse_sample(specs: Iterable[str]) -> dict[str, float]:
         except ValueError:
             rate = -1.0
         if not eq or not name or not 0.0 <= rate <= 1.0:
-            raise InvalidParameter(f"{{sample}}: expected NAME=FRACTION with FRACTION in 0..1, found {spec!r}",
+            raise InvalidParameter(f"{{sample}}: expected NAME=FRACTION with FRACTION in 0..1, found {echo(spec)}",
                                    "sample")
         rates[name] = rate
+    if checks is not None:
+        names = {n for c in checks for n in (c.label, c.name)}
+        unknown = [n for n in rates if n not in names]
+        if unknown:
+            raise InvalidParameter(f"{{sample}}: {echo(unknown[0])} is no check of this run; choose "
+                                   f"from {', '.join(sorted(names))}", "sample")
     return rates
 
 

@@ -27,8 +27,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from ..deadline import TimeUp, poll
 from ..model import Card, Deck
 from .rules import Rules
+
+PHASE = "the lost-deck reasons"
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -141,6 +144,7 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
     gates = gates_now()
     squeezes: list[tuple[int, list[Card]]] = []
     for j in range(dealt, N):
+        poll(PHASE)          # a step costs O(kinds): 10^4 positions x 10^3 kinds is minutes
         late = [card for card, gate in gates if gate >= j]
         held = [card for card in late if copies[card][-1] < j]
         yield j, late, held, list(squeezes)
@@ -255,9 +259,13 @@ def lost_reasons(deck: Deck, rules: Rules) -> list[str]:
 
 
 def lost_reason(deck: Deck, rules: Rules) -> str | None:
-    """The first reason that fires, or None."""
-    for check in CHECKS:
-        why = check(deck, rules)
-        if why is not None:
-            return why
+    """The first reason that fires, or None (also when the ambient deadline passes
+    first: a reason only shortcuts a search, whose own clock then stops it)."""
+    try:
+        for check in CHECKS:
+            why = check(deck, rules)
+            if why is not None:
+                return why
+    except TimeUp:
+        return None
     return None

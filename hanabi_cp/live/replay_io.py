@@ -106,7 +106,7 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     ...
     hanabi_cp.errors.InputError: g.json:1: expected a list of actions, found {"type": 0}
     """
-    data = load_json(text, path)
+    data = load_json(text, path, "the game")
     shape = Shape(text, path)
     if isinstance(data, list):
         return Replay(_actions(data, shape, ()))
@@ -253,7 +253,7 @@ def _fit(deck: Deck, variant: Variant | None, shape: Shape) -> Deck:
 
 
 def read_replay(path: str) -> Replay:
-    return parse_replay(read_text(path), display_name(path))
+    return parse_replay(read_text(path, "the game"), display_name(path))
 
 
 def options_json(rules: Rules) -> dict:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..deadline import poll
 from ..generators import standard_deck
 from ..errors import InvalidParameter
 from ..live.actions import Action, Kind
@@ -26,6 +27,9 @@ from ..live.rules import Rules
 from ..model import Card, Deck
 from .strategy import Strategy, StrategyError, check_players, get_strategy
 from .view import NO_CLUES, CardClues, CheatView, ClueRecord, Turn, View, build_view
+
+
+PHASE = "playing the game"
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,7 @@ class _Engine:
         g, seats, players = self.game, self.seats, self.rules.players
         views = self._views()
         while not g.over:
+            poll(PHASE)          # a command's --time-limit: a turn costs more on big decks
             p = g.turn % players
             action = seats[p].act(views[p])
             turn = self._apply(p, action)

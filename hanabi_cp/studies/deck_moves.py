@@ -89,12 +89,51 @@ def copy_vectors(n: int, c: int, r: int, exact: bool) -> Iterator[tuple[int, ...
         yield from product(range(1, r + 1), repeat=n * c)
 
 
-def count_decks(n: int, c: int, r: int, exact: bool) -> int:
-    """How many distinct decks (card orders) there are with these parameters."""
-    total = 0
-    for copies in copy_vectors(n, c, r, exact):
-        total += math.factorial(sum(copies)) // math.prod(math.factorial(x) for x in copies)
-    return total
+def count_decks(n: int, c: int, r: int, exact: bool, above: int | None = None) -> int:
+    """How many distinct decks (card orders) there are with these parameters.
+
+    Counted, not enumerated: decks of L cards in which each of the k = n c kinds has
+    1..r copies (exactly r when ``exact``), built up one kind at a time (a kind with
+    j copies goes into a deck of L cards in C(L + j, j) ways).  With ``above``, the
+    count stops as soon as it passes ``above`` and returns a number that does (the
+    guard of an exhaustive sweep needs no more): every kind added only multiplies.
+
+    >>> count_decks(3, 6, 3, exact=False, above=200_000) > 200_000   # 3^18 copy vectors
+    True
+    >>> count_decks(1, 1, 5, exact=False), count_decks(2, 1, 2, exact=False)
+    (5, 14)
+    """
+    ways = [1]                  # ways[L]: decks of L cards of the kinds added so far
+    for _ in range(n * c):
+        grown = [0] * (len(ways) + r)
+        copies = range(r, r + 1) if exact else range(1, r + 1)
+        total = 0
+        for size, w in enumerate(ways):
+            if not w:
+                continue
+            for j in copies:
+                more = w * _comb(size + j, j, above)
+                grown[size + j] += more
+                total += more
+                # partial counts only grow: a deck of fewer kinds extends to at least one
+                if above is not None and total > above:
+                    return total
+        ways = grown
+    return sum(ways)
+
+
+def _comb(a: int, b: int, above: int | None) -> int:
+    """C(a, b), or with ``above`` any number above it once C(a, b) passes it (the
+    factors of C(a, b) = prod (a - m + i) / i, m = min(b, a - b), only grow the
+    partial products, so a huge C is cut off after a few steps)."""
+    if above is None:
+        return math.comb(a, b)
+    m, value = min(b, a - b), 1
+    for i in range(1, m + 1):
+        value = value * (a - m + i) // i
+        if value > above:
+            return value
+    return value
 
 
 def all_decks(n: int, c: int, r: int, exact: bool) -> Iterator[Cards]:

@@ -29,6 +29,7 @@ from xml.sax.saxutils import escape
 
 from ..errors import FileError
 from ..formats.outputs import open_outputs
+from ..formats.textio import printable
 
 EXTENSIONS = ("png", "svg")
 _PNG = b"\x89PNG\r\n\x1a\n"
@@ -42,7 +43,8 @@ def description(csv_path: str | None, stem: str) -> str | None:
     if csv_path is None:
         return None
     folder = os.path.dirname(os.path.realpath(stem))
-    return f"drawn by hanabi-cp study from {os.path.relpath(os.path.realpath(csv_path), folder)}"
+    source = os.path.relpath(os.path.realpath(csv_path), folder)
+    return f"drawn by hanabi-cp study from {printable(source)}"
 
 
 def check_figures(stem: str, csv_path: str | None, force: bool = False) -> None:

@@ -150,10 +150,11 @@ def _baseline(rows: ResultsCSV, cfg: Config, count: int, cap, progress: bool,
 
 
 def _exhaustive(rows: ResultsCSV, cfg: Config, cap, progress: bool, pool: TaskPool) -> None:
-    total = count_decks(cfg.n, cfg.c, cfg.r, cfg.exact)
+    total = count_decks(cfg.n, cfg.c, cfg.r, cfg.exact, above=MAX_EXHAUSTIVE)
     if total > MAX_EXHAUSTIVE:
-        raise LimitError(f"n = {cfg.n}, c = {cfg.c}, r = {cfg.r} has {total:,} decks; an "
-                          f"exhaustive sweep takes at most {MAX_EXHAUSTIVE:,}")
+        raise LimitError(f"n = {cfg.n}, c = {cfg.c}, r = {cfg.r} has more than "
+                         f"{MAX_EXHAUSTIVE:,} decks; an exhaustive sweep takes at most "
+                         f"{MAX_EXHAUSTIVE:,}")
     _measure(rows, cfg, "all", all_decks(cfg.n, cfg.c, cfg.r, cfg.exact), total,
              f"all n={cfg.n} c={cfg.c}", cap, progress, pool)
 

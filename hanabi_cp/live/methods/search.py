@@ -36,6 +36,7 @@ import sys
 import time
 from bisect import bisect_left
 
+from ...deadline import ambient
 from ...solvers import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason
@@ -44,6 +45,9 @@ from ..solve import LiveMethod, LiveOutcome, decided_now, register
 
 PLAY, DISCARD, CLUE = 0, 1, 2
 CHECK_EVERY = 512          # nodes between two looks at the clock
+# A node's bound costs about a step per card: on large decks the clock is looked at
+# every CHECK_CARDS / N nodes instead (every node from 2^18 cards on).
+CHECK_CARDS = 1 << 18
 FREE = 10 ** 9             # the token count that stands for "unlimited"
 
 
@@ -63,6 +67,7 @@ class LiveSearch:
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
         self.deck, self.rules, self.deadline = deck, rules, deadline
+        self.check_every = max(1, min(CHECK_EVERY, CHECK_CARDS // max(1, N)))
         self.n, self.c, self.N, self.p, self.H = n, c, N, rules.players, rules.hand_size
         self.target = n * c
         self.free_clues = rules.clues is None
@@ -530,7 +535,7 @@ class LiveSearch:
         order at most ``budget`` times are tried; ``self.proved`` says whether a
         False is a proof (no game at all reaches ``goal``)."""
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and self.deadline is not None \
+        if self.nodes % self.check_every == 0 and self.deadline is not None \
                 and time.perf_counter() > self.deadline:
             raise Timeout
         self.proved = True
@@ -690,7 +695,8 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 4 * s.N + 4 * (start.rules.clues or 0) + 1000))
     try:
-        return _maximize(s, start) if options.maximize else _decide(s, start)
+        with ambient(options.clock()):      # the lost-deck reasons poll it
+            return _maximize(s, start) if options.maximize else _decide(s, start)
     finally:
         sys.setrecursionlimit(old)
 

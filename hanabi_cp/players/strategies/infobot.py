@@ -24,7 +24,7 @@ from ...live.rules import Rules
 from ...model import Card
 from ..strategy import Strategy, register
 from ..view import Turn, View
-from .information import kinds_seen, need_clue_tokens, space_of
+from .information import hand_sizes, kinds_seen, need_clue_tokens, space_of
 
 # A risky play needs at least this chance (hanabi.rs's figure).
 RISK = 0.75
@@ -85,9 +85,9 @@ class Infobot(Strategy):
         need_clue_tokens(rules, self.name)
         self.common: Common | None = None
 
-    def _common(self, view: View) -> Common:
+    def _common(self, view: View, turn: Turn | None = None) -> Common:
         if self.common is None:
-            self.common = Common.start(space_of(view), tuple(len(h) for h in view.hands))
+            self.common = Common.start(space_of(view), hand_sizes(view, turn))
         return self.common
 
     def knowledge_state(self) -> tuple:
@@ -248,7 +248,7 @@ class Infobot(Strategy):
     # ---- what everyone learns -----------------------------------------------------
 
     def observe(self, view: View, turn: Turn) -> None:
-        c = self._common(view)
+        c = self._common(view, turn)
         space = c.space
         mover = turn.player
         if turn.clue is not None:

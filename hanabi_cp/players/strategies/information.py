@@ -45,6 +45,16 @@ def space_of(view: View) -> CardSpace:
     return _space(view.n, view.c, tuple(sorted((x.value, x.color, k) for x, k in view.copies.items())))
 
 
+def hand_sizes(view: View, turn: Turn | None = None) -> tuple[int, ...]:
+    """The hands' sizes in ``view``, or with ``turn``, before it: a seat whose first
+    call is ``observe`` (it has not moved yet) starts its tables from the deal, and
+    the mover's hand shrank if the deck had no card left to draw."""
+    sizes = [len(h) for h in view.hands]
+    if turn is not None and turn.clue is None and turn.drawn is None:
+        sizes[turn.player] += 1
+    return tuple(sizes)
+
+
 @lru_cache(maxsize=64)
 def card_kinds(space: CardSpace) -> dict[Card, int]:
     """Every card's kind (a lookup is cheaper than the arithmetic on a named tuple)."""
@@ -97,9 +107,9 @@ class Information(Strategy):
         need_clue_tokens(rules, self.name)
         self.public: Public | None = None
 
-    def _public(self, view: View) -> Public:
+    def _public(self, view: View, turn: Turn | None = None) -> Public:
         if self.public is None:
-            self.public = Public.start(space_of(view), tuple(len(h) for h in view.hands))
+            self.public = Public.start(space_of(view), hand_sizes(view, turn))
         return self.public
 
     def knowledge_state(self) -> tuple:
@@ -179,7 +189,7 @@ class Information(Strategy):
         return 0
 
     def observe(self, view: View, turn: Turn) -> None:
-        pub = self.public or self._public(view)
+        pub = self.public or self._public(view, turn)
         clue = turn.clue
         if clue is not None:
             giver = turn.player

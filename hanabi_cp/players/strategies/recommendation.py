@@ -16,6 +16,7 @@ from ...live.actions import Action, Kind
 from ...model import Card
 from ..strategy import Strategy, register
 from ..view import Turn, View
+from .information import need_clue_tokens
 
 
 def window(view: View) -> int:
@@ -59,6 +60,7 @@ class Recommendation(Strategy):
 
     def __init__(self, me, rules, seed=0):
         super().__init__(me, rules, seed)
+        need_clue_tokens(rules, self.name)
         self.rec: tuple[Kind, int] | None = None     # (PLAY or DISCARD, order)
 
     def observe(self, view: View, turn: Turn) -> None:
@@ -89,13 +91,17 @@ class Recommendation(Strategy):
             # that ends the game (so with 3 strikes, never a third error)
             if plays == 0 or (plays == 1 and view.strikes < view.rules.strikes - 1):
                 return Action.play(rec[1])
-        if view.clues is None or view.clues > 0:
-            return self.clue(view)
-        if rec is not None and rec[0] is Kind.DISCARD:
+        holders = [q for q in range(view.players) if q != self.me and view.others[q]]
+        if (view.clues is None or view.clues > 0) and holders:
+            return self.clue(view, holders)
+        hand = view.my_hand
+        # with the tokens at their maximum (0 of 0 too) no discard is legal: a play is
+        can_discard = view.clues is not None and view.clues < (view.max_clues or 0)
+        if rec is not None and rec[0] is Kind.DISCARD and can_discard:
             return Action.discard(rec[1])
-        return Action.discard(view.my_hand[0])
+        return Action.discard(hand[0]) if can_discard else Action.play(hand[0])
 
-    def clue(self, view: View) -> Action:
+    def clue(self, view: View, holders: list[int]) -> Action:
         p, k = view.players, window(view)
         total = sum(recommend(view, view.others[q] or (), k)
                     for q in range(p) if q != self.me) % (2 * k)
@@ -103,7 +109,7 @@ class Recommendation(Strategy):
         target = (self.me + 1 + j) % p
         cards = view.others[target]
         if not cards:                # an empty hand (no final round): any legal clue
-            target = next(q for q in range(p) if q != self.me and view.others[q])
+            target = holders[0]
             cards = view.others[target]
         assert cards
         first = cards[0]
