@@ -174,7 +174,7 @@ def load_game_deck(path: str) -> tuple[Deck, Replay | None]:
     hanab.live export, a certificate): its variant, options and players count."""
     from ..formats.decks import looks_like_json, parse_deck
     from ..formats.textio import display_name, read_text
-    text = read_text(path)
+    text = read_text(path, "the deck")
     name = display_name(path)
     if looks_like_json(text):
         game = _game_with_deck(text, name)
