@@ -105,7 +105,7 @@ def test_analyze_cli_text_json_and_csv(game_file, tmp_path):
     out = tmp_path / "pos.csv"
     res = run(["analyze", path, "--csv", out])
     lines = out.read_text().splitlines()
-    assert lines[0].startswith("game,position,turn,player,action,best,hanablive_max,status")
+    assert lines[0].startswith("file,position,turn,player,action,best,hanablive_max,status")
     assert lines[1].startswith("game.json,0,,,the deal,25,25,DECIDED")
     assert run(["analyze", path, "--csv", out]).exit_code == 2          # no overwriting
 

@@ -21,9 +21,9 @@ from ..live.replay_io import read_replay
 from ..live.rules import Rules
 from ..model import Deck
 
-FIELDS = ["game", "position", "turn", "player", "action", "best", "hanablive_max", "status",
+FIELDS = ["file", "position", "turn", "player", "action", "best", "hanablive_max", "status",
           "score", "lower", "upper", "method", "seconds"]
-KEY = ["game", "position"]
+KEY = ["file", "position"]
 
 
 def load_game(path: str, deck_path: str | None = None,
@@ -53,7 +53,7 @@ def load_game(path: str, deck_path: str | None = None,
 
 
 def rows_of(name: str, result: PostMortem) -> list[dict]:
-    return [{"game": name, **row.as_dict()} for row in result.rows]
+    return [{"file": name, **row.as_dict()} for row in result.rows]
 
 
 def write_rows(csv_path: str, name: str, result: PostMortem, force: bool = False) -> None:
@@ -92,7 +92,7 @@ def run_folder(folder: str, csv_path: str, method: str = "auto",
     for name in names:
         path = os.path.join(folder, name)
         # done when the row of its last position is there (a game's rows go in order)
-        if not table.has(game=name, position=len(read_replay(path).actions)):
+        if not table.has(file=name, position=len(read_replay(path).actions)):
             todo.append((path, name, method, position_limit, players))
     from tqdm import tqdm
 
