@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -75,10 +74,11 @@ def test_families_by_their_naming_rules():
     assert "Clue Starved & Black (6 Suits)" not in names and "Critical Fours & Black (5 Suits)" not in names
 
 
-def test_generation_is_fast_and_lazy():
-    start = time.perf_counter()
-    tuple(variant_families.generate())
-    assert time.perf_counter() - start < 0.5         # about 20 ms; the bound only catches a regression
+def test_generation_is_lazy():
+    # The catalogue is built on first use only: importing the module or naming the
+    # default variant builds none of the 2,393 names (speed is bench's, not a test's).
+    names = [v.name for v in variant_families.generate()]
+    assert len(names) == len(set(names))
     code = ("import hanabi_cp.live.variants as v; assert v.all_variants.cache_info().currsize == 0; "
             "v.NO_VARIANT; assert v.all_variants.cache_info().currsize == 1")
     subprocess.run([sys.executable, "-c", code], check=True)
