@@ -89,3 +89,13 @@ def test_changelog_keeps_a_changelog():
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     assert text.startswith("# Changelog")
     assert re.search(r"^## \[0\.1\.0\] - unreleased$", text, re.M)
+
+
+def test_readme_links_point_into_the_clone():
+    """mkdocs --strict checks the pages' links; README.md is not a page, so here."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if not re.match(r"[a-z]+://", link)]
+    assert local, "README links into the manual"
+    missing = [link for link in local if not (ROOT / link).exists()]
+    assert missing == [], missing
