@@ -53,7 +53,7 @@ def test_one_spelling_of_the_command(page):
 
 def test_blocks_the_walk_cannot_run_are_few_and_say_why():
     skipped = [b for b in shell_blocks() if b.kind == "skip"]
-    assert len(skipped) <= 4, [str(b) for b in skipped]
+    assert len(skipped) <= 5, [str(b) for b in skipped]
     for b in skipped:
         assert re.match(r"Not run by the docs walk: \S", b.title), b
     full = [b for b in shell_blocks() if b.kind == "full"]
