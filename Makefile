@@ -1,11 +1,11 @@
 # Two commands set up everything on a fresh machine with Python 3.11:
 #   make demo   - create .venv, install, solve a bundled standard deck
-#   make test   - create .venv, install, run the static checks and the test suite
+#   make test   - create .venv, install, run the static checks, build the manual and run the test suite
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo lint test test-slow bench clean
+.PHONY: demo lint docs test test-slow bench clean
 
 # pip's own chatter (the machine's index warnings, build-backend notices) goes to a
 # log that is shown only when the install fails.  The hle extra (DeepMind's Hanabi
@@ -16,7 +16,7 @@ $(BIN)/hanabi-cp: pyproject.toml
 	@echo "setting up $(VENV) (first run only; log in $(VENV)/install.log)"
 	@$(PYTHON) -m venv $(VENV)
 	@{ $(BIN)/pip install --upgrade pip \
-		&& CMAKE_POLICY_VERSION_MINIMUM=3.5 $(BIN)/pip install -e '.[test,hle]'; } \
+		&& CMAKE_POLICY_VERSION_MINIMUM=3.5 $(BIN)/pip install -e '.[test,hle,docs]'; } \
 		> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
@@ -30,14 +30,18 @@ lint: $(BIN)/hanabi-cp
 	$(BIN)/ruff check hanabi_cp
 	$(BIN)/mypy
 
-test: lint
+# The manual (mkdocs.yml, docs/): --strict makes a broken link, page or API reference an error.
+docs: $(BIN)/hanabi-cp
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -d site
+
+test: lint docs
 	$(BIN)/python -m pytest
 
-test-slow: lint
+test-slow: lint docs
 	$(BIN)/python -m pytest --runslow
 
 bench: $(BIN)/hanabi-cp
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build site *.egg-info

@@ -239,17 +239,20 @@ def test_raises_are_specific_and_library_messages_name_no_flags():
                          "f\"{{jobs}} {jobs}: expected ...\", \"jobs\"): the CLI writes --jobs")
 
 
-def test_readme_python_section_runs(monkeypatch):
-    """The README's "Using hanabi-cp from Python" section, run as a doctest from a
-    clone's root: its outputs are checked, so it cannot rot."""
-    text = (ROOT / "README.md").read_text()
-    section = re.search(r"^## Using hanabi-cp from Python\n(.*?)^## ", text, re.S | re.M)
-    assert section, "README has no '## Using hanabi-cp from Python' section"
+def test_manual_python_page_runs(monkeypatch):
+    """The manual's "Using hanabi-cp from Python" page (docs/api.md, up to its generated
+    reference) and the README's Python block, run as a doctest from a clone's root:
+    their outputs are checked, so they cannot rot."""
+    text = (ROOT / "docs" / "api.md").read_text()
+    section = re.search(r"^# Using hanabi-cp from Python\n(.*?)^## Reference", text, re.S | re.M)
+    assert section, "docs/api.md has no '# Using hanabi-cp from Python' section before '## Reference'"
     body = section[1]
     blocks = re.findall(r"^```python\n(.*?)^```", body, re.S | re.M)
     assert blocks and all(">>>" in b for b in blocks)
+    readme = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M)
+    assert readme and all(">>>" in b for b in readme)
     monkeypatch.chdir(ROOT)
-    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "README", "README.md", 0)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks + readme), {}, "docs/api.md", "docs/api.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     out: list[str] = []
     result = runner.run(test, out=out.append)

@@ -1,5 +1,5 @@
 """bench.linear_algorithms: the pure helpers of --instructions (no valgrind run here:
-one takes minutes; the benchmark itself is run by hand, see README "Methods")."""
+one takes minutes; the benchmark itself is run by hand, see docs/methods.md)."""
 
 import doctest
 

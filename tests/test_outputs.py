@@ -1,5 +1,5 @@
 """No file is overwritten without --force, no partial file is left on error, and the
-result CSVs refuse what they cannot resume from (README: Interrupts and output files)."""
+result CSVs refuse what they cannot resume from (docs/limits.md: Interrupts and output files)."""
 
 import csv
 import os

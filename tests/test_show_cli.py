@@ -156,7 +156,7 @@ RAINBOW = "Rainbow (6 Suits)"
 
 def write_game(folder, name="game.json", players=4, strategy="recommendation"):
     """A game of our own players on the standard winnable deck, as `play --replay`
-    writes it (the README's picture is drawn from the 2-player one)."""
+    writes it (the manual's picture, docs/pictures.md, is drawn from the 2-player one)."""
     path = folder / name
     res = run(["play", WIN, "--players", players, "--strategy", strategy, "--replay", path])
     assert res.exit_code == 0, res.output

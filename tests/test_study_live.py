@@ -47,7 +47,7 @@ def test_a_deck_the_final_round_loses_has_its_best_score_and_reason():
 
 
 def test_unknown_verdicts_are_counted_apart():
-    # Deck 545 with 4 players stays undecided for minutes (README).
+    # Deck 545 with 4 players stays undecided for minutes (docs/real-games.md).
     rows = live.deck_rows(545, 0, 4, ("real",), 0.05)
     assert rows[0]["verdict"] == "UNKNOWN" and rows[0]["score"] is None
     csv_rows = [{k: "" if v is None else str(v) for k, v in r.items()} for r in rows]

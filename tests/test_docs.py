@@ -1,0 +1,101 @@
+"""The manual's shape, fast: README within 400 lines with the CI contract, no
+development log in any page, one spelling of the command, the module map in step
+with the tree, few blocks the docs walk cannot run, CITATION.cff's required keys.
+(The site itself is built with --strict by `make docs`; the blocks are run by
+tests/test_docs_walk.py.)"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from docs_blocks import ROOT, blocks, manual, nav_pages, shell_blocks
+
+DEV_LOG = re.compile(r"this round|\bissue \d|\bissues? #?\d|owned by|main before|targets of issue|"
+                     r"other engineers|previous round|earlier round", re.I)
+
+
+def test_readme_is_short_and_keeps_the_ci_contract():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 400
+    # The two set-up commands, exactly as the Makefile and .ci/run know them.
+    assert "make demo   #" in text and "make test   #" in text
+
+
+def test_every_nav_page_exists_and_every_page_is_in_the_nav():
+    pages = nav_pages()
+    assert len(pages) == len(set(pages))
+    for page in pages:
+        assert (ROOT / page).is_file(), page
+    # Every Markdown page of the site is in the nav (mkdocs --strict also warns).
+    on_disk = {str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.md")}
+    assert on_disk <= set(pages), on_disk - set(pages)
+
+
+@pytest.mark.parametrize("page", manual())
+def test_no_development_log_in_user_docs(page):
+    text = (ROOT / page).read_text(encoding="utf-8")
+    found = [(n, line) for n, line in enumerate(text.splitlines(), 1) if DEV_LOG.search(line)]
+    assert found == [], f"{page}: development log belongs in CHANGELOG.md: {found}"
+    assert "<!-- section owned" not in text
+
+
+@pytest.mark.parametrize("page", manual())
+def test_one_spelling_of_the_command(page):
+    """`hanabi-cp` and `python`, after `source .venv/bin/activate`; never the path
+    into the venv in one example and the bare name in the next."""
+    for block in blocks(page):
+        if block.lang in {"sh", "bash", "shell", "console"}:
+            assert ".venv/bin/" not in block.code, f"{block}: spell it hanabi-cp / python"
+
+
+def test_blocks_the_walk_cannot_run_are_few_and_say_why():
+    skipped = [b for b in shell_blocks() if b.kind == "skip"]
+    assert len(skipped) <= 5, [str(b) for b in skipped]
+    for b in skipped:
+        assert re.match(r"Not run by the docs walk: \S", b.title), b
+    full = [b for b in shell_blocks() if b.kind == "full"]
+    assert len(full) <= 20, [str(b) for b in full]
+    # No example talks to an address outside the loopback.
+    for b in shell_blocks():
+        for host in re.findall(r"tcp://([^:/\s]+)", b.code):
+            assert host in {"127.0.0.1", "localhost", "HOST"}, (str(b), host)
+
+
+def test_each_run_block_writes_fresh_names():
+    """Walking the manual top to bottom in one folder never meets "refusing to
+    overwrite": no example passes --force."""
+    for b in shell_blocks():
+        if b.kind == "run":
+            assert "--force" not in b.code, f"{b}: write a fresh name instead of --force"
+
+
+def test_module_map_matches_the_tree():
+    result = subprocess.run([sys.executable, str(ROOT / "docs" / "gen_module_map.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_citation_cff_names_the_software_and_the_paper():
+    text = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    for key in ("cff-version: 1.2.0", "message:", "title:", "authors:", "type: software"):
+        assert key in text, key
+    assert "doi: 10.1016/j.tcs.2017.02.024" in text
+
+
+def test_changelog_keeps_a_changelog():
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert text.startswith("# Changelog")
+    assert re.search(r"^## \[0\.1\.0\] - unreleased$", text, re.M)
+
+
+def test_readme_links_point_into_the_clone():
+    """mkdocs --strict checks the pages' links; README.md is not a page, so here."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if not re.match(r"[a-z]+://", link)]
+    assert local, "README links into the manual"
+    missing = [link for link in local if not (ROOT / link).exists()]
+    assert missing == [], missing
