@@ -197,7 +197,7 @@ def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, 
     \b
     Example:
       hanabi-cp study strategies --count 20 --players 5 --csv results/strategies.csv
-      hanabi-cp study strategies --count 2000,5=10000 --figure docs/figures/study-strategies
+      hanabi-cp study strategies --count 200 --players 2-6 --csv results/study-strategies-200.csv
     """
     from ..players.strategy import get_strategy, strategies
     from ..studies import strategies as study_mod
