@@ -1,7 +1,9 @@
 """The layout the architecture promises: encoders only build, so importing one loads
 neither the method registry nor any method; every method lives in hanabi_cp/methods/."""
 
+import ast
 import json
+import pathlib
 import pkgutil
 import subprocess
 import sys
@@ -26,3 +28,62 @@ def test_every_method_is_a_module_of_the_methods_package():
                                                            for name, _ in solvers.METHODS]
     assert set(solvers.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat",
                                       "minizinc", "pb", "maxsat"}
+
+
+# --- imports, read from the source (AST), not from what a run happens to load ---
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "hanabi_cp"
+
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: pathlib.Path):
+    """(module imported from, names) of every import in ``path``, relative imports
+    resolved to absolute module names."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, ()
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            yield module, tuple(alias.name for alias in node.names)
+
+
+def _python_files(*folders: str):
+    for folder in folders:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def test_nothing_below_the_cli_imports_it():
+    cli = PACKAGE / "cli"
+    wrong = []
+    for path in _python_files("hanabi_cp"):
+        if path.is_relative_to(cli) or path == PACKAGE / "__main__.py":
+            continue
+        for module, names in _imports(path):
+            targets = [module] + [f"{module}.{n}" for n in names]
+            if any(t == "hanabi_cp.cli" or t.startswith("hanabi_cp.cli.") for t in targets):
+                wrong.append(f"{path.relative_to(ROOT)}: {module} {names}")
+    assert wrong == []
+
+
+def test_no_module_imports_the_version_from_the_package_root():
+    wrong = [f"{path.relative_to(ROOT)}: from {module} import __version__"
+             for path in _python_files("hanabi_cp", "tests", "bench")
+             for module, names in _imports(path)
+             if module == "hanabi_cp" and "__version__" in names]
+    assert wrong == []
+    assert "hanabi_cp.version.__version__" in (ROOT / "pyproject.toml").read_text()

@@ -14,9 +14,9 @@ from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..satsolver import DEFAULT_SOLVER
 from ..status import Status
 from ..verify import replay
-from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
-                     echo_json, force_option, hand_option, load_instance, provenance,
-                     time_limit_option, write_plays_to)
+from ..formats.outputs import check_outputs, provenance
+from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option,
+                     hand_option, load_instance, time_limit_option, write_plays_to)
 from .numbers import HAND
 
 if TYPE_CHECKING:

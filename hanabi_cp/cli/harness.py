@@ -12,7 +12,8 @@ from ..errors import FileError, UsageError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
 from .execution_options import execution_options, get_execution
-from .common import check_folder, check_outputs, command, not_stdout, time_limit_option
+from ..formats.outputs import check_folder, check_outputs
+from .common import command, not_stdout, time_limit_option
 from .numbers import HAND, MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, count
 
 

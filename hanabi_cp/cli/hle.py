@@ -11,7 +11,8 @@ import os
 import click
 
 from ..errors import UsageError
-from .common import Group, NestedCommand, check_outputs, force_option, time_limit_option
+from ..formats.outputs import check_outputs
+from .common import Group, NestedCommand, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import MIN_PLAYERS, Integer, Sweep, count
 from .study import StudyCommand, _names, study

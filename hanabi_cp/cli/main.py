@@ -17,7 +17,8 @@ from typing import Any, NoReturn
 
 import click
 
-from .. import __version__, interrupts
+from .. import interrupts
+from ..version import __version__
 from ..errors import HanabiError
 
 

@@ -9,8 +9,8 @@ from ..deadline import TimeUp, ambient
 from ..errors import InvalidParameter, UsageError
 from ..limits import clip
 from .execution_options import execution_options, get_execution
-from .common import check_outputs, command, command_deadline, deck_summary, force_option, \
-    load_deck, time_limit_option
+from ..formats.outputs import check_outputs
+from .common import command, command_deadline, deck_summary, force_option, load_deck, time_limit_option
 from .study import StudyCommand, _outputs, _names, study
 from .numbers import MAX_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, Sweep, count
 

@@ -12,8 +12,8 @@ import click
 from ..errors import FileError, HanabiError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
-from .common import (MethodChoice, check_outputs, command, flag_names, force_option, provenance,
-                     time_limit_option)
+from ..formats.outputs import check_outputs, provenance
+from .common import MethodChoice, command, flag_names, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import Integer
 

@@ -10,8 +10,8 @@ import click
 from ..errors import UsageError
 from ..formats.textio import printable
 from ..limits import effective_hand
-from .common import (MethodChoice, check_outputs, command, command_deadline, force_option,
-                     hand_option, load_deck)
+from ..formats.outputs import check_outputs
+from .common import MethodChoice, command, command_deadline, force_option, hand_option, load_deck
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 

@@ -8,7 +8,8 @@ import click
 
 from ..errors import InvalidParameter, UsageError
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import Group, NestedCommand, check_outputs, not_stdout, time_limit_option
+from ..formats.outputs import check_outputs
+from .common import Group, NestedCommand, not_stdout, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import HAND, MAX_INT, MAX_PLAYERS, MAX_POINT, MIN_PLAYERS, RATIO, SEED, Integer, Seconds, Sweep
 from .numbers import count as counts

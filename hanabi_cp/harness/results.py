@@ -10,7 +10,7 @@ instances that have no rows yet: an interrupted harness resumes.
 
 from __future__ import annotations
 
-from .. import __version__
+from ..version import __version__
 from ..errors import InputError
 from ..formats.results_csv import ResultsCSV
 from ..formats.textio import display_name

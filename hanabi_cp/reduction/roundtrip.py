@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 
-from .. import __version__
+from ..version import __version__
 from ..cnf import CNF
 from ..deadline import Deadline
 from ..errors import HanabiError

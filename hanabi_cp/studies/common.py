@@ -19,7 +19,7 @@ import math
 import time
 from collections.abc import Iterable, Sequence
 
-from .. import __version__
+from ..version import __version__
 from ..errors import HanabiError, InvalidParameter
 from ..executors import Execution, run_tasks
 from ..formats.results_csv import ResultsCSV as ResultsCSV

@@ -42,7 +42,7 @@ import statistics
 import time
 from collections.abc import Iterable, Sequence
 
-from .. import __version__
+from ..version import __version__
 from ..errors import FileError, LimitError
 from ..executors import SERIAL, TaskPool, in_order
 from ..solvers import Status

@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from .. import __version__
+from ..version import __version__
 from ..errors import InvalidParameter
 from ..executors import SERIAL, Execution, run_tasks
 from ..generators import standard_deck

@@ -16,7 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 
-from .. import __version__
+from ..version import __version__
 from ..errors import SolverBug
 from ..executors import SERIAL, Execution, run_tasks
 from ..generators import random_kcnf
