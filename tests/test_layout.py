@@ -87,3 +87,18 @@ def test_no_module_imports_the_version_from_the_package_root():
              if module == "hanabi_cp" and "__version__" in names]
     assert wrong == []
     assert "hanabi_cp.version.__version__" in (ROOT / "pyproject.toml").read_text()
+
+
+def test_one_round_trip_engine():
+    """The harness's round trips and the reduction study compare image verdicts with
+    the formula through the engine of reduction/roundtrip.py, not a copy of it."""
+    engine = "hanabi_cp.reduction.roundtrip"
+    for rel in ("hanabi_cp/harness/roundtrip.py", "hanabi_cp/studies/reduction.py",
+                "hanabi_cp/cli/reduce.py"):
+        path = ROOT / rel
+        assert any(module == engine for module, _ in _imports(path)), rel
+        called = {n.func.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Name)}
+        assert "assignment_from_play" not in called, rel
+        if "cli" in rel:        # scheduling and resuming are the library driver's
+            assert "run_tasks" not in called, rel
