@@ -29,7 +29,7 @@ from .status import Status
 MANIFEST = "MANIFEST.csv"
 MANIFEST_FIELDS = ["file", "kind", "family", "source", "seed", "parameters", "N", "h",
                    "variables", "clauses", "expected"]
-EXPECTED = {"WINNABLE": "SAT", "UNWINNABLE": "UNSAT"}
+EXPECTED = {Status.WINNABLE.value: "SAT", Status.UNWINNABLE.value: "UNSAT"}
 
 
 @dataclass
@@ -155,7 +155,7 @@ def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str
     for s in range(seed, seed + count):
         cnf = random_kcnf(s, num_vars, m, 3)
         expected = "SAT" if sat_solve([list(c) for c in cnf.clauses])[0] else "UNSAT"
-        verdict = "WINNABLE" if expected == "SAT" else "UNWINNABLE"
+        verdict = (Status.WINNABLE.value if expected == "SAT" else Status.UNWINNABLE.value)
         red = reduce_cnf(cnf, h=2)
         stem = f"img-v{num_vars}-m{m}-s{s}"
         params = f"random 3-CNF, {num_vars} variables, {m} clauses"

@@ -11,7 +11,6 @@ the CLI and the harness see it without further wiring.
 
 from __future__ import annotations
 
-import enum
 import importlib
 import time
 from dataclasses import dataclass, field, replace
@@ -23,40 +22,12 @@ from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
 from .satsolver import DEFAULT_SOLVER
-from .status import Status
+from .status import Decision, Status
 from .verify import replay
 
 
-class RunStatus(enum.StrEnum):
-    """What one run of a method came to (a harness check, a study's row): the
-    solve's ``Status``, or why there is none.  The values are the text of the CSVs'
-    ``verdict`` columns (read back on resume) and of the reports, so a member prints
-    as its value.
-
-    >>> RunStatus.of(Status.UNWINNABLE), f"{RunStatus.CRASH}"
-    (<RunStatus.UNWINNABLE: 'UNWINNABLE'>, 'CRASH')
-    >>> [s.decisive for s in (RunStatus.WINNABLE, RunStatus.UNKNOWN, RunStatus.BUG)]
-    [True, False, False]
-    """
-
-    WINNABLE = Status.WINNABLE.value
-    UNWINNABLE = Status.UNWINNABLE.value
-    UNKNOWN = Status.UNKNOWN.value
-    REFUSED = "REFUSED"         # the method does not apply (never a disagreement)
-    BUG = "BUG"                 # SolverBug: its certificate or score did not replay
-    CRASH = "CRASH"             # any other exception
-
-    @classmethod
-    def of(cls, status: Status) -> RunStatus:
-        return cls(status.value)
-
-    @property
-    def decisive(self) -> bool:
-        return self in (RunStatus.WINNABLE, RunStatus.UNWINNABLE)
-
-
 @dataclass
-class Outcome:
+class Outcome(Decision):
     """What ``solve`` returns: the status, the certificate (``plays``) of a win or of
     the best score, the ``reason`` of a loss, and the method's sizes and timings.
 
@@ -74,11 +45,11 @@ class Outcome:
     score: int | None = None           # with --maximize: cards played by ``plays``
     verified: bool = False             # set by ``solve`` after the referee accepted
 
-    def to_json(self) -> dict:
-        return {"status": self.status.value, "method": self.method,
-                "plays": None if self.plays is None else self.plays.actions,
-                "reason": self.reason, "score": self.score,
-                "verified": self.verified, "stats": self.stats}
+    CERTIFICATE = "plays"
+    JSON_KEYS = ("status", "method", "plays", "reason", "score", "verified", "stats")
+
+    def certificate_json(self) -> str | None:
+        return None if self.plays is None else self.plays.actions
 
 
 # CP-SAT's random_seed is an int32; more workers than this only cost memory.

@@ -102,3 +102,26 @@ def test_one_round_trip_engine():
         assert "assignment_from_play" not in called, rel
         if "cli" in rel:        # scheduling and resuming are the library driver's
             assert "run_tasks" not in called, rel
+
+
+VERDICTS = {"WINNABLE", "UNWINNABLE", "UNKNOWN"}
+
+
+def test_only_the_status_module_spells_the_verdicts():
+    """Everything else names them through Status / RunStatus.  A collection that
+    also holds other words (an external solver's "UNKNOWN" beside "INDET") is that
+    solver's vocabulary, not ours."""
+    wrong = []
+    for path in _python_files("hanabi_cp"):
+        if path == PACKAGE / "status.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        foreign = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+                words = [e for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                if any(w.value not in VERDICTS for w in words):
+                    foreign.update(id(w) for w in words)
+        wrong += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and node.value in VERDICTS and id(node) not in foreign]
+    assert wrong == []

@@ -272,7 +272,7 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     except TimeUp as exc:
         if as_json:
             echo_json({"min_hand": None, "plays": None, "below": None, "method": method,
-                       "stats": {}, "status": "UNKNOWN", "reason": str(exc)})
+                       "stats": {}, "status": Status.UNKNOWN.value, "reason": str(exc)})
         else:
             click.echo(f"c method: {method}")
             click.echo("s UNKNOWN")

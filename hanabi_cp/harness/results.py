@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..formats.results_csv import ResultsCSV
 from ..formats.textio import display_name
 from ..model import Deck
-from ..solvers import RunStatus
+from ..status import RunStatus
 from .check import Result
 
 FIELDS = ["seed", "stream", "instance", "source", "kind", "n", "c", "r", "N", "h", "formula",

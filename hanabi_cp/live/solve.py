@@ -22,13 +22,14 @@ from ..deadline import Deadline
 from ..errors import InvalidParameter, MethodRefused, SolverBug
 from ..model import Deck
 from ..solvers import SolveOptions, Status
+from ..status import Decision
 from .actions import Action
 from .referee import Game, replay
 from .rules import Rules
 
 
 @dataclass
-class LiveOutcome:
+class LiveOutcome(Decision):
     """What ``solve_live`` returns: the status, a complete game as the certificate
     (``actions``), the best ``score`` with maximize, the ``reason`` of a loss.
 
@@ -46,10 +47,11 @@ class LiveOutcome:
     stats: dict = field(default_factory=dict)
     verified: bool = False
 
-    def to_json(self) -> dict:
-        return {"status": self.status.value, "method": self.method, "score": self.score,
-                "actions": None if self.actions is None else [a.to_json() for a in self.actions],
-                "reason": self.reason, "verified": self.verified, "stats": self.stats}
+    CERTIFICATE = "actions"
+    JSON_KEYS = ("status", "method", "score", "actions", "reason", "verified", "stats")
+
+    def certificate_json(self) -> list | None:
+        return None if self.actions is None else [a.to_json() for a in self.actions]
 
 
 def _accepts_all(start: Game) -> str | None:

@@ -15,10 +15,10 @@ import os
 from ..errors import SolverBug
 from ..executors import SERIAL, TaskPool
 from ..model import Deck
+from ..status import DECIDED, Status
 from .deck_moves import parse_deck_text
 from .effort import MEASURES, applicable, column, evaluate
 
-DECIDED = ("WINNABLE", "UNWINNABLE")
 OWNER = "study hard"             # the mark of files this study may rewrite
 
 
@@ -35,7 +35,7 @@ def confirm(cards, n: int, c: int, h: int, cap: dict | None = None) -> dict:
             unknown.append(m)
     if len(set(verdicts.values())) > 1:
         raise SolverBug(f"methods disagree on a study hard deck: {verdicts}")
-    verdict = next(iter(verdicts.values()), "UNKNOWN")
+    verdict = next(iter(verdicts.values()), Status.UNKNOWN.value)
     return {"verdict": verdict, "methods": sorted(verdicts), "efforts": efforts,
             "unknown": unknown, "confirmed": len(verdicts) >= 2}
 
