@@ -24,8 +24,8 @@ def test_encoders_import_no_method_and_not_the_registry():
 
 
 def test_every_method_is_a_module_of_the_methods_package():
-    assert [module for _, module in solvers.METHODS] == [f"hanabi_cp.methods.{name}"
-                                                           for name, _ in solvers.METHODS]
+    assert [solvers.METHODS.address(name) for name in solvers.METHODS] == \
+        [f"hanabi_cp.methods.{name}:METHOD" for name in solvers.METHODS]
     assert set(solvers.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat",
                                       "minizinc", "pb", "maxsat"}
 
@@ -125,3 +125,20 @@ def test_only_the_status_module_spells_the_verdicts():
         wrong += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
                   if isinstance(node, ast.Constant) and node.value in VERDICTS and id(node) not in foreign]
     assert wrong == []
+
+
+def test_registries_are_tables_not_scans_nor_import_side_effects():
+    """One pattern (hanabi_cp/registry.py): an explicit ordered table per kind, no
+    package scan (pkgutil) and no module that registers itself when imported."""
+    scans = [str(p.relative_to(ROOT)) for p in _python_files("hanabi_cp")
+             if any(m == "pkgutil" for m, _ in _imports(p))]
+    assert scans == []
+    calls = [f"{p.relative_to(ROOT)}:{node.lineno}" for p in _python_files("hanabi_cp")
+             for node in ast.parse(p.read_text(encoding="utf-8")).body
+             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+             and getattr(node.value.func, "id", getattr(node.value.func, "attr", "")) in ("register", "add_command")]
+    decorated = [f"{p.relative_to(ROOT)}:{node.lineno}" for p in _python_files("hanabi_cp")
+                 for node in ast.parse(p.read_text(encoding="utf-8")).body
+                 if isinstance(node, ast.ClassDef | ast.FunctionDef)
+                 and any(getattr(d, "id", None) == "register" for d in node.decorator_list)]
+    assert calls == [] and decorated == []

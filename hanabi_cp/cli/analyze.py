@@ -126,6 +126,3 @@ def table(result) -> list[str]:
         lines.append(f"{r.position:>4} {turn:>4}  {r.text:<{width}}  {r.score:>5} {best:>6} "
                      f"{r.hanablive_max:>4}  {r.method or r.status.lower()}")
     return lines
-
-
-COMMANDS = [analyze]

@@ -8,13 +8,16 @@ the same one-line form by ``Command``.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
+from typing import Any
 
 import click
 
-from ..errors import FileError, UsageError
+from ..errors import FileError, HanabiError, UsageError
 from ..model import Deck
+from ..registry import Registry
 from ..solvers import Status
 from ..version import PROG
 from .numbers import HAND, Seconds
@@ -60,7 +63,27 @@ class NestedCommand(Command):
                             f"(see '{PROG} {path} --help')") from None
 
 
-class Group(click.Group):
+class TableGroup(click.Group):
+    """A click group whose commands are its own and those of ``table`` (a
+    ``registry.Registry`` of ``name -> "module:command"``), each imported when first
+    asked for and made to name its flags in library errors (``speak_flags``)."""
+
+    def __init__(self, *args: Any, table: Registry | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.table = table
+
+    def list_commands(self, ctx):
+        return sorted({*self.commands, *(self.table or ())})
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name not in self.commands and self.table is not None and cmd_name in self.table:
+            cmd = self.table.load(cmd_name)
+            speak_flags(cmd)
+            self.add_command(cmd, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+class Group(TableGroup):
     """A click group whose unknown-subcommand errors are one line naming the group
     and its subcommands (hidden ones left out)."""
 
@@ -69,7 +92,8 @@ class Group(click.Group):
             return super().resolve_command(ctx, args)
         except click.UsageError as exc:
             path = ctx.command_path.removeprefix(PROG).strip() or PROG
-            names = sorted(n for n, c in self.commands.items() if not c.hidden)
+            names = sorted(n for n in self.list_commands(ctx)
+                           if not self.get_command(ctx, n).hidden)
             raise UsageLine(f"{path}: {exc.format_message()} (choose one of {', '.join(names)}; "
                             f"see '{ctx.command_path} --help')") from None
 
@@ -81,10 +105,9 @@ def command(name: str | None = None, **kwargs):
 
 
 class MethodChoice(click.Choice):
-    """The registered method names, read from the registry when first needed.
-
-    Methods register themselves from modules that others add, so the list cannot be
-    fixed when this module is imported.
+    """The method names of ``solvers.METHODS``, read when first needed: listing
+    them loads every method's module (OR-Tools, pysat), which a command that never
+    parses ``--method`` should not pay for.
     """
 
     def __init__(self, extra=("auto",)):
@@ -224,7 +247,7 @@ def flag_names(cmd: click.Command) -> dict[str, str]:
     ``HanabiError.rename`` needs to make a library message name the CLI's flags.
 
     >>> from hanabi_cp.cli import main
-    >>> flag_names(main.commands["show"])["first"], flag_names(main.commands["reduce"])["h"]
+    >>> flag_names(main.get_command(None, "show"))["first"], flag_names(main.get_command(None, "reduce"))["h"]
     ('--from', '--hand')
     """
     names = {}
@@ -236,3 +259,27 @@ def flag_names(cmd: click.Command) -> dict[str, str]:
         if option in names:
             names.setdefault(param, names[option])
     return names
+
+
+def speak_flags(cmd: click.Command) -> None:
+    """Make library errors raised under ``cmd`` name its flags, not the library's
+    parameters: ``copies 1: ...`` becomes ``--copies 1: ...`` (HanabiError.rename).
+    A group's commands loaded later from its table are wrapped when loaded."""
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            speak_flags(sub)
+        return
+    callback, flags = cmd.callback, flag_names(cmd)
+    if callback is None or getattr(callback, "speaks_flags", False):
+        return
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return callback(*args, **kwargs)
+        except HanabiError as exc:
+            exc.rename(flags)
+            raise
+
+    run.speaks_flags = True         # type: ignore[attr-defined]
+    cmd.callback = run

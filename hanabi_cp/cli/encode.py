@@ -305,6 +305,3 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
             if certificate is not None:
                 write_plays_to(certificate, res.plays, force)
     ctx.exit(20 if res.h is None else 10)
-
-
-COMMANDS = [encode_cmd, decode_cmd, min_hand_cmd]

@@ -507,5 +507,3 @@ def _old_words(standard: bool, cnf: bool) -> list[str]:
 
 
 generate_legacy.name = "generate"      # its usage errors name `generate`, as before
-
-COMMANDS = [generate_group]

@@ -256,6 +256,3 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
     click.echo(f"c {len(report.failures)} disagreement(s) (seed {seed}); "
                f"counterexamples in {out_dir}", err=True)
     sys.exit(1)
-
-
-COMMANDS = [harness_cmd]

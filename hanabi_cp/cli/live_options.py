@@ -28,8 +28,6 @@ from ..formats.outputs import check_outputs
 from .common import MethodChoice, deck_summary, echo_json, echo_verdict
 from .numbers import MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, Integer
 
-COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
-
 LIVE_ONLY = ("players", "hand_size", "clues", "strikes", "variant", "first_player",
              "game_options", "end_rules")
 

@@ -14,8 +14,6 @@ from ..status import Status
 from ..formats.outputs import check_outputs, provenance
 from .common import deck_summary, load_instance, write_plays_to
 
-COMMANDS: list = []          # helpers of cli/encode.py, no command of their own
-
 
 def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool, data,
                  force: bool) -> None:

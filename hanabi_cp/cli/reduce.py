@@ -171,6 +171,3 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
         sys.exit(1)
     if failed:
         sys.exit(2)
-
-
-COMMANDS = [reduce_cmd, roundtrip_cmd]

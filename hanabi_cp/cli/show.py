@@ -177,6 +177,3 @@ def _solved(deck, h, name, roles, lo, hi, method, time_limit):
         return scene.make(deck, h, name, roles, lo, hi, status=status, reason=out.reason)
     return scene.make(deck, h, name, roles, lo, hi, out.plays, source="its certificate",
                       status=status, reason=out.reason)
-
-
-COMMANDS = [show_cmd]

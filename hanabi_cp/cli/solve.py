@@ -188,6 +188,3 @@ def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
         click.echo(f"c score: {rep.score} of {the_deck.target}")
         click.echo(f"c max hand: {rep.max_hand} of {h}")
     ctx.exit(0 if rep.won else 1)
-
-
-COMMANDS = [solve_cmd, verify_cmd]

@@ -7,6 +7,7 @@ import os
 import click
 
 from ..errors import InvalidParameter, UsageError
+from ..registry import Registry
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
 from ..formats.outputs import check_outputs
 from .common import Group, NestedCommand, not_stdout, time_limit_option
@@ -87,7 +88,14 @@ def _finish(module, rows, stem: str, force: bool, keep=None, **fields) -> None:
         click.echo(f"c wrote {path}")
 
 
-@click.group("study", cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+# The studies defined beside the commands they share code with, loaded when asked for.
+STUDIES: Registry[click.Command] = Registry("study", [
+    ("hle", "hanabi_cp.cli.hle:study_hle"),
+    ("strategies", "hanabi_cp.cli.play:study_strategies"),
+])
+
+
+@click.group("study", cls=Group, table=STUDIES, context_settings={"help_option_names": ["-h", "--help"]})
 def study() -> None:
     """Empirical studies: seeded, resumable sweeps -> CSV rows and figures.
 
@@ -347,6 +355,3 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
                       else "not confirmed") + ")")
     for path in hard.plot(mine, stem, rows.path, force):
         click.echo(f"c wrote {path}")
-
-
-COMMANDS = [study]
