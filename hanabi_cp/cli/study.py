@@ -316,7 +316,6 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     """
     import shlex
 
-    from ..executors import task_pool
     from ..studies import hard, hard_decks
     from ..studies.effort import check_measure
 
@@ -339,16 +338,17 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
             "--hand", ",".join(map(str, hands)),
             "--method", method, "--measure", measure, "--seed", seed, "--patience", patience]
     command = " ".join(shlex.quote(str(a)) for a in argv)
-    # One pool for the sweep and the confirmations: the climb runs many small batches.
-    with task_pool(execution) as pool:
-        rows = hard.run(csv_path, seed, sizes, r, copies == "exact", method, measure, steps,
-                        budget, random_count, exhaustive, patience, cap[method], progress, pool)
-        mine = [row for row in rows.rows if any(hard.sweep_rows([row], k) for k in keys)]
+
+    def swept(rows, mine) -> None:
         click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
                    f"this sweep (seed = {seed}, r = {r}, {copies} copies, {method} "
                    f"{measure})")
         click.echo(hard.summary(mine))
-        written = hard_decks.write_hardest(mine, out_dir, keep, command, force, cap, pool)
+
+    done = hard.sweep(csv_path, seed, sizes, r, copies == "exact", method, measure, steps, budget,
+                      random_count, exhaustive, patience, cap, out_dir, keep, command, force,
+                      progress, execution, on_swept=swept)
+    rows, mine, written = done.rows, done.mine, done.written
     for path, check in written:
         click.echo(f"c wrote {path} ({check['verdict']}, "
                    + ("decided alike by " + ", ".join(check["methods"]) if check["confirmed"]
