@@ -22,12 +22,11 @@ import types
 
 from .errors import (CertificateError, DeckError, FileError, FormulaError, HanabiError, InputError,
                      InvalidParameter, LimitError, MethodRefused, SolverBug, UsageError)
+from .version import __version__
 
 # Not ``from typing import TYPE_CHECKING``: importing typing costs more than the rest
 # of this file (mypy knows the name either way).
 TYPE_CHECKING = False
-
-__version__ = "0.1.0"
 
 # name -> module that defines it; loaded by __getattr__ on first use.
 _LAZY = {

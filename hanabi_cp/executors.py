@@ -427,7 +427,7 @@ class _Pool(_Backend):
 
 def worker_version() -> str:
     """What a dask worker runs (checked against this process's version on connecting)."""
-    from . import __version__
+    from .version import __version__
     return __version__
 
 
@@ -494,7 +494,7 @@ class _Dask(_Backend):
         require_dask()
         from distributed import Client
 
-        from . import __version__
+        from .version import __version__
 
         _reachable(address)
         try:

@@ -29,7 +29,7 @@ from .status import Status
 MANIFEST = "MANIFEST.csv"
 MANIFEST_FIELDS = ["file", "kind", "family", "source", "seed", "parameters", "N", "h",
                    "variables", "clauses", "expected"]
-EXPECTED = {"WINNABLE": "SAT", "UNWINNABLE": "UNSAT"}
+EXPECTED = {Status.WINNABLE.value: "SAT", Status.UNWINNABLE.value: "UNSAT"}
 
 
 @dataclass
@@ -90,7 +90,7 @@ def with_model(fmt: str, members: list[Member], family: str) -> list[Member]:
 def hard_family(folder: str, family: str, command: str, fmt: str = "dimacs") -> list[Member]:
     """The CNF (or ``fmt``'s file) of every deck file in ``folder`` (each must say its
     hand size)."""
-    from .cli.common import provenance
+    from .formats.outputs import provenance
     from .encoders.cnf import build
     from .formats import dimacs_text, read_deck
     from .formats.textio import read_text
@@ -144,7 +144,7 @@ def hard_family(folder: str, family: str, command: str, fmt: str = "dimacs") -> 
 def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str,
                  command: str, fmt: str = "dimacs") -> list[Member]:
     """``count`` random 3-CNF formulas (seeds seed..seed+count-1) and their images."""
-    from .cli.common import provenance
+    from .formats.outputs import provenance
     from .formats import deck_to_text, dimacs_text
     from .generators import random_kcnf
     from .reduction import reduce_cnf
@@ -155,7 +155,7 @@ def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str
     for s in range(seed, seed + count):
         cnf = random_kcnf(s, num_vars, m, 3)
         expected = "SAT" if sat_solve([list(c) for c in cnf.clauses])[0] else "UNSAT"
-        verdict = "WINNABLE" if expected == "SAT" else "UNWINNABLE"
+        verdict = (Status.WINNABLE.value if expected == "SAT" else Status.UNWINNABLE.value)
         red = reduce_cnf(cnf, h=2)
         stem = f"img-v{num_vars}-m{m}-s{s}"
         params = f"random 3-CNF, {num_vars} variables, {m} clauses"

@@ -15,6 +15,7 @@ The expected answer is a label, as in the DIMACS families.
 from __future__ import annotations
 
 from .model import Deck
+from .status import DECIDED, Status
 
 FAMILY_FORMATS = ("dimacs", "mzn", "opb", "wcnf")
 SUFFIX = {"mzn": ".dzn", "opb": ".opb", "wcnf": ".wcnf"}
@@ -22,9 +23,9 @@ SUFFIX = {"mzn": ".dzn", "opb": ".opb", "wcnf": ".wcnf"}
 
 def expected_label(fmt: str, verdict: str) -> str:
     """The expected answer in the format's own words (``verdict``: WINNABLE, ...)."""
-    if verdict not in ("WINNABLE", "UNWINNABLE"):
+    if verdict not in DECIDED:
         return "unknown"
-    won = verdict == "WINNABLE"
+    won = verdict == Status.WINNABLE.value
     if fmt == "wcnf":
         return "OPTIMUM cost 0" if won else "OPTIMUM cost > 0"
     if fmt == "mzn":

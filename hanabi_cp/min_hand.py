@@ -45,7 +45,7 @@ class MinHand:
     def to_json(self) -> dict:
         return {"min_hand": self.h, "plays": None if self.plays is None else self.plays.actions,
                 "below": self.below, "method": self.method, "stats": self.stats,
-                "status": "UNWINNABLE" if self.h is None else "MIN-HAND"}
+                "status": Status.UNWINNABLE.value if self.h is None else "MIN-HAND"}
 
 
 def first_copy_bound(deck: Deck) -> tuple[int, PlaySequence]:

@@ -3,16 +3,15 @@
 Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
 times it and re-checks every WINNABLE certificate with the independent referee
 (``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
-Methods live in hanabi_cp/methods/, one module each, and register on import;
-``METHODS`` names each method and its module in the order ``auto`` tries them, and
-is imported on first use, so a new method is one new file plus one row there, and
-the CLI and the harness see it without further wiring.
+Methods live in hanabi_cp/methods/, one module each, whose ``METHOD`` is the
+method; ``METHODS`` (a ``registry.Registry``) names each method and where it is, in
+the order ``auto`` tries them, and imports a module on first use: a new method is
+one new file plus one row there, and the CLI and the harness see it without
+further wiring.
 """
 
 from __future__ import annotations
 
-import enum
-import importlib
 import time
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
@@ -22,41 +21,14 @@ from .errors import InvalidParameter, MethodRefused, SolverBug
 from .limits import effective_hand
 from .model import Deck, check_hand
 from .plays import PlaySequence
+from .registry import Registry
 from .satsolver import DEFAULT_SOLVER
-from .status import Status
+from .status import Decision, Status
 from .verify import replay
 
 
-class RunStatus(enum.StrEnum):
-    """What one run of a method came to (a harness check, a study's row): the
-    solve's ``Status``, or why there is none.  The values are the text of the CSVs'
-    ``verdict`` columns (read back on resume) and of the reports, so a member prints
-    as its value.
-
-    >>> RunStatus.of(Status.UNWINNABLE), f"{RunStatus.CRASH}"
-    (<RunStatus.UNWINNABLE: 'UNWINNABLE'>, 'CRASH')
-    >>> [s.decisive for s in (RunStatus.WINNABLE, RunStatus.UNKNOWN, RunStatus.BUG)]
-    [True, False, False]
-    """
-
-    WINNABLE = Status.WINNABLE.value
-    UNWINNABLE = Status.UNWINNABLE.value
-    UNKNOWN = Status.UNKNOWN.value
-    REFUSED = "REFUSED"         # the method does not apply (never a disagreement)
-    BUG = "BUG"                 # SolverBug: its certificate or score did not replay
-    CRASH = "CRASH"             # any other exception
-
-    @classmethod
-    def of(cls, status: Status) -> RunStatus:
-        return cls(status.value)
-
-    @property
-    def decisive(self) -> bool:
-        return self in (RunStatus.WINNABLE, RunStatus.UNWINNABLE)
-
-
 @dataclass
-class Outcome:
+class Outcome(Decision):
     """What ``solve`` returns: the status, the certificate (``plays``) of a win or of
     the best score, the ``reason`` of a loss, and the method's sizes and timings.
 
@@ -74,11 +46,11 @@ class Outcome:
     score: int | None = None           # with --maximize: cards played by ``plays``
     verified: bool = False             # set by ``solve`` after the referee accepted
 
-    def to_json(self) -> dict:
-        return {"status": self.status.value, "method": self.method,
-                "plays": None if self.plays is None else self.plays.actions,
-                "reason": self.reason, "score": self.score,
-                "verified": self.verified, "stats": self.stats}
+    CERTIFICATE = "plays"
+    JSON_KEYS = ("status", "method", "plays", "reason", "score", "verified", "stats")
+
+    def certificate_json(self) -> str | None:
+        return None if self.plays is None else self.plays.actions
 
 
 # CP-SAT's random_seed is an int32; more workers than this only cost memory.
@@ -153,45 +125,34 @@ class Method:
     external: bool = False
 
 
-# Every decision method and the module that registers it, in the order ``auto``
+# Every decision method and where it is (its module's METHOD), in the order ``auto``
 # tries them: greedy (r = 1) and lazy (c = 1) first, then the first exact method
 # that applies; with --maximize only the maximizing ones count, and cpsat is 4-100x
 # faster than dp on standard decks (bench.encoders).
-METHODS: tuple[tuple[str, str], ...] = (
-    ("greedy", "hanabi_cp.methods.greedy"),
-    ("lazy", "hanabi_cp.methods.lazy"),
-    ("search", "hanabi_cp.methods.search"),
-    ("sat", "hanabi_cp.methods.sat"),
-    ("cpsat", "hanabi_cp.methods.cpsat"),
-    ("dp", "hanabi_cp.methods.dp"),
-    ("brute", "hanabi_cp.methods.brute"),
+METHODS: Registry[Method] = Registry("method", [
+    ("greedy", "hanabi_cp.methods.greedy:METHOD"),
+    ("lazy", "hanabi_cp.methods.lazy:METHOD"),
+    ("search", "hanabi_cp.methods.search:METHOD"),
+    ("sat", "hanabi_cp.methods.sat:METHOD"),
+    ("cpsat", "hanabi_cp.methods.cpsat:METHOD"),
+    ("dp", "hanabi_cp.methods.dp:METHOD"),
+    ("brute", "hanabi_cp.methods.brute:METHOD"),
     # Optional external solvers (refuse in one line when not installed): never
     # chosen by auto ahead of the ones above, there for the harness's cross-check.
-    ("minizinc", "hanabi_cp.methods.minizinc"),
-    ("pb", "hanabi_cp.methods.pb"),
-    ("maxsat", "hanabi_cp.methods.maxsat"),
-)
-_REGISTRY: dict[str, Method] = {}
-
-
-def register(method: Method) -> Method:
-    """Called by a method's module on import; the method must have its row in METHODS."""
-    if method.name not in dict(METHODS):
-        raise ValueError(f"method {method.name!r} has no row in solvers.METHODS")
-    if method.name in _REGISTRY:
-        raise ValueError(f"method {method.name!r} registered twice")
-    _REGISTRY[method.name] = method
-    return method
+    ("minizinc", "hanabi_cp.methods.minizinc:METHOD"),
+    ("pb", "hanabi_cp.methods.pb:METHOD"),
+    ("maxsat", "hanabi_cp.methods.maxsat:METHOD"),
+])
 
 
 def methods() -> dict[str, Method]:
-    """Every method of METHODS, in its order (``auto``'s)."""
-    for name, module in METHODS:
-        if name not in _REGISTRY:
-            importlib.import_module(module)
-            if name not in _REGISTRY:
-                raise ValueError(f"{module} does not register method {name!r}")
-    return {name: _REGISTRY[name] for name, _ in METHODS}
+    """Every method of METHODS, in its order (``auto``'s), each module imported on
+    first use."""
+    table = METHODS.load_all()
+    for name, method in table.items():
+        if method.name != name:
+            raise ValueError(f"{METHODS.address(name)} is method {method.name!r}, not {name!r}")
+    return table
 
 
 def get(name: str) -> Method:

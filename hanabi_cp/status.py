@@ -1,10 +1,26 @@
-"""The verdict of a decision, below everything that produces one: the encoders
-(a model that preprocessing already decided), the methods and the registry
-(``solvers``, which re-exports it), so that a builder never imports the registry."""
+"""The result model, below everything that produces a result: the encoders (a model
+that preprocessing already decided), the methods and the registries (``solvers``
+and ``live.solve``, which re-export these names), so that a builder never imports a
+registry.
+
+- ``Status``: the verdict of a decision (WINNABLE, UNWINNABLE, UNKNOWN);
+- ``RunStatus``: what one run of a method came to, a ``Status`` or why there is
+  none (a refusal, a bug, a crash): the text of the CSVs' ``verdict`` columns,
+  parsed back with ``RunStatus.parse`` when a CSV is read;
+- ``Decision``: what ``Outcome`` (solitaire) and ``LiveOutcome`` (real rules)
+  share: status, reason, method, stats, score, verified, ``to_json``.
+
+This is the only module that spells the verdicts; everything else names them
+through these enums (tests/test_layout.py checks it).
+"""
 
 from __future__ import annotations
 
 import enum
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class Status(enum.Enum):
@@ -22,3 +38,102 @@ class Status(enum.Enum):
     def exit_code(self) -> int:
         """SAT-competition exit codes: 10 yes, 20 no, 0 unknown."""
         return {"WINNABLE": 10, "UNWINNABLE": 20, "UNKNOWN": 0}[self.value]
+
+    @property
+    def decided(self) -> bool:
+        """WINNABLE or UNWINNABLE."""
+        return self is not Status.UNKNOWN
+
+
+DECIDED = (Status.WINNABLE.value, Status.UNWINNABLE.value)     # the decisive verdicts' text
+
+
+class RunStatus(enum.StrEnum):
+    """What one run of a method came to (a harness check, a study's row): the
+    solve's ``Status``, or why there is none.  The values are the text of the CSVs'
+    ``verdict`` columns (read back on resume) and of the reports, so a member prints
+    as its value.
+
+    >>> RunStatus.of(Status.UNWINNABLE), f"{RunStatus.CRASH}"
+    (<RunStatus.UNWINNABLE: 'UNWINNABLE'>, 'CRASH')
+    >>> [s.decisive for s in (RunStatus.WINNABLE, RunStatus.UNKNOWN, RunStatus.BUG)]
+    [True, False, False]
+    >>> RunStatus.parse("WINNABLE") == "WINNABLE", RunStatus.parse("")
+    (True, None)
+    """
+
+    WINNABLE = Status.WINNABLE.value
+    UNWINNABLE = Status.UNWINNABLE.value
+    UNKNOWN = Status.UNKNOWN.value
+    REFUSED = "REFUSED"         # the method does not apply (never a disagreement)
+    BUG = "BUG"                 # SolverBug: its certificate or score did not replay
+    CRASH = "CRASH"             # any other exception
+
+    @classmethod
+    def of(cls, status: Status) -> RunStatus:
+        return cls(status.value)
+
+    @classmethod
+    def parse(cls, text: str | None) -> RunStatus | None:
+        """The status a CSV cell spells (None for an empty cell); ValueError for a
+        cell that is no status.  A RunStatus equals (and hashes as) its text, so
+        rows read back compare with rows just computed."""
+        return None if text in (None, "") else cls(text)
+
+    @classmethod
+    def read(cls, text: str) -> RunStatus | str:
+        """A CSV cell as read back: the status it spells, else the text unchanged
+        (an empty cell; a word a reader of its own column may refuse).
+
+        >>> RunStatus.read("UNKNOWN") is RunStatus.UNKNOWN, RunStatus.read("")
+        (True, '')
+        """
+        try:
+            return cls(text)
+        except ValueError:
+            return text
+
+    @property
+    def decisive(self) -> bool:
+        return self in (RunStatus.WINNABLE, RunStatus.UNWINNABLE)
+
+
+class Decision:
+    """What every result of a decision has: ``status``, the ``reason`` of a loss (or
+    why undecided), the ``method`` that decided, its ``stats`` (sizes and timings,
+    JSON-serialisable), the ``score`` of a maximizing run, ``verified`` once the
+    referee accepted the certificate, and ``to_json``.  ``Outcome`` and
+    ``LiveOutcome`` are dataclasses of these fields plus their own certificate
+    (``plays``, ``actions``), named by ``CERTIFICATE``.
+
+    >>> from hanabi_cp.solvers import Outcome
+    >>> from hanabi_cp.live.solve import LiveOutcome
+    >>> issubclass(Outcome, Decision) and issubclass(LiveOutcome, Decision)
+    True
+    >>> Outcome(Status.UNKNOWN, reason="time limit").decided
+    False
+    """
+
+    status: Status
+    reason: str | None
+    method: str
+    stats: dict
+    score: int | None
+    verified: bool
+
+    CERTIFICATE: ClassVar[str] = ""          # the name of the certificate's field
+    JSON_KEYS: ClassVar[tuple[str, ...]] = ()  # the keys of to_json, in order
+
+    @property
+    def decided(self) -> bool:
+        return self.status.decided
+
+    def certificate_json(self) -> Any:
+        """The certificate in JSON (None if there is none)."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict:
+        values = {"status": self.status.value, "method": self.method, "reason": self.reason,
+                  "score": self.score, "verified": self.verified, "stats": self.stats,
+                  self.CERTIFICATE: self.certificate_json()}
+        return {key: values[key] for key in self.JSON_KEYS}

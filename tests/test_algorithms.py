@@ -261,16 +261,23 @@ def test_auto_prefers_the_linear_methods():
 
 
 def test_one_ordered_table_is_the_registry_and_the_auto_order():
-    from hanabi_cp.solvers import METHODS, Method, methods, register
+    from hanabi_cp.registry import Registry
+    from hanabi_cp.solvers import METHODS, methods
 
     table = methods()
     assert [(name, m.name, m.run.__module__) for name, m in table.items()] == \
-        [(name, name, module) for name, module in METHODS]
+        [(name, name, METHODS.address(name).partition(":")[0]) for name in METHODS]
     # auto takes the first applicable row: dp and brute only after the SAT methods.
     deck = random_deck(3, 4, 3, 2)
     assert choose(deck, 2).name == "search"
     assert choose(deck, 2, maximize=True).name == "cpsat"
-    with pytest.raises(ValueError, match="no row in solvers.METHODS"):
-        register(Method("newcomer", table["dp"].run, "dp again"))
-    with pytest.raises(ValueError, match="registered twice"):
-        register(table["dp"])
+    with pytest.raises(ValueError, match="method 'dp' listed twice"):
+        Registry("method", [("dp", "hanabi_cp.methods.dp:METHOD"), ("dp", "hanabi_cp.methods.dp:METHOD")])
+
+
+def test_a_row_must_name_its_own_method(monkeypatch):
+    from hanabi_cp.solvers import METHODS, methods
+
+    monkeypatch.setitem(METHODS.entries, "newcomer", "hanabi_cp.methods.dp:METHOD")
+    with pytest.raises(ValueError, match="hanabi_cp.methods.dp:METHOD is method 'dp', not 'newcomer'"):
+        methods()

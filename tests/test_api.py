@@ -90,7 +90,7 @@ def test_doctests_are_part_of_the_test_run():
 def test_import_is_cheap_and_loads_no_heavy_library():
     code = "import sys, hanabi_cp; print(sorted(m for m in sys.modules if m.startswith('hanabi_cp') or m == 'typing'))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert loaded.stdout.strip() == "['hanabi_cp', 'hanabi_cp.errors']"
+    assert loaded.stdout.strip() == "['hanabi_cp', 'hanabi_cp.errors', 'hanabi_cp.version']"
     code = ("import sys, hanabi_cp as hc; hc.Card; hc.Deck; hc.HanabiError; "
             "import json; print(json.dumps(sorted(sys.modules)))")
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,

@@ -12,7 +12,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from hanabi_cp import __version__
+from hanabi_cp.version import __version__
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.cli import main
 from hanabi_cp.formats import deck_to_text, read_deck, read_dimacs

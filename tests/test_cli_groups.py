@@ -11,7 +11,8 @@ from hanabi_cp.cli import main
 
 def _groups(group: click.Group, path: tuple[str, ...] = ()):
     yield path
-    for name, cmd in group.commands.items():
+    for name in group.list_commands(None):       # the commands of its table too
+        cmd = group.get_command(None, name)
         if isinstance(cmd, click.Group):
             yield from _groups(cmd, (*path, name))
 

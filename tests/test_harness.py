@@ -158,7 +158,7 @@ def test_statuses_are_one_enum_written_and_read_back_as_the_csv_text(tmp_path):
     from hanabi_cp.formats.results_csv import ResultsCSV
     from hanabi_cp.harness import results as csv_rows
     from hanabi_cp.harness.check import Result
-    from hanabi_cp.solvers import RunStatus
+    from hanabi_cp.status import RunStatus
 
     path = str(tmp_path / "h.csv")
     table = ResultsCSV(path, csv_rows.FIELDS, csv_rows.KEY)

@@ -166,10 +166,12 @@ def test_cli_live_options_need_rules_live():
 
 
 def test_a_method_registered_later_is_cross_checked_without_change(monkeypatch):
-    import hanabi_cp.live.solve as registry
+    from hanabi_cp.live.solve import LIVE_METHODS
 
     search = live_methods()["search"]
-    monkeypatch.setitem(registry._REGISTRY, "newcomer",
+    # a row whose object is already loaded: tried without a module of its own
+    monkeypatch.setitem(LIVE_METHODS.entries, "newcomer", "tests:newcomer")
+    monkeypatch.setitem(LIVE_METHODS.loaded, "newcomer",
                         LiveMethod("newcomer", search.run, "search again", maximizes=True))
     labels = {c.label for c in select_live_checks()}
     assert {"newcomer", "newcomer+max", "newcomer/lifted", "newcomer+max/lifted"} <= labels

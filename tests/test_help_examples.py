@@ -27,7 +27,7 @@ def example_lines(cmd: click.Command) -> list[str]:
     return lines
 
 
-COMMANDS = sorted(n for n in main.commands if n not in LONG)
+COMMANDS = sorted(n for n in main.list_commands(None) if n not in LONG)
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -38,7 +38,7 @@ def test_help_examples_run(name, tmp_path, monkeypatch):
                                    "(pip install 'hanabi-cp[hle]')")
     os.symlink(os.path.abspath(INSTANCES), tmp_path / "instances")
     monkeypatch.chdir(tmp_path)
-    lines = example_lines(main.commands[name]) + (example_lines(main) if name == "solve" else [])
+    lines = example_lines(main.get_command(None, name)) + (example_lines(main) if name == "solve" else [])
     if name == "decode":    # its example's middle line is an external solver: play it here
         lines = lines[:1]
     ran = 0
@@ -58,7 +58,7 @@ def test_decode_example_with_a_solver_in_between(tmp_path, monkeypatch):
     from pysat.solvers import Solver
     os.symlink(os.path.abspath(INSTANCES), tmp_path / "instances")
     monkeypatch.chdir(tmp_path)
-    first, last = example_lines(main.commands["decode"])
+    first, last = example_lines(main.get_command(None, "decode"))
     assert CliRunner().invoke(main, shlex.split(first)[1:]).exit_code == 0
     with Solver(name="cadical195", bootstrap_with=CNF(from_file="deck.cnf").clauses) as s:
         assert s.solve()

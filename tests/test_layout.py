@@ -1,7 +1,9 @@
 """The layout the architecture promises: encoders only build, so importing one loads
 neither the method registry nor any method; every method lives in hanabi_cp/methods/."""
 
+import ast
 import json
+import pathlib
 import pkgutil
 import subprocess
 import sys
@@ -22,7 +24,121 @@ def test_encoders_import_no_method_and_not_the_registry():
 
 
 def test_every_method_is_a_module_of_the_methods_package():
-    assert [module for _, module in solvers.METHODS] == [f"hanabi_cp.methods.{name}"
-                                                           for name, _ in solvers.METHODS]
+    assert [solvers.METHODS.address(name) for name in solvers.METHODS] == \
+        [f"hanabi_cp.methods.{name}:METHOD" for name in solvers.METHODS]
     assert set(solvers.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat",
                                       "minizinc", "pb", "maxsat"}
+
+
+# --- imports, read from the source (AST), not from what a run happens to load ---
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "hanabi_cp"
+
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: pathlib.Path):
+    """(module imported from, names) of every import in ``path``, relative imports
+    resolved to absolute module names."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, ()
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            yield module, tuple(alias.name for alias in node.names)
+
+
+def _python_files(*folders: str):
+    for folder in folders:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def test_nothing_below_the_cli_imports_it():
+    cli = PACKAGE / "cli"
+    wrong = []
+    for path in _python_files("hanabi_cp"):
+        if path.is_relative_to(cli) or path == PACKAGE / "__main__.py":
+            continue
+        for module, names in _imports(path):
+            targets = [module] + [f"{module}.{n}" for n in names]
+            if any(t == "hanabi_cp.cli" or t.startswith("hanabi_cp.cli.") for t in targets):
+                wrong.append(f"{path.relative_to(ROOT)}: {module} {names}")
+    assert wrong == []
+
+
+def test_no_module_imports_the_version_from_the_package_root():
+    wrong = [f"{path.relative_to(ROOT)}: from {module} import __version__"
+             for path in _python_files("hanabi_cp", "tests", "bench")
+             for module, names in _imports(path)
+             if module == "hanabi_cp" and "__version__" in names]
+    assert wrong == []
+    assert "hanabi_cp.version.__version__" in (ROOT / "pyproject.toml").read_text()
+
+
+def test_one_round_trip_engine():
+    """The harness's round trips and the reduction study compare image verdicts with
+    the formula through the engine of reduction/roundtrip.py, not a copy of it."""
+    engine = "hanabi_cp.reduction.roundtrip"
+    for rel in ("hanabi_cp/harness/roundtrip.py", "hanabi_cp/studies/reduction.py",
+                "hanabi_cp/cli/reduce.py"):
+        path = ROOT / rel
+        assert any(module == engine for module, _ in _imports(path)), rel
+        called = {n.func.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Name)}
+        assert "assignment_from_play" not in called, rel
+        if "cli" in rel:        # scheduling and resuming are the library driver's
+            assert "run_tasks" not in called, rel
+
+
+VERDICTS = {"WINNABLE", "UNWINNABLE", "UNKNOWN"}
+
+
+def test_only_the_status_module_spells_the_verdicts():
+    """Everything else names them through Status / RunStatus.  A collection that
+    also holds other words (an external solver's "UNKNOWN" beside "INDET") is that
+    solver's vocabulary, not ours."""
+    wrong = []
+    for path in _python_files("hanabi_cp"):
+        if path == PACKAGE / "status.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        foreign = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+                words = [e for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                if any(w.value not in VERDICTS for w in words):
+                    foreign.update(id(w) for w in words)
+        wrong += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and node.value in VERDICTS and id(node) not in foreign]
+    assert wrong == []
+
+
+def test_registries_are_tables_not_scans_nor_import_side_effects():
+    """One pattern (hanabi_cp/registry.py): an explicit ordered table per kind, no
+    package scan (pkgutil) and no module that registers itself when imported."""
+    scans = [str(p.relative_to(ROOT)) for p in _python_files("hanabi_cp")
+             if any(m == "pkgutil" for m, _ in _imports(p))]
+    assert scans == []
+    calls = [f"{p.relative_to(ROOT)}:{node.lineno}" for p in _python_files("hanabi_cp")
+             for node in ast.parse(p.read_text(encoding="utf-8")).body
+             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+             and getattr(node.value.func, "id", getattr(node.value.func, "attr", "")) in ("register", "add_command")]
+    decorated = [f"{p.relative_to(ROOT)}:{node.lineno}" for p in _python_files("hanabi_cp")
+                 for node in ast.parse(p.read_text(encoding="utf-8")).body
+                 if isinstance(node, ast.ClassDef | ast.FunctionDef)
+                 and any(getattr(d, "id", None) == "register" for d in node.decorator_list)]
+    assert calls == [] and decorated == []

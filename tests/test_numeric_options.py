@@ -32,7 +32,8 @@ NUMBER_STRINGS = {("study", "strategies"): {"--count": "{}", "--players": "{}"},
 
 def commands(cmd=main, path=()):
     if isinstance(cmd, click.Group):
-        for name, sub in sorted(cmd.commands.items()):
+        for name in cmd.list_commands(None):         # the commands of its table too
+            sub = cmd.get_command(None, name)
             yield from commands(sub, (*path, name))
     else:
         yield path, cmd

@@ -5,7 +5,7 @@ import csv
 import pytest
 from click.testing import CliRunner
 
-from hanabi_cp import __version__
+from hanabi_cp.version import __version__
 from hanabi_cp.cli import main
 from hanabi_cp.errors import HanabiError, InvalidParameter
 from hanabi_cp.solvers import methods

@@ -7,8 +7,8 @@ import os
 import click
 
 from ..errors import UsageError
-from .common import (check_outputs, command, command_deadline, echo_json, force_option,
-                     time_limit_option)
+from ..formats.outputs import check_outputs
+from .common import command, command_deadline, echo_json, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
@@ -126,6 +126,3 @@ def table(result) -> list[str]:
         lines.append(f"{r.position:>4} {turn:>4}  {r.text:<{width}}  {r.score:>5} {best:>6} "
                      f"{r.hanablive_max:>4}  {r.method or r.status.lower()}")
     return lines
-
-
-COMMANDS = [analyze]

@@ -8,21 +8,20 @@ the same one-line form by ``Command``.
 
 from __future__ import annotations
 
+import functools
 import json
-import os
-import shlex
 import time
-from collections.abc import Collection, Mapping
+from typing import Any
 
 import click
 
-from .. import __version__
-from ..errors import FileError, UsageError
+from ..errors import FileError, HanabiError, UsageError
 from ..model import Deck
+from ..registry import Registry
 from ..solvers import Status
+from ..version import PROG
 from .numbers import HAND, Seconds
 
-PROG = "hanabi-cp"
 STARTED = "hanabi_cp.started"    # ctx.meta key: time.monotonic() when parsing began
 
 
@@ -64,7 +63,27 @@ class NestedCommand(Command):
                             f"(see '{PROG} {path} --help')") from None
 
 
-class Group(click.Group):
+class TableGroup(click.Group):
+    """A click group whose commands are its own and those of ``table`` (a
+    ``registry.Registry`` of ``name -> "module:command"``), each imported when first
+    asked for and made to name its flags in library errors (``speak_flags``)."""
+
+    def __init__(self, *args: Any, table: Registry | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.table = table
+
+    def list_commands(self, ctx):
+        return sorted({*self.commands, *(self.table or ())})
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name not in self.commands and self.table is not None and cmd_name in self.table:
+            cmd = self.table.load(cmd_name)
+            speak_flags(cmd)
+            self.add_command(cmd, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+class Group(TableGroup):
     """A click group whose unknown-subcommand errors are one line naming the group
     and its subcommands (hidden ones left out)."""
 
@@ -73,7 +92,8 @@ class Group(click.Group):
             return super().resolve_command(ctx, args)
         except click.UsageError as exc:
             path = ctx.command_path.removeprefix(PROG).strip() or PROG
-            names = sorted(n for n, c in self.commands.items() if not c.hidden)
+            names = sorted(n for n in self.list_commands(ctx)
+                           if not self.get_command(ctx, n).hidden)
             raise UsageLine(f"{path}: {exc.format_message()} (choose one of {', '.join(names)}; "
                             f"see '{ctx.command_path} --help')") from None
 
@@ -85,10 +105,9 @@ def command(name: str | None = None, **kwargs):
 
 
 class MethodChoice(click.Choice):
-    """The registered method names, read from the registry when first needed.
-
-    Methods register themselves from modules that others add, so the list cannot be
-    fixed when this module is imported.
+    """The method names of ``solvers.METHODS``, read when first needed: listing
+    them loads every method's module (OR-Tools, pysat), which a command that never
+    parses ``--method`` should not pay for.
     """
 
     def __init__(self, extra=("auto",)):
@@ -155,78 +174,12 @@ def load_instance(path: str, hand: int | None) -> tuple[Deck, int]:
     return df.deck, resolve_hand(df, hand)
 
 
-def refuse_overwrite(path: str | None, force: bool) -> None:
-    """Raise unless ``path`` is free (or stdout, or ``force``).
-
-    Commands check every output before any work, so a refused file never costs a
-    solve nor leaves some outputs written and others not.
-    """
-    if path and path != "-" and not force and os.path.isfile(path):
-        raise FileError(f"{path}: refusing to overwrite an existing file; use --force")
-
-
 def not_stdout(command: str, option: str, path: str | None, what: str) -> None:
     """Refuse ``-`` for an output that is ``what`` (files, a folder), not one stream:
     ``-`` would otherwise be taken as a file name (``-.png``, a folder ``-``)."""
     if path == "-":
         raise UsageError(f"{command}: {option} - is not possible: {option} names {what}, "
                          "not stdout")
-
-
-def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,
-                  inputs: Mapping[str, str | None] | None = None,
-                  appended: Collection[str] = (), dirs_made: Collection[str] = ()) -> None:
-    """Refuse, before any work, every output that would be wrong or clobber a file.
-
-    ``outputs`` and ``inputs`` map option labels (for the messages) to paths (None:
-    not given; ``-``: stdout/stdin).  Refused, whatever ``force`` says: two outputs
-    naming one file however spelled (``x``, ``./x``, a symlink), both on stdout, an
-    output that is also an input, an output that is a directory or lies in a missing
-    or read-only directory (except ``dirs_made`` ones, whose folders are created).
-    Refused without ``force``: an existing file (except ``appended`` outputs, which
-    a rerun resumes).
-    """
-    given = [(label, path) for label, path in outputs.items() if path is not None]
-    for i, (label, path) in enumerate(given):
-        for other, other_path in given[:i]:
-            if path == "-" and other_path == "-":
-                raise UsageError(f"{command}: {other} - and {label} - cannot both go to stdout")
-            if path != "-" and other_path != "-" and same_file(path, other_path):
-                raise UsageError(f"{command}: {other} and {label} name the same file: "
-                                 f"{other_path}, {path}")
-        if path == "-":
-            continue
-        for in_label, in_path in (inputs or {}).items():
-            if in_path not in (None, "-") and same_file(path, in_path):
-                raise UsageError(f"{command}: {label} {path} is also the input {in_label}; "
-                                 "write it elsewhere")
-        if os.path.isdir(path):
-            raise FileError(f"{path}: cannot write: it is a directory")
-        check_folder(os.path.dirname(os.path.abspath(path)), label in dirs_made, path)
-        if label not in appended:
-            refuse_overwrite(path, force)
-
-
-def same_file(a: str, b: str) -> bool:
-    """Do two spellings name one file (through symlinks and hard links)?"""
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def check_folder(folder: str, may_create: bool, path: str) -> None:
-    """Can ``path`` be written in ``folder`` (or, ``may_create``, in a folder made there)?"""
-    if may_create:
-        while not os.path.exists(folder):
-            folder = os.path.dirname(folder)
-    if not os.path.isdir(folder):
-        what = "not a directory" if os.path.exists(folder) else "no such directory"
-        raise FileError(f"{path}: cannot write: {what}: {folder}")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise FileError(f"{path}: cannot write: permission denied: {folder}")
 
 
 def open_output(path: str, force: bool):
@@ -236,18 +189,6 @@ def open_output(path: str, force: bool):
 
 def deck_summary(deck: Deck) -> str:
     return f"{deck.N} cards, n = {deck.n}, c = {deck.c}, r = {deck.r}"
-
-
-def provenance(what: str, argv=()) -> list[str]:
-    """Comment lines saying which tool, version and command wrote a file.
-
-    ``argv`` is a canonical command line (built from the parsed options, not from
-    sys.argv), so the same options always give byte-identical files.
-    """
-    lines = [f"generated by {PROG} {__version__} ({what})"]
-    if argv:
-        lines.append("command: " + " ".join(shlex.quote(str(a)) for a in argv))
-    return lines
 
 
 def echo_json(data) -> None:
@@ -306,7 +247,7 @@ def flag_names(cmd: click.Command) -> dict[str, str]:
     ``HanabiError.rename`` needs to make a library message name the CLI's flags.
 
     >>> from hanabi_cp.cli import main
-    >>> flag_names(main.commands["show"])["first"], flag_names(main.commands["reduce"])["h"]
+    >>> flag_names(main.get_command(None, "show"))["first"], flag_names(main.get_command(None, "reduce"))["h"]
     ('--from', '--hand')
     """
     names = {}
@@ -318,3 +259,27 @@ def flag_names(cmd: click.Command) -> dict[str, str]:
         if option in names:
             names.setdefault(param, names[option])
     return names
+
+
+def speak_flags(cmd: click.Command) -> None:
+    """Make library errors raised under ``cmd`` name its flags, not the library's
+    parameters: ``copies 1: ...`` becomes ``--copies 1: ...`` (HanabiError.rename).
+    A group's commands loaded later from its table are wrapped when loaded."""
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            speak_flags(sub)
+        return
+    callback, flags = cmd.callback, flag_names(cmd)
+    if callback is None or getattr(callback, "speaks_flags", False):
+        return
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return callback(*args, **kwargs)
+        except HanabiError as exc:
+            exc.rename(flags)
+            raise
+
+    run.speaks_flags = True         # type: ignore[attr-defined]
+    cmd.callback = run

@@ -14,9 +14,9 @@ from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..satsolver import DEFAULT_SOLVER
 from ..status import Status
 from ..verify import replay
-from .common import (MethodChoice, check_outputs, command, deck_argument, deck_summary,
-                     echo_json, force_option, hand_option, load_instance, provenance,
-                     time_limit_option, write_plays_to)
+from ..formats.outputs import check_outputs, provenance
+from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option,
+                     hand_option, load_instance, time_limit_option, write_plays_to)
 from .numbers import HAND
 
 if TYPE_CHECKING:
@@ -272,7 +272,7 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     except TimeUp as exc:
         if as_json:
             echo_json({"min_hand": None, "plays": None, "below": None, "method": method,
-                       "stats": {}, "status": "UNKNOWN", "reason": str(exc)})
+                       "stats": {}, "status": Status.UNKNOWN.value, "reason": str(exc)})
         else:
             click.echo(f"c method: {method}")
             click.echo("s UNKNOWN")
@@ -305,6 +305,3 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
             if certificate is not None:
                 write_plays_to(certificate, res.plays, force)
     ctx.exit(20 if res.h is None else 10)
-
-
-COMMANDS = [encode_cmd, decode_cmd, min_hand_cmd]

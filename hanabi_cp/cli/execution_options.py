@@ -5,8 +5,6 @@ from __future__ import annotations
 import click
 from .numbers import Integer
 
-COMMANDS: list = []          # options only (cli.main attaches COMMANDS)
-
 
 def execution_options(func):
     """Add ``--jobs`` and ``--dask`` (arguments ``jobs``, ``dask``: see get_execution)."""

@@ -13,11 +13,10 @@ import click
 
 from ..errors import FileError, UsageError
 from ..generators import random_deck, random_kcnf, standard_deck, variant_deck
-from ..formats.outputs import folder, write_texts
 from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
-from .common import (Command, Group, NestedCommand, check_folder, check_outputs, force_option, not_stdout,
-                     provenance, refuse_overwrite)
+from ..formats.outputs import check_folder, check_outputs, folder, provenance, refuse_overwrite, write_texts
+from .common import Command, Group, NestedCommand, force_option, not_stdout
 from .numbers import HAND, NONNEGATIVE_SEED, RATIO, Integer, Real, count
 
 
@@ -508,5 +507,3 @@ def _old_words(standard: bool, cnf: bool) -> list[str]:
 
 
 generate_legacy.name = "generate"      # its usage errors name `generate`, as before
-
-COMMANDS = [generate_group]

@@ -12,7 +12,8 @@ from ..errors import FileError, UsageError
 from ..limits import check_cards, check_kinds
 from ..solvers import SolveOptions
 from .execution_options import execution_options, get_execution
-from .common import check_folder, check_outputs, command, not_stdout, time_limit_option
+from ..formats.outputs import check_folder, check_outputs
+from .common import command, not_stdout, time_limit_option
 from .numbers import HAND, MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, count
 
 
@@ -150,10 +151,9 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
             raise UsageError(f"--{name.replace('_', '-')} goes with --rules live")
     max_n, max_c, max_r = max_n or 4, max_c or 3, max_r or 3
     max_h = 3 if max_h is None else max_h
-    from ..harness import (Space, cross_check, failure_text, parse_sample, select_checks,
-                           summary_table)
+    from ..harness import Space, failure_text, parse_sample, select_checks, summary_table
     from ..harness.results import FIELDS, KEY
-    from ..harness.runner import Report
+    from ..harness.runner import run
 
     checks = select_checks(methods, maximize=maximize)
     rates = parse_sample(sample, checks)
@@ -165,13 +165,8 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     click.echo(f"c seed: {seed}")
     space = Space(max_n, max_c, max_r, max_h)
     options = SolveOptions(time_limit=time_limit, seed=seed)
-    report = Report(seed)
-    cross_check(seed, count, space, checks, rates, options, out_dir, progress,
-                report=report, table=table, force=force, execution=execution)
-    if cnf_count or cnf_dir:
-        from ..harness.roundtrip import cross_check_cnf
-        cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
-                        report, rates, cnf_variants, table, force, execution)
+    report = run(seed, count, space, checks, rates, options, out_dir, progress, table, force,
+                 execution, cnf_count, cnf_vars, cnf_dir, cnf_variants)
     if table is not None and table.path != "-":
         click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
                    f"{report.resumed} instances read back, not run again")
@@ -255,6 +250,3 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
     click.echo(f"c {len(report.failures)} disagreement(s) (seed {seed}); "
                f"counterexamples in {out_dir}", err=True)
     sys.exit(1)
-
-
-COMMANDS = [harness_cmd]

@@ -11,10 +11,11 @@ import os
 import click
 
 from ..errors import UsageError
-from .common import Group, NestedCommand, check_outputs, force_option, time_limit_option
+from ..formats.outputs import check_outputs
+from .common import Group, NestedCommand, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import MIN_PLAYERS, Integer, Sweep, count
-from .study import StudyCommand, _names, study
+from .study import StudyCommand, _names
 
 # HLE takes its seed as a C int (-1: a random one, which a reproducible run never asks)
 HLE_SEED = Integer(0, 2**31 - 1)
@@ -119,7 +120,7 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     click.echo(f"c wrote {csv_path}")
 
 
-@study.command("hle", cls=StudyCommand)
+@click.command("hle", cls=StudyCommand)
 @click.option("--agents", callback=_names, default="random,simple", show_default=True,
               metavar="A,B", help="HLE's agents: " + ", ".join(AGENT_NAMES) + ".")
 @click.option("--players", type=Sweep(True, MIN_PLAYERS, HLE_MAX_PLAYERS), default="2-5",
@@ -173,6 +174,3 @@ def study_hle(agents, players, count, seed, time_limit, csv_path, progress, jobs
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
                "this sweep")
     click.echo(study_mod.summary(mine))
-
-
-COMMANDS = [hle]

@@ -24,10 +24,9 @@ from ..live.variants import variant as find_variant
 from ..live.solve import live_methods, solve_live
 from ..model import Deck
 from ..solvers import SolveOptions, Status
-from .common import MethodChoice, check_outputs, deck_summary, echo_json, echo_verdict
+from ..formats.outputs import check_outputs
+from .common import MethodChoice, deck_summary, echo_json, echo_verdict
 from .numbers import MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, Integer
-
-COMMANDS: list = []          # options and helpers only (cli.main attaches COMMANDS)
 
 LIVE_ONLY = ("players", "hand_size", "clues", "strikes", "variant", "first_player",
              "game_options", "end_rules")

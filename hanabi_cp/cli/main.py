@@ -6,19 +6,19 @@ its traceback."""
 from __future__ import annotations
 
 import contextlib
-import functools
-import importlib
 import io
 import os
-import pkgutil
 import sys
 import traceback
 from typing import Any, NoReturn
 
 import click
 
-from .. import __version__, interrupts
+from .. import interrupts
 from ..errors import HanabiError
+from ..registry import Registry
+from ..version import __version__
+from .common import TableGroup
 
 
 @contextlib.contextmanager
@@ -32,14 +32,29 @@ def _one_line():
         raise UsageLine(f"{exc.format_message()} (see 'hanabi-cp --help')") from None
 
 
-# Every other module of this package defines click commands and a ``COMMANDS`` list
-# of them; they are attached in name order, so a new command family is one new file.
-_HERE = os.path.dirname(__file__)
-_COMMAND_MODULES = sorted(info.name for info in pkgutil.iter_modules([_HERE])
-                          if info.name not in ("main", "common"))
+# Every command and where it is, each module imported when its command is first
+# asked for (``hanabi-cp solve`` imports cli/solve.py, not the others); the help
+# lists them by name.  A new command is one row here.
+COMMANDS: Registry[click.Command] = Registry("command", [
+    ("analyze", "hanabi_cp.cli.analyze:analyze"),
+    ("decode", "hanabi_cp.cli.encode:decode_cmd"),
+    ("encode", "hanabi_cp.cli.encode:encode_cmd"),
+    ("generate", "hanabi_cp.cli.generate:generate_group"),
+    ("harness", "hanabi_cp.cli.harness:harness_cmd"),
+    ("hle", "hanabi_cp.cli.hle:hle"),
+    ("min-hand", "hanabi_cp.cli.encode:min_hand_cmd"),
+    ("play", "hanabi_cp.cli.play:play"),
+    ("reduce", "hanabi_cp.cli.reduce:reduce_cmd"),
+    ("roundtrip", "hanabi_cp.cli.reduce:roundtrip_cmd"),
+    ("show", "hanabi_cp.cli.show:show_cmd"),
+    ("solve", "hanabi_cp.cli.solve:solve_cmd"),
+    ("study", "hanabi_cp.cli.study:study"),
+    ("variants", "hanabi_cp.cli.variants:variants_cmd"),
+    ("verify", "hanabi_cp.cli.solve:verify_cmd"),
+])
 
 
-class _Group(click.Group):
+class _Group(TableGroup):
     # Usage errors of the root itself (unknown command or option) as one line too.
     def parse_args(self, ctx, args):
         with _one_line():
@@ -125,7 +140,7 @@ def _echoed_to_stdout(exc: BaseException) -> bool:
     return False
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, table=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hanabi-cp")
 def main() -> None:
     """Decide, encode and reduce Solitaire Hanabi with checked certificates.
@@ -134,32 +149,3 @@ def main() -> None:
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2
     """
-
-
-def _speak_flags(cmd: click.Command) -> None:
-    """Make library errors raised under ``cmd`` name its flags, not the library's
-    parameters: ``copies 1: ...`` becomes ``--copies 1: ...`` (HanabiError.rename)."""
-    if isinstance(cmd, click.Group):
-        for sub in cmd.commands.values():
-            _speak_flags(sub)
-        return
-    from .common import flag_names
-    callback, flags = cmd.callback, flag_names(cmd)
-    if callback is None:
-        return
-
-    @functools.wraps(callback)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return callback(*args, **kwargs)
-        except HanabiError as exc:
-            exc.rename(flags)
-            raise
-
-    cmd.callback = run
-
-
-for _mod in _COMMAND_MODULES:
-    for _cmd in importlib.import_module(f"hanabi_cp.cli.{_mod}").COMMANDS:
-        _speak_flags(_cmd)
-        main.add_command(_cmd)

@@ -11,9 +11,8 @@ import click
 from ..errors import UsageError
 from ..limits import effective_hand
 from ..status import Status
-from .common import check_outputs, deck_summary, load_instance, provenance, write_plays_to
-
-COMMANDS: list = []          # helpers of cli/encode.py, no command of their own
+from ..formats.outputs import check_outputs, provenance
+from .common import deck_summary, load_instance, write_plays_to
 
 
 def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool, data,

@@ -21,8 +21,6 @@ import click
 
 from ..limits import MAX_SWEEP_POINTS, check_at_most, clip
 
-COMMANDS: list = []          # types only (cli.main attaches COMMANDS)
-
 # Integers that native code takes as a C long / int64 (pysat's budgets, CP-SAT's
 # bounds): the bound of every integer option that has no smaller one.
 MAX_INT = 2**63 - 1

@@ -9,9 +9,9 @@ from ..deadline import TimeUp, ambient
 from ..errors import InvalidParameter, UsageError
 from ..limits import clip
 from .execution_options import execution_options, get_execution
-from .common import check_outputs, command, command_deadline, deck_summary, force_option, \
-    load_deck, time_limit_option
-from .study import StudyCommand, _outputs, _names, study
+from ..formats.outputs import check_outputs
+from .common import command, command_deadline, deck_summary, force_option, load_deck, time_limit_option
+from .study import StudyCommand, _outputs, _names
 from .numbers import MAX_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, Sweep, count
 
 
@@ -165,7 +165,7 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
         click.echo(f"c wrote {replay_path}")
 
 
-@study.command("strategies", cls=StudyCommand)
+@click.command("strategies", cls=StudyCommand)
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the first deck.")
 @click.option("--count", "counts", callback=_counts, default="200", show_default=True,
               metavar="N[,P=N...]",
@@ -226,6 +226,3 @@ def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, 
     click.echo(study_mod.summary(mine))
     for path in study_mod.plot(mine, stem, rows.path, force):
         click.echo(f"c wrote {path}")
-
-
-COMMANDS = [play]

@@ -3,17 +3,16 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 
 import click
 
-from ..errors import FileError, HanabiError
+from ..errors import FileError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
 from ..solvers import SolveOptions
-from .common import (MethodChoice, check_outputs, command, flag_names, force_option, provenance,
-                     time_limit_option)
+from ..formats.outputs import check_outputs, provenance
+from .common import MethodChoice, command, flag_names, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import Integer
 
@@ -121,9 +120,10 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
       hanabi-cp roundtrip instances/satlib/uf20-91/uf20-01.cnf
       hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv --jobs 2
     """
+    from tqdm import tqdm
+
     from ..formats.results_csv import ResultsCSV
-    from ..executors import run_tasks
-    from ..reduction.roundtrip import KEY, RoundtripRow, disagrees, roundtrip_row, variant_name
+    from ..reduction.roundtrip import KEY, RoundtripRow, run_roundtrips
 
     execution = get_execution(jobs, dask)
     flags = flag_names(click.get_current_context().command)
@@ -136,24 +136,9 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
     check_outputs("roundtrip", {"--csv": csv_path}, False, {f: f for f in files},
                   appended=["--csv"], dirs_made=["--csv"])
     table = ResultsCSV(csv_path, RoundtripRow.header(), KEY) if csv_path else None
-    variant = variant_name(copies, kappa)
-    options = SolveOptions(time_limit=time_limit)
     single = len(files) == 1
-    from tqdm import tqdm
 
-    bar = tqdm(total=len(files), file=sys.stderr, unit="formula", desc="roundtrip",
-               disable=single)
-    warn = functools.partial(tqdm.write, file=sys.stderr)     # above the bar
-    slots: list[dict | None] = [None] * len(files)
-    submitted: list[int] = []       # task index -> position in files
-
-    def finish(k: int, row: dict) -> None:
-        if row["error"]:
-            warn(f"hanabi-cp: error: {row['error']}")
-        if table is not None:
-            table.add(row)
-        slots[k] = row
-        bar.update(1)
+    def show(row: dict) -> None:
         if single and not row["error"]:
             click.echo(f"c {row['file']}: {row['vars']} variables, {row['clauses']} clauses -> "
                        f"{row['cards']} cards, n = {row['n']}, c = {row['c']}, r = {row['r']}, "
@@ -164,36 +149,20 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
             click.echo(f"c read-back checked: {row['readback_checked']}; proof's play checked: "
                        f"{row['witness_checked']}")
 
-    def tasks():
-        for k, f in enumerate(files):
-            name = os.path.basename(f) if f != "-" else "-"
-            done = table.get(file=name, method=method, h=hand, variant=variant) if table else None
-            if done is not None:
-                slots[k] = done
-                bar.update(1)
-                if single:
-                    click.echo(f"c {name}: already in {csv_path}, not run again")
-                continue
-            try:
-                cnf = _read(f)      # here, not on a worker: a cluster need not see the files
-            except HanabiError as exc:
-                exc.rename(flags)
-                finish(k, RoundtripRow.failed(name, method, hand, variant, str(exc)).as_dict())
-                continue
-            submitted.append(k)
-            yield cnf, name, method, hand, copies, kappa, options, max_cards, flags
+    def resumed(name: str) -> None:
+        if single:
+            click.echo(f"c {name}: already in {csv_path}, not run again")
 
-    with run_tasks(roundtrip_row, tasks(), execution) as done:
-        for index, row in done:
-            finish(submitted[index], row)
-    bar.close()
-    rows = [r for r in slots if r is not None]
+    def warn(message: str) -> None:       # above the progress bar
+        tqdm.write(f"hanabi-cp: error: {message}", file=sys.stderr)
+
+    run = run_roundtrips(files, method, hand, copies, kappa, SolveOptions(time_limit=time_limit),
+                         max_cards, table, execution, flags, progress=not single, on_row=show,
+                         on_resumed=resumed, on_error=warn)
+    rows = run.rows
     if table is not None and table.path != "-":
         click.echo(f"c rows: {len(rows)} of this run in {table.path} ({table.added} new)")
-    bad = [r["file"] for r in rows if disagrees(r)]
-    failed = [r["file"] for r in rows if r["agreement"] == "error"]
-    unknown = sum(r["agreement"] == "unknown" for r in rows)
-    agree = sum(r["agreement"] == "yes" and not disagrees(r) for r in rows)
+    bad, failed, unknown, agree = run.disagreeing, run.failed, run.undecided, run.agreeing
     click.echo(f"roundtrip: {agree} of {len(rows)} formulas agree"
                + (f", {unknown} undecided" if unknown else "")
                + (f", {len(failed)} in error ({', '.join(failed)})" if failed else "")
@@ -202,6 +171,3 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
         sys.exit(1)
     if failed:
         sys.exit(2)
-
-
-COMMANDS = [reduce_cmd, roundtrip_cmd]

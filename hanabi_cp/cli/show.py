@@ -10,8 +10,8 @@ import click
 from ..errors import UsageError
 from ..formats.textio import printable
 from ..limits import effective_hand
-from .common import (MethodChoice, check_outputs, command, command_deadline, force_option,
-                     hand_option, load_deck)
+from ..formats.outputs import check_outputs
+from .common import MethodChoice, command, command_deadline, force_option, hand_option, load_deck
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
@@ -177,6 +177,3 @@ def _solved(deck, h, name, roles, lo, hi, method, time_limit):
         return scene.make(deck, h, name, roles, lo, hi, status=status, reason=out.reason)
     return scene.make(deck, h, name, roles, lo, hi, out.plays, source="its certificate",
                       status=status, reason=out.reason)
-
-
-COMMANDS = [show_cmd]

@@ -14,8 +14,9 @@ from ..proofs import cnf_path_for
 from ..satsolver import DEFAULT_SOLVER
 from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..verify import replay
-from .common import (check_outputs, command, command_deadline, deck_argument, echo_json,
-                     force_option, hand_option, load_instance, print_outcome, time_limit_option)
+from ..formats.outputs import check_outputs
+from .common import (command, command_deadline, deck_argument, echo_json, force_option,
+                     hand_option, load_instance, print_outcome, time_limit_option)
 from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
                            verify_live_cmd)
 from .numbers import Integer
@@ -187,6 +188,3 @@ def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
         click.echo(f"c score: {rep.score} of {the_deck.target}")
         click.echo(f"c max hand: {rep.max_hand} of {h}")
     ctx.exit(0 if rep.won else 1)
-
-
-COMMANDS = [solve_cmd, verify_cmd]

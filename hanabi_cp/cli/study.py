@@ -7,8 +7,10 @@ import os
 import click
 
 from ..errors import InvalidParameter, UsageError
+from ..registry import Registry
 from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from .common import Group, NestedCommand, check_outputs, not_stdout, time_limit_option
+from ..formats.outputs import check_outputs
+from .common import Group, NestedCommand, not_stdout, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import HAND, MAX_INT, MAX_PLAYERS, MAX_POINT, MIN_PLAYERS, RATIO, SEED, Integer, Seconds, Sweep
 from .numbers import count as counts
@@ -86,7 +88,14 @@ def _finish(module, rows, stem: str, force: bool, keep=None, **fields) -> None:
         click.echo(f"c wrote {path}")
 
 
-@click.group("study", cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+# The studies defined beside the commands they share code with, loaded when asked for.
+STUDIES: Registry[click.Command] = Registry("study", [
+    ("hle", "hanabi_cp.cli.hle:study_hle"),
+    ("strategies", "hanabi_cp.cli.play:study_strategies"),
+])
+
+
+@click.group("study", cls=Group, table=STUDIES, context_settings={"help_option_names": ["-h", "--help"]})
 def study() -> None:
     """Empirical studies: seeded, resumable sweeps -> CSV rows and figures.
 
@@ -307,7 +316,6 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     """
     import shlex
 
-    from ..executors import task_pool
     from ..studies import hard, hard_decks
     from ..studies.effort import check_measure
 
@@ -330,22 +338,20 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
             "--hand", ",".join(map(str, hands)),
             "--method", method, "--measure", measure, "--seed", seed, "--patience", patience]
     command = " ".join(shlex.quote(str(a)) for a in argv)
-    # One pool for the sweep and the confirmations: the climb runs many small batches.
-    with task_pool(execution) as pool:
-        rows = hard.run(csv_path, seed, sizes, r, copies == "exact", method, measure, steps,
-                        budget, random_count, exhaustive, patience, cap[method], progress, pool)
-        mine = [row for row in rows.rows if any(hard.sweep_rows([row], k) for k in keys)]
+
+    def swept(rows, mine) -> None:
         click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
                    f"this sweep (seed = {seed}, r = {r}, {copies} copies, {method} "
                    f"{measure})")
         click.echo(hard.summary(mine))
-        written = hard_decks.write_hardest(mine, out_dir, keep, command, force, cap, pool)
+
+    done = hard.sweep(csv_path, seed, sizes, r, copies == "exact", method, measure, steps, budget,
+                      random_count, exhaustive, patience, cap, out_dir, keep, command, force,
+                      progress, execution, on_swept=swept)
+    rows, mine, written = done.rows, done.mine, done.written
     for path, check in written:
         click.echo(f"c wrote {path} ({check['verdict']}, "
                    + ("decided alike by " + ", ".join(check["methods"]) if check["confirmed"]
                       else "not confirmed") + ")")
     for path in hard.plot(mine, stem, rows.path, force):
         click.echo(f"c wrote {path}")
-
-
-COMMANDS = [study]

@@ -42,6 +42,3 @@ def variants_cmd(words, show_all, as_json):
         suits = ", ".join(s.name for s in v.suits)
         line = f"{v.name}  |  {suits}  |  {len(v.deck_cards())} cards, max {v.max_score}"
         click.echo(line if why is None else f"{line}  |  refused: {why}")
-
-
-COMMANDS = [variants_cmd]

@@ -16,13 +16,14 @@ from itertools import chain
 from ..errors import InputError
 from ..limits import echo
 from ..plays import ACTIONS, PlaySequence, parse_action
+from ..status import Status
 from .decks import format_of, looks_like_json
 from .jsonpos import describe, line_of, load_json
 from .textio import display_name, read_text, text_lines, token_runs, write_text
 
 _LETTERS = frozenset("PSDpsd")
 EXPECTED_ACTION = "an action P, S, D (or play, store, discard)"
-STATUSES = ("WINNABLE", "UNWINNABLE", "UNKNOWN")
+STATUSES = tuple(s.value for s in Status)
 
 
 def _token_actions(token: str) -> str | None:
@@ -52,7 +53,7 @@ def parse_plays_text(text: str, path: str = "<string>") -> PlaySequence:
         if tokens and tokens[0] == "c":
             continue
         if len(tokens) == 2 and tokens[0] == "s" and tokens[1] in STATUSES:
-            if tokens[1] != "WINNABLE":
+            if tokens[1] != Status.WINNABLE.value:
                 raise InputError(path, lineno, "the certificate of a winnable deck",
                                  echo(" ".join(tokens)))
             continue

@@ -5,7 +5,8 @@ as soon as it is final, as one complete line in a single ``write`` (the header g
 with the first row), so the CSV is valid at every instant.  A rerun reads the rows
 already there and the caller skips their keys: an interrupted or enlarged run
 resumes.  A last line without its newline is what a crash in an older version left
-behind: it is dropped with a warning and its work is done again.
+behind: it is dropped with a warning and its work is done again.  The ``verdict``
+column is read back as ``status.RunStatus`` (equal to its text).
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "r.csv")
@@ -18,6 +19,8 @@ x,verdict
 >>> again = ResultsCSV(path, ["x", "verdict"], key=["x"])
 >>> again.has(x=1), again.has(x=3), len(again.rows)
 (True, False, 2)
+>>> again.get(x=1)["verdict"] is RunStatus.WINNABLE
+True
 >>> try:
 ...     ResultsCSV(path, ["x", "score"], key=["x"])
 ... except InputError as e:
@@ -40,6 +43,7 @@ from collections.abc import Sequence
 from .. import interrupts
 from ..errors import FileError, InputError
 from ..limits import MAX_DIGITS, echo
+from ..status import RunStatus
 from . import csv_lock
 from .outputs import writing
 from .textio import STDIO, display_name, printable, read_text
@@ -171,6 +175,9 @@ class ResultsCSV:
                     raise InputError(name, no, f"{what} in column {field!r} ({HAND_EDITED})",
                                      echo(cells[i]))
             row = dict(zip(self.fields, cells))
+            for field in VERDICTS:
+                if field in row:
+                    row[field] = RunStatus.read(row[field])
             for field, needed in REQUIRES.items():
                 lacking = [f for f in needed if row.get(field) and f in row and not row[f]]
                 if lacking:
@@ -226,6 +233,9 @@ COLUMNS = {
                      "solve_seconds", "sat_seconds", "bound_seconds"], _NUMBER),
     "clues": (lambda t: t == "unlimited" or _is_int(t), "an integer or 'unlimited'"),
 }
+
+# Columns of statuses, parsed into RunStatus when read (a RunStatus equals its text).
+VERDICTS = ("verdict",)
 
 # Columns whose value the rows' readers take to imply others': a bound's method comes
 # with the bound's time.

@@ -26,7 +26,8 @@ from ..deadline import TimeUp
 from ..errors import HanabiError, SolverBug
 from ..model import Deck
 from ..plays import PlaySequence
-from ..solvers import Method, RunStatus, SolveOptions, Status, certify
+from ..solvers import Method, SolveOptions, Status, certify
+from ..status import RunStatus
 
 
 

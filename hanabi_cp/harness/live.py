@@ -27,7 +27,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .. import __version__
+from ..version import __version__
 from ..errors import InvalidParameter
 from ..executors import SERIAL, Execution
 from ..formats.results_csv import ResultsCSV

@@ -10,12 +10,12 @@ instances that have no rows yet: an interrupted harness resumes.
 
 from __future__ import annotations
 
-from .. import __version__
+from ..version import __version__
 from ..errors import InputError
 from ..formats.results_csv import ResultsCSV
 from ..formats.textio import display_name
 from ..model import Deck
-from ..solvers import RunStatus
+from ..status import RunStatus
 from .check import Result
 
 FIELDS = ["seed", "stream", "instance", "source", "kind", "n", "c", "r", "N", "h", "formula",

@@ -7,6 +7,8 @@ itself: the image must be winnable iff the formula is satisfiable.  A winning pl
 is also mapped back to an assignment (``reduction.assignment_from_play``), which
 must satisfy the formula.  A failing formula is shrunk by dropping clauses while
 the failure persists, and written to ``out_dir`` as DIMACS with its image deck.
+The comparison and the read-back are the round-trip engine's
+(``reduction.roundtrip.check_image``).
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from ..formats.results_csv import ResultsCSV
 from ..generators import random_kcnf
 from ..solvers import SolveOptions
 from . import results as csv_rows
-from .check import (DECISIVE, REFUSED, UNWINNABLE, WINNABLE, Check, Result, problems,
-                    run_check)
+from .check import DECISIVE, REFUSED, Check, Result, problems, run_check
 from .runner import InOrder, Report, _progress, repro_commands, write_counterexample
 
 # Clauses per variable of the random formulas, around the 3-SAT threshold (4.26)
@@ -87,24 +88,23 @@ def formulas(seed: int, count: int, num_vars: int, cnf_dir: str | None):
 def check_formula(cnf: CNF, checks: Sequence[Check], options: SolveOptions,
                   variant: dict | None = None):
     """(satisfiable, image size N, h, results, problems) for one formula."""
-    from ..reduction import assignment_from_play, reduce_cnf
-    from ..reduction.roundtrip import formula_sat
+    from ..reduction import reduce_cnf
+    from ..reduction.roundtrip import check_image, formula_sat
 
     sat = formula_sat(cnf)[0]
     red = reduce_cnf(cnf, **(variant or {}))
     results = [run_check(c, red.deck, red.h, options) for c in checks]
     found = problems(results, red.deck.target)
-    truth = WINNABLE if sat else UNWINNABLE
     for r in results:
-        if r.status in DECISIVE and r.status != truth:
+        # a read-back failure is a finding, whatever its type
+        image = check_image(red, sat, r.status, r.plays, catch=(Exception,))
+        if image.agreement == "NO":
             found.append(f"{r.label}: image {r.status} but the formula is "
                          f"{'satisfiable' if sat else 'unsatisfiable'}")
-        if r.status == WINNABLE and r.plays is not None:
-            try:
-                assignment_from_play(red, r.plays)
-            except Exception as exc:     # a read-back failure is a finding, whatever its type
-                found.append(f"{r.label}: read-back of its winning play failed: "
-                             f"{type(exc).__name__}: {exc}")
+        if image.error is not None:
+            exc = image.error
+            found.append(f"{r.label}: read-back of its winning play failed: "
+                         f"{type(exc).__name__}: {exc}")
     return sat, red.deck.N, red.h, results, found
 
 
@@ -205,6 +205,8 @@ def write_roundtrip(rt: Roundtrip, checks: Sequence[Check], out_dir: str, stem: 
 
 
 def roundtrip_table(report: Report) -> str:
+    from ..reduction.roundtrip import agreement
+
     rts = report.roundtrips
     sat = sum(rt.satisfiable for rt in rts)
     labels = sorted({r.label for rt in rts for r in rt.results})
@@ -216,8 +218,8 @@ def roundtrip_table(report: Report) -> str:
         if all(r.status == REFUSED for r in rs):
             refusing.append(label)
             continue
-        agree = sum(1 for rt in rts for r in rt.results if r.label == label and r.status in DECISIVE
-                    and (r.status == WINNABLE) == rt.satisfiable)
+        agree = sum(1 for rt in rts for r in rt.results
+                    if r.label == label and agreement(r.status, rt.satisfiable) == "yes")
         lines.append(f"c   {label}: {agree} of {len(rs)} images agree with the formula "
                      f"({sum(r.status not in DECISIVE for r in rs)} undecided/refused), "
                      f"{sum(r.seconds for r in rs):.2f} s")

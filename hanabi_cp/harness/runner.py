@@ -388,3 +388,21 @@ def failure_text(fail: Failure) -> str:
 __all__ = ["Tally", "Failure", "Report", "select_checks", "parse_sample", "cross_check",
            "check_instance", "InOrder", "run_instances",
            "summary_table", "failure_text", "write_failure", "repro_commands", "Instance"]
+
+
+def run(seed: int, count: int, space: Space, checks: Sequence[Check],
+        sample: Mapping[str, float] | None = None, options: SolveOptions | None = None,
+        out_dir: str | None = None, progress: bool = False, table: ResultsCSV | None = None,
+        force: bool = False, execution: Execution = SERIAL, cnf_count: int = 0,
+        cnf_vars: int = 4, cnf_dir: str | None = None, cnf_variants: bool = False) -> Report:
+    """The ``harness`` command's work (solitaire rules): ``count`` random instances of
+    ``space`` cross-checked, then ``cnf_count`` formulas (or the files of ``cnf_dir``)
+    round-tripped through the reduction, into one Report."""
+    report = Report(seed)
+    cross_check(seed, count, space, checks, sample, options, out_dir, progress,
+                report=report, table=table, force=force, execution=execution)
+    if cnf_count or cnf_dir:
+        from .roundtrip import cross_check_cnf
+        cross_check_cnf(seed, cnf_count, cnf_vars, cnf_dir, checks, options, out_dir, progress,
+                        report, sample, cnf_variants, table, force, execution)
+    return report

@@ -214,7 +214,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             if lower is not None and upper is not None and lower >= upper:
                 best, cert = upper, out.actions    # a refereed game reaches the bound
             rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
-                             "DECIDED" if best is not None else "UNKNOWN", out.method,
+                             "DECIDED" if best is not None else Status.UNKNOWN.value, out.method,
                              seconds))
             if best is not None:
                 upper = best

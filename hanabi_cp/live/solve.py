@@ -12,8 +12,6 @@ the deal.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -21,14 +19,16 @@ from dataclasses import dataclass, field, replace
 from ..deadline import Deadline
 from ..errors import InvalidParameter, MethodRefused, SolverBug
 from ..model import Deck
+from ..registry import Registry
 from ..solvers import SolveOptions, Status
+from ..status import Decision
 from .actions import Action
 from .referee import Game, replay
 from .rules import Rules
 
 
 @dataclass
-class LiveOutcome:
+class LiveOutcome(Decision):
     """What ``solve_live`` returns: the status, a complete game as the certificate
     (``actions``), the best ``score`` with maximize, the ``reason`` of a loss.
 
@@ -46,10 +46,11 @@ class LiveOutcome:
     stats: dict = field(default_factory=dict)
     verified: bool = False
 
-    def to_json(self) -> dict:
-        return {"status": self.status.value, "method": self.method, "score": self.score,
-                "actions": None if self.actions is None else [a.to_json() for a in self.actions],
-                "reason": self.reason, "verified": self.verified, "stats": self.stats}
+    CERTIFICATE = "actions"
+    JSON_KEYS = ("status", "method", "score", "actions", "reason", "verified", "stats")
+
+    def certificate_json(self) -> list | None:
+        return None if self.actions is None else [a.to_json() for a in self.actions]
 
 
 def _accepts_all(start: Game) -> str | None:
@@ -67,8 +68,14 @@ class LiveMethod:
     maximizes: bool = False
 
 
-_REGISTRY: dict[str, LiveMethod] = {}
-_METHOD_PACKAGE = "hanabi_cp.live.methods"
+# Every real-rules method and where it is (a module of hanabi_cp/live/methods/ whose
+# ``METHOD`` it is), imported on first use; the order is the listings'.
+LIVE_METHODS: Registry[LiveMethod] = Registry("real-rules method", [
+    ("brute", "hanabi_cp.live.methods.brute:METHOD"),
+    ("cpsat", "hanabi_cp.live.methods.cpsat:METHOD"),
+    ("sat", "hanabi_cp.live.methods.sat:METHOD"),
+    ("search", "hanabi_cp.live.methods.search:METHOD"),
+])
 # ``auto``: the methods in this order that accept the instance, one after another
 # while undecided (see _portfolio).
 AUTO_ORDER = ("search", "sat", "cpsat", "brute")
@@ -79,24 +86,13 @@ AUTO_ORDER = ("search", "sat", "cpsat", "brute")
 FIRST_SHARE = 0.2
 
 
-def register(method: LiveMethod) -> LiveMethod:
-    if method.name in _REGISTRY:
-        raise ValueError(f"real-rules method {method.name!r} registered twice")
-    _REGISTRY[method.name] = method
-    return method
-
-
-_scanned = False
-
-
 def live_methods() -> dict[str, LiveMethod]:
-    global _scanned
-    if not _scanned:         # once: listing the package's folder on every solve costs
-        pkg = importlib.import_module(_METHOD_PACKAGE)
-        for info in pkgutil.iter_modules(pkg.__path__):
-            importlib.import_module(f"{_METHOD_PACKAGE}.{info.name}")
-        _scanned = True
-    return dict(_REGISTRY)
+    """Every method of LIVE_METHODS, in its order, each module imported on first use."""
+    table = LIVE_METHODS.load_all()
+    for name, method in table.items():
+        if method.name != name:
+            raise ValueError(f"{LIVE_METHODS.address(name)} is method {method.name!r}, not {name!r}")
+    return table
 
 
 def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:

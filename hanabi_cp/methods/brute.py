@@ -22,7 +22,7 @@ from ..deadline import EVERY, NEVER, Deadline
 from ..limits import effective_hand
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 STATE_LIMIT = 2_000_000
 
@@ -134,5 +134,5 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     return brute(deck, h, options.clock(), options.maximize)
 
 
-register(Method("brute", run, "exhaustive search with memo (oracle for tiny decks)",
-                refuses=_refuses, maximizes=True))
+METHOD = Method("brute", run, "exhaustive search with memo (oracle for tiny decks)",
+                refuses=_refuses, maximizes=True)

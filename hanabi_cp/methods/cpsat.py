@@ -32,7 +32,7 @@ from ..encoders.residual import RESIDUAL_FROM_CARDS
 from ..errors import SolverBug
 from ..model import Deck
 from ..nogc import without_gc
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -187,6 +187,6 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
         return with_greedy_bound(deck, h, Outcome(Status.UNKNOWN, reason=str(exc)))
 
 
-register(Method("cpsat", run, "OR-Tools CP-SAT: one copy per card, play-time chains, "
+METHOD = Method("cpsat", run, "OR-Tools CP-SAT: one copy per card, play-time chains, "
                 "hold intervals under cumulatives of capacity h; --maximize for the score",
-                maximizes=True, prepare=_ortools))
+                maximizes=True, prepare=_ortools)

@@ -46,7 +46,7 @@ from ..errors import LimitError, SolverBug
 from ..limits import effective_hand
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 ENTRY_LIMIT = 3_000_000     # stored table entries, all columns together (~100 bytes each)
 # Bits of one table key (the hand over n c cards, then p_1..p_{c-1} in base n + 1),
@@ -349,6 +349,6 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     return dp(deck, h, options.clock(), options.maximize)
 
 
-register(Method("dp", run, "general case: dynamic program over (s, hand, levels) "
+METHOD = Method("dp", run, "general case: dynamic program over (s, hand, levels) "
                 "(Theorem 4.2), exact, exponential in h and c", refuses=_refuses,
-                maximizes=True))
+                maximizes=True)

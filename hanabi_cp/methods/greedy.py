@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..model import Card, Deck
 from ..plays import PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 SHOWN = 8   # cards named in an overfull-hand witness
 
@@ -80,5 +80,5 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return None
 
 
-register(Method("greedy", greedy, "r = 1: play when playable, else store (Lemma 2.1, O(N))",
-                refuses=_refuses))
+METHOD = Method("greedy", greedy, "r = 1: play when playable, else store (Lemma 2.1, O(N))",
+                refuses=_refuses)

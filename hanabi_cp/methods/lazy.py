@@ -27,7 +27,7 @@ import heapq
 
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 NONE = -1
 
@@ -108,5 +108,5 @@ def _refuses(deck: Deck, h: int) -> str | None:
     return None
 
 
-register(Method("lazy", lazy, "c = 1: filter useless copies, play last copies (Theorem 3.3, "
-                "O(N + n log h))", refuses=_refuses))
+METHOD = Method("lazy", lazy, "c = 1: filter useless copies, play last copies (Theorem 3.3, "
+                "O(N + n log h))", refuses=_refuses)

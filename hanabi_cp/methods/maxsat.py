@@ -20,7 +20,7 @@ from ..encoders import pbmodels, score
 from ..errors import SolverBug
 from ..formats.pbformats import parse_answer
 from ..model import Deck
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 PHASE = "RC2 MaxSAT search"
 
@@ -61,6 +61,6 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
                           f"played (optimum cost {answer.cost})")
 
 
-register(Method("maxsat", run, "MaxSAT (WCNF) of the Boolean score model under python-sat's "
+METHOD = Method("maxsat", run, "MaxSAT (WCNF) of the Boolean score model under python-sat's "
                 "RC2: the most cards played; cost 0 is a win", refuses=_refuses,
-                maximizes=True, external=True))
+                maximizes=True, external=True)

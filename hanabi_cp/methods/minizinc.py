@@ -19,7 +19,7 @@ from ..deadline import TimeUp
 from ..encoders.mzn import MODEL_PATH, MznEncoding, build, parse_output, too_large
 from ..errors import SolverBug
 from ..model import Deck
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 SOLVER = "gecode"
 PHASE = "MiniZinc (Gecode) search"
@@ -92,6 +92,6 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     return solve_data(build(deck, h, maximize=options.maximize), options)
 
 
-register(Method("minizinc", run, "MiniZinc model (solitaire.mzn) under Gecode: the CP-SAT "
+METHOD = Method("minizinc", run, "MiniZinc model (solitaire.mzn) under Gecode: the CP-SAT "
                 "model's constraints, a third solver family; optional (Debian's minizinc)",
-                refuses=_refuses, maximizes=True, external=True))
+                refuses=_refuses, maximizes=True, external=True)

@@ -21,7 +21,7 @@ from ..encoders.score import ScoreEncoding
 from ..errors import SolverBug
 from ..formats.pbformats import parse_answer
 from ..model import Deck
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 PROGRAM = "minisat+"
 PHASE = "minisat+ search"
@@ -81,6 +81,6 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
                    reason=f"minisat+ stopped at score {sc} without proving it optimal")
 
 
-register(Method("pb", run, "pseudo-Boolean (OPB) under minisat+: the CNF as PB constraints, "
+METHOD = Method("pb", run, "pseudo-Boolean (OPB) under minisat+: the CNF as PB constraints, "
                 "the Boolean score model with --maximize; optional (Debian's minisat+)",
-                refuses=_refuses, maximizes=True, external=True))
+                refuses=_refuses, maximizes=True, external=True)

@@ -19,7 +19,7 @@ from ..model import Deck
 from ..nogc import without_gc
 from ..plays import PlaySequence
 from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 from ..encoders.cnf import build
 from ..encoders.encoding import CnfEncoding
 from ..encoders.residual import RESIDUAL_FROM_CARDS, residual_stats, simplify
@@ -109,5 +109,5 @@ def _with_proof(deck: Deck, h: int, enc: CnfEncoding, options: SolveOptions, dea
                    f"{res.proof_path}, checked by drup)", stats=stats)
 
 
-register(Method("sat", run, "compact CNF + pysat solver (CaDiCaL 1.9.5 by default); "
-                "DRUP proofs with --proof"))
+METHOD = Method("sat", run, "compact CNF + pysat solver (CaDiCaL 1.9.5 by default); "
+                "DRUP proofs with --proof")

@@ -36,7 +36,7 @@ from ..deadline import NEVER, Deadline
 from ..analysis import analyse
 from ..model import Deck
 from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status, register
+from ..solvers import Method, Outcome, SolveOptions, Status
 
 MAX_CARDS = 400
 
@@ -148,5 +148,5 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     return search(deck, h, options.clock())
 
 
-register(Method("search", run, f"depth-first search with window pruning and memo "
-                f"(exact, decks up to {MAX_CARDS} cards)", refuses=_refuses))
+METHOD = Method("search", run, f"depth-first search with window pruning and memo "
+                f"(exact, decks up to {MAX_CARDS} cards)", refuses=_refuses)

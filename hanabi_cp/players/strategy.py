@@ -20,19 +20,18 @@ A strategy is a subclass of ``Strategy``, one instance per seat: the engine
 
 Strategies must be deterministic given ``seed`` (use ``random.Random(seed)`` if
 they need chance at all).  A strategy module lives in ``hanabi_cp/players/strategies/``
-and registers its class with ``@register``; ``strategies()`` imports every module
-there, so a new strategy is one new file.
+and has its row in ``STRATEGIES`` (name -> "module:class"), so a new strategy is
+one new file and one row.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import ClassVar
 
 from ..errors import InvalidParameter
 from ..live.actions import Action
 from ..live.rules import Rules
+from ..registry import Registry
 from .view import Turn, View
 
 
@@ -60,25 +59,23 @@ class Strategy:
         """Called for every seat after every turn (see the module docstring)."""
 
 
-_REGISTRY: dict[str, type[Strategy]] = {}
-_PACKAGE = "hanabi_cp.players.strategies"
-
-
-def register(cls: type[Strategy]) -> type[Strategy]:
-    if not cls.name:
-        raise ValueError(f"strategy {cls.__qualname__} has no name")
-    if _REGISTRY.get(cls.name, cls) is not cls:
-        raise ValueError(f"strategy {cls.name!r} registered twice")
-    _REGISTRY[cls.name] = cls
-    return cls
+# Every strategy by name (a class of a module of hanabi_cp/players/strategies/),
+# imported on first use, in the order of the listings (by name).
+STRATEGIES: Registry[type[Strategy]] = Registry("strategy", [
+    ("cheat", "hanabi_cp.players.strategies.cheat:Cheat"),
+    ("infobot", "hanabi_cp.players.strategies.infobot:Infobot"),
+    ("information", "hanabi_cp.players.strategies.information:Information"),
+    ("recommendation", "hanabi_cp.players.strategies.recommendation:Recommendation"),
+])
 
 
 def strategies() -> dict[str, type[Strategy]]:
-    """Every registered strategy by name (importing the strategies package first)."""
-    pkg = importlib.import_module(_PACKAGE)
-    for info in pkgutil.iter_modules(pkg.__path__):
-        importlib.import_module(f"{_PACKAGE}.{info.name}")
-    return dict(sorted(_REGISTRY.items()))
+    """Every strategy of STRATEGIES by name, each module imported on first use."""
+    table = STRATEGIES.load_all()
+    for name, cls in table.items():
+        if cls.name != name:
+            raise ValueError(f"{STRATEGIES.address(name)} is strategy {cls.name!r}, not {name!r}")
+    return table
 
 
 def get_strategy(name: str) -> type[Strategy]:

@@ -6,15 +6,23 @@ proof's play for the SAT solver's model wins (both checked, not assumed), timing
 A formula that cannot be read or reduced is a row too (``agreement`` ``error``,
 the message in ``error``).  Rows are identified by ``KEY``: ``roundtrip --csv``
 skips formulas whose row is already there.
+
+This module is the one round-trip engine: ``formula_sat`` (the reference answer),
+``check_image`` (one verdict on an image against it, and the read-back of a
+winning play) and ``run_roundtrips`` (the ``roundtrip`` command's sweep: resume,
+scheduling, progress) are what the harness's round trips
+(``harness/roundtrip.py``) and the reduction study (``studies/reduction.py``) call too.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
-from .. import __version__
+from ..version import __version__
 from ..cnf import CNF
 from ..deadline import Deadline
 from ..errors import HanabiError
@@ -23,6 +31,11 @@ from ..satsolver import DEFAULT_SOLVER
 from ..solvers import SolveOptions, Status, solve
 from .sat3 import reduce_cnf
 from .witnesses import ReadbackFailure, assignment_from_play, play_from_assignment
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..executors import Execution
+    from ..formats.results_csv import ResultsCSV
 
 
 @dataclass
@@ -97,6 +110,49 @@ def formula_sat(cnf: CNF, solver: str = DEFAULT_SOLVER) -> tuple[bool, dict[int,
     return True, {v: model.get(v, False) for v in range(1, cnf.num_vars + 1)}
 
 
+def formula_status(sat: bool) -> Status:
+    """The verdict the image must get: WINNABLE iff the formula is satisfiable."""
+    return Status.WINNABLE if sat else Status.UNWINNABLE
+
+
+def agreement(verdict: str | Status, sat: bool) -> str:
+    """``yes`` or ``NO``: does a decisive verdict on the image match the formula's
+    satisfiability?  ``unknown`` for any other verdict (UNKNOWN, a refusal, a crash).
+
+    >>> agreement(Status.WINNABLE, True), agreement("UNWINNABLE", True), agreement("REFUSED", False)
+    ('yes', 'NO', 'unknown')
+    """
+    value = verdict.value if isinstance(verdict, Status) else str(verdict)
+    if value not in (Status.WINNABLE.value, Status.UNWINNABLE.value):
+        return "unknown"
+    return "yes" if (value == Status.WINNABLE.value) == sat else "NO"
+
+
+@dataclass(frozen=True)
+class ImageCheck:
+    """One verdict on the image of a formula, checked against the formula."""
+
+    agreement: str                          # yes / NO / unknown (see ``agreement``)
+    readback: str                           # winning play -> satisfying assignment: yes / FAILED / -
+    error: BaseException | None = None      # why the read-back failed
+
+
+def check_image(red, sat: bool, verdict: str | Status, plays=None,
+                catch: tuple[type[BaseException], ...] = (ReadbackFailure,)) -> ImageCheck:
+    """Compare ``verdict`` on the image ``red`` with the formula's ``sat``, and read a
+    winning play (``plays``) back to an assignment, which must satisfy the formula;
+    a read-back raising one of ``catch`` is ``FAILED`` (others propagate)."""
+    readback, error = "-", None
+    value = verdict.value if isinstance(verdict, Status) else str(verdict)
+    if value == Status.WINNABLE.value and plays is not None:
+        try:
+            assignment_from_play(red, plays)  # raises unless it satisfies the formula
+            readback = "yes"
+        except catch as exc:
+            readback, error = "FAILED", exc
+    return ImageCheck(agreement(verdict, sat), readback, error)
+
+
 def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
               copies: int | None = None, kappa: bool = False,
               options: SolveOptions | None = None,
@@ -112,14 +168,10 @@ def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
     t2 = time.perf_counter()
     sat, model = formula_sat(cnf)
     t3 = time.perf_counter()
-    readback = witness = "-"
+    witness = "-"
     if out.status is Status.WINNABLE:
         assert out.plays is not None       # solve certifies every WINNABLE play sequence
-        try:
-            assignment_from_play(red, out.plays)  # raises unless it satisfies the formula
-            readback = "yes"
-        except ReadbackFailure:
-            readback = "FAILED"
+    image = check_image(red, sat, out.status, out.plays)
     if sat:
         assert model is not None           # formula_sat returns a model exactly when sat
         try:
@@ -127,14 +179,10 @@ def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
             witness = "yes"
         except HanabiError:
             witness = "FAILED"
-    if out.status is Status.UNKNOWN:
-        agreement = "unknown"
-    else:
-        agreement = "yes" if (out.status is Status.WINNABLE) == sat else "NO"
     d = red.deck
     return RoundtripRow(name, cnf.num_vars, cnf.num_clauses, d.N, d.n, d.c, d.r, red.h,
                         variant_name(copies, kappa), method, out.status.value,
-                        "SAT" if sat else "UNSAT", agreement, readback, witness,
+                        "SAT" if sat else "UNSAT", image.agreement, image.readback, witness,
                         round(t1 - t0, 4), round(t2 - t1, 4), round(t3 - t2, 4))
 
 
@@ -151,3 +199,93 @@ def roundtrip_row(cnf: CNF, name: str, method: str, h: int, copies: int | None, 
         if names:
             exc.rename(names)
         return RoundtripRow.failed(name, method, h, variant_name(copies, kappa), str(exc)).as_dict()
+
+
+@dataclass
+class RoundtripRun:
+    """What ``run_roundtrips`` returns: one row (as ``RoundtripRow.as_dict``, or as
+    read back from the CSV) per file, in the order of the files."""
+
+    rows: list[dict]
+
+    @property
+    def disagreeing(self) -> list[str]:
+        """Files where something does not match (see ``disagrees``)."""
+        return [r["file"] for r in self.rows if disagrees(r)]
+
+    @property
+    def failed(self) -> list[str]:
+        """Files that could not be read or reduced."""
+        return [r["file"] for r in self.rows if r["agreement"] == "error"]
+
+    @property
+    def undecided(self) -> int:
+        return sum(r["agreement"] == "unknown" for r in self.rows)
+
+    @property
+    def agreeing(self) -> int:
+        return sum(r["agreement"] == "yes" and not disagrees(r) for r in self.rows)
+
+
+def run_roundtrips(files: Sequence[str], method: str = "sat", h: int = 2,
+                   copies: int | None = None, kappa: bool = False,
+                   options: SolveOptions | None = None, max_cards: int | None = MAX_CARDS,
+                   table: ResultsCSV | None = None, execution: Execution | None = None,
+                   names: Mapping[str, str] | None = None, progress: bool = False,
+                   on_row: Callable[[dict], None] | None = None,
+                   on_resumed: Callable[[str], None] | None = None,
+                   on_error: Callable[[str], None] | None = None) -> RoundtripRun:
+    """``roundtrip`` on every DIMACS file of ``files`` (``-``: stdin), rows appended to
+    ``table`` as each is done; a file whose row ``table`` already holds is not run
+    again (its row is read back: ``on_resumed(name)``).  The files are read here, the
+    formulas solved as tasks of ``execution`` (a cluster need not see the files).  A
+    file that cannot be read or reduced is an error row (``on_error(message)``, its
+    message naming parameters as ``names`` spells them); ``on_row(row)`` follows each
+    row computed by this run, after the progress bar (stderr) moved."""
+    from tqdm import tqdm
+
+    from ..executors import SERIAL, run_tasks
+    from ..formats import read_dimacs
+
+    options = options or SolveOptions()
+    variant = variant_name(copies, kappa)
+    bar = tqdm(total=len(files), file=sys.stderr, unit="formula", desc="roundtrip",
+               disable=not progress)
+    slots: list[dict | None] = [None] * len(files)
+    submitted: list[int] = []       # task index -> position in files
+
+    def finish(k: int, row: dict) -> None:
+        if row["error"] and on_error is not None:
+            on_error(row["error"])
+        if table is not None:
+            table.add(row)
+        slots[k] = row
+        bar.update(1)
+        if on_row is not None:
+            on_row(row)
+
+    def tasks():
+        for k, f in enumerate(files):
+            name = os.path.basename(f) if f != "-" else "-"
+            done = table.get(file=name, method=method, h=h, variant=variant) if table else None
+            if done is not None:
+                slots[k] = done
+                bar.update(1)
+                if on_resumed is not None:
+                    on_resumed(name)
+                continue
+            try:
+                cnf = read_dimacs(f)    # here, not on a worker: a cluster need not see the files
+            except HanabiError as exc:
+                if names:
+                    exc.rename(names)
+                finish(k, RoundtripRow.failed(name, method, h, variant, str(exc)).as_dict())
+                continue
+            submitted.append(k)
+            yield cnf, name, method, h, copies, kappa, options, max_cards, names
+
+    with run_tasks(roundtrip_row, tasks(), execution or SERIAL) as done:
+        for index, row in done:
+            finish(submitted[index], row)
+    bar.close()
+    return RoundtripRun([r for r in slots if r is not None])

@@ -19,12 +19,13 @@ import math
 import time
 from collections.abc import Iterable, Sequence
 
-from .. import __version__
+from ..version import __version__
 from ..errors import HanabiError, InvalidParameter
 from ..executors import Execution, run_tasks
 from ..formats.results_csv import ResultsCSV as ResultsCSV
 from ..model import Deck
-from ..solvers import RunStatus, SolveOptions, Status, methods, solve
+from ..solvers import SolveOptions, Status, methods, solve
+from ..status import RunStatus
 from .figure_files import panels as panels
 from .figure_files import save_figure
 

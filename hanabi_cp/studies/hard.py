@@ -40,11 +40,12 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
-from .. import __version__
+from ..version import __version__
 from ..errors import FileError, LimitError
-from ..executors import SERIAL, TaskPool, in_order
+from ..executors import SERIAL, Execution, TaskPool, in_order
 from ..solvers import Status
 from .common import ResultsCSV, figure, plot_row
 from .deck_moves import (all_decks, count_decks, deck_text, near_sorted_deck, neighbour,
@@ -117,6 +118,41 @@ def _row(cfg: Config, phase: str, step: int, cards, result: dict, record: bool,
 
 def _old_score(row: dict) -> tuple[int, int]:
     return int(row["effort"]), int(row["tiebreak"])
+
+
+@dataclass
+class Sweep:
+    """What ``sweep`` returns: the CSV, the rows of this sweep, and the hardest decks
+    written (path, ``hard_decks.confirm``'s check)."""
+
+    rows: ResultsCSV
+    mine: list[dict]
+    written: list[tuple[str, dict]]
+
+
+def sweep(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: int,
+          exact: bool, method: str, measure: str, steps: int, budget: float | None,
+          random_count: int, exhaustive: bool, patience: int, caps: dict,
+          out_dir: str, keep: int, command: str, force: bool = False, progress: bool = False,
+          execution: Execution = SERIAL,
+          on_swept: Callable[[ResultsCSV, list[dict]], None] | None = None) -> Sweep:
+    """The ``study hard`` command's work: ``run`` on every size, then the ``keep``
+    hardest decks of each written to ``out_dir`` (``hard_decks.write_hardest``), all
+    tasks on one pool of ``execution`` (the climb runs many small batches);
+    ``on_swept(rows, mine)`` between the two.  ``caps``: each method's cap
+    (``sat``: conflicts, the others: seconds)."""
+    from ..executors import task_pool
+    from . import hard_decks
+
+    keys = [Config(seed, n, c, r, h, exact, method, measure).key for n, c, h in sizes]
+    with task_pool(execution) as pool:
+        rows = run(csv_path, seed, sizes, r, exact, method, measure, steps, budget,
+                   random_count, exhaustive, patience, caps[method], progress, pool)
+        mine = [row for row in rows.rows if any(sweep_rows([row], k) for k in keys)]
+        if on_swept is not None:
+            on_swept(rows, mine)
+        written = hard_decks.write_hardest(mine, out_dir, keep, command, force, caps, pool)
+    return Sweep(rows, mine, written)
 
 
 def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: int,

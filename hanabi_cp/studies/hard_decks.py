@@ -15,10 +15,10 @@ import os
 from ..errors import SolverBug
 from ..executors import SERIAL, TaskPool
 from ..model import Deck
+from ..status import DECIDED, Status
 from .deck_moves import parse_deck_text
 from .effort import MEASURES, applicable, column, evaluate
 
-DECIDED = ("WINNABLE", "UNWINNABLE")
 OWNER = "study hard"             # the mark of files this study may rewrite
 
 
@@ -35,7 +35,7 @@ def confirm(cards, n: int, c: int, h: int, cap: dict | None = None) -> dict:
             unknown.append(m)
     if len(set(verdicts.values())) > 1:
         raise SolverBug(f"methods disagree on a study hard deck: {verdicts}")
-    verdict = next(iter(verdicts.values()), "UNKNOWN")
+    verdict = next(iter(verdicts.values()), Status.UNKNOWN.value)
     return {"verdict": verdict, "methods": sorted(verdicts), "efforts": efforts,
             "unknown": unknown, "confirmed": len(verdicts) >= 2}
 
@@ -49,7 +49,7 @@ def file_name(row: dict, rank: int) -> str:
 def check_out(out_dir: str, keys: list[dict], keep: int, force: bool) -> None:
     """Before any work: refuse deck files at the paths this sweep will write that
     this study did not write (unless ``force``), and an ``out_dir`` that is a file."""
-    from ..cli.common import check_folder, refuse_overwrite
+    from ..formats.outputs import check_folder, refuse_overwrite
     from ..errors import FileError
 
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
@@ -63,7 +63,7 @@ def check_out(out_dir: str, keys: list[dict], keep: int, force: bool) -> None:
 
 
 def deck_file(row: dict, check: dict, command: str, baseline: dict | None = None) -> str:
-    from ..cli.common import provenance
+    from ..formats.outputs import provenance
     from ..formats import deck_to_text
 
     n, c, h = int(row["n"]), int(row["c"]), int(row["h"])

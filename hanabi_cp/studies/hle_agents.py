@@ -28,7 +28,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .. import __version__
+from ..version import __version__
 from ..errors import SolverBug
 from ..executors import SERIAL, Execution, run_tasks
 from ..live.postmortem import first_loss

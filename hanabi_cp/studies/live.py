@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from .. import __version__
+from ..version import __version__
 from ..errors import InvalidParameter
 from ..executors import SERIAL, Execution, run_tasks
 from ..generators import standard_deck
@@ -190,7 +190,7 @@ def rescued(rows: list[dict]) -> dict[int, dict[str, tuple[int, int]]]:
 
 
 def _fraction(c: Counter) -> str:
-    won, lost, unknown = c["WINNABLE"], c["UNWINNABLE"], c["UNKNOWN"]
+    won, lost, unknown = c[Status.WINNABLE.value], c[Status.UNWINNABLE.value], c[Status.UNKNOWN.value]
     if not won + lost:
         return "-"
     lo, hi = wilson(won, won + lost)
@@ -245,8 +245,8 @@ def plot_winnable(rows, ax=None):
         xs, ys, err_lo, err_hi, unknown = [], [], [], [], 0
         for p in players:
             c = counts.get((p, v), Counter())
-            won, total = c["WINNABLE"], c["WINNABLE"] + c["UNWINNABLE"]
-            unknown += c["UNKNOWN"]
+            won, total = c[Status.WINNABLE.value], c[Status.WINNABLE.value] + c[Status.UNWINNABLE.value]
+            unknown += c[Status.UNKNOWN.value]
             if total:
                 lo, hi = wilson(won, total)
                 xs.append(p + (j - (len(variants) - 1) / 2) * 0.08)
@@ -287,7 +287,7 @@ def plot_scores(rows, ax=None):
                 floor = min(part)
             bottom = [b + x for b, x in zip(bottom, part)]
         for p in players:
-            unknown = counts.get((p, "real"), Counter())["UNKNOWN"]
+            unknown = counts.get((p, "real"), Counter())[Status.UNKNOWN.value]
             if unknown:
                 ax.annotate(f"{unknown} unknown", (p, 1.0), ha="center", va="bottom", fontsize=7)
         ax.set_xticks(players)

@@ -28,6 +28,7 @@ from ..executors import SERIAL, Execution
 from ..generators import random_deck
 from ..model import Deck
 from ..solvers import SolveOptions
+from ..status import Status
 from .common import (SIZE_FIELDS, ResultsCSV, answer_rows, applicable, base_row, check_methods,
                      decided, figure, percentile, plot_row, timed_solve, wilson)
 
@@ -96,7 +97,7 @@ def by_point(rows: list[dict]):
     out = {}
     for x in sorted(set(verdicts) | set(times)):
         v = list(verdicts[x].values())
-        out[x] = (sum(s == "WINNABLE" for s in v), len(v), dict(times[x]))
+        out[x] = (sum(s == Status.WINNABLE.value for s in v), len(v), dict(times[x]))
     return out
 
 

@@ -22,6 +22,7 @@ from ..executors import SERIAL, Execution
 from ..generators import standard_deck
 from ..min_hand import min_hand
 from ..solvers import SolveOptions, Status
+from ..status import DECIDED
 from .common import (SIZE_FIELDS, ResultsCSV, answer_rows, applicable, base_row, check_methods,
                      figure, plot_row, timed_solve, wilson)
 
@@ -91,8 +92,8 @@ def winnable_by_hand(rows: list[dict], method: str | None = None) -> dict[int, t
         method = next((m for m in DEFAULT_METHODS if m in present), min(present))
     out: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     for r in decide:
-        if r["method"] == method and r["verdict"] in ("WINNABLE", "UNWINNABLE"):
-            out[int(r["h"])][0] += r["verdict"] == "WINNABLE"
+        if r["method"] == method and r["verdict"] in DECIDED:
+            out[int(r["h"])][0] += r["verdict"] == Status.WINNABLE.value
             out[int(r["h"])][1] += 1
     return {h: (v[0], v[1]) for h, v in sorted(out.items())}
 

@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import __version__
+from ..version import __version__
 from ..errors import UsageError
 from ..executors import SERIAL, Execution, run_tasks
 from ..formats.deck_text import card_text

@@ -1,1 +1,2 @@
-"""Real-rules methods: every module here registers one with ``live.solve.register``."""
+"""Real-rules methods: every module here defines one as ``METHOD``, named in
+``live.solve.LIVE_METHODS``."""

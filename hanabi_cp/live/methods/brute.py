@@ -24,7 +24,7 @@ import time
 from ...solvers import SolveOptions, Status
 from ..actions import Action
 from ..referee import Game
-from ..solve import LiveMethod, LiveOutcome, register
+from ..solve import LiveMethod, LiveOutcome
 
 MAX_CARDS = 14        # with more cards the reachable states run into the millions
 MAX_CLUES = 12        # each token count is another copy of the state space
@@ -160,5 +160,5 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     return LiveOutcome(Status.UNWINNABLE, reason=reason, stats=stats)
 
 
-register(LiveMethod("brute", run, "every legal move from every state, memoised "
-                    "(the oracle for tiny decks)", refuses=_refuses, maximizes=True))
+METHOD = LiveMethod("brute", run, "every legal move from every state, memoised "
+                    "(the oracle for tiny decks)", refuses=_refuses, maximizes=True)

@@ -10,7 +10,7 @@ from ...solvers import SolveOptions, Status
 from ..hint import greedy_game
 from ..schedule import from_actions, refuses
 from ..referee import Game
-from ..solve import LiveMethod, LiveOutcome, decided_now, register
+from ..solve import LiveMethod, LiveOutcome, decided_now
 
 
 def run(start: Game, options: SolveOptions) -> LiveOutcome:
@@ -30,6 +30,6 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     return model.solve(options, deadline)
 
 
-register(LiveMethod("cpsat", run, "OR-Tools CP-SAT over slots (plays and discards), clue "
+METHOD = LiveMethod("cpsat", run, "OR-Tools CP-SAT over slots (plays and discards), clue "
                     "runs and card-leaves-at-slot literals; --maximize for the best score",
-                    refuses=refuses, maximizes=True))
+                    refuses=refuses, maximizes=True)

@@ -29,7 +29,7 @@ from ..cnf import LiveCnf
 from ..hint import greedy_game
 from ..schedule import ZERO_ENDS, first_legal_game, from_actions, refuses
 from ..referee import Game
-from ..solve import LiveMethod, LiveOutcome, decided_now, register
+from ..solve import LiveMethod, LiveOutcome, decided_now
 
 
 def run(start: Game, options: SolveOptions) -> LiveOutcome:
@@ -115,6 +115,6 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
                               f"{target} cards")
 
 
-register(LiveMethod("sat", run, "CNF over slots, clue runs and card-leaves-at-slot literals "
+METHOD = LiveMethod("sat", run, "CNF over slots, clue runs and card-leaves-at-slot literals "
                     "+ pysat solver (CaDiCaL 1.9.5 by default); --maximize by a totalizer",
-                    refuses=refuses, maximizes=True))
+                    refuses=refuses, maximizes=True)

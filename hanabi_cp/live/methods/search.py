@@ -41,7 +41,7 @@ from ...solvers import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason
 from ..referee import Game, some_clue
-from ..solve import LiveMethod, LiveOutcome, decided_now, register
+from ..solve import LiveMethod, LiveOutcome, decided_now
 
 PLAY, DISCARD, CLUE = 0, 1, 2
 CHECK_EVERY = 512          # nodes between two looks at the clock
@@ -777,5 +777,5 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=_stats(s))
 
 
-register(LiveMethod("search", run, "depth-first search with sound bounds (pace, hand "
-                    "size, bottom card) and a transposition table", maximizes=True))
+METHOD = LiveMethod("search", run, "depth-first search with sound bounds (pace, hand "
+                    "size, bottom card) and a transposition table", maximizes=True)

@@ -1,1 +1,1 @@
-"""One module per strategy; each registers its class with ``players.strategy.register``."""
+"""One module per strategy; ``players.strategy.STRATEGIES`` names each one's class."""

@@ -10,12 +10,11 @@ from __future__ import annotations
 from ...live.actions import Action
 from ...live.rules import Rules
 from ...model import Card
-from ..strategy import Strategy, register
+from ..strategy import Strategy
 from ..view import CheatView, View
 from .information import EARLY_DISCARDS, need_clue_tokens
 
 
-@register
 class Cheat(Strategy):
     name = "cheat"
     summary = "sees its own cards; the information strategy's action rule"

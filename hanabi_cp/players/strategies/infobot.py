@@ -22,7 +22,7 @@ from ...knowledge.common import Common
 from ...live.actions import Action, Kind
 from ...live.rules import Rules
 from ...model import Card
-from ..strategy import Strategy, register
+from ..strategy import Strategy
 from ..view import Turn, View
 from .information import hand_sizes, kinds_seen, need_clue_tokens, space_of
 
@@ -75,7 +75,6 @@ class _Chances:
         return self.mean(t, lambda k: mask >> k & 1)
 
 
-@register
 class Infobot(Strategy):
     name = "infobot"
     summary = "generalized hat guessing: k hints per player, prioritized questions, answers summed mod sum(k)"

@@ -21,7 +21,7 @@ from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
 from ...live.rules import Rules
 from ...model import Card
-from ..strategy import Strategy, register
+from ..strategy import Strategy
 from ..view import Turn, View
 
 # The paper discards known-dead cards early only while the discard pile is small.
@@ -97,7 +97,6 @@ def _hint_code(giver: int, holding: tuple[bool, ...]) -> HintCode:
     return HintCode(giver, tuple((0,) if h else () for h in holding))
 
 
-@register
 class Information(Strategy):
     name = "information"
     summary = "hints are hat-guessing codes for hint sets of each player's likeliest playable card"

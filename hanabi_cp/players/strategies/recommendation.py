@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...live.actions import Action, Kind
 from ...model import Card
-from ..strategy import Strategy, register
+from ..strategy import Strategy
 from ..view import Turn, View
 from .information import need_clue_tokens
 
@@ -53,7 +53,6 @@ def recommend(view: View, cards: tuple[Card, ...], k: int) -> int:
     return k
 
 
-@register
 class Recommendation(Strategy):
     name = "recommendation"
     summary = "clues as hat-guessing codes that recommend a play or a discard to each player"
