@@ -99,3 +99,16 @@ def test_readme_links_point_into_the_clone():
     assert local, "README links into the manual"
     missing = [link for link in local if not (ROOT / link).exists()]
     assert missing == [], missing
+
+
+def test_the_cli_reference_sees_every_command():
+    # mkdocs-click reads group.commands; the hook loads the lazy tables first.
+    import importlib.util
+
+    from hanabi_cp.cli.main import main
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    paths = hooks.load_all(main)
+    assert {"solve", "study strategies", "study hle", "generate family"} <= set(paths)
+    assert set(main.commands) == {p for p in paths if " " not in p}
