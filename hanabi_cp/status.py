@@ -137,3 +137,47 @@ class Decision:
                   "score": self.score, "verified": self.verified, "stats": self.stats,
                   self.CERTIFICATE: self.certificate_json()}
         return {key: values[key] for key in self.JSON_KEYS}
+
+
+class Reason(str):
+    """A reason whose text names an option of the caller: ``{name}`` in ``template``
+    is spelled the library's way (``spelling``, the keyword of ``hc.solve``) and a
+    front end spells it its own way with :meth:`text` (the CLI: its flag), as
+    :class:`~hanabi_cp.errors.HanabiError` does for errors.  It is a ``str`` (the
+    library's text), so every writer of reasons takes it as it is.
+
+    >>> r = Reason("unsatisfiable (no proof requested; use {proof})", proof="proof=FILE")
+    >>> str(r)
+    'unsatisfiable (no proof requested; use proof=FILE)'
+    >>> r.text({"proof": "--proof FILE"})
+    'unsatisfiable (no proof requested; use --proof FILE)'
+    """
+
+    template: str
+    spelling: dict[str, str]
+
+    def __new__(cls, template: str, **spelling: str) -> Reason:
+        text = template
+        for name, spelled in spelling.items():
+            text = text.replace("{" + name + "}", spelled)
+        reason = super().__new__(cls, text)
+        reason.template, reason.spelling = template, spelling
+        return reason
+
+    def text(self, names: dict[str, str]) -> str:
+        """The reason, each option spelled ``names[option]`` where given."""
+        return Reason(self.template, **{**self.spelling, **{k: v for k, v in names.items()
+                                                             if k in self.spelling}})
+
+    def __reduce__(self):
+        # Reasons cross process pools: rebuilt from the template, not from the text.
+        return _reason, (self.template, self.spelling)
+
+
+def _reason(template: str, spelling: dict[str, str]) -> Reason:
+    return Reason(template, **spelling)
+
+
+def spelled(reason: str | None, names: dict[str, str]) -> str | None:
+    """``reason`` with its options spelled ``names`` (a plain string as it is)."""
+    return reason.text(names) if isinstance(reason, Reason) else reason

@@ -19,8 +19,12 @@ from ..errors import FileError, HanabiError, UsageError
 from ..model import Deck
 from ..registry import Registry
 from ..solvers import Status
+from ..status import spelled as spelled
 from ..version import PROG
 from .numbers import HAND, Seconds
+
+# The options a library reason may name, spelled as this CLI's flags (status.Reason).
+REASON_FLAGS = {"proof": "--proof FILE"}
 
 STARTED = "hanabi_cp.started"    # ctx.meta key: time.monotonic() when parsing began
 
@@ -209,7 +213,7 @@ def echo_verdict(out, target: int) -> None:
     """The ``s`` line, the reason of a loss and the score, for any outcome type."""
     click.echo(f"s {out.status.value}")
     if out.reason and out.status is not Status.WINNABLE:
-        click.echo(f"c reason: {out.reason}")
+        click.echo(f"c reason: {spelled(out.reason, REASON_FLAGS)}")
     if out.score is not None:
         click.echo(f"c score: {out.score} of {target}")
 

@@ -11,7 +11,8 @@ from ..errors import UsageError
 from ..formats.textio import printable
 from ..limits import effective_hand
 from ..formats.outputs import check_outputs
-from .common import MethodChoice, command, command_deadline, force_option, hand_option, load_deck
+from .common import (REASON_FLAGS, MethodChoice, command, command_deadline, force_option, hand_option,
+                     load_deck, spelled)
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
@@ -174,6 +175,7 @@ def _solved(deck, h, name, roles, lo, hi, method, time_limit):
     out = solve(deck, h, method, SolveOptions(time_limit=time_limit))
     status = f"{out.status.value} (method {out.method})"
     if out.plays is None:
-        return scene.make(deck, h, name, roles, lo, hi, status=status, reason=out.reason)
+        reason = spelled(out.reason, REASON_FLAGS)
+        return scene.make(deck, h, name, roles, lo, hi, status=status, reason=reason)
     return scene.make(deck, h, name, roles, lo, hi, out.plays, source="its certificate",
-                      status=status, reason=out.reason)
+                      status=status, reason=spelled(out.reason, REASON_FLAGS))

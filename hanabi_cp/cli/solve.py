@@ -15,7 +15,7 @@ from ..satsolver import DEFAULT_SOLVER
 from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..verify import replay
 from ..formats.outputs import check_outputs
-from .common import (command, command_deadline, deck_argument, echo_json, force_option,
+from .common import (REASON_FLAGS, command, spelled, command_deadline, deck_argument, echo_json, force_option,
                      hand_option, load_instance, print_outcome, time_limit_option)
 from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
                            verify_live_cmd)
@@ -132,7 +132,7 @@ def _time_up(ctx, out: Outcome, as_json: bool, proof: bool = False) -> None:
     else:
         click.echo(f"c method: {out.method}")
         click.echo(f"s {out.status.value}")
-        click.echo(f"c reason: {out.reason}")
+        click.echo(f"c reason: {spelled(out.reason, REASON_FLAGS)}")
         if proof:
             click.echo(f"c no proof written: {_no_proof(out)}")
     ctx.exit(out.status.exit_code)

@@ -20,9 +20,14 @@ from ..nogc import without_gc
 from ..plays import PlaySequence
 from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
 from ..solvers import Method, Outcome, SolveOptions, Status
+from ..status import Reason
 from ..encoders.cnf import build
 from ..encoders.encoding import CnfEncoding
 from ..encoders.residual import RESIDUAL_FROM_CARDS, residual_stats, simplify
+
+# How an UNWINNABLE without a proof says to ask for one (``hc.solve``'s keyword; the
+# CLI spells it as its flag).
+PROOF = "proof=FILE"
 
 
 @without_gc
@@ -55,9 +60,9 @@ def run(deck: Deck, h: int, options: SolveOptions) -> Outcome:
     stats["build_seconds"] = round(t_build + res.seconds, 6)
     if res.unsat:
         stats["solve_seconds"] = 0.0
-        return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (variable "
-                       "elimination derived the empty clause; no proof requested, use "
-                       "--proof FILE)", stats=stats)
+        return Outcome(Status.UNWINNABLE, reason=Reason(
+            "SAT solver: unsatisfiable (variable elimination derived the empty clause; no "
+            "proof requested, use {proof})", proof=PROOF), stats=stats)
     return _solve(res.clauses, solver, deadline, stats,
                   lambda model: enc.decode(res.literals(model)))
 
@@ -76,8 +81,8 @@ def _solve(clauses: Sequence[Sequence[int]], solver: str, deadline: Deadline, st
     stats.update({f"sat_{k}": v for k, v in sstats.items()})
     if ok:
         return Outcome(Status.WINNABLE, decode(model), stats=stats)
-    return Outcome(Status.UNWINNABLE, reason="SAT solver: unsatisfiable (no proof requested; "
-                   "use --proof FILE)", stats=stats)
+    return Outcome(Status.UNWINNABLE, reason=Reason(
+        "SAT solver: unsatisfiable (no proof requested; use {proof})", proof=PROOF), stats=stats)
 
 
 def _with_proof(deck: Deck, h: int, enc: CnfEncoding, options: SolveOptions, deadline: Deadline,
