@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 
@@ -139,11 +138,11 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
     variant = variant_name(copies, kappa)
     options = SolveOptions(time_limit=time_limit)
     single = len(files) == 1
-    from tqdm import tqdm
+    from ..progress import bar as progress_bar
+    from ..progress import write
 
-    bar = tqdm(total=len(files), file=sys.stderr, unit="formula", desc="roundtrip",
-               disable=single)
-    warn = functools.partial(tqdm.write, file=sys.stderr)     # above the bar
+    bar = progress_bar(len(files), unit="formula", desc="roundtrip", enabled=not single)
+    warn = write     # above the bar
     slots: list[dict | None] = [None] * len(files)
     submitted: list[int] = []       # task index -> position in files
 
