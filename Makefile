@@ -30,11 +30,16 @@ lint: $(BIN)/hanabi-cp
 	$(BIN)/ruff check hanabi_cp
 	$(BIN)/mypy
 
+# The tests run in parallel (pytest-xdist), one worker per core; TEST_WORKERS=0 runs
+# them in this process.  --dist loadgroup keeps tests marked xdist_group on one worker.
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
 test: lint
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 test-slow: lint
-	$(BIN)/python -m pytest --runslow
+	$(PYTEST) --runslow
 
 bench: $(BIN)/hanabi-cp
 	$(BIN)/python -m bench

@@ -28,6 +28,11 @@ HANG_GUARD = 120
 CLI = [sys.executable, "-m", "hanabi_cp"]
 DASK_BIN = shutil.which("dask", path=os.path.dirname(sys.executable)) or shutil.which("dask")
 
+# Under pytest-xdist (make test: --dist loadgroup) this module runs on one worker: its
+# module fixtures (the serial runs, the dask cluster) are made once, and its pools and
+# cluster (two processes each) do not run beside each other.
+pytestmark = pytest.mark.xdist_group("parallel")
+
 
 def invoke(args):
     res = CliRunner().invoke(main, [str(a) for a in args])
