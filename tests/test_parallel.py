@@ -453,6 +453,9 @@ def test_live_harness_with_two_jobs_gives_the_serial_rows_and_counterexamples(tm
     assert live_run(tmp_path, ["--jobs", "2"]) == live_serial
 
 
+# Slow tier: the normal run keeps this sweep with --jobs 2 (above) and the dask runs of
+# the other sweeps (roundtrip, harness, study, study hard) on the same cluster.
+@pytest.mark.slow
 def test_live_harness_on_dask_gives_the_serial_rows_and_counterexamples(tmp_path, live_serial,
                                                                         cluster):
     assert live_run(tmp_path, ["--dask", cluster]) == live_serial
