@@ -34,11 +34,16 @@ lint: $(BIN)/hanabi-cp
 docs: $(BIN)/hanabi-cp
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -d site
 
+# The tests run in parallel (pytest-xdist), one worker per core; TEST_WORKERS=0 runs
+# them in this process.  --dist loadgroup keeps tests marked xdist_group on one worker.
+TEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+
 test: lint docs
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 test-slow: lint docs
-	$(BIN)/python -m pytest --runslow
+	$(PYTEST) --runslow
 
 bench: $(BIN)/hanabi-cp
 	$(BIN)/python -m bench

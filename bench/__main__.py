@@ -150,6 +150,7 @@ def main(argv=None) -> int:
             ap.error(f"unknown bench module {unknown[0]!r}; choose from {', '.join(names)}")
         names = wanted
     names = [n for n in names if n not in {s.strip() for s in args.skip.split(",")}]
+    start = time.perf_counter()
     done = [(n, *run_module(n, args.quick)) for n in names]
     print("==== summary")
     for name, ok, sec, _ in done:
@@ -157,6 +158,10 @@ def main(argv=None) -> int:
     if not args.skip_ratios:
         print("\n==== time ratios (median over instances of method time / baseline time)")
         print_ratio_table(ratio_table(args.quick, args.seed))
+    load = "; load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()) \
+        if hasattr(os, "getloadavg") else ""
+    print(f"\n==== total: {time.perf_counter() - start:.1f} s "
+          f"({'--quick' if args.quick else 'full run'}{load})", flush=True)
     return 0 if all(ok for _, ok, _, _ in done) else 1
 
 

@@ -39,18 +39,20 @@ def _wrong_hand(name: str) -> LiveMethod:
         "search with H + 1 (planted bug)", maximizes=True)
 
 
-def test_every_real_rules_method_and_the_solitaire_model_agree_on_hundreds_of_decks():
-    report = cross_check_live(2026, 300, SPACE, sample=sample(0.2))
+# The first 60 decks of the stream in the normal run (make test), all 300 with --runslow.
+@pytest.mark.parametrize("count", [60, pytest.param(300, marks=pytest.mark.slow)])
+def test_every_real_rules_method_and_the_solitaire_model_agree_on_hundreds_of_decks(count):
+    report = cross_check_live(2026, count, SPACE, sample=sample(0.2))
     assert report.ok, [f.problems for f in report.failures[:3]]
-    assert report.instances == 300
+    assert report.instances == count
     names = set(live_methods())
     for name in names:              # every registered method ran, and on the lifted rules
         for label in (name, name + LIFTED):
             assert report.tallies[label].run > 0, label
     brute = report.tallies["brute"]
-    assert brute.winnable > 80 and brute.unwinnable > 80
+    assert brute.winnable > count * 80 // 300 and brute.unwinnable > count * 80 // 300
     # §5.1: the lifted games were compared with every solitaire method at p*H - 1.
-    assert report.tallies[SOLITAIRE + "dp+max"].run == 300
+    assert report.tallies[SOLITAIRE + "dp+max"].run == count
     assert report.tallies["brute" + LIFTED].winnable > brute.winnable
 
 

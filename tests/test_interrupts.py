@@ -136,21 +136,62 @@ def test_terminated_harness_resumes_to_the_same_report(tmp_path):
                                if "+max" in line]
 
 
+class Terminal:
+    """A pseudo-terminal for a child's stderr, read as it comes (a pty drops what is
+    left unread when the child exits): where hanabi_cp/progress.py draws its live bar
+    at once, not the plain lines it writes to a pipe after some seconds."""
+
+    def __init__(self):
+        import fcntl
+        import struct
+        import termios
+        import threading
+
+        self.leader, self.follower = os.openpty()
+        fcntl.ioctl(self.follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+        self.chunks: list[bytes] = []
+        self.started = threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            try:
+                data = os.read(self.leader, 65536)
+            except OSError:             # EIO: every writer has closed its side
+                data = b""
+            if not data:
+                self.started.set()
+                return
+            self.chunks.append(data)
+            self.started.set()
+
+    def text(self) -> str:
+        self.reader.join(timeout=HANG_GUARD)
+        os.close(self.leader)
+        return b"".join(self.chunks).decode(errors="replace")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("sig,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_signal_during_a_long_cadical_call(tmp_path, sig, code):
     # CaDiCaL needs about two minutes for this formula (v = 300 at the threshold),
-    # the first thing the study times; the progress bar appears just before.
+    # the first thing the study times; the progress bar appears just before (stderr is
+    # a terminal here, so the bar is drawn at once).
+    tty = Terminal()
     proc = subprocess.Popen(CLI + ["study", "reduction", "--vars", "300", "--count", "1",
                                    "--methods", "sat", "--csv", "r.csv"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=tty.follower,
                             text=True)
+    os.close(tty.follower)
     try:
-        assert proc.stderr.read(1)          # the bar: the formula is being generated
+        assert tty.started.wait(HANG_GUARD) and tty.chunks   # the bar: the formula is being generated
         time.sleep(0.5)                     # ... and is now in CaDiCaL
         proc.send_signal(sig)
-        out, err = proc.communicate(timeout=HANG_GUARD)
+        out, _ = proc.communicate(timeout=HANG_GUARD)
     finally:
         proc.kill()
+    err = tty.text()
     assert proc.returncode == code, (out, err)
     assert out == "c interrupted\n" and "Traceback" not in err
     assert not (tmp_path / "r.csv").exists()

@@ -28,6 +28,11 @@ HANG_GUARD = 120
 CLI = [sys.executable, "-m", "hanabi_cp"]
 DASK_BIN = shutil.which("dask", path=os.path.dirname(sys.executable)) or shutil.which("dask")
 
+# Under pytest-xdist (make test: --dist loadgroup) this module runs on one worker: its
+# module fixtures (the serial runs, the dask cluster) are made once, and its pools and
+# cluster (two processes each) do not run beside each other.
+pytestmark = pytest.mark.xdist_group("parallel")
+
 
 def invoke(args):
     res = CliRunner().invoke(main, [str(a) for a in args])
@@ -448,6 +453,9 @@ def test_live_harness_with_two_jobs_gives_the_serial_rows_and_counterexamples(tm
     assert live_run(tmp_path, ["--jobs", "2"]) == live_serial
 
 
+# Slow tier: the normal run keeps this sweep with --jobs 2 (above) and the dask runs of
+# the other sweeps (roundtrip, harness, study, study hard) on the same cluster.
+@pytest.mark.slow
 def test_live_harness_on_dask_gives_the_serial_rows_and_counterexamples(tmp_path, live_serial,
                                                                         cluster):
     assert live_run(tmp_path, ["--dask", cluster]) == live_serial

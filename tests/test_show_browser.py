@@ -24,8 +24,10 @@ from test_cli import LOSE, WIN, run
 from test_show_cli import write_game, write_variant_game
 
 CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
-                                "(apt-get install chromium); the HTML replay is not checked")
+# One chromium per module: under pytest-xdist the module stays on one worker.
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                 "(apt-get install chromium); the HTML replay is not checked"),
+              pytest.mark.xdist_group("browser")]
 STATE = """JSON.stringify({step: +document.getElementById("step").textContent,
   piles: document.getElementById("piles").dataset.levels,
   hand: +document.getElementById("hand").dataset.count,

@@ -92,14 +92,14 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     os.makedirs(out_dir, exist_ok=True)
     click.echo(f"c seed: {seed} (games use HLE's seeds {seed}..{seed + games - 1}); agent "
                f"{agent}, {players} players")
-    from tqdm import tqdm
+    from ..progress import track
 
     from ..formats.textio import write_text
     scores = []
     with open(csv_path, "w", newline="") as fh:
         writer = csv.DictWriter(fh, PLAY_FIELDS, lineterminator="\n")
         writer.writeheader()
-        for i in tqdm(range(games), disable=not progress, unit=" games", leave=False):
+        for i in track(range(games), enabled=progress, unit=" games"):
             played = play_game(agent, players, seed + i)
             g = played.game
             rep = g.replay()

@@ -120,7 +120,7 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
       hanabi-cp roundtrip instances/satlib/uf20-91/uf20-01.cnf
       hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv --jobs 2
     """
-    from tqdm import tqdm
+    from ..progress import write
 
     from ..formats.results_csv import ResultsCSV
     from ..reduction.roundtrip import KEY, RoundtripRow, run_roundtrips
@@ -154,7 +154,7 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
             click.echo(f"c {name}: already in {csv_path}, not run again")
 
     def warn(message: str) -> None:       # above the progress bar
-        tqdm.write(f"hanabi-cp: error: {message}", file=sys.stderr)
+        write(f"hanabi-cp: error: {message}")
 
     run = run_roundtrips(files, method, hand, copies, kappa, SolveOptions(time_limit=time_limit),
                          max_cards, table, execution, flags, progress=not single, on_row=show,

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import random
-import sys
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
@@ -354,10 +353,9 @@ def write_failure(fail: Failure, out_dir: str, stem: str, force: bool = False) -
 
 
 def _progress(total: int, enabled: bool, unit: str):
-    from tqdm import tqdm
+    from ..progress import bar
 
-    return tqdm(total=total, file=sys.stderr, disable=not enabled, unit=" " + unit,
-                dynamic_ncols=True, leave=False)
+    return bar(total, enabled=enabled, unit=" " + unit)
 
 
 def summary_table(report: Report) -> str:

@@ -17,7 +17,6 @@ scheduling, progress) are what the harness's round trips
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
@@ -242,15 +241,13 @@ def run_roundtrips(files: Sequence[str], method: str = "sat", h: int = 2,
     file that cannot be read or reduced is an error row (``on_error(message)``, its
     message naming parameters as ``names`` spells them); ``on_row(row)`` follows each
     row computed by this run, after the progress bar (stderr) moved."""
-    from tqdm import tqdm
-
     from ..executors import SERIAL, run_tasks
     from ..formats import read_dimacs
 
     options = options or SolveOptions()
     variant = variant_name(copies, kappa)
-    bar = tqdm(total=len(files), file=sys.stderr, unit="formula", desc="roundtrip",
-               disable=not progress)
+    from ..progress import bar as progress_bar
+    bar = progress_bar(len(files), unit="formula", desc="roundtrip", enabled=progress)
     slots: list[dict | None] = [None] * len(files)
     submitted: list[int] = []       # task index -> position in files
 

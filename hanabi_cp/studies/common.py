@@ -80,9 +80,9 @@ def answer_rows(rows: ResultsCSV, task, asked: list[dict], todo: list[tuple], pr
                 execution: Execution) -> ResultsCSV:
     """Run ``task(*todo[i])`` for each i on ``execution``, adding ``asked[i]`` (the row
     without its answer) with the answer columns to ``rows`` as each finishes."""
-    from tqdm import tqdm
+    from ..progress import bar as progress_bar
 
-    with tqdm(total=len(todo), disable=not progress, unit=" rows", leave=False) as bar, \
+    with progress_bar(len(todo), enabled=progress, unit=" rows") as bar, \
             run_tasks(task, todo, execution) as done:
         for index, answer in done:
             rows.add({**asked[index], **answer})

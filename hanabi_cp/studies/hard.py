@@ -175,8 +175,8 @@ def run(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: int,
 
 
 def _bar(total: int, desc: str, progress: bool):
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, disable=not progress, unit=" decks", leave=False)
+    from ..progress import bar
+    return bar(total, desc=desc, enabled=progress, unit=" decks")
 
 
 def _baseline(rows: ResultsCSV, cfg: Config, count: int, cap, progress: bool,

@@ -67,10 +67,10 @@ def run(csv_path: str, seed: int, games: int, players: Sequence[int], agents: Se
             done += len(agents) - len(todo)
             if todo:
                 tasks.append((_Task(p, i, s, todo, time_limit, _known(rows, s, p, agents)),))
-    from tqdm import tqdm
+    from ..progress import bar as progress_bar
 
-    with tqdm(total=games * len(players) * len(agents), initial=done, disable=not progress,
-              unit=" games", leave=False) as bar, run_tasks(_deck_rows, tasks, execution) as out:
+    with progress_bar(games * len(players) * len(agents), initial=done, enabled=progress,
+                      unit=" games") as bar, run_tasks(_deck_rows, tasks, execution) as out:
         for _, new in out:
             for row in new:
                 rows.add(row)

@@ -112,7 +112,7 @@ def run(csv_path: str, seed: int, count: int, players: Sequence[int] = range(2, 
     if unknown:
         raise InvalidParameter(f"unknown variant {unknown[0]!r}; choose from {', '.join(VARIANTS)}")
     rows = ResultsCSV(csv_path, FIELDS, KEY)
-    from tqdm import tqdm
+    from ..progress import bar as progress_bar
 
     todo = []
     for i in range(count):
@@ -120,7 +120,7 @@ def run(csv_path: str, seed: int, count: int, players: Sequence[int] = range(2, 
             missing = [v for v in variants if not rows.has(seed=seed, instance=i, players=p, variant=v)]
             if missing:
                 todo.append((seed, i, p, missing, time_limit))
-    with tqdm(total=len(todo), disable=not progress, unit=" decks", leave=False) as bar, \
+    with progress_bar(len(todo), enabled=progress, unit=" decks") as bar, \
             run_tasks(deck_rows, todo, execution) as done:
         for _, answer in done:
             for row in answer:

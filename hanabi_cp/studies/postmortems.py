@@ -94,11 +94,11 @@ def run_folder(folder: str, csv_path: str, method: str = "auto",
         # done when the row of its last position is there (a game's rows go in order)
         if not table.has(file=name, position=len(read_replay(path).actions)):
             todo.append((path, name, method, position_limit, players))
-    from tqdm import tqdm
+    from ..progress import bar as progress_bar
 
     before = table.added
-    with tqdm(total=len(names), initial=len(names) - len(todo), disable=not progress,
-              unit=" games", leave=False) as bar, run_tasks(_one, todo, execution) as done:
+    with progress_bar(len(names), initial=len(names) - len(todo), enabled=progress,
+                      unit=" games") as bar, run_tasks(_one, todo, execution) as done:
         for _, rows in done:
             for row in rows:
                 table.add(row)

@@ -71,10 +71,9 @@ def run(csv_path: str, seed: int, count: int, points: Sequence[int] = (3, 4, 5, 
     names = check_methods(method_names, DEFAULT_METHODS)
     rows = ResultsCSV(csv_path, FIELDS, KEY)
     options = SolveOptions(time_limit=time_limit, seed=seed)
-    from tqdm import tqdm
+    from ..progress import bar as progress_bar
 
-    bar = tqdm(total=len(points) * count * len(names), disable=not progress, unit=" rows",
-               leave=False)
+    bar = progress_bar(len(points) * count * len(names), enabled=progress, unit=" rows")
     asked: list[tuple[dict, str, str, str]] = []    # by task index: base row, method, truth, formula
 
     def tasks():

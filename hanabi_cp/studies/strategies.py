@@ -124,10 +124,10 @@ def run(csv_path: str, seed: int, games: int, players: Sequence[int],
                 known = _bound_of(rows, s, p, strikes, variant) if bound else None
                 tasks.append((_Task(p, strikes, i, s, tuple(todo), bound, time_limit, known,
                                     variant),))
-    from tqdm import tqdm
+    from ..progress import bar as progress_bar
 
-    with tqdm(total=games * len(players) * len(classes), initial=done, disable=not progress,
-              unit=" games", leave=False) as bar, \
+    with progress_bar(games * len(players) * len(classes), initial=done, enabled=progress,
+                      unit=" games") as bar, \
             run_tasks(_deck_rows, tasks, execution) as finished:
         for _, out in finished:
             for row in out:
