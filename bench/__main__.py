@@ -93,7 +93,7 @@ def ratio_table(quick: bool, seed: int) -> list[tuple]:
     from hanabi_cp.studies import random_decks, reduction, standard
 
     table = []
-    from hanabi_cp.solvers import methods
+    from hanabi_cp.method_registry import methods
 
     # Inapplicable ones are skipped instance by instance; the external solvers have
     # their own table (bench.model_formats).

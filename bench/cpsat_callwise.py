@@ -9,7 +9,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from hanabi_cp.analysis import analyse
-from hanabi_cp.deadline import EVERY, NEVER, Deadline
+from hanabi_cp.runtime.deadline import EVERY, NEVER, Deadline
 from hanabi_cp.encoders.cpsat import BUILD, capacity_groups, greedy_picks
 from hanabi_cp.model import Deck, check_hand
 from ortools.sat.python import cp_model

@@ -3,7 +3,7 @@
 On ``--count`` shuffled standard 50-card decks (seeds 0..count-1 of
 ``generators.standard_deck``) at each hand size, every available method among
 cpsat, sat, dp, search and brute that accepts the deck decides it through
-``solvers.solve`` (so the time includes the referee's replay of the certificate).
+``method_registry.solve`` (so the time includes the referee's replay of the certificate).
 Printed per method and h: decks decided, median and p95 wall time per deck, the
 fraction winnable, the fraction settled by preprocessing alone (no model built),
 and, over the decks that needed a model, the median time ("model ms") and the
@@ -24,7 +24,7 @@ import statistics
 import time
 
 from hanabi_cp.generators import standard_deck
-from hanabi_cp.solvers import SolveOptions, Status, methods, solve
+from hanabi_cp.method_registry import SolveOptions, Status, methods, solve
 from hanabi_cp.studies.common import percentile
 
 CANDIDATES = ("cpsat", "sat", "dp", "search", "brute")

@@ -23,7 +23,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from hanabi_cp.executors import SERIAL, TaskPool
+from hanabi_cp.runtime.executors import SERIAL, TaskPool
 from hanabi_cp.studies import hard
 
 # (method, n, c, h): sizes of the README's figures.

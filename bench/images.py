@@ -41,7 +41,7 @@ from hanabi_cp.formats import read_dimacs
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import play_from_assignment, reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.solvers import SolveOptions, Status, methods, solve
+from hanabi_cp.method_registry import SolveOptions, Status, methods, solve
 
 SATLIB = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "instances", "satlib"))
 FAMILIES = ("uf20-91", "uf50-218", "uuf50-218")

@@ -48,7 +48,7 @@ import time
 from hanabi_cp.methods.greedy import greedy
 from hanabi_cp.methods.lazy import lazy
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import Status
+from hanabi_cp.method_registry import Status
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 INSTRUCTION_MAX_N = 300_000     # callgrind is ~50x slower than native Python

@@ -24,7 +24,7 @@ from hanabi_cp.generators import standard_deck
 from hanabi_cp.live.referee import Game
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import live_methods, solve_live
-from hanabi_cp.solvers import SolveOptions, Status
+from hanabi_cp.method_registry import SolveOptions, Status
 from hanabi_cp.studies.common import percentile
 
 

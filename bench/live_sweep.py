@@ -52,7 +52,7 @@ def _setup() -> None:
 
 def _ask(start, maximize: bool, time_limit: float | None, built: float = 0.0):
     from hanabi_cp.live.solve import solve_position
-    from hanabi_cp.solvers import SolveOptions
+    from hanabi_cp.method_registry import SolveOptions
     t, c = time.perf_counter(), time.process_time()
     out = solve_position(start, "auto", SolveOptions(time_limit=time_limit, maximize=maximize))
     seconds = built + time.perf_counter() - t

@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     if args.quick:
         args.formulas, args.repeat = 12, 1
     jobs = [int(j) for j in args.jobs.split(",")]
-    from hanabi_cp.executors import cores
+    from hanabi_cp.runtime.executors import cores
 
     print(f"cores: {cores()}; load average before: {load()}; sched autogroup: {autogroup()}")
     times: dict[int, list[float]] = {j: [] for j in jobs}

@@ -57,7 +57,7 @@ COLUMNS = (("v", 4, "d"), ("m", 5, "d"), ("cards", 9, ","), ("method", 6, "s"),
 def point(path: str, method: str, cap: float) -> dict:
     """One measurement, in this (fresh) process: read the deck, solve, referee."""
     from hanabi_cp.formats import read_deck
-    from hanabi_cp.solvers import SolveOptions, get, solve
+    from hanabi_cp.method_registry import SolveOptions, get, solve
 
     get(method).prepare()           # imports (OR-Tools) are not the method's time
     use0 = resource.getrusage(resource.RUSAGE_SELF)

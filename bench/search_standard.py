@@ -17,7 +17,7 @@ import time
 
 from hanabi_cp.methods.search import search
 from hanabi_cp.generators import standard_deck
-from hanabi_cp.solvers import Status
+from hanabi_cp.method_registry import Status
 from hanabi_cp.studies.common import percentile
 
 # What ``python -m bench --quick`` passes.

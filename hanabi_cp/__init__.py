@@ -31,15 +31,15 @@ TYPE_CHECKING = False
 # name -> module that defines it; loaded by __getattr__ on first use.
 _LAZY = {
     # the model
-    "Card": "model", "Deck": "model", "PlaySequence": "plays", "CNF": "cnf",
+    "Card": "model", "Deck": "model", "PlaySequence": "play_sequence", "CNF": "formula",
     # solving and checking
-    "Status": "solvers", "Outcome": "solvers", "SolveOptions": "solvers", "Replay": "verify",
+    "Status": "method_registry", "Outcome": "method_registry", "SolveOptions": "method_registry", "Replay": "referee",
     "MinHand": "min_hand", "Encoding": "encoders.encoding",
     "solve": "api", "methods": "api", "replay": "api", "check_win": "api", "min_hand": "api",
     "encode": "api",
     # files
     "DeckFile": "formats.decks", "parse_deck": "api", "read_deck": "api", "read_deck_file": "api",
-    "write_deck": "formats.decks", "read_plays": "formats.plays_io", "write_plays": "formats.plays_io",
+    "write_deck": "formats.decks", "read_plays": "formats.play_text", "write_plays": "formats.play_text",
     "read_dimacs": "formats.dimacs", "parse_dimacs": "formats.dimacs", "write_dimacs": "formats.dimacs",
     "dimacs_text": "formats.dimacs",
     # generators
@@ -50,7 +50,7 @@ _LAZY = {
     # real rules, pictures, cross-checking
     "Rules": "live.rules", "RulesError": "live.rules", "LiveOutcome": "live.solve", "solve_live": "api",
     "draw": "api", "cross_check": "api", "Report": "harness.runner",
-    "TimeUp": "deadline",
+    "TimeUp": "runtime.deadline",
     # other engines' games: a module (DeepMind's Hanabi Learning Environment)
     "hle": "interop.hle",
 }
@@ -123,12 +123,12 @@ if TYPE_CHECKING:
     from .api import (assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
                       parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay,
                       solve, solve_live)
-    from .cnf import CNF
-    from .deadline import TimeUp
+    from .formula import CNF
+    from .runtime.deadline import TimeUp
     from .encoders.encoding import Encoding
     from .formats.decks import DeckFile, write_deck
     from .formats.dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
-    from .formats.plays_io import read_plays, write_plays
+    from .formats.play_text import read_plays, write_plays
     from .generators import random_deck, random_kcnf, standard_deck
     from .harness.runner import Report
     from .interop import hle
@@ -136,7 +136,7 @@ if TYPE_CHECKING:
     from .live.solve import LiveOutcome
     from .min_hand import MinHand
     from .model import Card, Deck
-    from .plays import PlaySequence
+    from .play_sequence import PlaySequence
     from .reduction.sat3 import Reduction
-    from .solvers import Outcome, SolveOptions, Status
-    from .verify import Replay
+    from .method_registry import Outcome, SolveOptions, Status
+    from .referee import Replay

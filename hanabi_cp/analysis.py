@@ -33,9 +33,9 @@ from operator import index
 from dataclasses import dataclass, field
 from typing import cast, overload
 
-from .deadline import EVERY, NO_DEADLINE, Deadline
+from .runtime.deadline import EVERY, NO_DEADLINE, Deadline
 from .model import COMPACT_FROM_CARDS, Deck
-from .nogc import without_gc
+from .runtime.nogc import without_gc
 
 NEVER = -1    # "played before the deck starts": T(0, k)
 CHAIN_CAP = 32  # longest same-color chain the chain rule follows (large h only)

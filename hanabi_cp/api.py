@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .model import Deck
-from .plays import PlaySequence
+from .play_sequence import PlaySequence
 
 if TYPE_CHECKING:
-    from .cnf import CNF
+    from .formula import CNF
     from .encoders.encoding import CnfEncoding
     from .formats.decks import DeckFile
     from .harness.runner import Report
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from .live.solve import LiveOutcome
     from .min_hand import MinHand
     from .reduction.sat3 import Reduction
-    from .solvers import Outcome, SolveOptions
-    from .verify import Replay
+    from .method_registry import Outcome, SolveOptions
+    from .referee import Replay
 
 
 def _plays(plays: PlaySequence | str) -> PlaySequence:
@@ -34,7 +34,7 @@ def _plays(plays: PlaySequence | str) -> PlaySequence:
 
 
 def _options(options: SolveOptions | None, settings: dict[str, Any]) -> SolveOptions:
-    from .solvers import SolveOptions
+    from .method_registry import SolveOptions
     options = options or SolveOptions()
     return dataclasses.replace(options, **settings) if settings else options
 
@@ -96,7 +96,7 @@ def solve(deck: Deck, h: int, method: str = "auto", options: SolveOptions | None
     >>> hc.solve(deck, 1, method="sat").status
     <Status.UNWINNABLE: 'UNWINNABLE'>
     """
-    from .solvers import solve as decide
+    from .method_registry import solve as decide
     return decide(deck, h, method, _options(options, settings))
 
 
@@ -107,7 +107,7 @@ def methods() -> dict[str, str]:
     >>> {"sat", "cpsat", "dp", "search", "greedy", "lazy", "brute"} <= set(hc.methods())
     True
     """
-    from .solvers import methods as table
+    from .method_registry import methods as table
     return {name: m.summary for name, m in sorted(table().items())}
 
 
@@ -124,7 +124,7 @@ def replay(deck: Deck, h: int, plays: PlaySequence | str) -> Replay:
     >>> r.won, r.step, r.error
     (False, 1, 'card #1 (2:1): cannot store, hand is full (0 of 0)')
     """
-    from .verify import replay as referee
+    from .referee import replay as referee
     return referee(deck, h, _plays(plays))
 
 
@@ -140,7 +140,7 @@ def check_win(deck: Deck, h: int, plays: PlaySequence | str) -> Replay:
     ...
     hanabi_cp.errors.CertificateError: not won: color 1 stands at 1 of 2
     """
-    from .verify import check_win
+    from .referee import check_win
     return check_win(deck, h, _plays(plays))
 
 
@@ -284,7 +284,7 @@ def draw(path: str, deck: Deck, h: int | None = None, plays: PlaySequence | str 
 
     from .limits import effective_hand
     from .show import render, scene
-    from .solvers import Outcome
+    from .method_registry import Outcome
 
     fmt = render.format_of(path)
     if h is not None:

@@ -156,7 +156,7 @@ class FormulaError(HanabiError):
     """A CNF formula that contradicts its own declaration, or a clause a
     construction cannot take.
 
-    >>> from hanabi_cp.cnf import CNF
+    >>> from hanabi_cp.formula import CNF
     >>> CNF(2, ((1, 3),))
     Traceback (most recent call last):
     ...
@@ -169,8 +169,8 @@ class CertificateError(HanabiError):
     the message names the first bad step or clause.
 
     >>> from hanabi_cp.model import Deck
-    >>> from hanabi_cp.plays import PlaySequence
-    >>> from hanabi_cp.verify import check_win
+    >>> from hanabi_cp.play_sequence import PlaySequence
+    >>> from hanabi_cp.referee import check_win
     >>> check_win(Deck.of([(2, 1), (1, 1)]), 0, PlaySequence("PP"))
     Traceback (most recent call last):
     ...
@@ -195,7 +195,7 @@ class MethodRefused(HanabiError):
     its scope, maximizing, writing a proof, keeping a time limit.
 
     >>> from hanabi_cp.model import Deck
-    >>> from hanabi_cp.solvers import solve
+    >>> from hanabi_cp.method_registry import solve
     >>> solve(Deck.of([(1, 1), (1, 1)]), 1, "greedy")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

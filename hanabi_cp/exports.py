@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 from .errors import CertificateError, UsageError
 from .model import Deck
-from .plays import PlaySequence
+from .play_sequence import PlaySequence
 from .status import Status
-from .verify import replay
+from .referee import replay
 
 FORMATS = ("dimacs", "cpsat", "mzn", "opb", "wcnf")
 BINARY_SUFFIXES = (".pb", ".bin", ".binpb")

@@ -148,7 +148,7 @@ def image_family(num_vars: int, ratio: float, count: int, seed: int, family: str
     from .formats import deck_to_text, dimacs_text
     from .generators import random_kcnf
     from .reduction import reduce_cnf
-    from .satsolver import sat_solve
+    from .sat_backend import sat_solve
 
     m = max(1, round(ratio * num_vars))
     members = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from .cnf import CNF
+from .formula import CNF
 from .errors import InvalidParameter
 from .model import Deck
 

@@ -5,7 +5,7 @@ windows from the analysis at an upper bound H, which stays sound for every h <= 
 because a win with a smaller hand is also a win with H) with a totalizer per
 capacity set, and asks the same incremental solver "at most h" for h = lower bound,
 lower bound + 1, ... through assumptions.  Any other method falls back to a binary
-search over ``solvers.solve``.  Every reported certificate is replayed.
+search over ``method_registry.solve``.  Every reported certificate is replayed.
 
 ``options.time_limit`` (or ``options.deadline``) bounds the whole search, every h
 together; when it runs out, ``min_hand`` raises ``deadline.TimeUp``: a least hand
@@ -17,12 +17,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 
-from .deadline import TimeUp
+from .runtime.deadline import TimeUp
 from .errors import MethodRefused, SolverBug
 from .model import Deck
-from .plays import PlaySequence, play_out
-from .solvers import SolveOptions, Status, solve
-from .verify import replay
+from .play_sequence import PlaySequence, play_out
+from .method_registry import SolveOptions, Status, solve
+from .referee import replay
 
 
 @dataclass
@@ -75,7 +75,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
     from pysat.card import ITotalizer
 
     from .encoders.cnf import build
-    from .satsolver import SatSession, check_solver
+    from .sat_backend import SatSession, check_solver
     from .analysis import analyse
 
     deadline = options.clock()

@@ -26,11 +26,11 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
-from .deadline import NEVER, Deadline, TimeUp
+from .runtime.deadline import NEVER, Deadline, TimeUp
 from .errors import FileError, HanabiError, InvalidParameter, MethodRefused
 from .formats.outputs import is_write_failure, writing
-from .satsolver import DEFAULT_SOLVER, PROOF_SOLVERS, SatSession
-from . import interrupts
+from .sat_backend import DEFAULT_SOLVER, PROOF_SOLVERS, SatSession
+from .runtime import interrupts
 
 CHECK_PHASE = "the proof check (drup)"
 WRITE_CHUNK = 50_000            # lines written between deadline checks

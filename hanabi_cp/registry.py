@@ -1,5 +1,5 @@
 """One registry pattern for every kind of plug-in: the decision methods
-(``solvers.METHODS``), the real-rules methods (``live.solve.LIVE_METHODS``), the
+(``method_registry.METHODS``), the real-rules methods (``live.solve.LIVE_METHODS``), the
 players' strategies (``players.strategy.STRATEGIES``) and the commands
 (``cli.main.COMMANDS``).
 

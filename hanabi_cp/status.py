@@ -106,7 +106,7 @@ class Decision:
     ``LiveOutcome`` are dataclasses of these fields plus their own certificate
     (``plays``, ``actions``), named by ``CERTIFICATE``.
 
-    >>> from hanabi_cp.solvers import Outcome
+    >>> from hanabi_cp.method_registry import Outcome
     >>> from hanabi_cp.live.solve import LiveOutcome
     >>> issubclass(Outcome, Decision) and issubclass(LiveOutcome, Decision)
     True

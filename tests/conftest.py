@@ -17,7 +17,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _collector_left_running():
-    # hanabi_cp.nogc pauses the cyclic collector around bulk builders; a pause that
+    # hanabi_cp.runtime.nogc pauses the cyclic collector around bulk builders; a pause that
     # outlives its call would let a long-running library user's memory grow unseen.
     import gc
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from hanabi_cp.formats import deck_to_json, deck_to_text, dimacs_text
 from hanabi_cp.limits import MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS
-from hanabi_cp.cnf import CNF
+from hanabi_cp.formula import CNF
 from hanabi_cp.model import Deck
 
 small = st.integers(0, 6)

@@ -12,9 +12,9 @@ import pytest
 from hanabi_cp.errors import SolverBug
 from hanabi_cp.generators import random_deck
 from hanabi_cp.model import Deck
-from hanabi_cp.plays import PlaySequence
-from hanabi_cp.solvers import Outcome, Status, certify, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.play_sequence import PlaySequence
+from hanabi_cp.method_registry import Outcome, Status, certify, solve
+from hanabi_cp.referee import replay
 
 
 def simulate(deck: Deck, h: int, actions: str) -> bool:

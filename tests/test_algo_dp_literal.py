@@ -16,7 +16,7 @@ import pytest
 
 from hanabi_cp.methods.dp import dp
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import Status
+from hanabi_cp.method_registry import Status
 
 from test_algorithms import oracle, tiny, won
 

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 
 from hanabi_cp.methods.search import MAX_CARDS, search
-from hanabi_cp.deadline import Deadline, TimeUp
+from hanabi_cp.runtime.deadline import Deadline, TimeUp
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import Status, choose, solve
+from hanabi_cp.method_registry import Status, choose, solve
 
 from test_algorithms import check, instances, small_enough, tiny
 

@@ -1,6 +1,6 @@
 """greedy (r = 1), lazy (c = 1) and dp (general) against the brute-force oracle.
 
-Every comparison goes through ``solvers.solve``, so every WINNABLE answer has also
+Every comparison goes through ``method_registry.solve``, so every WINNABLE answer has also
 passed the referee.  Instances are seeded tiny decks (n <= 4, c <= 3, r <= 3,
 h <= 3) plus hypothesis-drawn card lists that need not have uniform copies.
 """
@@ -20,7 +20,7 @@ from hanabi_cp.methods.lazy import lazy
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status, choose, get, solve
+from hanabi_cp.method_registry import SolveOptions, Status, choose, get, solve
 
 BRUTE_STATES = 150_000     # oracle budget per instance in the default run
 
@@ -262,7 +262,7 @@ def test_auto_prefers_the_linear_methods():
 
 def test_one_ordered_table_is_the_registry_and_the_auto_order():
     from hanabi_cp.registry import Registry
-    from hanabi_cp.solvers import METHODS, methods
+    from hanabi_cp.method_registry import METHODS, methods
 
     table = methods()
     assert [(name, m.name, m.run.__module__) for name, m in table.items()] == \
@@ -276,7 +276,7 @@ def test_one_ordered_table_is_the_registry_and_the_auto_order():
 
 
 def test_a_row_must_name_its_own_method(monkeypatch):
-    from hanabi_cp.solvers import METHODS, methods
+    from hanabi_cp.method_registry import METHODS, methods
 
     monkeypatch.setitem(METHODS.entries, "newcomer", "hanabi_cp.methods.dp:METHOD")
     with pytest.raises(ValueError, match="hanabi_cp.methods.dp:METHOD is method 'dp', not 'newcomer'"):

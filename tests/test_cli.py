@@ -17,9 +17,9 @@ from hanabi_cp.methods.brute import brute
 from hanabi_cp.cli import main
 from hanabi_cp.formats import deck_to_text, read_deck, read_dimacs
 from hanabi_cp.generators import random_deck
-from hanabi_cp.plays import PlaySequence
-from hanabi_cp.solvers import methods
-from hanabi_cp.verify import replay
+from hanabi_cp.play_sequence import PlaySequence
+from hanabi_cp.method_registry import methods
+from hanabi_cp.referee import replay
 from test_min_hand import brute_min
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
@@ -147,7 +147,7 @@ def test_proof_not_needed_is_said():
 
 def test_unknown_outcome_is_printed_with_exit_code_0(capsys):
     from hanabi_cp.cli.common import print_outcome
-    from hanabi_cp.solvers import Outcome, Status
+    from hanabi_cp.method_registry import Outcome, Status
     deck = read_deck(WIN).deck
     out = Outcome(Status.UNKNOWN, reason="time limit of 1.0 s reached", method="sat",
                   stats={"seconds": 1.0})
@@ -476,7 +476,7 @@ def test_installed_entry_point_smoke():
 
 def test_generate_family_images_labels_match_the_solvers(tmp_path):
     from hanabi_cp.formats import read_deck
-    from hanabi_cp.solvers import solve
+    from hanabi_cp.method_registry import solve
     out = tmp_path / "fam"
     res = run(["generate", "family", "images", "--vars", 4, "--ratio", 5, "--count", 2,
                "--seed", 3, "-o", out, "--name", "f"])
@@ -515,7 +515,7 @@ def test_generate_family_hard_encodes_deck_files(tmp_path):
     assert rows["b.cnf"]["expected"] == "SAT" and rows["a.cnf"]["expected"] == "unknown"
     assert "c family: demo" in (out / "b.cnf").read_text()
     from hanabi_cp.formats import read_deck
-    from hanabi_cp.solvers import solve
+    from hanabi_cp.method_registry import solve
     d = read_deck(str(decks / "a.txt"))
     assert pysat_answer(out / "a.cnf")[0] == (solve(d.deck, 1, "brute").status.value == "WINNABLE")
     (decks / "c.txt").write_text("n 1\nc 1\n1r\n")

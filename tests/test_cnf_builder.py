@@ -15,7 +15,7 @@ from hanabi_cp.analysis import analyse
 from hanabi_cp.encoders.cnf import CnfBuilder, at_most, build
 from hanabi_cp.generators import random_deck
 from hanabi_cp.model import Deck
-from hanabi_cp.satsolver import SatSession
+from hanabi_cp.sat_backend import SatSession
 from hanabi_cp.status import Status
 
 

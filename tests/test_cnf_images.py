@@ -13,8 +13,8 @@ from hanabi_cp.generators import random_kcnf
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.solvers import Status, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.method_registry import Status, solve
+from hanabi_cp.referee import replay
 from test_cnf_random import small_deck
 
 UF20 = os.path.join(os.path.dirname(__file__), "..", "instances", "satlib", "uf20-91",

@@ -9,8 +9,8 @@ from hanabi_cp.encoders.cnf import build
 from hanabi_cp.analysis import analyse
 from hanabi_cp.generators import random_deck
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.method_registry import SolveOptions, Status, solve
+from hanabi_cp.referee import replay
 
 
 def small_deck(rng: random.Random, n_max=4, c_max=3, r_max=3, p_missing=0.08) -> Deck:

@@ -28,9 +28,9 @@ from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.model import COMPACT_FROM_CARDS, Card, CardArray, Deck
 from hanabi_cp.reduction import reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.satsolver import sat_solve
-from hanabi_cp.solvers import Status, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.sat_backend import sat_solve
+from hanabi_cp.method_registry import Status, solve
+from hanabi_cp.referee import replay
 
 UF20 = os.path.join(os.path.dirname(__file__), "..", "instances", "satlib", "uf20-91",
                     "uf20-01.cnf")

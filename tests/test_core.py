@@ -4,9 +4,9 @@ import pytest
 
 from hanabi_cp.errors import DeckError, SolverBug
 from hanabi_cp.model import Card, Deck
-from hanabi_cp.plays import PlaySequence
-from hanabi_cp.solvers import Outcome, Status, certify, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.play_sequence import PlaySequence
+from hanabi_cp.method_registry import Outcome, Status, certify, solve
+from hanabi_cp.referee import replay
 
 
 def test_deck_parameters():

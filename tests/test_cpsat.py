@@ -13,8 +13,8 @@ from hanabi_cp.methods.cpsat import configure, solve_model
 from hanabi_cp.errors import SolverBug
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.method_registry import SolveOptions, Status, solve
+from hanabi_cp.referee import replay
 
 ONE = SolveOptions(workers=1)
 MAX = SolveOptions(workers=1, maximize=True)
@@ -180,7 +180,7 @@ def test_greedy_hint_is_a_legal_game():
 
 
 def test_registered_as_maximizing():
-    from hanabi_cp.solvers import get
+    from hanabi_cp.method_registry import get
     assert get("cpsat").maximizes
 
 

@@ -12,9 +12,9 @@ import threading
 import pytest
 
 from capped import assert_one_line_error, capped, cli_capped, invoke, needs_fork
-from hanabi_cp import executors
+from hanabi_cp.runtime import executors
 from hanabi_cp.errors import InvalidParameter
-from hanabi_cp.executors import dask_address
+from hanabi_cp.runtime.executors import dask_address
 
 pytestmark = needs_fork
 

@@ -15,10 +15,10 @@ from hanabi_cp.formats import read_deck
 from hanabi_cp.generators import random_deck
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.methods.cpsat import solution
-from hanabi_cp.satsolver import sat_solve
-from hanabi_cp.solvers import solve as solve_with
+from hanabi_cp.sat_backend import sat_solve
+from hanabi_cp.method_registry import solve as solve_with
 from hanabi_cp.status import Status
-from hanabi_cp.verify import replay
+from hanabi_cp.referee import replay
 
 BUILDERS = {"cnf": cnf.build, "decide": cpsat.build_decide,
             "maximize": cpsat.build_maximize, "residual": cpsat_residual.build_residual}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hanabi_cp.cnf import CNF
+from hanabi_cp.formula import CNF
 from hanabi_cp.errors import FileError, HanabiError, InputError
 from hanabi_cp.formats import (DeckFile, deck_to_json, deck_to_text, dimacs_text, open_output,
                                parse_deck, parse_dimacs, read_deck, read_dimacs, read_plays,
@@ -20,7 +20,7 @@ from hanabi_cp.formats import (DeckFile, deck_to_json, deck_to_text, dimacs_text
 from hanabi_cp.generators import random_kcnf, standard_deck
 from hanabi_cp.live.replay_io import read_replay
 from hanabi_cp.model import Deck
-from hanabi_cp.plays import PlaySequence
+from hanabi_cp.play_sequence import PlaySequence
 from test_live_cli import BAD as LIVE_BAD
 
 DATA = Path(__file__).parent / "data"

@@ -33,7 +33,7 @@ from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck, parse_dimacs, parse_plays
 from hanabi_cp.limits import MAX_CARD_KINDS, MAX_CNF_VARS
 from hanabi_cp.live.replay_io import parse_replay
-from hanabi_cp.solvers import methods, prepare
+from hanabi_cp.method_registry import methods, prepare
 
 pytestmark = needs_fork
 

@@ -18,7 +18,7 @@ import pytest
 from capped import (assert_one_line_error, capped, cli_capped, invoke, needs_fork)
 from hanabi_cp.methods.brute import STATE_LIMIT, state_bound
 from hanabi_cp.methods.dp import ENTRY_LIMIT, table_bound
-from hanabi_cp.cnf import CNF
+from hanabi_cp.formula import CNF
 from hanabi_cp.errors import HanabiError, InputError, LimitError
 from hanabi_cp.formats import parse_deck, parse_dimacs, parse_plays
 from hanabi_cp.generators import random_deck, random_kcnf, standard_deck
@@ -27,7 +27,7 @@ from hanabi_cp.limits import (MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_car
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import bound_occurrences, reduce_cnf, to_exact3
 from hanabi_cp.reduction.size import image_size, random_image_size
-from hanabi_cp.solvers import SolveOptions, get, methods, prepare, solve
+from hanabi_cp.method_registry import SolveOptions, get, methods, prepare, solve
 
 pytestmark = needs_fork
 

@@ -13,7 +13,7 @@ from hanabi_cp.harness import (Check, Space, cross_check, parse_sample, problems
 from hanabi_cp.harness.check import CRASH, UNWINNABLE, WINNABLE
 from hanabi_cp.harness.shrink import drop_color, drop_value
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import Method, SolveOptions, methods
+from hanabi_cp.method_registry import Method, SolveOptions, methods
 from hanabi_cp.errors import HanabiError, InvalidParameter
 
 SMALL = Space(max_n=3, max_c=3, max_r=2, max_h=3)
@@ -230,7 +230,7 @@ def test_cnf_roundtrips_agree_with_the_formula():
 
 def test_cnf_roundtrip_catches_a_wrong_method_and_shrinks_the_formula(tmp_path):
     from hanabi_cp.harness.roundtrip import cross_check_cnf
-    from hanabi_cp.solvers import Outcome, Status
+    from hanabi_cp.method_registry import Outcome, Status
 
     nay = Method("nay", lambda d, h, o: Outcome(Status.UNWINNABLE, reason="planted"), "always no")
     checks = select_checks(["sat", "nay"], extra=[nay])

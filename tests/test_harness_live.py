@@ -18,7 +18,7 @@ from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.referee import Game
 from hanabi_cp.live.solve import LiveMethod, LiveOutcome, live_methods
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status
+from hanabi_cp.method_registry import SolveOptions, Status
 
 SPACE = LiveSpace()
 ORACLE_AND_SEARCH = ("brute", "search")

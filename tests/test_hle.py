@@ -289,7 +289,7 @@ def test_clue_targets_colours_and_slots_round_trip_on_hles_own_moves(players):
 @needs_hle
 def test_the_bound_is_the_same_under_both_end_rules():
     from hanabi_cp.live.solve import solve_live
-    from hanabi_cp.solvers import SolveOptions
+    from hanabi_cp.method_registry import SolveOptions
     for players in (2, 4):
         for seed in range(3):
             g, state = _random_game(players, seed)

@@ -8,7 +8,7 @@ import pytest
 from hanabi_cp.methods.brute import state_bound, STATE_LIMIT
 from hanabi_cp.formats import read_deck, read_dimacs
 from hanabi_cp.min_hand import min_hand
-from hanabi_cp.solvers import Status, solve
+from hanabi_cp.method_registry import Status, solve
 
 HERE = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 ANSWERS = json.load(open(os.path.join(HERE, "answers.json")))

@@ -200,7 +200,7 @@ def test_signal_during_a_long_cadical_call(tmp_path, sig, code):
 NATIVE = textwrap.dedent("""
     import os, random, sys
     from ortools.sat.python import cp_model
-    from hanabi_cp import interrupts
+    from hanabi_cp.runtime import interrupts
     from hanabi_cp.formats.outputs import open_output
 
     interrupts.install()
@@ -246,7 +246,7 @@ def test_signal_during_a_long_cpsat_solve_ends_within_the_grace_period(tmp_path,
 
 FORKED_HELPER = textwrap.dedent("""
     import multiprocessing, time
-    from hanabi_cp import interrupts
+    from hanabi_cp.runtime import interrupts
 
     def helper(started):
         started.set()

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import hanabi_cp.encoders
-from hanabi_cp import solvers
+from hanabi_cp import method_registry
 
 
 def test_encoders_import_no_method_and_not_the_registry():
@@ -20,13 +20,13 @@ def test_encoders_import_no_method_and_not_the_registry():
             "print(json.dumps(sorted(sys.modules)))")
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
                                        text=True, check=True).stdout)
-    assert [m for m in loaded if m == "hanabi_cp.solvers" or m.startswith("hanabi_cp.methods")] == []
+    assert [m for m in loaded if m == "hanabi_cp.method_registry" or m.startswith("hanabi_cp.methods")] == []
 
 
 def test_every_method_is_a_module_of_the_methods_package():
-    assert [solvers.METHODS.address(name) for name in solvers.METHODS] == \
-        [f"hanabi_cp.methods.{name}:METHOD" for name in solvers.METHODS]
-    assert set(solvers.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat",
+    assert [method_registry.METHODS.address(name) for name in method_registry.METHODS] == \
+        [f"hanabi_cp.methods.{name}:METHOD" for name in method_registry.METHODS]
+    assert set(method_registry.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat",
                                       "minizinc", "pb", "maxsat"}
 
 

@@ -22,8 +22,8 @@ from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.schedule import from_actions, to_actions
 from hanabi_cp.live.solve import live_methods, solve_live, solve_position
 from hanabi_cp.model import Deck
-from hanabi_cp.satsolver import sat_solve
-from hanabi_cp.solvers import SolveOptions, Status
+from hanabi_cp.sat_backend import sat_solve
+from hanabi_cp.method_registry import SolveOptions, Status
 from live_cases import NULL_B, TinyVariant, random_case, random_games, random_position
 
 METHODS = ("cpsat", "sat")

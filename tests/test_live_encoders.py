@@ -8,7 +8,7 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from hanabi_cp.satsolver import sat_solve
+from hanabi_cp.sat_backend import sat_solve
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import deck_to_text
 from hanabi_cp.generators import standard_deck
@@ -19,7 +19,7 @@ from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.schedule import first_legal_game, from_actions, to_actions
 from hanabi_cp.live.solve import solve_live
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status
+from hanabi_cp.method_registry import SolveOptions, Status
 from test_cli import LOSE, run
 
 METHODS = ("cpsat", "sat")

@@ -19,7 +19,7 @@ from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live, solve_position
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status, solve
+from hanabi_cp.method_registry import SolveOptions, Status, solve
 
 BRUTE = "brute"
 FAST = {"seed": 14, "count": 1000, "max_cards": 7}

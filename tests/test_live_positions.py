@@ -14,7 +14,7 @@ from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import live_methods, solve_position
 from hanabi_cp.live.variants import all_variants
 from hanabi_cp.model import Deck
-from hanabi_cp.solvers import SolveOptions, Status
+from hanabi_cp.method_registry import SolveOptions, Status
 
 FAST = {"seed": 21, "count": 400}
 SLOW = {"seed": 2021, "count": 4000}

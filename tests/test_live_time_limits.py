@@ -14,7 +14,7 @@ import os
 import pytest
 
 from capped import capped, cli_capped, needs_fork
-from hanabi_cp.deadline import Deadline, TimeUp, ambient
+from hanabi_cp.runtime.deadline import Deadline, TimeUp, ambient
 from hanabi_cp.formats import write_deck
 from hanabi_cp.generators import random_deck
 from hanabi_cp.live.reasons import _sweep, lost_reason, lost_reasons

@@ -5,7 +5,7 @@ import random
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.min_hand import first_copy_bound, min_hand
 from hanabi_cp.model import Deck
-from hanabi_cp.verify import replay
+from hanabi_cp.referee import replay
 
 from test_cnf_random import small_deck
 

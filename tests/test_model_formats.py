@@ -20,11 +20,11 @@ from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.methods import minizinc as mzn_method
 from hanabi_cp.methods import pb as pb_method
 from hanabi_cp.methods.brute import brute
-from hanabi_cp.plays import PlaySequence
+from hanabi_cp.play_sequence import PlaySequence
 from hanabi_cp.reduction import reduce_cnf
-from hanabi_cp.solvers import SolveOptions, solve
+from hanabi_cp.method_registry import SolveOptions, solve
 from hanabi_cp.status import Status
-from hanabi_cp.verify import replay
+from hanabi_cp.referee import replay
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir)
 BUNDLED = sorted(p for p in glob.glob(os.path.join(ROOT, "instances", "*.txt"))

@@ -5,9 +5,9 @@ import gc
 import pytest
 
 from hanabi_cp.analysis import analyse
-from hanabi_cp.deadline import Deadline, TimeUp
+from hanabi_cp.runtime.deadline import Deadline, TimeUp
 from hanabi_cp.generators import standard_deck
-from hanabi_cp.nogc import gc_paused
+from hanabi_cp.runtime.nogc import gc_paused
 
 PASSED = Deadline.after(1e-9, start=0.0)
 

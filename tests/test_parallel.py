@@ -1,4 +1,4 @@
-"""--jobs N and --dask ADDRESS give the rows of the serial run (hanabi_cp.executors).
+"""--jobs N and --dask ADDRESS give the rows of the serial run (hanabi_cp.runtime.executors).
 
 The dask tests run a real scheduler and workers (`dask scheduler`, `dask worker`) as
 subprocesses on 127.0.0.1; they are skipped if the optional extra is absent.  Waits
@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
-from hanabi_cp.executors import Execution, WorkerLost, execution, run_tasks
+from hanabi_cp.runtime.executors import Execution, WorkerLost, execution, run_tasks
 from hanabi_cp.generators import random_deck
 
 import slow_tasks
@@ -175,7 +175,7 @@ def decks(count):
 
 
 def expected(cases):
-    from hanabi_cp.solvers import solve
+    from hanabi_cp.method_registry import solve
     return {i: (i, solve(d, 2, "sat").status.value) for i, d in enumerate(cases)}
 
 
@@ -307,7 +307,7 @@ def test_the_scheduler_check_works_inside_a_running_event_loop(cluster):
     """As in a notebook: the handshake must not need the caller's thread free of a loop."""
     import asyncio
 
-    from hanabi_cp.executors import _handshake
+    from hanabi_cp.runtime.executors import _handshake
 
     async def inside():
         _handshake(cluster)
@@ -357,7 +357,7 @@ class Ahead:
     the climb guesses ``width - 1`` steps ahead; it counts the decks evaluated."""
 
     def __init__(self, width):
-        from hanabi_cp.executors import TaskPool
+        from hanabi_cp.runtime.executors import TaskPool
         self.inner, self.width, self.evaluated = TaskPool(Execution()), width, 0
 
     def run(self, func, tasks, window=None):

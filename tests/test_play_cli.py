@@ -183,7 +183,7 @@ def test_the_bound_shares_its_time_among_the_methods(monkeypatch):
     best game found is the lower bound."""
     import hanabi_cp.live.solve as live_solve
     from hanabi_cp.live.solve import LiveOutcome
-    from hanabi_cp.solvers import Status
+    from hanabi_cp.method_registry import Status
 
     asked = []
 

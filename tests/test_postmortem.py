@@ -17,7 +17,7 @@ from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import solve_live, solve_position
 from hanabi_cp.players.game import play_game
 from hanabi_cp.players.strategy import strategies
-from hanabi_cp.solvers import SolveOptions
+from hanabi_cp.method_registry import SolveOptions
 
 
 def bot_games(seed: int, count: int):

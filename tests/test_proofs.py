@@ -7,7 +7,7 @@ import pytest
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.model import Deck
 from hanabi_cp.proofs import check_files, prove_unsat
-from hanabi_cp.solvers import SolveOptions, Status, solve
+from hanabi_cp.method_registry import SolveOptions, Status, solve
 
 from test_cnf_random import small_deck
 

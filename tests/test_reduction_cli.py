@@ -7,7 +7,7 @@ import os
 from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
-from hanabi_cp.cnf import CNF
+from hanabi_cp.formula import CNF
 from hanabi_cp.formats import read_deck, write_dimacs
 from hanabi_cp.reduction import reduce_cnf
 

@@ -7,12 +7,12 @@ import os
 
 import pytest
 
-from hanabi_cp.cnf import CNF
+from hanabi_cp.formula import CNF
 from hanabi_cp.generators import random_kcnf
 from hanabi_cp.reduction import assignment_from_play, play_from_assignment, reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.solvers import Status, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.method_registry import Status, solve
+from hanabi_cp.referee import replay
 from test_reduction_to3cnf import models
 
 SATLIB = os.path.join(os.path.dirname(__file__), "..", "instances", "satlib")

@@ -3,7 +3,7 @@
 import itertools
 import random
 
-from hanabi_cp.cnf import CNF
+from hanabi_cp.formula import CNF
 from hanabi_cp.reduction.roundtrip import formula_sat
 from hanabi_cp.reduction.to3cnf import bound_occurrences, is_exact3, occurrences, to_exact3
 

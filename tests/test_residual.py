@@ -11,8 +11,8 @@ from hanabi_cp.encoders.residual import RESIDUAL_FROM_CARDS, eliminate, simplify
 from hanabi_cp.formats import read_dimacs
 from hanabi_cp.generators import random_kcnf
 from hanabi_cp.reduction import reduce_cnf
-from hanabi_cp.solvers import SolveOptions, Status, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.method_registry import SolveOptions, Status, solve
+from hanabi_cp.referee import replay
 
 UF20 = "instances/satlib/uf20-91/uf20-01.cnf"
 

@@ -28,8 +28,8 @@ from hanabi_cp.min_hand import min_hand
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import reduce_cnf
 from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.solvers import Status, solve
-from hanabi_cp.verify import replay
+from hanabi_cp.method_registry import Status, solve
+from hanabi_cp.referee import replay
 
 
 # --- the reference ---------------------------------------------------------------

@@ -17,7 +17,7 @@ import pytest
 from hanabi_cp.formats import read_deck
 from hanabi_cp.show import scene
 from hanabi_cp.show.html import page
-from hanabi_cp.solvers import solve
+from hanabi_cp.method_registry import solve
 
 from cdp import Browser, Page
 from test_cli import LOSE, WIN, run

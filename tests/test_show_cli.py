@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from hanabi_cp.cnf import CNF
+from hanabi_cp.formula import CNF
 from hanabi_cp.formats import write_deck
 from hanabi_cp.generators import random_deck
 from hanabi_cp.reduction import reduce_cnf

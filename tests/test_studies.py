@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from hanabi_cp.version import __version__
 from hanabi_cp.cli import main
 from hanabi_cp.errors import HanabiError, InvalidParameter
-from hanabi_cp.solvers import methods
+from hanabi_cp.method_registry import methods
 from hanabi_cp.studies import random_decks, reduction, standard
 from hanabi_cp.studies.common import ResultsCSV, figure, panels, percentile, wilson
 

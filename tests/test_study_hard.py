@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from hanabi_cp.cli import main
 from hanabi_cp.formats import read_deck
-from hanabi_cp.solvers import solve
+from hanabi_cp.method_registry import solve
 from hanabi_cp.studies import hard, hard_decks
 from hanabi_cp.studies.deck_moves import (all_decks, count_decks, neighbour, parse_deck_text,
                                           start_deck)

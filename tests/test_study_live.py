@@ -9,7 +9,7 @@ from hanabi_cp.cli import main
 from hanabi_cp.generators import standard_deck
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import solve_live
-from hanabi_cp.solvers import SolveOptions
+from hanabi_cp.method_registry import SolveOptions
 from hanabi_cp.studies import live
 from hanabi_cp.studies.common import ResultsCSV
 
@@ -98,7 +98,7 @@ def test_rule_set_order_and_what_relaxing_the_rules_rescues():
 
 
 def test_two_jobs_give_the_rows_of_one(tmp_path):
-    from hanabi_cp.executors import Execution
+    from hanabi_cp.runtime.executors import Execution
 
     def rows(path, execution):
         table = live.run(str(path), 5, 3, (2, 4), ("real", "free-clues"), 5.0, False, execution)

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.deadline import NEVER, Deadline, TimeUp, ambient
+from hanabi_cp.runtime.deadline import NEVER, Deadline, TimeUp, ambient
 from hanabi_cp.encoders import cnf, cpsat
 from hanabi_cp.methods import cpsat as cpsat_method
 from hanabi_cp.analysis import analyse
@@ -23,8 +23,8 @@ from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import parse_deck, read_deck
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.min_hand import min_hand
-from hanabi_cp import proofs, satsolver
-from hanabi_cp.solvers import SolveOptions, Status, methods, solve
+from hanabi_cp import proofs, sat_backend
+from hanabi_cp.method_registry import SolveOptions, Status, methods, solve
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 WIN = os.path.join(INST, "standard-winnable-h2.txt")
@@ -108,9 +108,9 @@ def test_each_builder_checks_its_own_loop():
         cpsat.build_maximize(deck, 2, deadline=PASSED)
     enc = cnf.build(deck, 2)
     with pytest.raises(TimeUp, match="loading the CNF"):
-        satsolver.sat_solve(enc.clauses, deadline=PASSED)
+        sat_backend.sat_solve(enc.clauses, deadline=PASSED)
     with pytest.raises(TimeUp, match="SAT search"):
-        satsolver.sat_solve(enc.clauses, deadline=Countdown(2))
+        sat_backend.sat_solve(enc.clauses, deadline=Countdown(2))
     # Checks beyond the first: the n-th check of a build stops it too.
     with pytest.raises(TimeUp, match="building the CNF"):
         cnf.build(deck, 2, windows=win, deadline=Countdown(3))
@@ -170,14 +170,14 @@ class FakeSolver:
 
 def test_run_limited_slices_until_an_answer_and_stops_at_the_deadline():
     s = FakeSolver(5)
-    assert satsolver.run_limited(s, NEVER)[0] is True
+    assert sat_backend.run_limited(s, NEVER)[0] is True
     assert len(s.calls) == 5 and all(b >= 100 for b in s.calls)
     with pytest.raises(TimeUp, match="SAT search"):
-        satsolver.run_limited(FakeSolver(10**6), Countdown(4))
+        sat_backend.run_limited(FakeSolver(10**6), Countdown(4))
     # A solver without conflict budgets cannot keep a limit: said so, not ignored.
-    assert satsolver.run_limited(FakeSolver(1, budgets=False), NEVER)[0] is True
+    assert sat_backend.run_limited(FakeSolver(1, budgets=False), NEVER)[0] is True
     with pytest.raises(HanabiError, match="cannot keep a time limit"):
-        satsolver.run_limited(FakeSolver(1, budgets=False), Deadline.after(60))
+        sat_backend.run_limited(FakeSolver(1, budgets=False), Deadline.after(60))
 
 
 # --- proofs: the checker runs in a process that is killed at the deadline --------------
@@ -265,7 +265,7 @@ def test_reader_polls_the_ambient_deadline():
 
 
 def test_roundtrip_limit_is_per_formula():
-    from hanabi_cp.cnf import CNF
+    from hanabi_cp.formula import CNF
     from hanabi_cp.reduction.roundtrip import roundtrip
     fig2 = CNF.of([(1, -2, 3), (1, 2, -3)])
     row = roundtrip(fig2, "fig2", options=SolveOptions(time_limit=1e-9))
@@ -353,7 +353,7 @@ def test_harness_counts_a_time_out_during_building_as_unknown():
 
 def test_prepare_imports_or_tools_only_for_methods_that_use_it():
     import subprocess
-    code = ("import sys; from hanabi_cp.solvers import prepare; prepare({!r}, {}); "
+    code = ("import sys; from hanabi_cp.method_registry import prepare; prepare({!r}, {}); "
             "print('ortools.sat.python.cp_model' in sys.modules)")
     for method, maximize, loaded in (("auto", False, False), ("sat", False, False),
                                      ("cpsat", False, True), ("auto", True, True)):

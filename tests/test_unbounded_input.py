@@ -20,7 +20,7 @@ from hanabi_cp.errors import InputError
 from hanabi_cp.formats import parse_deck, read_deck
 from hanabi_cp.formats.jsonpos import line_of, load_json
 from hanabi_cp.live.replay_io import parse_replay
-from hanabi_cp.formats.plays_io import parse_plays
+from hanabi_cp.formats.play_text import parse_plays
 
 pytestmark = needs_fork
 

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from capped import assert_one_line_error, capped, cli_capped, needs_fork
-from hanabi_cp import executors
+from hanabi_cp.runtime import executors
 from hanabi_cp.cli import main
-from hanabi_cp.executors import Execution, cores, execution, run_tasks
+from hanabi_cp.runtime.executors import Execution, cores, execution, run_tasks
 from hanabi_cp.studies.deck_moves import all_decks, count_decks
 from hanabi_cp.studies.hard import MAX_EXHAUSTIVE
 

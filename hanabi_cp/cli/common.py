@@ -18,7 +18,7 @@ import click
 from ..errors import FileError, HanabiError, UsageError
 from ..model import Deck
 from ..registry import Registry
-from ..solvers import Status
+from ..method_registry import Status
 from ..status import spelled as spelled
 from ..version import PROG
 from .numbers import HAND, Seconds
@@ -109,7 +109,7 @@ def command(name: str | None = None, **kwargs):
 
 
 class MethodChoice(click.Choice):
-    """The method names of ``solvers.METHODS``, read when first needed: listing
+    """The method names of ``method_registry.METHODS``, read when first needed: listing
     them loads every method's module (OR-Tools, pysat), which a command that never
     parses ``--method`` should not pay for.
     """
@@ -120,7 +120,7 @@ class MethodChoice(click.Choice):
 
     @property
     def choices(self):
-        from ..solvers import methods
+        from ..method_registry import methods
         return (*self._extra, *sorted(methods()))
 
     @choices.setter
@@ -136,7 +136,7 @@ def time_limit_option(help: str, default: float | None = None):
 
 def command_deadline(seconds: float | None):
     """The deadline of the running command: ``seconds`` after it started."""
-    from ..deadline import Deadline
+    from ..runtime.deadline import Deadline
     return Deadline.after(seconds, start=click.get_current_context().meta.get(STARTED))
 
 

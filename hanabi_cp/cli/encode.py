@@ -11,9 +11,9 @@ import click
 
 from ..errors import CertificateError, InputError, UsageError
 from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
-from ..satsolver import DEFAULT_SOLVER
+from ..sat_backend import DEFAULT_SOLVER
 from ..status import Status
-from ..verify import replay
+from ..referee import replay
 from ..formats.outputs import check_outputs, provenance
 from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option,
                      hand_option, load_instance, time_limit_option, write_plays_to)
@@ -257,9 +257,9 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp min-hand instances/standard-unwinnable-h2.txt --certificate -
     """
-    from ..deadline import TimeUp, ambient
+    from ..runtime.deadline import TimeUp, ambient
     from ..min_hand import min_hand
-    from ..solvers import SolveOptions, prepare
+    from ..method_registry import SolveOptions, prepare
     from .common import command_deadline, load_deck
     deadline = command_deadline(time_limit)
     check_outputs("min-hand", {"--certificate": certificate}, force, {"DECK": deck})

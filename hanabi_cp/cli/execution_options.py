@@ -1,4 +1,4 @@
-"""``--jobs N`` and ``--dask ADDRESS``: where a sweep's tasks run (hanabi_cp.executors)."""
+"""``--jobs N`` and ``--dask ADDRESS``: where a sweep's tasks run (hanabi_cp.runtime.executors)."""
 
 from __future__ import annotations
 
@@ -21,5 +21,5 @@ def execution_options(func):
 
 def get_execution(jobs: int, dask: str | None):
     """The Execution of the two options (checks them: one line and exit 2 if wrong)."""
-    from ..executors import execution
+    from ..runtime.executors import execution
     return execution(jobs, dask, note=lambda text: click.echo(f"c note: {text}", err=True))

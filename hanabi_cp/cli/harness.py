@@ -10,7 +10,7 @@ import click
 
 from ..errors import FileError, UsageError
 from ..limits import check_cards, check_kinds
-from ..solvers import SolveOptions
+from ..method_registry import SolveOptions
 from .execution_options import execution_options, get_execution
 from ..formats.outputs import check_folder, check_outputs
 from .common import command, not_stdout, time_limit_option

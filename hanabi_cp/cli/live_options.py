@@ -23,7 +23,7 @@ from ..live.clue_rules import clue_rules
 from ..live.variants import variant as find_variant
 from ..live.solve import live_methods, solve_live
 from ..model import Deck
-from ..solvers import SolveOptions, Status
+from ..method_registry import SolveOptions, Status
 from ..formats.outputs import check_outputs
 from .common import MethodChoice, deck_summary, echo_json, echo_verdict
 from .numbers import MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, Integer
@@ -54,7 +54,7 @@ class AnyMethodChoice(MethodChoice):
 
     @property
     def choices(self):
-        from ..solvers import methods
+        from ..method_registry import methods
         return (*self._extra, *sorted(set(methods()) | set(live_methods())))
 
     @choices.setter

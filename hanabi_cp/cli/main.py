@@ -1,6 +1,6 @@
 """Root click group.  User mistakes (HanabiError) become one line on stderr and
 exit code 2; an interrupt (SIGINT, SIGTERM) becomes ``c interrupted`` on stdout and
-exit code 130 / 143 (see hanabi_cp.interrupts); anything else is a bug and keeps
+exit code 130 / 143 (see hanabi_cp.runtime.interrupts); anything else is a bug and keeps
 its traceback."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .. import interrupts
+from ..runtime import interrupts
 from ..errors import HanabiError
 from ..registry import Registry
 from ..version import __version__

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..deadline import TimeUp, ambient
+from ..runtime.deadline import TimeUp, ambient
 from ..errors import InvalidParameter, UsageError
 from ..limits import clip
 from .execution_options import execution_options, get_execution

@@ -10,7 +10,7 @@ import click
 
 from ..errors import FileError
 from ..limits import BYTES_PER_CARD, MAX_CARDS
-from ..solvers import SolveOptions
+from ..method_registry import SolveOptions
 from ..formats.outputs import check_outputs, provenance
 from .common import MethodChoice, command, flag_names, force_option, time_limit_option
 from .execution_options import execution_options, get_execution

@@ -171,7 +171,7 @@ def _detail_max() -> int:
 
 def _solved(deck, h, name, roles, lo, hi, method, time_limit):
     from ..show import scene
-    from ..solvers import SolveOptions, solve
+    from ..method_registry import SolveOptions, solve
     out = solve(deck, h, method, SolveOptions(time_limit=time_limit))
     status = f"{out.status.value} (method {out.method})"
     if out.plays is None:

@@ -7,13 +7,13 @@ import re
 
 import click
 
-from ..deadline import TimeUp, ambient
+from ..runtime.deadline import TimeUp, ambient
 from ..errors import UsageError
-from ..plays import PlaySequence
+from ..play_sequence import PlaySequence
 from ..proofs import cnf_path_for
-from ..satsolver import DEFAULT_SOLVER
-from ..solvers import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
-from ..verify import replay
+from ..sat_backend import DEFAULT_SOLVER
+from ..method_registry import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
+from ..referee import replay
 from ..formats.outputs import check_outputs
 from .common import (REASON_FLAGS, command, spelled, command_deadline, deck_argument, echo_json, force_option,
                      hand_option, load_instance, print_outcome, time_limit_option)

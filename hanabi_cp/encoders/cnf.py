@@ -33,9 +33,9 @@ from math import comb
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from ..deadline import EVERY, NEVER, Deadline
+from ..runtime.deadline import EVERY, NEVER, Deadline
 from ..model import COMPACT_FROM_CARDS, Deck, check_hand
-from ..nogc import without_gc
+from ..runtime.nogc import without_gc
 from ..status import Status
 from ..analysis import Windows, analyse
 from .encoding import CnfEncoding, copy_flags

@@ -35,7 +35,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..deadline import EVERY, NEVER, Deadline
+from ..runtime.deadline import EVERY, NEVER, Deadline
 from ..model import Deck, check_hand
 from ..status import Status
 from ..analysis import analyse

@@ -12,7 +12,7 @@ Proofs: encodings/cnf-images.md §6 (elimination), encodings/cpsat.md §3 (use).
 
 >>> from hanabi_cp.model import Deck
 >>> from hanabi_cp.methods.cpsat import solve_model
->>> from hanabi_cp.solvers import SolveOptions
+>>> from hanabi_cp.method_registry import SolveOptions
 >>> m = build_residual(Deck.of([(2, 1), (1, 1), (3, 1)]), 1)
 >>> solve_model(m, SolveOptions()).plays.actions
 'SPP'
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 
-from ..deadline import NEVER, Deadline
+from ..runtime.deadline import NEVER, Deadline
 from ..model import Deck
 from ..status import Status
 from .cnf import build

@@ -38,9 +38,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ..cnf import CNF
+from ..formula import CNF
 from ..model import Deck
-from ..plays import PlaySequence, play_out
+from ..play_sequence import PlaySequence, play_out
 from ..status import Status
 
 if TYPE_CHECKING:
@@ -130,9 +130,9 @@ class CnfEncoding(Encoding[Sequence, Sequence[int]]):
 
     def solve_model(self, solver: str | None = None):
         """Convenience for doctests and tests: a model, or None if unsatisfiable
-        (``solver`` defaults to satsolver.DEFAULT_SOLVER).  No encoder or method
+        (``solver`` defaults to sat_backend.DEFAULT_SOLVER).  No encoder or method
         calls it: methods/sat.py solves."""
-        from ..satsolver import DEFAULT_SOLVER, sat_solve
+        from ..sat_backend import DEFAULT_SOLVER, sat_solve
         ok, model, _ = sat_solve(self.formula, solver or DEFAULT_SOLVER)
         return model if ok else None
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ..analysis import analyse
 from ..errors import InputError, LimitError
 from ..model import Deck, check_hand
-from ..plays import PlaySequence
+from ..play_sequence import PlaySequence
 from ..status import Status
 from .cpsat import capacity_groups
 from .encoding import Encoding, decode_picks

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..errors import CertificateError
 from ..formats.pbformats import Answer, opb_text, wcnf_text
 from ..model import Deck
-from ..plays import PlaySequence
+from ..play_sequence import PlaySequence
 from . import score as score_model
 from .encoding import CnfEncoding
 from .score import ScoreEncoding

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from ..deadline import EVERY, NEVER, Deadline
+from ..runtime.deadline import EVERY, NEVER, Deadline
 
 PHASE = "simplifying the CNF (variable elimination)"
 # Decks from this size on are solved through their residual.  Below it elimination

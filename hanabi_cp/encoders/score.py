@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from ..errors import LimitError
 from ..model import Deck, check_hand
-from ..plays import PlaySequence
+from ..play_sequence import PlaySequence
 from .encoding import Encoding, decode_picks
 
 # Literals in the capacity constraints (the model's bulk), estimated before building.

@@ -9,7 +9,7 @@ from .deck_json import deck_to_json, parse_deck_json
 from .deck_text import COLOR_LETTERS, deck_to_text, parse_card, parse_deck_text
 from .decks import DeckFile, parse_deck, read_deck, write_deck
 from .dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
-from .plays_io import parse_plays, plays_to_json, plays_to_text, read_plays, write_plays
+from .play_text import parse_plays, plays_to_json, plays_to_text, read_plays, write_plays
 from .textio import open_output, read_text
 
 __all__ = [

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ..deadline import poll
+from ..runtime.deadline import poll
 from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, clip, kinds_excess
 from ..model import Card, Deck, check_hand
 from .deck_text import check_roles

@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from itertools import chain
 
-from ..deadline import poll
+from ..runtime.deadline import poll
 from ..errors import InputError
 from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, MAX_DIGITS, clip, echo, kinds_excess, \
     too_many_digits

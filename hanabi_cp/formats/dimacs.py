@@ -11,8 +11,8 @@ from __future__ import annotations
 from itertools import chain, compress
 from operator import not_
 
-from ..cnf import CNF
-from ..deadline import poll
+from ..formula import CNF
+from ..runtime.deadline import poll
 from ..errors import InputError
 from ..limits import MAX_CNF_VARS, MAX_DIGITS, clip, echo, too_many_digits
 from .deck_text import comment_lines

@@ -16,7 +16,7 @@ from typing import Any
 from collections.abc import Callable, Sequence
 
 from .. import limits
-from ..deadline import poll
+from ..runtime.deadline import poll
 from ..errors import InputError
 from ..limits import clip, echo
 

@@ -4,7 +4,7 @@ Each output goes to a temporary file in its own directory, renamed into place on
 when complete; the outputs of one command are renamed together at the end, inside
 ``interrupts.critical`` (an interrupt waits for the renames), so an error or an
 interrupt midway leaves no partial file and no old file destroyed.  Temporary files
-are registered with ``hanabi_cp.interrupts``, whose watchdog deletes them if it has
+are registered with ``hanabi_cp.runtime.interrupts``, whose watchdog deletes them if it has
 to end the process.  ``-`` is stdout; other non-regular files (``/dev/null``, a
 FIFO) are written in place.
 
@@ -38,7 +38,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from .. import interrupts
+from ..runtime import interrupts
 from ..errors import FileError, UsageError
 from ..version import PROG, __version__
 

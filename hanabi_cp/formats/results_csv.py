@@ -40,7 +40,7 @@ import sys
 import weakref
 from collections.abc import Sequence
 
-from .. import interrupts
+from ..runtime import interrupts
 from ..errors import FileError, InputError
 from ..limits import MAX_DIGITS, echo
 from ..status import RunStatus

@@ -7,15 +7,15 @@ garbage or bad UTF-8 gives the same one-line :class:`InputError` whatever the fo
 from __future__ import annotations
 
 import codecs
-import contextlib
-import gc
 import re
 import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
 from .. import limits
-from ..deadline import poll
+from ..runtime.deadline import poll
+# Parsers build millions of small tuples that can form no cycle: no GC scans meanwhile.
+from ..runtime.nogc import gc_paused as gc_paused
 from ..errors import InputError
 # The writer side lives in .outputs; these names stay importable from here.
 from .outputs import open_output as open_output
@@ -51,22 +51,6 @@ def display_name(path: str) -> str:
     ('<stdin>', 'deck.txt')
     """
     return "<stdin>" if path == STDIO else str(path)
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while a parser builds millions of small tuples.
-
-    Each allocation burst triggers collections that rescan every tracked tuple
-    (clauses, cards); none of them can form a cycle, so the scans are pure cost.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 # Characters of text split into lines at a time: the lines of a chunk are all the

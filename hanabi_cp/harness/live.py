@@ -29,13 +29,13 @@ from dataclasses import dataclass, replace
 
 from ..version import __version__
 from ..errors import InvalidParameter
-from ..executors import SERIAL, Execution
+from ..runtime.executors import SERIAL, Execution
 from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
 from ..live.referee import Game
 from ..live.solve import LiveMethod, certify_live, live_methods
 from ..model import Deck
-from ..solvers import SolveOptions, methods
+from ..method_registry import SolveOptions, methods
 from . import results as csv_rows
 from .check import (DECISIVE, UNWINNABLE, WINNABLE, Check, Result, culprits, problems,
                     run_check, run_guarded)

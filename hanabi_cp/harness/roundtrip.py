@@ -19,12 +19,12 @@ import random
 from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 
-from ..cnf import CNF
+from ..formula import CNF
 from ..errors import FileError
-from ..executors import SERIAL, Execution, run_tasks
+from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..formats.results_csv import ResultsCSV
 from ..generators import random_kcnf
-from ..solvers import SolveOptions
+from ..method_registry import SolveOptions
 from . import results as csv_rows
 from .check import DECISIVE, REFUSED, Check, Result, problems, run_check
 from .runner import InOrder, Report, _progress, repro_commands, write_counterexample

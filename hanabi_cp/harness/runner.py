@@ -1,7 +1,7 @@
 """The cross-check loop: every applicable method on every instance, failures shrunk.
 
 ``cross_check`` draws ``count`` instances from a ``Space``, runs every selected check
-on each (methods are discovered through ``solvers.methods()``, so a method added
+on each (methods are discovered through ``method_registry.methods()``, so a method added
 later is cross-checked without any change here), tallies the verdicts, and for each
 failing instance (see ``check.problems``) shrinks it to a small one that still fails
 and, given ``out_dir``, writes it as a deck file with the commands reproducing it.
@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from ..errors import InvalidParameter
-from ..executors import SERIAL, Execution, run_tasks
+from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..formats.results_csv import ResultsCSV
 from ..limits import echo
 from ..model import Deck
-from ..solvers import Method, SolveOptions, methods
+from ..method_registry import Method, SolveOptions, methods
 from . import results as csv_rows
 from .check import (REFUSED, UNKNOWN, UNWINNABLE, WINNABLE, Check, Result,
                     culprits, problems, run_check)

@@ -17,7 +17,7 @@ also end at hanab.live's early ends (``live.cnf_hands.CnfEnds``).
 >>> from hanabi_cp.live.rules import Rules
 >>> deal = Game.start(Deck.of([(1, 1), (2, 1), (3, 1)]), Rules.for_players(2, hand_size=1, clues=1))
 >>> enc = LiveCnf(deal)
->>> from hanabi_cp.satsolver import sat_solve
+>>> from hanabi_cp.sat_backend import sat_solve
 >>> ok, model, _ = sat_solve(enc.clauses)
 >>> [str(a) for a in enc.decode(model)] if ok else None
 ['play #0', 'play #1', 'play #2']
@@ -30,7 +30,7 @@ import time
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from ..deadline import NEVER, Deadline
+from ..runtime.deadline import NEVER, Deadline
 from .actions import Action
 from .cnf_hands import CnfEnds
 from .referee import Game

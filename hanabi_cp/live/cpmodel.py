@@ -19,10 +19,10 @@ import time
 
 from ortools.sat.python import cp_model
 
-from ..deadline import NEVER, Deadline, TimeUp
+from ..runtime.deadline import NEVER, Deadline, TimeUp
 from ..methods.cpsat import configure
 from ..errors import SolverBug
-from ..solvers import SolveOptions, Status
+from ..method_registry import SolveOptions, Status
 from .actions import Action
 from .cp_hands import CpEnds
 from .referee import Game

@@ -38,10 +38,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..errors import InvalidParameter
 from ..model import Deck
-from ..solvers import SolveOptions, Status
+from ..method_registry import SolveOptions, Status
 from .actions import Action, Kind
 from .referee import Game, IllegalMove
 from .rules import Rules

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from ..deadline import TimeUp, poll
+from ..runtime.deadline import TimeUp, poll
 from ..model import Card, Deck
 from .rules import Rules
 

@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..errors import InvalidParameter, MethodRefused, SolverBug
 from ..model import Deck
 from ..registry import Registry
-from ..solvers import SolveOptions, Status
+from ..method_registry import SolveOptions, Status
 from ..status import Decision
 from .actions import Action
 from .referee import Game, replay

@@ -18,11 +18,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from ..deadline import EVERY, NEVER, Deadline
+from ..runtime.deadline import EVERY, NEVER, Deadline
 from ..limits import effective_hand
 from ..model import Deck
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 STATE_LIMIT = 2_000_000
 

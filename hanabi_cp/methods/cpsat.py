@@ -25,14 +25,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ..deadline import NEVER, Deadline, TimeUp
+from ..runtime.deadline import NEVER, Deadline, TimeUp
 from ..encoders.cpsat import _ortools, build_decide, build_maximize, greedy_picks
 from ..encoders.encoding import CpsatEncoding, decode_picks
 from ..encoders.residual import RESIDUAL_FROM_CARDS
 from ..errors import SolverBug
 from ..model import Deck
-from ..nogc import without_gc
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..runtime.nogc import without_gc
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

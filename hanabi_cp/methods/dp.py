@@ -41,12 +41,12 @@ from __future__ import annotations
 
 from math import comb, lgamma, log, log10
 
-from ..deadline import NEVER, Deadline
+from ..runtime.deadline import NEVER, Deadline
 from ..errors import LimitError, SolverBug
 from ..limits import effective_hand
 from ..model import Deck
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 ENTRY_LIMIT = 3_000_000     # stored table entries, all columns together (~100 bytes each)
 # Bits of one table key (the hand over n c cards, then p_1..p_{c-1} in base n + 1),

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model import Card, Deck
-from ..plays import PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..play_sequence import PLAY, STORE, PlaySequence
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 SHOWN = 8   # cards named in an overfull-hand witness
 

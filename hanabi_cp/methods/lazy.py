@@ -26,8 +26,8 @@ from __future__ import annotations
 import heapq
 
 from ..model import Deck
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 NONE = -1
 

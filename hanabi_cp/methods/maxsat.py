@@ -20,7 +20,7 @@ from ..encoders import pbmodels, score
 from ..errors import SolverBug
 from ..formats.pbformats import parse_answer
 from ..model import Deck
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 PHASE = "RC2 MaxSAT search"
 

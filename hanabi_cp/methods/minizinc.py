@@ -15,11 +15,11 @@ import os
 import tempfile
 
 from .. import external
-from ..deadline import TimeUp
+from ..runtime.deadline import TimeUp
 from ..encoders.mzn import MODEL_PATH, MznEncoding, build, parse_output, too_large
 from ..errors import SolverBug
 from ..model import Deck
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 SOLVER = "gecode"
 PHASE = "MiniZinc (Gecode) search"

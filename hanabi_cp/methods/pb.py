@@ -21,7 +21,7 @@ from ..encoders.score import ScoreEncoding
 from ..errors import SolverBug
 from ..formats.pbformats import parse_answer
 from ..model import Deck
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 PROGRAM = "minisat+"
 PHASE = "minisat+ search"

@@ -14,12 +14,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from ..deadline import Deadline, TimeUp
+from ..runtime.deadline import Deadline, TimeUp
 from ..model import Deck
-from ..nogc import without_gc
-from ..plays import PlaySequence
-from ..satsolver import DEFAULT_SOLVER, check_solver, sat_solve
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..runtime.nogc import without_gc
+from ..play_sequence import PlaySequence
+from ..sat_backend import DEFAULT_SOLVER, check_solver, sat_solve
+from ..method_registry import Method, Outcome, SolveOptions, Status
 from ..status import Reason
 from ..encoders.cnf import build
 from ..encoders.encoding import CnfEncoding

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import sys
 
-from ..deadline import NEVER, Deadline
+from ..runtime.deadline import NEVER, Deadline
 from ..analysis import analyse
 from ..model import Deck
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..solvers import Method, Outcome, SolveOptions, Status
+from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
+from ..method_registry import Method, Outcome, SolveOptions, Status
 
 MAX_CARDS = 400
 

@@ -30,7 +30,7 @@ from ..live.referee import replay
 from ..live.rules import Rules
 from ..live.solve import solve_live
 from ..model import Deck
-from ..solvers import SolveOptions, Status
+from ..method_registry import SolveOptions, Status
 from .game import PlayedGame, play_game
 
 

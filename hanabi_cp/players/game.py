@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..deadline import poll
+from ..runtime.deadline import poll
 from ..generators import standard_deck
 from ..errors import InvalidParameter
 from ..live.actions import Action, Kind

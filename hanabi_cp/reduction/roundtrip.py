@@ -22,18 +22,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from ..version import __version__
-from ..cnf import CNF
-from ..deadline import Deadline
+from ..formula import CNF
+from ..runtime.deadline import Deadline
 from ..errors import HanabiError
 from ..limits import MAX_CARDS
-from ..satsolver import DEFAULT_SOLVER
-from ..solvers import SolveOptions, Status, solve
+from ..sat_backend import DEFAULT_SOLVER
+from ..method_registry import SolveOptions, Status, solve
 from .sat3 import reduce_cnf
 from .witnesses import ReadbackFailure, assignment_from_play, play_from_assignment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..executors import Execution
+    from ..runtime.executors import Execution
     from ..formats.results_csv import ResultsCSV
 
 
@@ -100,7 +100,7 @@ def variant_name(copies: int | None = None, kappa: bool = False) -> str:
 
 
 def formula_sat(cnf: CNF, solver: str = DEFAULT_SOLVER) -> tuple[bool, dict[int, bool] | None]:
-    from ..satsolver import sat_solve
+    from ..sat_backend import sat_solve
 
     sat, lits, _ = sat_solve([list(c) for c in cnf.clauses], solver)
     if not sat:
@@ -241,7 +241,7 @@ def run_roundtrips(files: Sequence[str], method: str = "sat", h: int = 2,
     file that cannot be read or reduced is an error row (``on_error(message)``, its
     message naming parameters as ``names`` spells them); ``on_row(row)`` follows each
     row computed by this run, after the progress bar (stderr) moved."""
-    from ..executors import SERIAL, run_tasks
+    from ..runtime.executors import SERIAL, run_tasks
     from ..formats import read_dimacs
 
     options = options or SolveOptions()

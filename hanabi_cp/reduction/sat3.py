@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..cnf import CNF
+from ..formula import CNF
 from ..errors import DeckError, FormulaError, InvalidParameter, UsageError
 from ..limits import MAX_CARDS
 from ..model import Card, Deck

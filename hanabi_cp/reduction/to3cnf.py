@@ -27,7 +27,7 @@ import itertools
 from dataclasses import dataclass
 from collections.abc import Mapping
 
-from ..cnf import CNF
+from ..formula import CNF
 
 
 @dataclass(frozen=True)

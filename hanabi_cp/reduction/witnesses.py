@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..errors import CertificateError
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..verify import replay
+from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
+from ..referee import replay
 from .sat3 import Reduction
 
 

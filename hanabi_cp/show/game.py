@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..live.actions import Action, Kind
 from ..live.clue_rules import clue_rules
 from ..live.postmortem import NO_VARIANT_COLORS, Drop, PostMortem, Row

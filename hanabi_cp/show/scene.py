@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..errors import CertificateError, DeckError, InvalidParameter, UsageError
 from ..model import Deck
-from ..plays import PlaySequence
+from ..play_sequence import PlaySequence
 from .timeline import Timeline, build
 from .witness import Witness, parse
 

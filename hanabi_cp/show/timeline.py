@@ -1,6 +1,6 @@
 """What a play sequence does to a deck, card by card: the data every picture draws.
 
-``build`` re-simulates the game exactly as the referee (``verify.replay``) does — a
+``build`` re-simulates the game exactly as the referee (``referee.replay``) does — a
 stored card that is playable is played at once, stored cards leave the hand by
 cascade — and records, besides the verdict, what the referee does not keep: when
 each stored card entered and left the hand, how many cards were held after each
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from ..errors import CertificateError
 from ..model import Deck, check_hand
-from ..plays import DISCARD, PLAY, STORE, PlaySequence
-from ..verify import replay
+from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
+from ..referee import replay
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from collections.abc import Iterable, Sequence
 
 from ..version import __version__
 from ..errors import HanabiError, InvalidParameter
-from ..executors import Execution, run_tasks
+from ..runtime.executors import Execution, run_tasks
 from ..formats.results_csv import ResultsCSV as ResultsCSV
 from ..model import Deck
-from ..solvers import SolveOptions, Status, methods, solve
+from ..method_registry import SolveOptions, Status, methods, solve
 from ..status import RunStatus
 from .figure_files import panels as panels
 from .figure_files import save_figure

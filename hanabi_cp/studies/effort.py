@@ -14,7 +14,7 @@ seed), so the same deck gives the same effort on any machine and under any load:
 - ``search``: the ``search`` method's node count (``cap`` bounds the wall time).
 
 A run that reaches its cap is UNKNOWN, its counters a lower bound.  Every
-WINNABLE answer is replayed by the referee (``solvers.certify`` / ``solve``).
+WINNABLE answer is replayed by the referee (``method_registry.certify`` / ``solve``).
 The function is top level and takes only plain values, so a process pool or a
 dask cluster can run it.
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..errors import InvalidParameter
 from ..model import Deck
-from ..solvers import Outcome, SolveOptions, Status, certify, methods, solve
+from ..method_registry import Outcome, SolveOptions, Status, certify, methods, solve
 
 # method -> measures it can report (the first is the default objective); the tie
 # break is the next counter of the same method, so that plateaus of the objective
@@ -88,7 +88,7 @@ def evaluate(cards, n: int, c: int, h: int, method: str, cap: float | None = Non
 
 def _sat(deck: Deck, h: int, budget: int) -> dict:
     from ..encoders.cnf import build
-    from ..satsolver import SatSession
+    from ..sat_backend import SatSession
 
     enc = build(deck, h)
     zero = {"sat_conflicts": 0, "sat_propagations": 0, "sat_decisions": 0}

@@ -45,8 +45,8 @@ from dataclasses import dataclass
 
 from ..version import __version__
 from ..errors import FileError, LimitError
-from ..executors import SERIAL, Execution, TaskPool, in_order
-from ..solvers import Status
+from ..runtime.executors import SERIAL, Execution, TaskPool, in_order
+from ..method_registry import Status
 from .common import ResultsCSV, figure, plot_row
 from .deck_moves import (all_decks, count_decks, deck_text, near_sorted_deck, neighbour,
                          start_deck)
@@ -141,7 +141,7 @@ def sweep(csv_path: str, seed: int, sizes: Sequence[tuple[int, int, int]], r: in
     tasks on one pool of ``execution`` (the climb runs many small batches);
     ``on_swept(rows, mine)`` between the two.  ``caps``: each method's cap
     (``sat``: conflicts, the others: seconds)."""
-    from ..executors import task_pool
+    from ..runtime.executors import task_pool
     from . import hard_decks
 
     keys = [Config(seed, n, c, r, h, exact, method, measure).key for n, c, h in sizes]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from ..errors import SolverBug
-from ..executors import SERIAL, TaskPool
+from ..runtime.executors import SERIAL, TaskPool
 from ..model import Deck
 from ..status import DECIDED, Status
 from .deck_moves import parse_deck_text

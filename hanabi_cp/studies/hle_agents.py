@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from ..version import __version__
 from ..errors import SolverBug
-from ..executors import SERIAL, Execution, run_tasks
+from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..live.postmortem import first_loss
 from ..players.bound import Bound, deck_bound
 from .common import ResultsCSV

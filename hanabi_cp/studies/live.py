@@ -33,11 +33,11 @@ from collections.abc import Sequence
 
 from ..version import __version__
 from ..errors import InvalidParameter
-from ..executors import SERIAL, Execution, run_tasks
+from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..generators import standard_deck
 from ..live.rules import Rules
 from ..live.solve import solve_live
-from ..solvers import SolveOptions, Status, solve
+from ..method_registry import SolveOptions, Status, solve
 from .common import ResultsCSV, decided, figure, plot_row, wilson
 
 STUDY = "live"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from ..errors import UsageError
-from ..executors import SERIAL, Execution, run_tasks
+from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..formats.decks import read_deck
 from ..formats.results_csv import ResultsCSV
 from ..live.actions import Action

@@ -24,10 +24,10 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ..executors import SERIAL, Execution
+from ..runtime.executors import SERIAL, Execution
 from ..generators import random_deck
 from ..model import Deck
-from ..solvers import SolveOptions
+from ..method_registry import SolveOptions
 from ..status import Status
 from .common import (SIZE_FIELDS, ResultsCSV, answer_rows, applicable, base_row, check_methods,
                      decided, figure, percentile, plot_row, timed_solve, wilson)

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 
 from ..version import __version__
 from ..errors import SolverBug
-from ..executors import SERIAL, Execution, run_tasks
+from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..generators import random_kcnf
 from ..reduction.roundtrip import agreement
-from ..solvers import SolveOptions
+from ..method_registry import SolveOptions
 from ..status import Status
 from .common import (SIZE_FIELDS, ResultsCSV, applicable, check_methods, decided, figure,
                      percentile, plot_row, timed_solve)
@@ -38,7 +38,7 @@ def _formula_row(cnf, repeats: int = 3) -> dict:
     """CaDiCaL on the formula, best of ``repeats``: these take well under a
     millisecond, where one scheduling hiccup of a shared machine would dominate."""
     from ..reduction.roundtrip import formula_status
-    from ..satsolver import sat_solve
+    from ..sat_backend import sat_solve
 
     best = float("inf")
     for _ in range(repeats):

@@ -17,11 +17,11 @@ from dataclasses import replace
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from ..deadline import TimeUp
-from ..executors import SERIAL, Execution
+from ..runtime.deadline import TimeUp
+from ..runtime.executors import SERIAL, Execution
 from ..generators import standard_deck
 from ..min_hand import min_hand
-from ..solvers import SolveOptions, Status
+from ..method_registry import SolveOptions, Status
 from ..status import DECIDED
 from .common import (SIZE_FIELDS, ResultsCSV, answer_rows, applicable, base_row, check_methods,
                      figure, plot_row, timed_solve, wilson)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..version import __version__
 from ..errors import UsageError
-from ..executors import SERIAL, Execution, run_tasks
+from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..formats.deck_text import card_text
 from ..live.postmortem import first_loss
 from ..generators import variant_deck

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Iterator
 import time
 
-from ...solvers import SolveOptions, Status
+from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome

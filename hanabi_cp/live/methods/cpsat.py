@@ -5,8 +5,8 @@ encodings/live-cpsat.md) of the rest of the game from the position it is given;
 
 from __future__ import annotations
 
-from ...deadline import TimeUp
-from ...solvers import SolveOptions, Status
+from ...runtime.deadline import TimeUp
+from ...method_registry import SolveOptions, Status
 from ..hint import greedy_game
 from ..schedule import from_actions, refuses
 from ..referee import Game

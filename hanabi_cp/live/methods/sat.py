@@ -1,6 +1,6 @@
 """Method "sat": the CNF of ``live.cnf`` (encodings/live-cnf.md) under a pysat solver
 (CaDiCaL 1.9.5 by default), through the one sliced entry point
-``satsolver.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).  The CNF
+``sat_backend.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).  The CNF
 encodes the rest of the game from the position the method is given (the deal or
 any later state); all or nothing is refused (``schedule.refuses``).
 
@@ -22,9 +22,9 @@ import time
 
 from pysat.card import ITotalizer
 
-from ...deadline import Deadline, TimeUp
-from ...satsolver import check_solver, sat_solve
-from ...solvers import SolveOptions, Status
+from ...runtime.deadline import Deadline, TimeUp
+from ...sat_backend import check_solver, sat_solve
+from ...method_registry import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import greedy_game
 from ..schedule import ZERO_ENDS, first_legal_game, from_actions, refuses

@@ -36,8 +36,8 @@ import sys
 import time
 from bisect import bisect_left
 
-from ...deadline import ambient
-from ...solvers import SolveOptions, Status
+from ...runtime.deadline import ambient
+from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason
 from ..referee import Game, some_clue

@@ -2,7 +2,7 @@
 
 Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
 times it and re-checks every WINNABLE certificate with the independent referee
-(``verify.replay``) before anyone sees it: a certificate that fails is a SolverBug.
+(``referee.replay``) before anyone sees it: a certificate that fails is a SolverBug.
 Methods live in hanabi_cp/methods/, one module each, whose ``METHOD`` is the
 method; ``METHODS`` (a ``registry.Registry``) names each method and where it is, in
 the order ``auto`` tries them, and imports a module on first use: a new method is
@@ -16,15 +16,15 @@ import time
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 
-from .deadline import Deadline, TimeUp
+from .runtime.deadline import Deadline, TimeUp
 from .errors import InvalidParameter, MethodRefused, SolverBug
 from .limits import effective_hand
 from .model import Deck, check_hand
-from .plays import PlaySequence
+from .play_sequence import PlaySequence
 from .registry import Registry
-from .satsolver import DEFAULT_SOLVER
+from .sat_backend import DEFAULT_SOLVER
 from .status import Decision, Status
-from .verify import replay
+from .referee import replay
 
 
 @dataclass

@@ -12,7 +12,7 @@ from itertools import islice
 
 from .errors import CertificateError
 from .model import Deck, check_hand
-from .plays import PLAY, STORE, DISCARD, PlaySequence
+from .play_sequence import PLAY, STORE, DISCARD, PlaySequence
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,13 @@
-"""The one pysat entry point (hanabi_cp/satsolver.py): sessions and who opens solvers."""
+"""The one pysat entry point (hanabi_cp/sat_backend.py): sessions and who opens solvers."""
 
 import pathlib
 import re
 
 import pytest
 
-from hanabi_cp import satsolver
-from hanabi_cp.deadline import Deadline, TimeUp
-from hanabi_cp.satsolver import SatSession
+from hanabi_cp import sat_backend
+from hanabi_cp.runtime.deadline import Deadline, TimeUp
+from hanabi_cp.sat_backend import SatSession
 
 
 def pigeons(n):
@@ -57,9 +57,9 @@ def test_loading_keeps_the_deadline_and_a_closed_session_is_not_used():
         s.solve()
 
 
-def test_only_satsolver_opens_a_pysat_solver():
-    root = pathlib.Path(satsolver.__file__).parent
-    allowed = {root / "satsolver.py"}
+def test_only_sat_backend_opens_a_pysat_solver():
+    root = pathlib.Path(sat_backend.__file__).parent
+    allowed = {root / "sat_backend.py"}
     opens = [str(p.relative_to(root)) for p in root.rglob("*.py")
              if p not in allowed and re.search(r"from pysat\.solvers import|pysat\.solvers\.",
                                                p.read_text())]

@@ -15,7 +15,7 @@ from itertools import chain
 
 from ..errors import InputError
 from ..limits import echo
-from ..plays import ACTIONS, PlaySequence, parse_action
+from ..play_sequence import ACTIONS, PlaySequence, parse_action
 from ..status import Status
 from .decks import format_of, looks_like_json
 from .jsonpos import describe, line_of, load_json

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from types import TracebackType
 
-from .deadline import NEVER, Deadline
+from .runtime.deadline import NEVER, Deadline
 from .errors import InvalidParameter, MethodRefused
 
 DEFAULT_SOLVER = "cadical195"

@@ -4,7 +4,7 @@ A command creates its ``Deadline`` once, before it reads its input, and every
 phase after that (reading, preprocessing, building a model, solving, writing and
 checking a proof) checks the same deadline, cooperatively, every few thousand
 steps of its loops.  When it has passed, ``check`` raises ``TimeUp``, which names
-the phase; ``solvers.solve`` and the commands turn it into ``s UNKNOWN`` (exit 0).
+the phase; ``method_registry.solve`` and the commands turn it into ``s UNKNOWN`` (exit 0).
 
 TimeUp is deliberately not a HanabiError: running out of time is not a mistake of
 the user, and it must never be reported as one (nor swallowed as a refusal).
@@ -20,7 +20,7 @@ inf
 >>> Deadline.after(1e-9, start=0.0).check("building the CNF")
 Traceback (most recent call last):
 ...
-hanabi_cp.deadline.TimeUp: time limit of 1e-09 s reached during building the CNF
+hanabi_cp.runtime.deadline.TimeUp: time limit of 1e-09 s reached during building the CNF
 """
 
 from __future__ import annotations

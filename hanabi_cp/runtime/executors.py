@@ -60,8 +60,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
-from .errors import HanabiError, InvalidParameter, MethodRefused, UsageError
-from .limits import clip
+from ..errors import HanabiError, InvalidParameter, MethodRefused, UsageError
+from ..limits import clip
 
 INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
 MAX_RESTARTS = 3            # pool restarts after lost workers, per run
@@ -70,7 +70,7 @@ DASK_POLL_SECONDS = 0.05
 CONNECT_SECONDS = 10.0
 HANDSHAKE_SECONDS = 10.0   # connecting and dask's handshake together, at most
 # Modules every task needs, imported once by the forkserver rather than by each worker.
-PRELOAD = ["hanabi_cp.solvers", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
+PRELOAD = ["hanabi_cp.method_registry", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
 
 
 class WorkerLost(HanabiError):
@@ -427,7 +427,7 @@ class _Pool(_Backend):
 
 def worker_version() -> str:
     """What a dask worker runs (checked against this process's version on connecting)."""
-    from .version import __version__
+    from ..version import __version__
     return __version__
 
 
@@ -494,7 +494,7 @@ class _Dask(_Backend):
         require_dask()
         from distributed import Client
 
-        from .version import __version__
+        from ..version import __version__
 
         _reachable(address)
         try:

@@ -75,7 +75,7 @@ def install() -> None:
 
 
 def in_worker() -> None:
-    """For a worker process of a pool (hanabi_cp.executors): Ctrl-C at a terminal
+    """For a worker process of a pool (hanabi_cp.runtime.executors): Ctrl-C at a terminal
     reaches the whole process group, but the command's process decides what it means
     (it stops the workers itself), so a worker ignores SIGINT, in pysat calls too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -87,7 +87,7 @@ def _keep_sigint_from_pysat() -> None:
     # main thread and longjmps out of the solver with it; a signal landing as that
     # handler is swapped in or out jumps into a stale frame (seen as a hang).  Told
     # that no call is on the main thread, it leaves SIGINT to us: CaDiCaL runs in
-    # slices of ~0.1 s (satsolver.run_limited), between which our handler
+    # slices of ~0.1 s (sat_backend.run_limited), between which our handler
     # runs, as it does for SIGTERM.
     try:
         from pysat import _utils

@@ -1,0 +1,1 @@
+"""How commands run: one deadline, signals, size guards, worker pools."""
