@@ -175,7 +175,7 @@ def encode(deck: Deck, h: int) -> CnfEncoding:
     True
     """
     from .encoders.cnf import build
-    from .limits import effective_hand
+    from .runtime.limits import effective_hand
     return build(deck, effective_hand(h, deck.N))
 
 
@@ -282,7 +282,7 @@ def draw(path: str, deck: Deck, h: int | None = None, plays: PlaySequence | str 
     """
     import os
 
-    from .limits import effective_hand
+    from .runtime.limits import effective_hand
     from .show import render, scene
     from .method_registry import Outcome
 

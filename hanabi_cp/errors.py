@@ -12,7 +12,7 @@ The hierarchy, for ``except`` clauses in scripts::
     ├── DeckError               an instance outside the model (a value above n, h < 0...)
     ├── FormulaError            a CNF formula outside its own declaration (a literal above num_vars)
     ├── CertificateError        a play sequence or assignment that does not prove its claim
-    ├── LimitError              a size above a resource guard of hanabi_cp.limits
+    ├── LimitError              a size above a resource guard of hanabi_cp.runtime.limits
     └── MethodRefused           a method (or SAT solver) that cannot do what was asked
 
     SolverBug                   not a HanabiError: a certificate of ours the referee rejects
@@ -179,10 +179,10 @@ class CertificateError(HanabiError):
 
 
 class LimitError(HanabiError):
-    """A size above one of the resource guards of :mod:`hanabi_cp.limits`, refused
+    """A size above one of the resource guards of :mod:`hanabi_cp.runtime.limits`, refused
     before anything is allocated.
 
-    >>> from hanabi_cp.limits import check_kinds
+    >>> from hanabi_cp.runtime.limits import check_kinds
     >>> check_kinds(10**9, 1)
     Traceback (most recent call last):
     ...

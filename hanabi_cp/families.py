@@ -94,7 +94,7 @@ def hard_family(folder: str, family: str, command: str, fmt: str = "dimacs") -> 
     from .encoders.cnf import build
     from .formats import dimacs_text, read_deck
     from .formats.textio import read_text
-    from .limits import effective_hand
+    from .runtime.limits import effective_hand
 
     members = []
     for path in deck_files(folder):

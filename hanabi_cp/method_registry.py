@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from .runtime.deadline import Deadline, TimeUp
 from .errors import InvalidParameter, MethodRefused, SolverBug
-from .limits import effective_hand
+from .runtime.limits import effective_hand
 from .model import Deck, check_hand
 from .play_sequence import PlaySequence
 from .registry import Registry

@@ -3,7 +3,7 @@
 Texts are built from the tokens each format is made of (so most examples get past
 the first character and reach the interesting checks), plus arbitrary junk.
 Numbers come from three bands: small ones, which lead to real solving, huge ones,
-beyond every limit of hanabi_cp.limits, which must be refused or clamped at once,
+beyond every limit of hanabi_cp.runtime.limits, which must be refused or clamped at once,
 and the limits themselves plus one.  Sizes just below a limit are legitimate but
 take seconds and gigabytes, so they are left to tests/test_guards.py.
 """
@@ -15,7 +15,7 @@ import json
 from hypothesis import strategies as st
 
 from hanabi_cp.formats import deck_to_json, deck_to_text, dimacs_text
-from hanabi_cp.limits import MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS
+from hanabi_cp.runtime.limits import MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS
 from hanabi_cp.formula import CNF
 from hanabi_cp.model import Deck
 

@@ -31,7 +31,7 @@ from fuzz_strategies import (decks, deck_texts, dimacs_texts, formulas, huge, li
 from hanabi_cp.cli.encode import parse_model
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck, parse_dimacs, parse_plays
-from hanabi_cp.limits import MAX_CARD_KINDS, MAX_CNF_VARS
+from hanabi_cp.runtime.limits import MAX_CARD_KINDS, MAX_CNF_VARS
 from hanabi_cp.live.replay_io import parse_replay
 from hanabi_cp.method_registry import methods, prepare
 

@@ -22,7 +22,7 @@ from hanabi_cp.formula import CNF
 from hanabi_cp.errors import HanabiError, InputError, LimitError
 from hanabi_cp.formats import parse_deck, parse_dimacs, parse_plays
 from hanabi_cp.generators import random_deck, random_kcnf, standard_deck
-from hanabi_cp.limits import (MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_cards,
+from hanabi_cp.runtime.limits import (MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_cards,
                               check_kinds, echo)
 from hanabi_cp.model import Deck
 from hanabi_cp.reduction import bound_occurrences, reduce_cnf, to_exact3

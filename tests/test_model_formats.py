@@ -185,7 +185,7 @@ def test_harness_lists_the_optional_methods(tmp_path):
 
 
 def test_a_missing_tool_is_a_one_line_refusal(monkeypatch):
-    from hanabi_cp import external
+    from hanabi_cp.runtime import external
     monkeypatch.setattr(external, "which", lambda program: None)
     mzn_method.missing.cache_clear()
     try:

@@ -15,7 +15,7 @@ import os
 import pytest
 
 from capped import assert_one_line_error, capped, cli_capped, invoke, needs_fork
-from hanabi_cp import limits
+from hanabi_cp.runtime import limits
 from hanabi_cp.errors import InputError
 from hanabi_cp.formats import parse_deck, read_deck
 from hanabi_cp.formats.jsonpos import line_of, load_json

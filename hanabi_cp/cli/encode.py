@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import CertificateError, InputError, UsageError
-from ..limits import MAX_DIGITS, echo, effective_hand, too_many_digits
+from ..runtime.limits import MAX_DIGITS, echo, effective_hand, too_many_digits
 from ..sat_backend import DEFAULT_SOLVER
 from ..status import Status
 from ..referee import replay

@@ -13,7 +13,7 @@ import click
 
 from ..errors import FileError, UsageError
 from ..generators import random_deck, random_kcnf, standard_deck, variant_deck
-from ..limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
+from ..runtime.limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
                       check_kinds)
 from ..formats.outputs import check_folder, check_outputs, folder, provenance, refuse_overwrite, write_texts
 from .common import Command, Group, NestedCommand, force_option, not_stdout

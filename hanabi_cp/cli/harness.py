@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..errors import FileError, UsageError
-from ..limits import check_cards, check_kinds
+from ..runtime.limits import check_cards, check_kinds
 from ..method_registry import SolveOptions
 from .execution_options import execution_options, get_execution
 from ..formats.outputs import check_folder, check_outputs

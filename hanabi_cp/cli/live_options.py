@@ -14,7 +14,7 @@ import json
 import click
 
 from ..errors import UsageError
-from ..limits import clip
+from ..runtime.limits import clip
 from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
                               parse_replay, read_replay, replay_json, write_replay)
 from ..live.referee import replay

@@ -9,7 +9,7 @@ import os
 import click
 
 from ..errors import UsageError
-from ..limits import effective_hand
+from ..runtime.limits import effective_hand
 from ..status import Status
 from ..formats.outputs import check_outputs, provenance
 from .common import deck_summary, load_instance, write_plays_to

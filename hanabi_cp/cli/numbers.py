@@ -19,7 +19,7 @@ import math
 
 import click
 
-from ..limits import MAX_SWEEP_POINTS, check_at_most, clip
+from ..runtime.limits import MAX_SWEEP_POINTS, check_at_most, clip
 
 # Integers that native code takes as a C long / int64 (pysat's budgets, CP-SAT's
 # bounds): the bound of every integer option that has no smaller one.

@@ -7,7 +7,7 @@ import click
 
 from ..runtime.deadline import TimeUp, ambient
 from ..errors import InvalidParameter, UsageError
-from ..limits import clip
+from ..runtime.limits import clip
 from .execution_options import execution_options, get_execution
 from ..formats.outputs import check_outputs
 from .common import command, command_deadline, deck_summary, force_option, load_deck, time_limit_option

@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..errors import FileError
-from ..limits import BYTES_PER_CARD, MAX_CARDS
+from ..runtime.limits import BYTES_PER_CARD, MAX_CARDS
 from ..method_registry import SolveOptions
 from ..formats.outputs import check_outputs, provenance
 from .common import MethodChoice, command, flag_names, force_option, time_limit_option

@@ -9,7 +9,7 @@ import click
 
 from ..errors import UsageError
 from ..formats.textio import printable
-from ..limits import effective_hand
+from ..runtime.limits import effective_hand
 from ..formats.outputs import check_outputs
 from .common import (REASON_FLAGS, MethodChoice, command, command_deadline, force_option, hand_option,
                      load_deck, spelled)

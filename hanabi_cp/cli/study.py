@@ -8,7 +8,7 @@ import click
 
 from ..errors import InvalidParameter, UsageError
 from ..registry import Registry
-from ..limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
+from ..runtime.limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
 from ..formats.outputs import check_outputs
 from .common import Group, NestedCommand, not_stdout, time_limit_option
 from .execution_options import execution_options, get_execution

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from ..runtime.deadline import poll
-from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, clip, kinds_excess
+from ..runtime.limits import KINDS_EXPECTED, MAX_CARD_KINDS, clip, kinds_excess
 from ..model import Card, Deck, check_hand
 from .deck_text import check_roles
 from .jsonpos import Shape, describe, is_int, load_json

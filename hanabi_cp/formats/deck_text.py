@@ -23,7 +23,7 @@ from itertools import chain
 
 from ..runtime.deadline import poll
 from ..errors import InputError
-from ..limits import KINDS_EXPECTED, MAX_CARD_KINDS, MAX_DIGITS, clip, echo, kinds_excess, \
+from ..runtime.limits import KINDS_EXPECTED, MAX_CARD_KINDS, MAX_DIGITS, clip, echo, kinds_excess, \
     too_many_digits
 from ..model import COMPACT_FROM_CARDS, Card, Deck, check_hand
 from .textio import POLL_CHARS, text_lines, token_runs

@@ -14,7 +14,7 @@ from operator import not_
 from ..formula import CNF
 from ..runtime.deadline import poll
 from ..errors import InputError
-from ..limits import MAX_CNF_VARS, MAX_DIGITS, clip, echo, too_many_digits
+from ..runtime.limits import MAX_CNF_VARS, MAX_DIGITS, clip, echo, too_many_digits
 from .deck_text import comment_lines
 from .textio import POLL_CHARS, display_name, gc_paused, read_text, text_lines, token_runs, write_text
 

@@ -15,10 +15,10 @@ import re
 from typing import Any
 from collections.abc import Callable, Sequence
 
-from .. import limits
+from ..runtime import limits
 from ..runtime.deadline import poll
 from ..errors import InputError
-from ..limits import clip, echo
+from ..runtime.limits import clip, echo
 
 # A JSON string (no raw newline: JSON forbids control characters in strings, so what
 # this leaves keeps every line break of the text where it was).

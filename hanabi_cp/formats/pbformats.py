@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..limits import echo
+from ..runtime.limits import echo
 
 STATUSES = ("SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND", "UNKNOWN", "UNSUPPORTED")
 

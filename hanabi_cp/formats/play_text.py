@@ -14,7 +14,7 @@ import json
 from itertools import chain
 
 from ..errors import InputError
-from ..limits import echo
+from ..runtime.limits import echo
 from ..play_sequence import ACTIONS, PlaySequence, parse_action
 from ..status import Status
 from .decks import format_of, looks_like_json

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 
 from ..runtime import interrupts
 from ..errors import FileError, InputError
-from ..limits import MAX_DIGITS, echo
+from ..runtime.limits import MAX_DIGITS, echo
 from ..status import RunStatus
 from . import csv_lock
 from .outputs import writing

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from .. import limits
+from ..runtime import limits
 from ..runtime.deadline import poll
 # Parsers build millions of small tuples that can form no cycle: no GC scans meanwhile.
 from ..runtime.nogc import gc_paused as gc_paused

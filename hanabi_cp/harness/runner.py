@@ -20,7 +20,7 @@ from typing import Protocol, TypeVar
 from ..errors import InvalidParameter
 from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..formats.results_csv import ResultsCSV
-from ..limits import echo
+from ..runtime.limits import echo
 from ..model import Deck
 from ..method_registry import Method, SolveOptions, methods
 from . import results as csv_rows

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from ..runtime.deadline import EVERY, NEVER, Deadline
-from ..limits import effective_hand
+from ..runtime.limits import effective_hand
 from ..model import Deck
 from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
 from ..method_registry import Method, Outcome, SolveOptions, Status

@@ -43,7 +43,7 @@ from math import comb, lgamma, log, log10
 
 from ..runtime.deadline import NEVER, Deadline
 from ..errors import LimitError, SolverBug
-from ..limits import effective_hand
+from ..runtime.limits import effective_hand
 from ..model import Deck
 from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
 from ..method_registry import Method, Outcome, SolveOptions, Status

@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 
-from .. import external
+from ..runtime import external
 from ..encoders import pbmodels, score
 from ..errors import SolverBug
 from ..formats.pbformats import parse_answer

@@ -14,7 +14,7 @@ import functools
 import os
 import tempfile
 
-from .. import external
+from ..runtime import external
 from ..runtime.deadline import TimeUp
 from ..encoders.mzn import MODEL_PATH, MznEncoding, build, parse_output, too_large
 from ..errors import SolverBug

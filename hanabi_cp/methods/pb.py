@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-from .. import external
+from ..runtime import external
 from ..encoders import pbmodels, score
 from ..encoders.encoding import CnfEncoding
 from ..encoders.score import ScoreEncoding

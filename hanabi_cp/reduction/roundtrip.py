@@ -25,7 +25,7 @@ from ..version import __version__
 from ..formula import CNF
 from ..runtime.deadline import Deadline
 from ..errors import HanabiError
-from ..limits import MAX_CARDS
+from ..runtime.limits import MAX_CARDS
 from ..sat_backend import DEFAULT_SOLVER
 from ..method_registry import SolveOptions, Status, solve
 from .sat3 import reduce_cnf

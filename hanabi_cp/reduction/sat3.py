@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..formula import CNF
 from ..errors import DeckError, FormulaError, InvalidParameter, UsageError
-from ..limits import MAX_CARDS
+from ..runtime.limits import MAX_CARDS
 from ..model import Card, Deck
 from .size import check_image, default_copies, image_size
 from .to3cnf import Exact3, bound_occurrences, to_exact3

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..limits import MAX_CARDS, check_cards
+from ..runtime.limits import MAX_CARDS, check_cards
 from .to3cnf import Exact3, occurrences
 
 

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
 from ..errors import HanabiError, InvalidParameter, MethodRefused, UsageError
-from ..limits import clip
+from .limits import clip
 
 INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
 MAX_RESTARTS = 3            # pool restarts after lost workers, per run

@@ -15,7 +15,7 @@ resource guards" lists them with their messages.
 
 from __future__ import annotations
 
-from .errors import LimitError
+from ..errors import LimitError
 
 # n * c (and n, c alone): a 1-card deck saying n = 10^8 once took 12 GB, in the
 # tables per kind of card that analysis.analyse and greedy build (150-700 bytes per

@@ -15,7 +15,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .runtime.deadline import Deadline, TimeUp
+from .deadline import Deadline, TimeUp
 
 # What a program may take beyond its own time limit option to stop and print.
 GRACE_SECONDS = 5.0
