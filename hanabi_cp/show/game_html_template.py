@@ -11,6 +11,8 @@ player's deck positions, oldest first, as the referee keeps them),
 positions in the order they were lost) and ``#mover[data-player]``.
 """
 
+from .stepper_js import stepper
+
 TEMPLATE = r"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -292,44 +294,12 @@ function moveCursor() {
   $("cursor").setAttribute("x", String(left + step * unit));
 }
 
-function go(K, fromHash) {
-  step = Math.max(0, Math.min(M, K | 0));
-  render();
-  if (!fromHash) history.replaceState(null, "", "#step=" + step);
-}
-
-function fromHash() {
-  const m = /step=(\d+)/.exec(location.hash);
-  if (m) go(parseInt(m[1], 10), true);
-}
-
-function toggle() {
-  if (timer !== null) { clearInterval(timer); timer = null; $("play").textContent = "play"; return; }
-  $("play").textContent = "pause";
-  timer = setInterval(() => { if (step >= M) toggle(); else go(step + 1); }, 700);
-}
-
-$("first").onclick = () => go(0);
-$("prev").onclick = () => go(step - 1);
-$("next").onclick = () => go(step + 1);
-$("last").onclick = () => go(M);
-$("play").onclick = toggle;
+__STEPPER__
 $("chart").addEventListener("click", (e) => {
   const svg = e.currentTarget, r = svg.getBoundingClientRect(), box = svg.viewBox.baseVal;
   const x = (e.clientX - r.left) * box.width / r.width;
   go(Math.floor((x - +svg.dataset.left) / +svg.dataset.unit));
 });
-document.addEventListener("keydown", (e) => {
-  const by = e.shiftKey ? 10 : 1;
-  if (e.key === "ArrowRight") go(step + by);
-  else if (e.key === "ArrowLeft") go(step - by);
-  else if (e.key === "Home") go(0);
-  else if (e.key === "End") go(M);
-  else if (e.key === " ") toggle();
-  else return;
-  e.preventDefault();
-});
-window.addEventListener("hashchange", fromHash);
 
 // Every position: the page's own replay against the referee's state computed in
 // Python, then what the page shows against it; then the keys and buttons.
@@ -386,4 +356,4 @@ if (/selftest/.test(location.hash)) {
 </script>
 </body>
 </html>
-"""
+""".replace("__STEPPER__", stepper("M", 700))

@@ -5,6 +5,8 @@ fragment ``#step=K`` opens the page at step K and follows it; ``#selftest`` runs
 ``hanabiSelfTest()`` and writes its verdict into ``body[data-selftest]``.
 """
 
+from .stepper_js import stepper
+
 TEMPLATE = r"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -226,43 +228,11 @@ function drawCursor() {
   ctx.fillRect(Math.min(cv.width - 2, Math.max(0, x - 1)), 0, 2, cv.height);
 }
 
-function go(K, fromHash) {
-  step = Math.max(0, Math.min(W, K | 0));
-  render();
-  if (!fromHash) history.replaceState(null, "", "#step=" + step);
-}
-
-function fromHash() {
-  const m = /step=(\d+)/.exec(location.hash);
-  if (m) go(parseInt(m[1], 10), true);
-}
-
-function toggle() {
-  if (timer !== null) { clearInterval(timer); timer = null; $("play").textContent = "play"; return; }
-  $("play").textContent = "pause";
-  timer = setInterval(() => { if (step >= W) toggle(); else go(step + 1); }, 250);
-}
-
-$("first").onclick = () => go(0);
-$("prev").onclick = () => go(step - 1);
-$("next").onclick = () => go(step + 1);
-$("last").onclick = () => go(W);
-$("play").onclick = toggle;
+__STEPPER__
 $("timeline").onclick = (e) => {
   const r = e.currentTarget.getBoundingClientRect();
   go(Math.round((e.clientX - r.left) / r.width * W));
 };
-document.addEventListener("keydown", (e) => {
-  const by = e.shiftKey ? 10 : 1;
-  if (e.key === "ArrowRight") go(step + by);
-  else if (e.key === "ArrowLeft") go(step - by);
-  else if (e.key === "Home") go(0);
-  else if (e.key === "End") go(W);
-  else if (e.key === " ") toggle();
-  else return;
-  e.preventDefault();
-});
-window.addEventListener("hashchange", fromHash);
 window.addEventListener("resize", () => { base = null; drawCursor(); });
 
 // Replays every step and compares with the hand counts and final piles computed by
@@ -310,4 +280,4 @@ if (/selftest/.test(location.hash)) {
 </script>
 </body>
 </html>
-"""
+""".replace("__STEPPER__", stepper("W", 250))
