@@ -34,7 +34,7 @@ from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..live.postmortem import first_loss
 from ..players.bound import Bound, deck_bound
 from .common import ResultsCSV
-from .strategies import bound_stats, deck_tokens, strategy_stats
+from .strategies import bound_stats, deck_tokens, percent, strategy_stats
 
 STUDY = "hle"
 FIELDS = ["game", "seed", "players", "agent", "hle_score", "score", "piles", "strikes",
@@ -139,8 +139,8 @@ def summary(rows: list[dict]) -> str:
             when = "-" if s["lost_turn"] is None else str(s["lost_turn"])
             lines.append(f"| {p} | {agent} | {s['games']} | {s['mean']:.2f} | {piles:.2f} | "
                          f"{100 * s['perfect'] / s['games']:.1f} | {s['imperfect']} | "
-                         f"{_pct(s['unavoidable'], s['imperfect'])} | "
-                         f"{_pct(s['own'], s['imperfect'])} | {s['unknown']} | {regret} | "
+                         f"{percent(s['unavoidable'], s['imperfect'])} | "
+                         f"{percent(s['own'], s['imperfect'])} | {s['unknown']} | {regret} | "
                          f"{when} |")
         b = bound_stats(mine)
         if b["decks"]:
@@ -151,7 +151,3 @@ def summary(rows: list[dict]) -> str:
                 f"[{100 * b['win_lo']:.2f}, {100 * b['win_hi']:.2f}] | "
                 f"{b['decided'] - b['winnable']} lost | | | {b['unknown']} unknown | 0 | |")
     return "\n".join(lines)
-
-
-def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f} %" if whole else "-"

@@ -282,8 +282,8 @@ def summary(rows: list[dict]) -> str:
                 continue
             s = strategy_stats(rs)
             if any(r["bound_method"] for r in rs):
-                split = (f"{_pct(s['unavoidable'], s['imperfect'])} | "
-                         f"{_pct(s['own'], s['imperfect'])} | {s['unknown']}")
+                split = (f"{percent(s['unavoidable'], s['imperfect'])} | "
+                         f"{percent(s['own'], s['imperfect'])} | {s['unknown']}")
             else:
                 split = "(no bound) | | "
             regret = "-" if math.isnan(s["regret"]) else f"{s['regret']:.2f}"
@@ -306,7 +306,7 @@ def summary(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _pct(part: int, whole: int) -> str:
+def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "-"
 
 
