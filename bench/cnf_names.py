@@ -25,7 +25,7 @@ from pysat.formula import IDPool
 from hanabi_cp.encoders.cnf import build
 from hanabi_cp.encoders.flat import Names
 from hanabi_cp.formats import read_dimacs
-from hanabi_cp.formats.decks import read_deck
+from hanabi_cp.formats.decks import read_deck_file
 from hanabi_cp.model import COMPACT_FROM_CARDS
 from hanabi_cp.reduction import reduce_cnf
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'deck':>28} {'cards':>9} {'vars':>8} {'v/card':>6} {'store':>10} "
           f"{'pool B/v':>8} {'store B/v':>8} {'pool B/c':>8} {'store B/c':>8} "
           f"{'pool us':>9} {'store us':>9} {'ratio':>6}")
-    deck = read_deck(os.path.join(ROOT, "instances", "standard-winnable-h2.txt")).deck
+    deck = read_deck_file(os.path.join(ROOT, "instances", "standard-winnable-h2.txt")).deck
     print(row("standard-winnable-h2", deck, 2, args.reps))
     name = "uf20-91/uf20-01.cnf" if args.quick else "uf50-218/uf50-01.cnf"
     formula = read_dimacs(os.path.join(ROOT, "instances", "satlib", name))

@@ -22,7 +22,7 @@ import argparse
 import time
 import tracemalloc
 
-from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck, parse_dimacs
+from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck_file, parse_dimacs
 from hanabi_cp.generators import random_deck, random_kcnf
 
 SIZES = (10_000, 100_000, 1_000_000, 3_000_000)
@@ -96,9 +96,9 @@ def main(argv=None) -> None:
     for n_cards in [m // 3 for m in sizes]:
         deck = random_deck(args.seed, n=max(1, n_cards // 10), c=5, r=2, exact_copies=True)
         text = deck_to_text(deck, h=2)
-        assert parse_deck(text).deck == deck
-        reads.append((len(deck), cpu(lambda: parse_deck(text), args.repeat),
-                      peak_bytes(lambda: parse_deck(text))))
+        assert parse_deck_file(text).deck == deck
+        reads.append((len(deck), cpu(lambda: parse_deck_file(text), args.repeat),
+                      peak_bytes(lambda: parse_deck_file(text))))
         writes.append((len(deck), cpu(lambda: deck_to_text(deck, h=2), args.repeat),
                        peak_bytes(lambda: deck_to_text(deck, h=2))))
     table("deck text read", "card", reads)

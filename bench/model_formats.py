@@ -46,11 +46,11 @@ def _timed(argv) -> float:
 
 
 def instances(quick: bool):
-    from hanabi_cp.formats import read_deck
+    from hanabi_cp.formats import read_deck_file
     from hanabi_cp.generators import random_kcnf
     from hanabi_cp.reduction import reduce_cnf
     for name in ("standard-winnable-h2.txt", "standard-unwinnable-h2.txt"):
-        df = read_deck(os.path.join(ROOT, "instances", name))
+        df = read_deck_file(os.path.join(ROOT, "instances", name))
         yield name.removesuffix(".txt"), df.deck, df.h, None
     sizes = [(3, 13, 1), (3, 13, 2)] + ([] if quick else [(4, 17, 1), (5, 21, 3), (10, 43, 1)])
     for v, m, seed in sizes:

@@ -56,14 +56,14 @@ COLUMNS = (("v", 4, "d"), ("m", 5, "d"), ("cards", 9, ","), ("method", 6, "s"),
 
 def point(path: str, method: str, cap: float) -> dict:
     """One measurement, in this (fresh) process: read the deck, solve, referee."""
-    from hanabi_cp.formats import read_deck
+    from hanabi_cp.formats import read_deck_file
     from hanabi_cp.method_registry import SolveOptions, get, solve
 
     get(method).prepare()           # imports (OR-Tools) are not the method's time
     use0 = resource.getrusage(resource.RUSAGE_SELF)
     cpu0 = use0.ru_utime + use0.ru_stime
     t0 = time.perf_counter()
-    deck = read_deck(path).deck
+    deck = read_deck_file(path).deck
     t_read = time.perf_counter() - t0
     out = solve(deck, 2, method, SolveOptions(time_limit=cap))
     total = time.perf_counter() - t0

@@ -48,7 +48,7 @@ def parse_deck(text: str) -> Deck:
     >>> deck.n, deck.c, deck.N, deck.cards[1]
     (2, 2, 4, Card(value=2, color=1))
     """
-    from .formats.decks import parse_deck as parse
+    from .formats.decks import parse_deck_file as parse
     return parse(text).deck
 
 
@@ -74,7 +74,7 @@ def read_deck_file(path: str) -> DeckFile:
     >>> f.deck.N, f.h, f.roles
     (50, 2, None)
     """
-    from .formats.decks import read_deck as read
+    from .formats.decks import read_deck_file as read
     return read(path)
 
 

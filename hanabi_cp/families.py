@@ -92,14 +92,14 @@ def hard_family(folder: str, family: str, command: str, fmt: str = "dimacs") -> 
     hand size)."""
     from .formats.outputs import provenance
     from .encoders.cnf import build
-    from .formats import dimacs_text, read_deck
+    from .formats import dimacs_text, read_deck_file
     from .formats.textio import read_text
     from .runtime.limits import effective_hand
 
     members = []
     for path in deck_files(folder):
         text = read_text(path)
-        df = read_deck(path)
+        df = read_deck_file(path)
         if df.h is None:
             raise DeckError(f"{path}: no hand size (an `h H` line); the family needs one per deck")
         deck, h = df.deck, df.h

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hanabi_cp.version import __version__
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.cli import main
-from hanabi_cp.formats import deck_to_text, read_deck, read_dimacs
+from hanabi_cp.formats import deck_to_text, read_deck_file, read_dimacs
 from hanabi_cp.generators import random_deck
 from hanabi_cp.play_sequence import PlaySequence
 from hanabi_cp.method_registry import methods
@@ -60,7 +60,7 @@ def test_solve_winnable_prints_verified_certificate():
     assert s_line(res.stdout) == "s WINNABLE"
     assert "c certificate verified by the referee" in res.stdout
     assert any(l.startswith("c method: ") and l.endswith(" (auto)") for l in res.stdout.splitlines())
-    deck = read_deck(WIN).deck
+    deck = read_deck_file(WIN).deck
     assert replay(deck, 2, v_line(res.stdout)).won
 
 
@@ -83,7 +83,7 @@ def test_solve_json_has_sorted_keys_and_the_exit_code():
     data = json.loads(res.stdout)
     assert res.stdout.strip() == json.dumps(data, sort_keys=True, indent=2)
     assert data["status"] == "WINNABLE" and data["verified"] and data["method"] == "sat"
-    assert replay(read_deck(WIN).deck, 2, PlaySequence(data["plays"])).won
+    assert replay(read_deck_file(WIN).deck, 2, PlaySequence(data["plays"])).won
 
 
 def test_every_registered_method_is_offered():
@@ -99,7 +99,7 @@ def test_methods_agree_on_the_lazy_instance(method):
     assert run(["solve", LAZY, "--hand", 2, "--method", method]).exit_code == 20
     res = run(["solve", LAZY, "--hand", 3, "--method", method, "--certificate", "-"])
     assert res.exit_code == 10
-    assert replay(read_deck(LAZY).deck, 3, v_line(res.stdout)).won
+    assert replay(read_deck_file(LAZY).deck, 3, v_line(res.stdout)).won
 
 
 def test_solve_reads_stdin():
@@ -111,7 +111,7 @@ def test_solve_reads_stdin():
 def test_maximize_prints_a_checked_best_score():
     res = run(["solve", LAZY, "--hand", 2, "--method", "brute", "--maximize", "--certificate", "-"])
     assert res.exit_code == 20
-    deck = read_deck(LAZY).deck
+    deck = read_deck_file(LAZY).deck
     best = brute(deck, 2, maximize=True).score
     assert f"c score: {best} of {deck.target}" in res.stdout
     assert replay(deck, 2, v_line(res.stdout)).score == best
@@ -120,7 +120,7 @@ def test_maximize_prints_a_checked_best_score():
 def test_certificate_file_is_not_overwritten_without_force(tmp_path):
     cert = tmp_path / "plays.txt"
     assert run(["solve", WIN, "--certificate", cert]).exit_code == 10
-    assert replay(read_deck(WIN).deck, 2, PlaySequence(cert.read_text().strip())).won
+    assert replay(read_deck_file(WIN).deck, 2, PlaySequence(cert.read_text().strip())).won
     cert.write_text("keep me\n")
     res = run(["solve", WIN, "--certificate", cert])
     assert res.exit_code == 2 and "--force" in res.stderr
@@ -148,7 +148,7 @@ def test_proof_not_needed_is_said():
 def test_unknown_outcome_is_printed_with_exit_code_0(capsys):
     from hanabi_cp.cli.common import print_outcome
     from hanabi_cp.method_registry import Outcome, Status
-    deck = read_deck(WIN).deck
+    deck = read_deck_file(WIN).deck
     out = Outcome(Status.UNKNOWN, reason="time limit of 1.0 s reached", method="sat",
                   stats={"seconds": 1.0})
     print_outcome(out, deck, 2, certificate="-")
@@ -179,7 +179,7 @@ def test_verify_names_the_first_illegal_step(tmp_path):
     assert s_line(res.stdout) == "s REJECTED"
     assert "cannot store, hand is full (1 of 1)" in res.stdout
     # playing the first card of the deck when it is not a 1
-    deck = read_deck(WIN).deck
+    deck = read_deck_file(WIN).deck
     first_bad = next(i for i, (a, k) in enumerate(deck.cards) if a != 1)
     actions = "D" * first_bad + "P" + "D" * (deck.N - first_bad - 1)
     bad = tmp_path / "bad.txt"
@@ -199,7 +199,7 @@ def test_verify_takes_inline_letters_and_stdin():
 
 
 def test_verify_reports_unfinished_colors(tmp_path):
-    deck = read_deck(WIN).deck
+    deck = read_deck_file(WIN).deck
     plays = tmp_path / "none.txt"
     plays.write_text("D" * deck.N + "\n")
     res = run(["verify", WIN, plays, "--json"])
@@ -269,8 +269,8 @@ def test_generated_files_read_back():
 
 
 def read_deck_text(text):
-    from hanabi_cp.formats import parse_deck
-    return parse_deck(text)
+    from hanabi_cp.formats import parse_deck_file
+    return parse_deck_file(text)
 
 
 def test_generate_count_writes_seeded_files(tmp_path):
@@ -475,7 +475,7 @@ def test_installed_entry_point_smoke():
 # --- generate family -------------------------------------------------------------
 
 def test_generate_family_images_labels_match_the_solvers(tmp_path):
-    from hanabi_cp.formats import read_deck
+    from hanabi_cp.formats import read_deck_file
     from hanabi_cp.method_registry import solve
     out = tmp_path / "fam"
     res = run(["generate", "family", "images", "--vars", 4, "--ratio", 5, "--count", 2,
@@ -489,7 +489,7 @@ def test_generate_family_images_labels_match_the_solvers(tmp_path):
         if r["kind"] == "cnf":
             assert pysat_answer(out / r["file"])[0] == (r["expected"] == "SAT")
         else:
-            d = read_deck(str(out / r["file"]))
+            d = read_deck_file(str(out / r["file"]))
             assert solve(d.deck, d.h, "sat").status.value == r["expected"]
     # Same seed, same bytes; an existing family is kept without --force.
     again = run(["generate", "family", "images", "--vars", 4, "--ratio", 5, "--count", 2,
@@ -514,9 +514,9 @@ def test_generate_family_hard_encodes_deck_files(tmp_path):
     assert set(rows) == {"a.cnf", "b.cnf"}
     assert rows["b.cnf"]["expected"] == "SAT" and rows["a.cnf"]["expected"] == "unknown"
     assert "c family: demo" in (out / "b.cnf").read_text()
-    from hanabi_cp.formats import read_deck
+    from hanabi_cp.formats import read_deck_file
     from hanabi_cp.method_registry import solve
-    d = read_deck(str(decks / "a.txt"))
+    d = read_deck_file(str(decks / "a.txt"))
     assert pysat_answer(out / "a.cnf")[0] == (solve(d.deck, 1, "brute").status.value == "WINNABLE")
     (decks / "c.txt").write_text("n 1\nc 1\n1r\n")
     res = run(["generate", "family", "hard", "--decks", decks, "-o", tmp_path / "x"])

@@ -23,7 +23,7 @@ from hanabi_cp.analysis import Ragged, analyse
 from hanabi_cp.encoders import cnf
 from hanabi_cp.encoders.encoding import decode_choice
 from hanabi_cp.encoders.flat import Clauses, CopyVars, Names
-from hanabi_cp.formats import read_deck, read_dimacs, write_deck
+from hanabi_cp.formats import read_deck_file, read_dimacs, write_deck
 from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.model import COMPACT_FROM_CARDS, Card, CardArray, Deck
 from hanabi_cp.reduction import reduce_cnf
@@ -174,11 +174,11 @@ def test_an_unsatisfiable_image_is_lost_on_both_layouts():
 def test_a_large_text_deck_reads_back_compact_and_equal(tmp_path, image):
     path = str(tmp_path / "image.txt")
     write_deck(path, image.deck, h=image.h)
-    back = read_deck(path)
+    back = read_deck_file(path)
     assert type(back.deck.cards) is CardArray and back.deck == image.deck and back.h == image.h
     small = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2)])
     write_deck(str(tmp_path / "small.txt"), small, h=1)
-    again = read_deck(str(tmp_path / "small.txt")).deck
+    again = read_deck_file(str(tmp_path / "small.txt")).deck
     assert type(again.cards) is tuple and again == small
 
 

@@ -11,7 +11,7 @@ from hanabi_cp.analysis import analyse
 from hanabi_cp.encoders import cnf, cpsat, cpsat_residual
 from hanabi_cp.encoders.encoding import CnfEncoding, CpsatEncoding, Encoding
 from hanabi_cp.encoders.flat import Clauses
-from hanabi_cp.formats import read_deck
+from hanabi_cp.formats import read_deck_file
 from hanabi_cp.generators import random_deck
 from hanabi_cp.methods.brute import brute
 from hanabi_cp.methods.cpsat import solution
@@ -76,7 +76,7 @@ def check_shape(deck, h: int, won: bool) -> None:
 
 
 def test_preprocessing_decides_alike_in_both_encoders():
-    deck = read_deck("instances/standard-unwinnable-h2.txt").deck
+    deck = read_deck_file("instances/standard-unwinnable-h2.txt").deck
     sat, cp = cnf.build(deck, 2), cpsat.build_decide(deck, 2)
     assert sat.status is cp.status is Status.UNWINNABLE and sat.reason == cp.reason
     assert list(sat.formula) == [[]] and cp.formula is None
@@ -85,7 +85,7 @@ def test_preprocessing_decides_alike_in_both_encoders():
 def test_the_copy_variables_are_the_same_choices_in_both_encoders():
     """Both map a copy's position to "this copy is chosen": the CNF only for the
     copies its decoder asks about, each of which CP-SAT also leaves open."""
-    deck = read_deck("instances/standard-winnable-h2.txt").deck
+    deck = read_deck_file("instances/standard-winnable-h2.txt").deck
     sat, cp = cnf.build(deck, 2), cpsat.build_decide(deck, 2)
     assert sat.variables and set(sat.variables) <= {q for q, v in cp.variables.items()
                                                      if v is not True}
@@ -101,7 +101,7 @@ def test_the_copy_variables_are_the_same_choices_in_both_encoders():
 def test_the_cnf_formula_is_the_builders_own_clauses(compact, monkeypatch):
     """No copy on the way out: on large decks the clauses stay flat arrays."""
     monkeypatch.setattr(cnf, "COMPACT_FROM_CARDS", 0 if compact else 10 ** 12)
-    deck = read_deck("instances/standard-winnable-h2.txt").deck
+    deck = read_deck_file("instances/standard-winnable-h2.txt").deck
     builder = cnf.CnfBuilder(deck, 2, analyse(deck, 2))
     enc = builder.build()
     assert enc.formula is builder.clauses and enc.clauses is enc.formula

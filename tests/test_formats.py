@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from hanabi_cp.formula import CNF
 from hanabi_cp.errors import FileError, HanabiError, InputError
 from hanabi_cp.formats import (DeckFile, deck_to_json, deck_to_text, dimacs_text, open_output,
-                               parse_deck, parse_dimacs, read_deck, read_dimacs, read_plays,
+                               parse_deck_file, parse_dimacs, read_deck_file, read_dimacs, read_plays,
                                write_deck, write_dimacs, write_plays)
 from hanabi_cp.generators import random_kcnf, standard_deck
 from hanabi_cp.live.replay_io import read_replay
@@ -149,7 +149,7 @@ def reader_for(name: str):
         return read_dimacs
     if "_plays" in name:
         return read_plays
-    return read_deck
+    return read_deck_file
 
 
 def test_every_bad_file_has_a_message():
@@ -165,7 +165,7 @@ def test_bad_file_message(name, monkeypatch):
     assert str(err.value) == BAD[name]
 
 
-@pytest.mark.parametrize("reader", [read_deck, read_dimacs, read_plays])
+@pytest.mark.parametrize("reader", [read_deck_file, read_dimacs, read_plays])
 def test_missing_file(reader, tmp_path):
     path = str(tmp_path / "nope.txt")
     with pytest.raises(InputError, match=r"nope\.txt: expected an existing file, found nothing$"):
@@ -177,7 +177,7 @@ def test_missing_file(reader, tmp_path):
 # ---- good files ----------------------------------------------------------------------
 
 def test_good_standard_deck():
-    df = read_deck(str(DATA / "good_deck_standard.txt"))
+    df = read_deck_file(str(DATA / "good_deck_standard.txt"))
     assert isinstance(df, DeckFile)
     assert sorted(df.deck.cards) == sorted(standard_deck(0).cards)
     assert (df.deck.n, df.deck.c, df.h, df.roles) == (5, 5, 2, None)
@@ -185,22 +185,22 @@ def test_good_standard_deck():
 
 
 def test_good_numeric_deck_defaults_to_maxima():
-    df = read_deck(str(DATA / "good_deck_numeric.txt"))
+    df = read_deck_file(str(DATA / "good_deck_numeric.txt"))
     assert str(df.deck) == "1:7 2:7 3:7 1:1 2:1 3:1 2:3"
     assert (df.deck.n, df.deck.c, df.h) == (3, 7, None)
 
 
 def test_good_roles_text_and_json_agree():
-    text = read_deck(str(DATA / "good_deck_roles.txt"))
+    text = read_deck_file(str(DATA / "good_deck_roles.txt"))
     assert text.roles == ("prefix", "prefix", "x1 true", "x1 false")
     assert str(text.deck) == "1:1 1:2 2:1 2:2" and text.h == 1
-    js = read_deck(str(DATA / "good_deck.json"))
+    js = read_deck_file(str(DATA / "good_deck.json"))
     assert js.deck == Deck.of([(1, 1), (1, 2), (2, 1), (2, 2)])
     assert (js.h, js.roles) == (1, ("a", "a", "b", "b"))
 
 
 def test_good_hanab_live():
-    df = read_deck(str(DATA / "good_hanab_live.json"))
+    df = read_deck_file(str(DATA / "good_hanab_live.json"))
     assert str(df.deck) == "1:1 3:3 5:5 2:2"
     assert (df.deck.n, df.deck.c, df.h, df.roles) == (5, 5, None, None)
 
@@ -281,19 +281,19 @@ def test_dimacs_writer_comments_first():
 # ---- decks: details and round trips --------------------------------------------------
 
 def test_letters_and_numbers_mix_and_case():
-    df = parse_deck("1R 1:2 2m 2:6")
+    df = parse_deck_file("1R 1:2 2m 2:6")
     assert str(df.deck) == "1:1 1:2 2:6 2:6" and df.deck.c == 6
 
 
 def test_empty_deck_with_header():
-    df = parse_deck("n 5\nc 5\n")
+    df = parse_deck_file("n 5\nc 5\n")
     assert (len(df.deck), df.deck.n, df.deck.c) == (0, 5, 5)
-    assert parse_deck(deck_to_text(df.deck)).deck == df.deck
-    assert parse_deck(deck_to_json(df.deck)).deck == df.deck
+    assert parse_deck_file(deck_to_text(df.deck)).deck == df.deck
+    assert parse_deck_file(deck_to_json(df.deck)).deck == df.deck
 
 
 def test_role_lookalike_comment_is_a_comment():
-    assert parse_deck("#: roles are not used here\n1r").roles is None
+    assert parse_deck_file("#: roles are not used here\n1r").roles is None
 
 
 def test_json_cards_errors_name_wrapped_lines():
@@ -302,7 +302,7 @@ def test_json_cards_errors_name_wrapped_lines():
     last = text.rindex("[1, 1]")
     text = text[:last] + '[1, "x"]' + text[last + len("[1, 1]"):]
     with pytest.raises(InputError, match=r"^<string>:6: expected card #25 "):
-        parse_deck(text)
+        parse_deck_file(text)
 
 
 def test_text_writer_uses_letters_only_up_to_six_colors():
@@ -346,11 +346,11 @@ def test_deck_round_trip(case):
     deck, h, roles, comments = case
     expected_roles = tuple(roles) if roles is not None else None
     for render in (deck_to_text, deck_to_json):
-        df = parse_deck(render(deck, h=h, roles=roles, comments=comments))
+        df = parse_deck_file(render(deck, h=h, roles=roles, comments=comments))
         assert (df.deck, df.h, df.roles) == (deck, h, expected_roles)
     # V:C always reads back, whatever the number of colors
     numeric = "\n".join([f"n {deck.n}", f"c {deck.c}"] + [f"{a}:{k}" for a, k in deck.cards])
-    assert parse_deck(numeric).deck == deck
+    assert parse_deck_file(numeric).deck == deck
 
 
 @settings(max_examples=100, deadline=None)
@@ -377,10 +377,10 @@ def test_write_deck_format_from_extension(tmp_path):
     assert json.loads((tmp_path / "d.json").read_text())["h"] == 2
     assert (tmp_path / "d.txt").read_text().startswith("# generated by test\nn 5\nc 5\nh 2\n")
     for name in ("d.json", "d.txt"):
-        df = read_deck(str(tmp_path / name))
+        df = read_deck_file(str(tmp_path / name))
         assert (df.deck, df.h, df.path) == (deck, 2, str(tmp_path / name))
     write_deck(str(tmp_path / "forced.json"), deck, fmt="text")
-    assert read_deck(str(tmp_path / "forced.json")).deck == deck
+    assert read_deck_file(str(tmp_path / "forced.json")).deck == deck
     with pytest.raises(HanabiError, match="unknown deck format 'yaml'"):
         write_deck(str(tmp_path / "x"), deck, fmt="yaml")
 
@@ -446,7 +446,7 @@ def test_dash_reads_stdin(monkeypatch):
     assert read_dimacs("-").clauses == ((-1,),)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1r 9x\n")))
     with pytest.raises(InputError, match=r"^<stdin>:1: "):
-        read_deck("-")
+        read_deck_file("-")
 
 
 @pytest.mark.parametrize("text", [

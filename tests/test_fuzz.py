@@ -30,7 +30,7 @@ from fuzz_strategies import (decks, deck_texts, dimacs_texts, formulas, huge, li
                              model_texts, plays_texts, positive_size, reader_number, size)
 from hanabi_cp.cli.encode import parse_model
 from hanabi_cp.errors import HanabiError
-from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck, parse_dimacs, parse_plays
+from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck_file, parse_dimacs, parse_plays
 from hanabi_cp.runtime.limits import MAX_CARD_KINDS, MAX_CNF_VARS
 from hanabi_cp.live.replay_io import parse_replay
 from hanabi_cp.method_registry import methods, prepare
@@ -106,7 +106,7 @@ def read_or_refuse(parse: Callable, text: str):
 
 
 def check_deck_text(text: str) -> None:
-    got = read_or_refuse(parse_deck, text)
+    got = read_or_refuse(parse_deck_file, text)
     if got is not None:
         assert got.deck.n * got.deck.c <= MAX_CARD_KINDS
         assert max(got.deck.n, got.deck.c) <= MAX_CARD_KINDS
@@ -289,7 +289,7 @@ def test_fuzz_strategies_reach_both_outcomes():
         if args[0] != "solve":
             return
         try:
-            parse_deck(deck)
+            parse_deck_file(deck)
             outcomes.add("read")
         except HanabiError:
             outcomes.add("refused")

@@ -20,7 +20,7 @@ from hanabi_cp.methods.brute import STATE_LIMIT, state_bound
 from hanabi_cp.methods.dp import ENTRY_LIMIT, table_bound
 from hanabi_cp.formula import CNF
 from hanabi_cp.errors import HanabiError, InputError, LimitError
-from hanabi_cp.formats import parse_deck, parse_dimacs, parse_plays
+from hanabi_cp.formats import parse_deck_file, parse_dimacs, parse_plays
 from hanabi_cp.generators import random_deck, random_kcnf, standard_deck
 from hanabi_cp.runtime.limits import (MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_cards,
                               check_kinds, echo)
@@ -288,10 +288,10 @@ def test_limits_admit_the_big_legitimate_inputs():
     check_kinds(uf250.n, uf250.c)
     check_kinds(1000, 1000)                       # a 10^6-card random deck, r = 1
     check_cards(10**6, "a 10^6-card deck")
-    deck = parse_deck(f"n {MAX_CARD_KINDS}\nc 1\n1:1\n").deck
+    deck = parse_deck_file(f"n {MAX_CARD_KINDS}\nc 1\n1:1\n").deck
     assert deck.n * deck.c == MAX_CARD_KINDS
     with pytest.raises(InputError, match="10,000,001"):
-        parse_deck(f"n {MAX_CARD_KINDS + 1}\nc 1\n1:1\n")
+        parse_deck_file(f"n {MAX_CARD_KINDS + 1}\nc 1\n1:1\n")
     assert parse_dimacs(f"p cnf {MAX_CNF_VARS} 1\n{MAX_CNF_VARS} 0\n").num_vars == MAX_CNF_VARS
     with pytest.raises(InputError, match="at most 1,000,000 variables"):
         parse_dimacs(f"p cnf {MAX_CNF_VARS + 1} 1\n1 0\n")
@@ -351,9 +351,9 @@ def test_reduce_cnf_refuses_before_building():
 
 def test_every_reader_truncates_what_it_echoes():
     token = "z" * 10**5
-    for parse, text in ((parse_deck, token), (parse_deck, "n " + token),
-                        (parse_deck, json.dumps({"cards": [[1, 1]], token: 1})),
-                        (parse_deck, json.dumps({"cards": [[1, 1]], "roles": [" " + token]})),
+    for parse, text in ((parse_deck_file, token), (parse_deck_file, "n " + token),
+                        (parse_deck_file, json.dumps({"cards": [[1, 1]], token: 1})),
+                        (parse_deck_file, json.dumps({"cards": [[1, 1]], "roles": [" " + token]})),
                         (parse_dimacs, "p cnf 1 1\n" + token),
                         (parse_dimacs, token),
                         (parse_plays, token), (parse_plays, json.dumps({"plays": [token]}))):

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import read_deck
+from hanabi_cp.formats import read_deck_file
 from hanabi_cp.harness import (Check, Space, cross_check, parse_sample, problems, run_check,
                                select_checks, shrink, summary_table)
 from hanabi_cp.harness.check import CRASH, UNWINNABLE, WINNABLE
@@ -76,7 +76,7 @@ def test_planted_verdict_bug_is_caught_and_shrunk(tmp_path):
     assert verdicts["sat-minus-one"] == UNWINNABLE and verdicts["sat"] == WINNABLE
     # Written as a deck file that reads back, with the commands that reproduce it.
     deck_file, script = fail.files
-    df = read_deck(deck_file)
+    df = read_deck_file(deck_file)
     assert df.deck == small.deck and df.h == small.h
     text = open(deck_file).read()
     assert f"hanabi-cp solve {deck_file} --hand {small.h} --method sat-minus-one" in text
@@ -215,7 +215,7 @@ def test_cli_harness_exits_nonzero_and_writes_the_counterexample(tmp_path, monke
     assert res.exit_code == 1
     assert "DISAGREEMENT" in res.output and "shrunk to" in res.output
     decks = sorted(p for p in os.listdir(out) if p.endswith(".txt"))
-    assert decks and read_deck(str(out / decks[0])).deck.N <= 6
+    assert decks and read_deck_file(str(out / decks[0])).deck.N <= 6
 
 
 def test_cnf_roundtrips_agree_with_the_formula():
@@ -240,7 +240,7 @@ def test_cnf_roundtrip_catches_a_wrong_method_and_shrinks_the_formula(tmp_path):
     assert any("nay: image UNWINNABLE but the formula is satisfiable" in p for p in bad[0].problems)
     assert bad[0].shrunk.num_clauses == 1
     cnf_path, deck_path = bad[0].files
-    assert read_deck(deck_path).h == 2 and open(cnf_path).read().startswith("c ")
+    assert read_deck_file(deck_path).h == 2 and open(cnf_path).read().startswith("c ")
 
 
 def test_cli_harness_cnf_dir(tmp_path):

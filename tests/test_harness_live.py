@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import read_deck
+from hanabi_cp.formats import read_deck_file
 from hanabi_cp.harness.check import BUG, UNWINNABLE, WINNABLE
 from hanabi_cp.harness.live import (LIFTED, SOLITAIRE, LiveCheck, cross_check_live,
                                     lifted_rules, live_problems, run_live_check,
@@ -83,7 +83,7 @@ def test_the_final_round_breaks_the_equivalence_and_the_harness_shrinks_a_witnes
     scores = {r.label: r.score for r in fail.shrunk_results}
     assert scores["brute+max/lifted"] < scores["solitaire:dp+max"] == small.deck.target
     deck_file, script = fail.files
-    assert read_deck(deck_file).deck == small.deck
+    assert read_deck_file(deck_file).deck == small.deck
     text = open(script).read()
     assert "--rules live --players 2 --hand-size 1 --clues unlimited" in text
     assert f"--hand {2 * 1 - 1} --method dp --maximize" in text

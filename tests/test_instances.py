@@ -6,7 +6,7 @@ import os
 import pytest
 
 from hanabi_cp.methods.brute import state_bound, STATE_LIMIT
-from hanabi_cp.formats import read_deck, read_dimacs
+from hanabi_cp.formats import read_deck_file, read_dimacs
 from hanabi_cp.min_hand import min_hand
 from hanabi_cp.method_registry import Status, solve
 
@@ -31,7 +31,7 @@ def test_every_bundled_file_has_a_stated_answer():
 
 @pytest.mark.parametrize("name,info", DECKS, ids=[n for n, _ in DECKS])
 def test_deck_answers(name, info):
-    deck = read_deck(os.path.join(HERE, name)).deck
+    deck = read_deck_file(os.path.join(HERE, name)).deck
     for h, expected in sorted(info["answers"].items()):
         h = int(h)
         methods = ["sat"]
@@ -60,6 +60,6 @@ def test_deck_headers_give_a_winning_hand():
     # The `h` line in each deck file is a hand size stated in answers.json, so that
     # commands run without --hand give a documented answer.
     for name, info in DECKS:
-        df = read_deck(os.path.join(HERE, name))
+        df = read_deck_file(os.path.join(HERE, name))
         if df.h is not None:
             assert str(df.h) in info["answers"], name

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import deck_to_text, read_deck
+from hanabi_cp.formats import deck_to_text, read_deck_file
 from hanabi_cp.generators import random_deck, random_kcnf
 from hanabi_cp.methods import minizinc as mzn_method
 from hanabi_cp.methods import pb as pb_method
@@ -28,7 +28,7 @@ from hanabi_cp.referee import replay
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir)
 BUNDLED = sorted(p for p in glob.glob(os.path.join(ROOT, "instances", "*.txt"))
-                 if read_deck(p).h is not None)
+                 if read_deck_file(p).h is not None)
 needs_minizinc = pytest.mark.skipif(mzn_method.missing() is not None,
                                     reason=f"{mzn_method.missing()}")
 needs_minisat = pytest.mark.skipif(pb_method.missing() is not None,
@@ -62,7 +62,7 @@ FORMATS = [pytest.param("cpsat", id="cpsat"), pytest.param("mzn", marks=needs_mi
 
 
 def check_round_trip(tmp_path, deck_path: str, h: int, fmt: str, maximize: bool = False):
-    deck = read_deck(deck_path).deck
+    deck = read_deck_file(deck_path).deck
     expected = solve(deck, h, "sat")
     model = str(tmp_path / f"m.{fmt}")
     data = str(tmp_path / "d.dzn") if fmt == "mzn" else None
@@ -89,7 +89,7 @@ def check_round_trip(tmp_path, deck_path: str, h: int, fmt: str, maximize: bool 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("deck_path", BUNDLED, ids=os.path.basename)
 def test_bundled_decks_in_every_format(tmp_path, deck_path, fmt):
-    check_round_trip(tmp_path, deck_path, read_deck(deck_path).h, fmt)
+    check_round_trip(tmp_path, deck_path, read_deck_file(deck_path).h, fmt)
 
 
 @pytest.mark.parametrize("fmt", [pytest.param("cpsat"), pytest.param("mzn", marks=needs_minizinc),

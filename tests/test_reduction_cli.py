@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
 from hanabi_cp.formula import CNF
-from hanabi_cp.formats import read_deck, write_dimacs
+from hanabi_cp.formats import read_deck_file, write_dimacs
 from hanabi_cp.reduction import reduce_cnf
 
 FIG2 = "p cnf 3 2\n1 -2 3 0\n1 2 -3 0\n"
@@ -26,7 +26,7 @@ def test_reduce_writes_the_annotated_deck(tmp_path):
     res = run(["reduce", f, "-o", out])
     assert res.exit_code == 0, res.output
     assert "reduce: 183 cards, n = 15, c = 7, r = 2, h = 2" in res.stderr
-    df = read_deck(str(out))
+    df = read_deck_file(str(out))
     red = reduce_cnf(CNF.of([(1, -2, 3), (1, 2, -3)]))
     assert df.deck == red.deck and df.h == 2 and df.roles == red.roles
     again = run(["reduce", f, "-o", out])
@@ -40,7 +40,7 @@ def test_reduce_variants_and_json(tmp_path):
     out = tmp_path / "u.json"
     res = run(["reduce", f, "-o", out, "--hand", 3, "--copies", 3])
     assert res.exit_code == 0, res.output
-    df = read_deck(str(out))
+    df = read_deck_file(str(out))
     assert df.h == 3 and df.deck.r == 3 and df.roles[0].startswith("hand reduction for the whole deck")
     assert run(["reduce", f, "-o", "-", "--kappa"]).exit_code == 0
     bad = run(["reduce", f, "--hand", 1, "--copies", 2])

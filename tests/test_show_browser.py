@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from hanabi_cp.formats import read_deck
+from hanabi_cp.formats import read_deck_file
 from hanabi_cp.show import scene
 from hanabi_cp.show.html import page
 from hanabi_cp.method_registry import solve
@@ -45,11 +45,11 @@ def browser(tmp_path_factory):
 def pages(tmp_path_factory):
     """name -> (file URL, scene) of the replays under test."""
     folder = tmp_path_factory.mktemp("replay")
-    deck = read_deck(WIN).deck
+    deck = read_deck_file(WIN).deck
     plays = solve(deck, 2).plays
 
     def write(name, path, h, plays=None, status=None, reason=None, lo=0, hi=None):
-        d = read_deck(path).deck
+        d = read_deck_file(path).deck
         view = scene.make(d, h, name, None, lo, d.N if hi is None else hi, plays, "its certificate",
                           status, reason)
         (folder / f"{name}.html").write_text(page(view))
@@ -58,7 +58,7 @@ def pages(tmp_path_factory):
     out = {"won": write("won", WIN, 2, plays),
            "illegal": write("illegal", WIN, 1, plays),      # h = 1: the second store overflows
            "window": write("window", WIN, 2, plays, lo=10, hi=35),
-           "lost": write("lost", LOSE, 2, None, "UNWINNABLE", solve(read_deck(LOSE).deck, 2).reason)}
+           "lost": write("lost", LOSE, 2, None, "UNWINNABLE", solve(read_deck_file(LOSE).deck, 2).reason)}
     cert = folder / "win.plays"
     cert.write_text(plays.actions + "\n")
     assert run(["show", WIN, "--certificate", cert, "-o", folder / "cli.html"]).exit_code == 0

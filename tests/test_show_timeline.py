@@ -8,7 +8,7 @@ import pytest
 
 from hanabi_cp.formula import CNF
 from hanabi_cp.errors import CertificateError, HanabiError
-from hanabi_cp.formats import read_deck
+from hanabi_cp.formats import read_deck_file
 from hanabi_cp.generators import random_deck
 from hanabi_cp.model import Card, Deck
 from hanabi_cp.play_sequence import PlaySequence
@@ -113,7 +113,7 @@ def test_narrow_gadgets_merge_into_one_labelled_run():
     (LOSE, 2, "search"), (LOSE, 2, "sat"), (LOSE, 2, "cpsat"), (f"{INST}/greedy-r1.txt", 2, "greedy"),
 ])
 def test_overfull_hand_witnesses_of_the_methods_are_read(deck_file, h, method):
-    deck = read_deck(deck_file).deck
+    deck = read_deck_file(deck_file).deck
     out = solve(deck, h, method)
     wit = parse(out.reason)
     assert wit.position is not None and 0 <= wit.position < deck.N
@@ -122,7 +122,7 @@ def test_overfull_hand_witnesses_of_the_methods_are_read(deck_file, h, method):
 
 
 def test_missing_card_witness_is_read():
-    deck = read_deck(f"{INST}/missing-card.txt").deck
+    deck = read_deck_file(f"{INST}/missing-card.txt").deck
     for method in ("search", "greedy", "dp", "sat", "cpsat"):
         try:
             out = solve(deck, 2, method)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import read_deck
+from hanabi_cp.formats import read_deck_file
 from hanabi_cp.method_registry import solve
 from hanabi_cp.studies import hard, hard_decks
 from hanabi_cp.studies.deck_moves import (all_decks, count_decks, neighbour, parse_deck_text,
@@ -133,7 +133,7 @@ def test_cli_writes_confirmed_hardest_decks(tmp_path):
     assert len(files) <= 4
     for f in files:
         text = f.read_text()
-        deck = read_deck(str(f))
+        deck = read_deck_file(str(f))
         label = next(line for line in text.splitlines() if line.startswith("# verdict:"))
         assert label.split()[-1] == solve(deck.deck, 1, "brute").status.value
         assert "decided alike by" in text and "# effort search_nodes:" in text

@@ -20,7 +20,7 @@ from hanabi_cp.encoders import cnf, cpsat
 from hanabi_cp.methods import cpsat as cpsat_method
 from hanabi_cp.analysis import analyse
 from hanabi_cp.errors import HanabiError
-from hanabi_cp.formats import parse_deck, read_deck
+from hanabi_cp.formats import parse_deck_file, read_deck_file
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.min_hand import min_hand
 from hanabi_cp import proofs, sat_backend
@@ -33,7 +33,7 @@ UF20 = os.path.join(INST, "satlib", "uf20-91", "uf20-01.cnf")
 PASSED = Deadline.after(0)
 # Unwinnable at h = 1, but only the SAT solver shows it (preprocessing does not):
 # the first deck test_proofs.unsat_decks(3, 1) finds, fixed here to save its search.
-UNSAT_H1 = parse_deck("2g 1y 3g 3g 4r 3r 3y 2y 4g 1g 2r 1r 3g 2r 1r 4y 4r 4r 2r 2g "
+UNSAT_H1 = parse_deck_file("2g 1y 3g 3g 4r 3r 3y 2y 4g 1g 2r 1r 3g 2r 1r 4y 4r 4r 2r 2g "
                       "3y 3y 4g 1r 3r 2y 1y 4g").deck
 
 
@@ -95,7 +95,7 @@ def test_passed_deadline_is_unknown_naming_the_phase(method, phase):
 
 
 def test_each_builder_checks_its_own_loop():
-    deck = read_deck(WIN).deck
+    deck = read_deck_file(WIN).deck
     win = analyse(deck, 2)
     assert win.reason is None
     with pytest.raises(TimeUp, match="preprocessing"):
@@ -247,7 +247,7 @@ def test_generous_limit_changes_no_verdict(count):
 
 
 def test_min_hand_time_out_raises_never_a_wrong_size():
-    deck = read_deck(LOSE).deck
+    deck = read_deck_file(LOSE).deck
     with pytest.raises(TimeUp):
         min_hand(deck, "sat", SolveOptions(deadline=PASSED))
     with pytest.raises(TimeUp, match="deciding h = "):
@@ -257,11 +257,11 @@ def test_min_hand_time_out_raises_never_a_wrong_size():
 def test_reader_polls_the_ambient_deadline():
     text = "\n".join(["1r 2r 1y 2y"] * 600)
     with ambient(PASSED), pytest.raises(TimeUp, match="reading the deck"):
-        parse_deck(text)
+        parse_deck_file(text)
     json_text = '{"cards": [' + ", ".join(["[1, 1]"] * 5000) + "]}"
     with ambient(PASSED), pytest.raises(TimeUp, match="reading the deck"):
-        parse_deck(json_text)
-    assert parse_deck(text).deck.N == 2400          # outside ``ambient``: no deadline
+        parse_deck_file(json_text)
+    assert parse_deck_file(text).deck.N == 2400          # outside ``ambient``: no deadline
 
 
 def test_roundtrip_limit_is_per_formula():

@@ -17,7 +17,7 @@ import pytest
 from capped import assert_one_line_error, capped, cli_capped, invoke, needs_fork
 from hanabi_cp.runtime import limits
 from hanabi_cp.errors import InputError
-from hanabi_cp.formats import parse_deck, read_deck
+from hanabi_cp.formats import parse_deck_file, read_deck_file
 from hanabi_cp.formats.jsonpos import line_of, load_json
 from hanabi_cp.live.replay_io import parse_replay
 from hanabi_cp.formats.play_text import parse_plays
@@ -65,7 +65,7 @@ def test_the_depth_error_names_the_line_and_ignores_brackets_in_strings():
         load_json(text, "d.json")
     assert str(err.value) == f"d.json:103: expected JSON {DEPTH}, found deeper nesting"
     legal = '{"comments": ["' + "[" * 1000 + '"], "cards": [[1, 1]]}'
-    assert parse_deck(legal).deck.N == 1
+    assert parse_deck_file(legal).deck.N == 1
     hundred = '{"x": ' + "[" * 99 + "]" * 99 + "}"   # 100 levels
     value, levels = load_json(hundred, "h.json"), 1
     while value:
@@ -74,7 +74,7 @@ def test_the_depth_error_names_the_line_and_ignores_brackets_in_strings():
 
 
 def test_every_json_reader_goes_through_the_depth_check():
-    for parse in (parse_deck, parse_plays, parse_replay):
+    for parse in (parse_deck_file, parse_plays, parse_replay):
         with pytest.raises(InputError, match=DEPTH):
             parse(nested(500))
 
@@ -130,20 +130,20 @@ def test_a_file_above_the_input_limit_is_refused(tmp_path, monkeypatch):
     path = tmp_path / "big.txt"
     path.write_text("1r 2y\n" * 2**20)            # 6 MiB
     with pytest.raises(InputError, match="big.txt: expected at most 3,145,728 bytes"):
-        read_deck(str(path))
+        read_deck_file(str(path))
 
 
 def test_bad_utf8_and_nul_bytes_name_their_line_across_chunks(tmp_path):
     path = tmp_path / "d.txt"
     path.write_bytes(b"1r\n" * 600_000 + "é".encode()[:1] + b"\n")   # cut inside a chunk
     with pytest.raises(InputError, match=r"d.txt:600001: expected UTF-8 text, found byte 0xc3"):
-        read_deck(str(path))
+        read_deck_file(str(path))
     path.write_bytes(b"1r\n" * 600_000 + b"1r\0\n")
     with pytest.raises(InputError, match=r"d.txt:600001: expected text, found a NUL byte"):
-        read_deck(str(path))
+        read_deck_file(str(path))
     path.write_bytes(b"1r\n" * 349_525 + b"1r " + "é".encode())     # é across two chunks
     with pytest.raises(InputError, match="d.txt:349526: expected a card like"):
-        read_deck(str(path))
+        read_deck_file(str(path))
 
 
 # --- a huge deck on one line ----------------------------------------------------------
@@ -178,7 +178,7 @@ def test_an_error_at_the_end_of_a_large_json_deck_is_located_cheaply(tmp_path, o
 def test_json_above_its_size_limit_is_refused_before_parsing(monkeypatch):
     monkeypatch.setattr(limits, "MAX_JSON_CHARS", 1000)
     with pytest.raises(InputError, match="expected JSON of at most 1,000 characters"):
-        parse_deck(big_deck_json(200, True, "[1, 1]"))
+        parse_deck_file(big_deck_json(200, True, "[1, 1]"))
 
 
 def test_line_of_follows_the_path_of_the_value():

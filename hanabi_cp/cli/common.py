@@ -156,9 +156,9 @@ def force_option(func):
 
 def load_deck(path: str):
     """Read a deck file (``-`` for stdin) as a formats.DeckFile."""
-    from ..formats import read_deck
+    from ..formats import read_deck_file
     try:
-        return read_deck(path)
+        return read_deck_file(path)
     except OSError as exc:
         raise FileError(f"{path}: cannot read: {exc.strerror or exc}") from None
 

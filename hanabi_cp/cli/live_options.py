@@ -171,7 +171,7 @@ def _name(variant) -> str:
 def load_game_deck(path: str) -> tuple[Deck, Replay | None]:
     """A deck for --rules live, and the game when DECK is a game file with a deck (a
     hanab.live export, a certificate): its variant, options and players count."""
-    from ..formats.decks import looks_like_json, parse_deck
+    from ..formats.decks import looks_like_json, parse_deck_file
     from ..formats.textio import display_name, read_text
     text = read_text(path, "the deck")
     name = display_name(path)
@@ -180,7 +180,7 @@ def load_game_deck(path: str) -> tuple[Deck, Replay | None]:
         if game is not None:
             assert game.deck is not None
             return game.deck, game
-    return parse_deck(text, name).deck, None
+    return parse_deck_file(text, name).deck, None
 
 
 def _game_with_deck(text: str, name: str) -> Replay | None:

@@ -18,7 +18,7 @@ FORMATS = ("text", "json")
 class DeckFile:
     """A deck as read from a file, with what the file says besides the cards.
 
-    >>> f = parse_deck("h 1\\n1r 1y")
+    >>> f = parse_deck_file("h 1\\n1r 1y")
     >>> f.deck.N, f.h, f.roles, f.path
     (2, 1, None, '<string>')
     """
@@ -38,10 +38,10 @@ def looks_like_json(text: str) -> bool:
     return text.lstrip()[:1] in ("{", "[")
 
 
-def parse_deck(text: str, path: str = "<string>") -> DeckFile:
+def parse_deck_file(text: str, path: str = "<string>") -> DeckFile:
     """Parse deck text in any format (JSON detected by its first character).
 
-    >>> parse_deck("h 2\\n1r 1y").h
+    >>> parse_deck_file("h 2\\n1r 1y").h
     2
     """
     parse = parse_deck_json if looks_like_json(text) else parse_deck_text
@@ -50,16 +50,16 @@ def parse_deck(text: str, path: str = "<string>") -> DeckFile:
     return DeckFile(deck, h, roles, path)
 
 
-def read_deck(path: str) -> DeckFile:
+def read_deck_file(path: str) -> DeckFile:
     """Read a deck file (``-`` = stdin): text, our JSON, or a hanab.live export.
 
-    >>> read_deck("missing.txt")
+    >>> read_deck_file("missing.txt")
     Traceback (most recent call last):
     ...
     hanabi_cp.errors.InputError: missing.txt: expected an existing file, found nothing
     """
     text = read_text(path, "the deck")
-    deck_file = parse_deck(text, display_name(path))
+    deck_file = parse_deck_file(text, display_name(path))
     return DeckFile(deck_file.deck, deck_file.h, deck_file.roles, path)
 
 

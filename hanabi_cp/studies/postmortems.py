@@ -13,7 +13,7 @@ import os
 
 from ..errors import UsageError
 from ..runtime.executors import SERIAL, Execution, run_tasks
-from ..formats.decks import read_deck
+from ..formats.decks import read_deck_file
 from ..formats.results_csv import ResultsCSV
 from ..live.actions import Action
 from ..live.postmortem import PostMortem, analyze
@@ -33,7 +33,7 @@ def load_game(path: str, deck_path: str | None = None,
     game = read_replay(path)
     deck = game.deck
     if deck_path is not None:
-        given = read_deck(deck_path).deck
+        given = read_deck_file(deck_path).deck
         if deck is not None and list(given.cards) != list(deck.cards):
             raise UsageError(f"{path}: its deck is not the {{deck_path}} {deck_path}",
                              "deck_path")
