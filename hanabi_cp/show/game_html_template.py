@@ -11,7 +11,7 @@ player's deck positions, oldest first, as the referee keeps them),
 positions in the order they were lost) and ``#mover[data-player]``.
 """
 
-from .stepper_js import stepper
+from .stepper_js import BUTTONS, stepper
 
 TEMPLATE = r"""<!DOCTYPE html>
 <html lang="en">
@@ -68,11 +68,7 @@ button:hover { background: #eee; }
 <p class="sub" id="rules"></p>
 <p class="sub" id="outcome"></p>
 <div class="bar">
-  <button id="first" title="Home">|&#x25C0;</button>
-  <button id="prev" title="Left arrow">&#x25C0;</button>
-  <button id="play" title="Space">play</button>
-  <button id="next" title="Right arrow">&#x25B6;</button>
-  <button id="last" title="End">&#x25B6;|</button>
+__BUTTONS__
   <span id="where">position <b id="step">0</b> of <span id="of">0</span></span>
   <span class="keys">keys: &larr; &rarr; (shift: 10), Home, End, space; click the chart to jump</span>
 </div>
@@ -356,4 +352,4 @@ if (/selftest/.test(location.hash)) {
 </script>
 </body>
 </html>
-""".replace("__STEPPER__", stepper("M", 700))
+""".replace("__STEPPER__", stepper("M", 700)).replace("__BUTTONS__\n", BUTTONS)

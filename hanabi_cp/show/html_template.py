@@ -5,7 +5,7 @@ fragment ``#step=K`` opens the page at step K and follows it; ``#selftest`` runs
 ``hanabiSelfTest()`` and writes its verdict into ``body[data-selftest]``.
 """
 
-from .stepper_js import stepper
+from .stepper_js import BUTTONS, stepper
 
 TEMPLATE = r"""<!DOCTYPE html>
 <html lang="en">
@@ -49,11 +49,7 @@ canvas { display: block; width: 100%; height: 34px; border: 1px solid #bbb; back
 <p class="sub" id="verdict"></p>
 <p class="reason" id="reason"></p>
 <div class="bar">
-  <button id="first" title="Home">|&#x25C0;</button>
-  <button id="prev" title="Left arrow">&#x25C0;</button>
-  <button id="play" title="Space">play</button>
-  <button id="next" title="Right arrow">&#x25B6;</button>
-  <button id="last" title="End">&#x25B6;|</button>
+__BUTTONS__
   <span id="where">step <b id="step">0</b> of <span id="of">0</span></span>
   <span class="keys">keys: &larr; &rarr; (shift: 10), Home, End, space; click the timeline to jump</span>
 </div>
@@ -280,4 +276,4 @@ if (/selftest/.test(location.hash)) {
 </script>
 </body>
 </html>
-""".replace("__STEPPER__", stepper("W", 250))
+""".replace("__STEPPER__", stepper("W", 250)).replace("__BUTTONS__\n", BUTTONS)

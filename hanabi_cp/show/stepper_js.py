@@ -1,9 +1,19 @@
-"""The step controls both HTML replays share (``html_template``, the solitaire deck;
-``game_html_template``, a real game): ``go(K)`` clamps K to 0..LAST, renders and
+"""The step controls both HTML replays share (``html_template``, the solitaire
+deck; ``game_html_template``, a real game): the ``BUTTONS`` of the page's bar and
+the script of ``stepper``.  ``go(K)`` clamps K to 0..LAST, renders and
 records ``#step=K`` in the URL; the first / previous / next / last / play buttons,
 the arrow keys (Shift: 10 steps), Home, End and the space bar, and the URL fragment
 followed on ``hashchange``.  Each page defines ``render()``, ``step``, ``timer`` and
 its last step's name (LAST)."""
+
+
+# The buttons the script drives, in the page's bar.
+BUTTONS = """  <button id="first" title="Home">|&#x25C0;</button>
+  <button id="prev" title="Left arrow">&#x25C0;</button>
+  <button id="play" title="Space">play</button>
+  <button id="next" title="Right arrow">&#x25B6;</button>
+  <button id="last" title="End">&#x25B6;|</button>
+"""
 
 
 def stepper(last: str, interval_ms: int) -> str:
