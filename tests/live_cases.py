@@ -7,9 +7,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ortools.sat.python import cp_model
+
+from hanabi_cp.live.cnf import LiveCnf
+from hanabi_cp.live.cpmodel import LiveCpModel
 from hanabi_cp.live.referee import Game
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.model import Deck
+from hanabi_cp.sat_backend import sat_solve
 
 
 @dataclass(frozen=True)
@@ -110,3 +115,22 @@ def random_games(rng: random.Random, start: Game, count: int):
             acts.append(act)
         if g.over:
             yield acts, g
+
+
+def assert_encodings_accept(start: Game, order, fates, runs, score: int, won: bool,
+                            what: tuple) -> None:
+    """Completeness: the game from ``start`` given as its schedule (order, fates,
+    runs) is a solution of the CP-SAT model and of the CNF, scoring ``score``
+    (maximizing; and as a decision when it wins).  ``what`` names the case."""
+    for maximize in (True, False) if won else (True,):
+        why = (*what, maximize)
+        cp = LiveCpModel(start, maximize)
+        for var, value in cp.values(order, fates, runs):
+            cp.m.add(var == value)
+        solver = cp_model.CpSolver()
+        assert solver.solve(cp.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE), why
+        assert round(solver.objective_value) == score or not maximize, why
+        cnf = LiveCnf(start, maximize)
+        ok, model, _ = sat_solve(cnf.clauses, assumptions=cnf.literals(order, fates, runs))
+        assert ok, why
+        assert sum(x in set(model) for x in cnf.played) == score, why

@@ -10,21 +10,18 @@ from __future__ import annotations
 import random
 
 import pytest
-from ortools.sat.python import cp_model
 
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.cnf import LiveCnf
-from hanabi_cp.live.cpmodel import LiveCpModel
 from hanabi_cp.live.hint import greedy_game
 from hanabi_cp.live.referee import EndCondition, Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.schedule import from_actions, to_actions
 from hanabi_cp.live.solve import live_methods, solve_live, solve_position
 from hanabi_cp.model import Deck
-from hanabi_cp.sat_backend import sat_solve
 from hanabi_cp.method_registry import SolveOptions, Status
-from live_cases import NULL_B, TinyVariant, random_case, random_games, random_position
+from live_cases import (NULL_B, TinyVariant, assert_encodings_accept, random_case, random_games,
+                        random_position)
 
 METHODS = ("cpsat", "sat")
 MAX = SolveOptions(maximize=True)
@@ -107,18 +104,8 @@ def check_games_are_solutions(seed: int, count: int) -> dict[str, int]:
             runs = canonical_runs(runs, rules)
             rep = replay(deck, rules, to_actions(start, order, fates, runs), start)
             assert rep.legal and rep.complete and rep.score == g.score
-            for maximize in (True, False) if g.won else (True,):
-                what = (deck.cards, rules, start.turn, [str(a) for a in acts], maximize)
-                cp = LiveCpModel(start, maximize)
-                for var, value in cp.values(order, fates, runs):
-                    cp.m.add(var == value)
-                solver = cp_model.CpSolver()
-                assert solver.solve(cp.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE), what
-                assert round(solver.objective_value) == g.score or not maximize, what
-                cnf = LiveCnf(start, maximize)
-                ok, model, _ = sat_solve(cnf.clauses, assumptions=cnf.literals(order, fates, runs))
-                assert ok, what
-                assert sum(x in set(model) for x in cnf.played) == g.score, what
+            assert_encodings_accept(start, order, fates, runs, g.score, g.won,
+                                    (deck.cards, rules, start.turn, [str(a) for a in acts]))
             causes[g.cause] = causes.get(g.cause, 0) + 1
     return causes
 

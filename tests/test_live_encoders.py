@@ -6,9 +6,7 @@ completeness directly: every legal complete game is a solution of both models.""
 import random
 
 import pytest
-from ortools.sat.python import cp_model
 
-from hanabi_cp.sat_backend import sat_solve
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import deck_to_text
 from hanabi_cp.generators import standard_deck
@@ -20,6 +18,7 @@ from hanabi_cp.live.schedule import first_legal_game, from_actions, to_actions
 from hanabi_cp.live.solve import solve_live
 from hanabi_cp.model import Deck
 from hanabi_cp.method_registry import SolveOptions, Status
+from live_cases import assert_encodings_accept, random_deck
 from test_cli import LOSE, run
 
 METHODS = ("cpsat", "sat")
@@ -27,16 +26,9 @@ MAX = SolveOptions(maximize=True)
 
 
 def random_case(rng: random.Random, max_cards: int) -> tuple[Deck, Rules]:
-    """A tiny deck (n <= 3, c <= 2, some cards doubled, now and then one missing) and
-    rules with 2-3 players, H 1-2, 0-3 or unlimited tokens, 1-3 strikes, mostly with
-    the final round."""
-    n, c = rng.randint(1, 3), rng.randint(1, 2)
-    cards = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)]
-    cards += rng.sample(cards, rng.randint(0, len(cards)))
-    if rng.random() < 0.1 and len(cards) > 1:
-        cards.remove(rng.choice(cards))
-    rng.shuffle(cards)
-    deck = Deck(tuple(cards[:max_cards]), n, c)
+    """A tiny deck (live_cases.random_deck) and rules with 2-3 players, H 1-2, 0-3 or
+    unlimited tokens, 1-3 strikes, mostly with the final round."""
+    deck = random_deck(rng, max_cards)
     rules = Rules(rng.randint(2, 3), rng.randint(1, 2), rng.choice([0, 1, 2, 3, None]),
                   rng.randint(1, 3), rng.random() < 0.75)
     return deck, rules
@@ -156,19 +148,8 @@ def test_every_legal_game_is_a_solution_of_both_models():
             runs = canonical_runs(runs, rules)
             rep = replay(deck, rules, to_actions(deal, order, fates, runs))
             assert rep.legal and rep.complete and rep.score == g.score
-            for maximize in (True, False) if g.won else (True,):
-                what = (deck.cards, rules, [str(a) for a in acts], maximize)
-                cp = LiveCpModel(deal, maximize)
-                for var, value in cp.values(order, fates, runs):
-                    cp.m.add(var == value)
-                solver = cp_model.CpSolver()
-                assert solver.solve(cp.m) in (cp_model.OPTIMAL, cp_model.FEASIBLE), what
-                assert round(solver.objective_value) == g.score or not maximize, what
-                cnf = LiveCnf(deal, maximize)
-                ok, model, _ = sat_solve(cnf.clauses,
-                                         assumptions=cnf.literals(order, fates, runs))
-                assert ok, what
-                assert sum(x in set(model) for x in cnf.played) == g.score, what
+            assert_encodings_accept(deal, order, fates, runs, g.score, g.won,
+                                    (deck.cards, rules, [str(a) for a in acts]))
             checked += 1
             wins += g.won
     assert checked > 60 and wins > 3
