@@ -19,7 +19,7 @@ from ..errors import FileError, HanabiError, UsageError
 from ..model import Deck
 from ..registry import Registry
 from ..method_registry import Status
-from ..status import spelled as spelled
+from ..status import spelled
 from ..version import PROG
 from .numbers import HAND, Seconds
 

@@ -11,8 +11,9 @@ from ..errors import UsageError
 from ..formats.textio import printable
 from ..runtime.limits import effective_hand
 from ..formats.outputs import check_outputs
+from ..status import spelled
 from .common import (REASON_FLAGS, MethodChoice, command, command_deadline, force_option, hand_option,
-                     load_deck, spelled)
+                     load_deck)
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
@@ -174,8 +175,8 @@ def _solved(deck, h, name, roles, lo, hi, method, time_limit):
     from ..method_registry import SolveOptions, solve
     out = solve(deck, h, method, SolveOptions(time_limit=time_limit))
     status = f"{out.status.value} (method {out.method})"
+    reason = spelled(out.reason, REASON_FLAGS)
     if out.plays is None:
-        reason = spelled(out.reason, REASON_FLAGS)
         return scene.make(deck, h, name, roles, lo, hi, status=status, reason=reason)
     return scene.make(deck, h, name, roles, lo, hi, out.plays, source="its certificate",
-                      status=status, reason=spelled(out.reason, REASON_FLAGS))
+                      status=status, reason=reason)

@@ -15,7 +15,8 @@ from ..sat_backend import DEFAULT_SOLVER
 from ..method_registry import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..referee import replay
 from ..formats.outputs import check_outputs
-from .common import (REASON_FLAGS, command, spelled, command_deadline, deck_argument, echo_json, force_option,
+from ..status import spelled
+from .common import (REASON_FLAGS, command, command_deadline, deck_argument, echo_json, force_option,
                      hand_option, load_instance, print_outcome, time_limit_option)
 from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
                            verify_live_cmd)

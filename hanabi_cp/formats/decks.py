@@ -9,7 +9,8 @@ from ..errors import InvalidParameter
 from ..model import Deck
 from .deck_json import deck_to_json, parse_deck_json
 from .deck_text import deck_to_text, parse_deck_text
-from .textio import display_name, gc_paused, read_text, write_text
+from ..runtime.nogc import gc_paused
+from .textio import display_name, read_text, write_text
 
 FORMATS = ("text", "json")
 

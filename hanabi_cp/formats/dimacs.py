@@ -16,7 +16,8 @@ from ..runtime.deadline import poll
 from ..errors import InputError
 from ..runtime.limits import MAX_CNF_VARS, MAX_DIGITS, clip, echo, too_many_digits
 from .deck_text import comment_lines
-from .textio import POLL_CHARS, display_name, gc_paused, read_text, text_lines, token_runs, write_text
+from ..runtime.nogc import gc_paused
+from .textio import POLL_CHARS, display_name, read_text, text_lines, token_runs, write_text
 
 PHASE = "reading the formula"
 

@@ -14,8 +14,6 @@ from typing import BinaryIO
 
 from ..runtime import limits
 from ..runtime.deadline import poll
-# Parsers build millions of small tuples that can form no cycle: no GC scans meanwhile.
-from ..runtime.nogc import gc_paused as gc_paused
 from ..errors import InputError
 # The writer side lives in .outputs; these names stay importable from here.
 from .outputs import open_output as open_output
