@@ -20,8 +20,18 @@ $(BIN)/hanabi-cp: pyproject.toml
 		> $(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
 	@touch $@
 
+# The real-rules search's compiled copy (mypyc, hanabi_cp/runtime/compiled.py): the
+# same code about three times faster.  Rebuilt whenever the search's source changes;
+# a failed build only leaves the pure-Python search in use, which gives the same answers.
+CORE := hanabi_cp/live/methods/.compiled
+$(CORE): hanabi_cp/live/methods/search.py hanabi_cp/runtime/compiled.py $(BIN)/hanabi-cp
+	@echo "compiling the real-rules search with mypyc (about a minute; log in $(VENV)/compile.log)"
+	@$(BIN)/python -m hanabi_cp.runtime.compiled > $(VENV)/compile.log 2>&1 \
+		|| { cat $(VENV)/compile.log; echo "the pure-Python search is used"; }
+	@touch $@
+
 # solve exits with 10 (winnable) / 20 (unwinnable), SAT-competition style: 10 is success here.
-demo: $(BIN)/hanabi-cp
+demo: $(BIN)/hanabi-cp $(CORE)
 	@$(BIN)/hanabi-cp solve instances/standard-winnable-h2.txt --hand 2 --certificate - \
 		|| test $$? -eq 10
 
@@ -39,14 +49,14 @@ docs: $(BIN)/hanabi-cp
 TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
-test: lint docs
+test: lint docs $(CORE)
 	$(PYTEST)
 
-test-slow: lint docs
+test-slow: lint docs $(CORE)
 	$(PYTEST) --runslow
 
-bench: $(BIN)/hanabi-cp
+bench: $(BIN)/hanabi-cp $(CORE)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) build site *.egg-info
+	rm -rf $(VENV) build site *.egg-info $(CORE) hanabi_cp/*/*/_*_compiled*.so
