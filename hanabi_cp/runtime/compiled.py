@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -57,8 +58,9 @@ def load(module: str, source: str) -> ModuleType | None:
 
 
 def _source(module: str) -> Path:
-    root = Path(__file__).resolve().parent.parent.parent
-    return root.joinpath(*module.split(".")).with_suffix(".py")
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None, module
+    return Path(spec.origin)
 
 
 def build(module: str, out=sys.stderr) -> bool:
