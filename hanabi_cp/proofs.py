@@ -89,7 +89,7 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
             if ok:
                 return ProofResult(False, None, None, None, model=model)
             deadline.check("reading the proof from the SAT solver")
-            proof = s.proof()
+            proof = _to_empty_clause(s.proof())
     except OSError as exc:
         # pysat logs the proof to a file in the temporary directory; a full one fails
         # in tempfile as "No usable temporary directory" (ENOENT), not as ENOSPC.
@@ -119,6 +119,15 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
             if os.path.exists(p):
                 os.remove(p)
     return ProofResult(True, valid, cnf_path, proof_path, lines=lines)
+
+
+def _to_empty_clause(proof: list[str]) -> list[str]:
+    """The proof up to its empty clause: CaDiCaL may log deletions after it, which
+    drup's parser rejects, and nothing after the empty clause is part of the proof."""
+    try:
+        return proof[:proof.index("0") + 1]
+    except ValueError:
+        return proof
 
 
 def _temporary(path: str, made: list[str]) -> str:

@@ -136,8 +136,6 @@ def test_verify_live_reads_a_hanab_live_export():
     (["solve", WIN, "--rules", "live"], "--rules live needs --players P (2 to 6)"),
     (["solve", WIN, "--rules", "live", "--players", 2, "--hand", 2],
      "--hand is the solitaire hand size; with --rules live use --hand-size"),
-    (["solve", WIN, "--rules", "live", "--players", 2, "--proof", "p.drup"],
-     "--proof is for --rules solitaire (method sat)"),
     (["solve", WIN, "--rules", "live", "--players", 2, "--method", "greedy"],
      "unknown real-rules method 'greedy'; choose from auto, brute,"),
     (["solve", WIN, "--rules", "live", "--players", 2, "--method", "brute"],

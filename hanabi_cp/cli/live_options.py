@@ -26,6 +26,7 @@ from ..model import Deck
 from ..method_registry import SolveOptions, Status
 from ..formats.outputs import check_outputs
 from .common import MethodChoice, deck_summary, echo_json, echo_verdict
+from .proof_lines import echo_proof, proof_outputs
 from .numbers import MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, Integer
 
 LIVE_ONLY = ("players", "hand_size", "clues", "strikes", "variant", "first_player",
@@ -212,9 +213,10 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
     if hand is not None:
         raise UsageError("--hand is the solitaire hand size; with --rules live use "
                          "--hand-size")
-    if proof is not None:
-        raise UsageError("--proof is for --rules solitaire (method sat)")
-    check_outputs("solve", {"--certificate": certificate}, force, {"DECK": deck_path})
+    if proof is not None and method not in ("auto", "sat"):
+        raise UsageError(f"--proof: method {method} writes no proofs; with --rules live use "
+                         f"--method sat or auto")
+    check_outputs("solve", proof_outputs(proof, certificate), force, {"DECK": deck_path})
     deck, game = load_game_deck(deck_path)
     rules = game_rules(live, game, deck, deck_path)
     out = solve_live(deck, rules, method, options)
@@ -234,6 +236,7 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         if out.actions is not None and out.verified:
             click.echo(f"c certificate verified by the referee (a complete game of "
                        f"{len(out.actions)} turns)")
+        echo_proof(out, proof)
     if certificate is not None:
         _write_certificate(deck, rules, out, certificate, force, as_json)
     ctx.exit(out.status.exit_code)

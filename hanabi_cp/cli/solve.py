@@ -10,7 +10,6 @@ import click
 from ..runtime.deadline import TimeUp, ambient
 from ..errors import UsageError
 from ..play_sequence import PlaySequence
-from ..proofs import cnf_path_for
 from ..sat_backend import DEFAULT_SOLVER
 from ..method_registry import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
 from ..referee import replay
@@ -21,6 +20,7 @@ from .common import (REASON_FLAGS, command, command_deadline, deck_argument, ech
 from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
                            verify_live_cmd)
 from .numbers import Integer
+from .proof_lines import echo_proof, no_proof, proof_outputs
 
 
 @command("solve")
@@ -66,22 +66,22 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
       hanabi-cp solve instances/standard-winnable-h2.txt --rules live --players 3
     """
     deadline = command_deadline(time_limit)     # reading the deck counts too
+    if proof == "-":
+        raise UsageError("solve: --proof - is not possible: a DRUP proof is written with the "
+                         "CNF it refutes, FILE and FILE.cnf; give a file name")
     if rules == "live":
         options = SolveOptions(time_limit=time_limit, seed=seed, workers=workers,
-                               solver=solver, maximize=maximize, deadline=deadline)
+                               solver=solver, maximize=maximize, deadline=deadline,
+                               proof=proof)
         try:
             with ambient(deadline):         # reading the deck and the lost-deck reasons
                 return solve_live_cmd(ctx, deck, method, options, as_json, certificate,
                                       force, live, hand, proof)
         except TimeUp as exc:
-            _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json)
+            _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json,
+                     proof is not None)
     check_solitaire(live)
-    if proof == "-":
-        raise UsageError("solve: --proof - is not possible: a DRUP proof is written with the "
-                         "CNF it refutes, FILE and FILE.cnf; give a file name")
-    check_outputs("solve", {"--proof": proof,
-                            "--proof's CNF": None if proof is None else cnf_path_for(proof),
-                            "--certificate": certificate}, force, {"DECK": deck})
+    check_outputs("solve", proof_outputs(proof, certificate), force, {"DECK": deck})
     prepare(method, maximize)
     try:
         with ambient(deadline):
@@ -102,24 +102,8 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
             write_plays(certificate, out.plays, force=force)
     else:
         print_outcome(out, the_deck, h, certificate, force, chosen=method)
-        if proof is not None:
-            if out.stats.get("proof"):
-                checked = "checked by drup" if out.stats.get("proof_checked") else "NOT checked"
-                click.echo(f"c proof: {out.stats['proof']} ({checked}; for the CNF "
-                           f"{out.stats.get('proof_cnf', cnf_path_for(proof))})")
-            else:
-                click.echo(f"c no proof written: {_no_proof(out)}")
+        echo_proof(out, proof)
     ctx.exit(out.status.exit_code)
-
-
-def _no_proof(out) -> str:
-    if out.status is Status.WINNABLE:
-        return "the deck is winnable (the certificate is the evidence)"
-    if out.status is Status.UNKNOWN:
-        return "undecided (a time-out leaves no proof file behind)" if \
-            (out.reason or "").startswith(("time limit", "proof check")) else "undecided"
-    return f"method {out.method} did not need a SAT call or cannot write proofs; " \
-           "the reason above is its evidence"
 
 
 # PLAYS given on the command line rather than as a file: letters only.
@@ -135,7 +119,7 @@ def _time_up(ctx, out: Outcome, as_json: bool, proof: bool = False) -> None:
         click.echo(f"s {out.status.value}")
         click.echo(f"c reason: {spelled(out.reason, REASON_FLAGS)}")
         if proof:
-            click.echo(f"c no proof written: {_no_proof(out)}")
+            click.echo(f"c no proof written: {no_proof(out)}")
     ctx.exit(out.status.exit_code)
 
 

@@ -110,7 +110,35 @@ def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     With one, the candidates in turn while undecided, each with a share of the
     time left: the first FIRST_SHARE of the limit, each later one an equal part of
     what remains, the last all of it.  Undecided at the end: the UNKNOWN outcome
-    with the best game found (its score is a lower bound)."""
+    with the best game found (its score is a lower bound).  With
+    ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
+    out = _first_answer(start, options)
+    if options.proof and out.status is Status.UNWINNABLE and "proof" not in out.stats:
+        return _with_proof(start, options, out)
+    return out
+
+
+def _with_proof(start: Game, options: SolveOptions, out: LiveOutcome) -> LiveOutcome:
+    """A loss ``auto`` decided without a SAT call (a reason, the search), backed by the
+    checked DRUP proof that ``options.proof`` asks for: the method ``sat`` with proof
+    in the time left.  If it cannot give one (it refuses the rules, or time runs
+    out), the first answer stands, its reason the evidence."""
+    sat = live_methods().get("sat")
+    if sat is None or sat.refuses(start) is not None:
+        return out
+    clock = options.clock()
+    if clock.bounded and clock.remaining() <= 0:
+        return out
+    proved = _run(sat, start, options)
+    if proved.status is Status.UNWINNABLE and proved.stats.get("proof_checked"):
+        return proved
+    if proved.status is Status.WINNABLE or (proved.score or 0) > (out.score or 0):
+        raise SolverBug(f"{out.method} said UNWINNABLE (best score {out.score}) but sat "
+                        f"found a game scoring {proved.score}")
+    return replace(out, stats={**out.stats, "proof_attempt": proved.reason})
+
+
+def _first_answer(start: Game, options: SolveOptions) -> LiveOutcome:
     methods = candidates(start, options.maximize)
     clock = options.clock()
     if not clock.bounded or len(methods) == 1:

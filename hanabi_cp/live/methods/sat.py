@@ -14,16 +14,24 @@ The best score (``--maximize``): find a complete game, then ask again for at lea
 one more card on the piles (an assumption on a totalizer over the piles' top
 literals), until the solver says no.  Each call starts a fresh solver on the same
 clauses: simple, and the calls are few (one per score improvement).
+
+With ``SolveOptions.proof``, the last, unsatisfiable, call is made again with proof
+logging (``proofs.prove_unsat``): its clauses (the CNF, and with ``maximize`` the
+totalizer and the unit clause "more than the best score") are written to FILE.cnf
+and the DRUP proof to FILE, checked by ``drup`` before the answer is given.  A proof
+the checker rejects, or one it cannot check in time, leaves the answer UNKNOWN.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from pysat.card import ITotalizer
 
 from ...runtime.deadline import Deadline, TimeUp
-from ...sat_backend import check_solver, sat_solve
+from ...errors import SolverBug
+from ...sat_backend import DEFAULT_SOLVER, check_solver, sat_solve
 from ...method_registry import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import greedy_game
@@ -45,7 +53,7 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     stats = {**enc.stats, "solver": solver}
     t0 = time.perf_counter()
     if options.maximize:
-        return _maximize(enc, solver, deadline, stats, t0)
+        return _maximize(enc, solver, deadline, stats, t0, options)
     try:
         ok, model = solve_hinted(enc, enc.clauses, solver, deadline, stats)
     except TimeUp as exc:
@@ -54,8 +62,41 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     stats["solve_seconds"] = round(time.perf_counter() - t0, 6)
     if ok and model is not None:
         return LiveOutcome(Status.WINNABLE, enc.decode(model), stats=stats)
-    return LiveOutcome(Status.UNWINNABLE, stats=stats,
+    lost = LiveOutcome(Status.UNWINNABLE, stats=stats,
                        reason="SAT solver: unsatisfiable (no legal game wins)")
+    return _proved(lost, enc.clauses, enc, options, deadline, "no legal game wins")
+
+
+def _proved(out: LiveOutcome, clauses: list[list[int]], enc: LiveCnf, options: SolveOptions,
+            deadline: Deadline, claim: str) -> LiveOutcome:
+    """``out`` (an answer resting on ``clauses`` being unsatisfiable) with a checked
+    DRUP proof of that when ``options.proof`` asks for one; UNKNOWN if the proof
+    cannot be written and checked in time."""
+    if not options.proof:
+        return out
+    from ...proofs import CHECK_PHASE, prove_unsat
+    stats = dict(out.stats)
+    solver = options.solver if options.solver.startswith("cadical") else DEFAULT_SOLVER
+    top = max((abs(x) for c in clauses for x in c), default=0)
+    try:
+        res = prove_unsat(clauses, top, options.proof, solver=solver, deadline=deadline,
+                          comments=[f"hanabi-cp live CNF: {enc.start.rules.describe()}, "
+                                    f"{enc.start.deck.N} cards; unsatisfiable: {claim}"])
+    except TimeUp as exc:
+        why = (f"proof check did not finish within the time limit of {exc.limit:g} s (the "
+               f"SAT solver said unsatisfiable; an unchecked proof is no answer)"
+               if exc.phase == CHECK_PHASE else str(exc))
+        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, why, stats=stats)
+    if not res.unsat:       # the solvers disagree: never an answer
+        raise SolverBug("sat: the CNF was unsatisfiable, then satisfiable with proof logging")
+    stats.update({"proof": res.proof_path, "proof_cnf": res.cnf_path,
+                  "proof_lines": res.lines, "proof_checked": res.valid})
+    if not res.valid:
+        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, stats=stats,
+                           reason=f"SAT solver said unsatisfiable but drup rejected its "
+                                  f"proof {res.proof_path}")
+    return replace(out, stats=stats,
+                   reason=f"{out.reason} (proof: {res.proof_path}, checked by drup)")
 
 
 def solve_hinted(enc: LiveCnf, clauses: list[list[int]], solver: str, deadline: Deadline,
@@ -73,7 +114,7 @@ def solve_hinted(enc: LiveCnf, clauses: list[list[int]], solver: str, deadline: 
 
 
 def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
-              t0: float) -> LiveOutcome:
+              t0: float, options: SolveOptions) -> LiveOutcome:
     target = len(enc.played)
     best: tuple[int, list[int]] | None = None       # (score, model)
     tot = ITotalizer([-x for x in enc.played], ubound=target, top_id=enc.pool.top)
@@ -105,14 +146,18 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
     if best is None:
         # No complete game keeps below the strike limit (and, in a speedrun, a copy of
         # every card still needed): every one scores 0.
-        return LiveOutcome(Status.UNWINNABLE, first_legal_game(enc.start), 0, stats=stats,
-                           reason=f"SAT solver: every complete game {ZERO_ENDS[enc.lay.speedrun]}")
+        zero = ZERO_ENDS[enc.lay.speedrun]
+        return _proved(LiveOutcome(Status.UNWINNABLE, first_legal_game(enc.start), 0,
+                                   stats=stats, reason=f"SAT solver: every complete game {zero}"),
+                       clauses, enc, options, deadline, f"every complete game {zero}")
     score, model = best
     if score == target:
         return LiveOutcome(Status.WINNABLE, enc.decode(model), score, stats=stats)
-    return LiveOutcome(Status.UNWINNABLE, enc.decode(model), score, stats=stats,
+    lost = LiveOutcome(Status.UNWINNABLE, enc.decode(model), score, stats=stats,
                        reason=f"SAT solver: no complete game plays more than {score} of "
                               f"{target} cards")
+    return _proved(lost, clauses + [[-tot.rhs[target - score - 1]]], enc, options, deadline,
+                   f"no complete game plays more than {score} of {target} cards")
 
 
 METHOD = LiveMethod("sat", run, "CNF over slots, clue runs and card-leaves-at-slot literals "

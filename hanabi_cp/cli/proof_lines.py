@@ -1,0 +1,40 @@
+"""What ``solve --proof FILE`` writes and says: the files it names, and the
+``c proof:`` line (or why no proof was written), for both rule sets."""
+
+from __future__ import annotations
+
+import click
+
+from ..method_registry import Status
+from ..proofs import cnf_path_for
+
+
+def proof_outputs(proof: str | None, certificate: str | None) -> dict[str, str | None]:
+    """The files ``solve`` writes, by the option that names them (``check_outputs``)."""
+    return {"--proof": proof, "--proof's CNF": None if proof is None else cnf_path_for(proof),
+            "--certificate": certificate}
+
+
+def echo_proof(out, proof: str | None) -> None:
+    """The ``c proof:`` line of an answer, or why no proof was written (with --proof)."""
+    if proof is None:
+        return
+    if out.stats.get("proof"):
+        checked = "checked by drup" if out.stats.get("proof_checked") else "NOT checked"
+        click.echo(f"c proof: {out.stats['proof']} ({checked}; for the CNF "
+                   f"{out.stats.get('proof_cnf', cnf_path_for(proof))})")
+    else:
+        click.echo(f"c no proof written: {no_proof(out)}")
+
+
+def no_proof(out) -> str:
+    if out.status is Status.WINNABLE:
+        return "the deck is winnable (the certificate is the evidence)"
+    if out.status is Status.UNKNOWN:
+        return "undecided (a time-out leaves no proof file behind)" if \
+            (out.reason or "").startswith(("time limit", "proof check")) else "undecided"
+    tried = out.stats.get("proof_attempt")
+    if tried:
+        return f"the SAT method's proof: {tried}; the reason above is the evidence"
+    return f"method {out.method} did not need a SAT call or cannot write proofs; " \
+           "the reason above is its evidence"
