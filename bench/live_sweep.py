@@ -23,6 +23,9 @@ percentiles and the largest wall-clock time in ms, the total in seconds, the
 median and 99th percentile of the process's CPU time (less sensitive to other jobs
 on the machine than the wall clock, which is what the time limit counts), and the
 load average of the machine beside it (``--jobs`` processes side by side).
+``lost by r/s/e`` splits the losses by their evidence (``evidence``): a reason, the
+search's exhaustive refutation, or an encoding with no solution (with ``--proof``
+``solve`` backs the last two by a checked DRUP proof).
 
     .venv/bin/python -m bench.live_sweep                        # the whole sweep
     .venv/bin/python -m bench.live_sweep --quick                # 100 deals, 4 games, 5 s
@@ -58,7 +61,19 @@ def _ask(start, maximize: bool, time_limit: float | None, built: float = 0.0):
     seconds = built + time.perf_counter() - t
     cpu = time.process_time() - c      # this process's CPU time (the encodings run in it too)
     assert out.status.value == "UNKNOWN" or out.verified or out.actions is None
-    return (out.status.value, seconds, out.method, out.stats.get("nodes", 0), out.score, cpu)
+    return (out.status.value, seconds, out.method, out.stats.get("nodes", 0), out.score, cpu,
+            evidence(out))
+
+
+def evidence(out) -> str:
+    """How a loss was shown: ``reason`` (a lost-deck reason or the position's upper
+    bound), ``search`` (the search's exhaustive refutation) or ``encoding`` (the SAT
+    or CP-SAT model has no solution); "" for anything else."""
+    if out.status.value != "UNWINNABLE":
+        return ""
+    if out.method != "search":
+        return "encoding"
+    return "search" if (out.reason or "").startswith("exhaustive search") else "reason"
 
 
 def _deal_task(task):
@@ -70,8 +85,7 @@ def _deal_task(task):
     t = time.perf_counter()
     start = Game.start(deck, rules)
     built = time.perf_counter() - t
-    status, seconds, method, nodes, score, cpu = _ask(start, maximize, time_limit, built)
-    return [(p, seed, 0, status, seconds, method, nodes, score, cpu)]
+    return [(p, seed, 0, *_ask(start, maximize, time_limit, built))]
 
 
 def _game_task(task):
@@ -87,9 +101,14 @@ def _game_task(task):
     for k in range(len(played.actions) + 1):
         if k:
             g.apply(played.actions[k - 1])
-        status, seconds, method, nodes, score, cpu = _ask(g.copy(), maximize, time_limit)
-        rows.append((p, seed, k, status, seconds, method, nodes, score, cpu))
+        rows.append((p, seed, k, *_ask(g.copy(), maximize, time_limit)))
     return rows
+
+
+def lost_by(rows: list[tuple]) -> str:
+    """The losses shown by a reason / the search's refutation / an encoding."""
+    by = Counter(r[9] for r in rows)
+    return f"{by['reason']}/{by['search']}/{by['encoding']}"
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -111,7 +130,7 @@ def run_sweep(name: str, players: list[int], count: int, jobs: int,
           f"time limit {time_limit} s, {jobs} process(es)", file=out, flush=True)
     head = (f"{'p':>2} {'questions':>9} {'decided':>8} {'won':>7} {'lost':>7} {'unknown':>7} "
             f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>8} {'total s':>8} "
-            f"{'cpu p50':>7} {'cpu p99':>7}  load")
+            f"{'cpu p50':>7} {'cpu p99':>7} {'lost by r/s/e':>13}  load")
     print(head, file=out, flush=True)
     every = []
     with multiprocessing.get_context("fork").Pool(jobs, initializer=_setup) as pool:
@@ -128,7 +147,8 @@ def run_sweep(name: str, players: list[int], count: int, jobs: int,
                   f"{st['UNWINNABLE']:>7} {unknown:>7} {statistics.median(times) * 1e3:>7.2f} "
                   f"{percentile(times, 95) * 1e3:>7.2f} {percentile(times, 99) * 1e3:>7.2f} "
                   f"{max(times) * 1e3:>8.1f} {sum(times):>8.1f} "
-                  f"{statistics.median(cpu) * 1e3:>7.2f} {percentile(cpu, 99) * 1e3:>7.2f}  "
+                  f"{statistics.median(cpu) * 1e3:>7.2f} {percentile(cpu, 99) * 1e3:>7.2f} "
+                  f"{lost_by(rows):>13}  "
                   f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", file=out, flush=True)
             for r in sorted(rows, key=lambda r: -r[4])[:3]:
                 where = f"seed {r[1]}" + (f" after {r[2]} actions" if task is _game_task else "")
