@@ -73,7 +73,7 @@ def evidence(out) -> str:
         return ""
     if out.method != "search":
         return "encoding"
-    return "search" if (out.reason or "").startswith("exhaustive search") else "reason"
+    return "search" if "exhaustive search" in (out.reason or "") else "reason"
 
 
 def _deal_task(task):

@@ -229,6 +229,21 @@ def test_search_maximize_on_a_lost_standard_deck():
     assert out.reason.startswith("hand size: when card #23 (1:2) is drawn")
 
 
+def test_a_best_score_below_the_reasons_bound_names_the_search_as_its_evidence():
+    """A lost-deck reason proves only "not 25": a lower best score rests on the
+    search's refutation too, and the reason says so."""
+    seen = 0
+    for deck, rules, best in oracle(**FAST):
+        out = solve_live(deck, rules, "search", SolveOptions(maximize=True))
+        assert out.score == best.score
+        if out.status is Status.UNWINNABLE and out.score < deck.target - 1 \
+                and not Game.start(deck, rules).over:
+            assert "exhaustive search" in out.reason or "upper bound" in out.reason, \
+                out.reason
+            seen += "; " in out.reason      # a lost-deck reason, then the rest
+    assert seen
+
+
 def test_unlimited_clues_merge_clue_chains_without_losing_games():
     # Only passing the turn to player 1 lets 1:1 be played first.
     deck = Deck.of([(2, 1), (1, 1), (3, 1)])

@@ -112,6 +112,8 @@ def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     what remains, the last all of it.  Undecided at the end: the UNKNOWN outcome
     with the best game found (its score is a lower bound).  With
     ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
+    if options.deadline is None:        # one clock for the answer and its proof
+        options = replace(options, deadline=options.clock())
     out = _first_answer(start, options)
     if options.proof and out.status is Status.UNWINNABLE and "proof" not in out.stats:
         return _with_proof(start, options, out)

@@ -755,8 +755,10 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
         if best is not None:
             if best[1] == s.target:
                 return LiveOutcome(Status.WINNABLE, best[0], best[1], stats=_stats(s))
-            why = _lost(start) or (f"the upper bound of the position (reach, pace, hand "
-                                   f"size, the last draws) is {top} of {s.target}")
+            bounded = (f"the upper bound of the position (reach, pace, hand size, the "
+                       f"last draws) is {top} of {s.target}")
+            lost = _lost(start)
+            why = bounded if not lost else lost if top == s.target - 1 else f"{lost}; {bounded}"
             return LiveOutcome(Status.UNWINNABLE, best[0], best[1], why, stats=_stats(s))
         best = s.game(0)           # the move order's first game: at once, a lower bound
         assert best is not None, "a game from a position that is not over always exists"
@@ -781,9 +783,11 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     game, score = best
     if score == s.target:
         return LiveOutcome(Status.WINNABLE, game, score, stats=_stats(s))
-    reason = lost or (
-        f"exhaustive search ({s.nodes:,} states visited): no complete game scores "
-        f"more than {score} of {s.target}")
+    searched = (f"exhaustive search ({s.nodes:,} states visited): no complete game "
+                f"scores more than {score} of {s.target}")
+    # a lost-deck reason shows only that the deal cannot be won: a best score below
+    # target - 1 rests on the search as well
+    reason = searched if not lost else lost if score == s.target - 1 else f"{lost}; {searched}"
     return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=_stats(s))
 
 
