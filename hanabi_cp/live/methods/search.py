@@ -360,31 +360,32 @@ class LiveSearch:
         N, p, col, val, reach, piles = self.N, self.p, self.col, self.val, self.reach, self.piles
         cards = [len({(col[o], val[o]) for o in hand
                       if piles[col[o]] < val[o] <= reach[col[o]]}) for hand in self.hands]
-        turns = [1] * p
         now = sum(1 for x in cards if x)
-        best = 0
-        useful = [piles[col[o]] < val[o] <= reach[col[o]] for o in range(N)]
-        most = total - self.score
-
-        def go(turn: int, pos: int, tokens: int, plays: int) -> None:
-            nonlocal best
-            if pos == N:
-                if plays > best:
-                    best = plays
-                return
-            got = useful[pos]
-            for s in range(min(tokens, p - 1) + 1):
-                if best >= most:
-                    return
-                x = (turn + s) % p
-                t, c = turns[x], cards[x]
-                gain = min(t + 1, c + got) - min(t, c)
-                turns[x], cards[x] = t + 1, c + got
-                go(x + 1, pos + 1, min(tokens - s + 1, self.max_clues), plays + gain)
-                turns[x], cards[x] = t, c
-
-        go(self.turn % p, self.drawn, self.clues, now)
+        # per deck position from ``drawn`` on: 1 if its card can still be played
+        useful = [1 if piles[col[o]] < val[o] <= reach[col[o]] else 0
+                  for o in range(self.drawn, N)]
+        best = self._turns(self.turn % p, 0, self.clues, now, [1] * p, cards, useful,
+                           total - self.score, 0)
         return min(total, self.score + best)
+
+    def _turns(self, turn: int, at: int, tokens: int, plays: int, turns: list[int],
+               cards: list[int], useful: list[int], most: int, best: int) -> int:
+        """``turns_bound``'s search over who draws ``useful[at:]``; the most plays
+        found, at least ``best`` (a method, not a closure: compiled, much faster)."""
+        if at == len(useful):
+            return plays if plays > best else best
+        got, p = useful[at], self.p
+        for s in range(min(tokens, p - 1) + 1):
+            if best >= most:
+                return best
+            x = (turn + s) % p
+            t, c = turns[x], cards[x]
+            gain = min(t + 1, c + got) - min(t, c)
+            turns[x], cards[x] = t + 1, c + got
+            best = self._turns(x + 1, at + 1, min(tokens - s + 1, self.max_clues),
+                               plays + gain, turns, cards, useful, most, best)
+            turns[x], cards[x] = t, c
+        return best
 
     def hand_overflow(self, spans: list[tuple[int, int]]) -> bool:
         """Whether, when some deck position is drawn, more cards must be held than the
@@ -410,43 +411,44 @@ class LiveSearch:
         discard that draws the next card; after the last draw, the final round.  The
         most plays over all of these, with every player keeping every card (more
         cards never play fewer) and a draw turn always given a token back."""
-        N, p, col, val, reach = self.N, self.p, self.col, self.val, self.reach
-        most = total - self.score
         hands, piles = self.useful_cards(), list(self.piles)
-        best = 0
-
-        def go(turn: int, pos: int, tokens: int, gained: int) -> None:
-            nonlocal best
-            # each draw turn plays at most one card, each final-round turn too
-            if gained + N - pos + p <= best:
-                return
-            if pos == N:
-                # at most one card per player still holding a card above its pile
-                if gained + sum(any(piles[c] < a for c, a in h) for h in hands) <= best:
-                    return
-                order = [(turn + d) % p for d in range(p)]
-                best = max(best, gained + most_plays(order, hands, piles, most - gained))
-                return
-            k, v = col[pos], val[pos]
-            for s in range(min(tokens, p - 1) + 1):
-                if best >= most:
-                    return
-                x = (turn + s) % p
-                mine = hands[x]
-                if piles[k] < v <= reach[k]:
-                    hands[x] = mine + [(k, v)]
-                after = min(tokens - s + 1, self.max_clues)
-                playable = [(c, a) for c, a in mine if piles[c] + 1 == a]
-                for c, a in playable:
-                    piles[c] = a
-                    go(x + 1, pos + 1, after, gained + 1)
-                    piles[c] = a - 1
-                if not playable:     # else playing one now is never worse (note, 3.5)
-                    go(x + 1, pos + 1, after, gained)
-                hands[x] = mine
-
-        go(self.turn % p, self.drawn, self.clues, 0)
+        best = self._endgame(self.turn % self.p, self.drawn, self.clues, 0, hands, piles,
+                             total - self.score, 0)
         return min(total, self.score + best)
+
+    def _endgame(self, turn: int, pos: int, tokens: int, gained: int,
+                 hands: list[list[tuple[int, int]]], piles: list[int], most: int,
+                 best: int) -> int:
+        """``endgame_bound``'s search from deck position ``pos``: the most plays
+        found, at least ``best`` (a method, not a closure: compiled, much faster)."""
+        N, p, col, val, reach = self.N, self.p, self.col, self.val, self.reach
+        # each draw turn plays at most one card, each final-round turn too
+        if gained + N - pos + p <= best:
+            return best
+        if pos == N:
+            # at most one card per player still holding a card above its pile
+            if gained + sum(any(piles[c] < a for c, a in h) for h in hands) <= best:
+                return best
+            order = [(turn + d) % p for d in range(p)]
+            return max(best, gained + most_plays(order, hands, piles, most - gained))
+        k, v = col[pos], val[pos]
+        for s in range(min(tokens, p - 1) + 1):
+            if best >= most:
+                return best
+            x = (turn + s) % p
+            mine = hands[x]
+            if piles[k] < v <= reach[k]:
+                hands[x] = mine + [(k, v)]
+            after = min(tokens - s + 1, self.max_clues)
+            playable = [(c, a) for c, a in mine if piles[c] + 1 == a]
+            for c, a in playable:
+                piles[c] = a
+                best = self._endgame(x + 1, pos + 1, after, gained + 1, hands, piles, most, best)
+                piles[c] = a - 1
+            if not playable:     # else playing one now is never worse (note, 3.5)
+                best = self._endgame(x + 1, pos + 1, after, gained, hands, piles, most, best)
+            hands[x] = mine
+        return best
 
     def useful_cards(self) -> list[list[tuple[int, int]]]:
         """Per player, the (color index, value) of each card that can still be played."""
@@ -658,33 +660,34 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
         left[i] = left[i + 1] + (1 if cards[i] else 0)
     if left[0] == 0:
         return 0
-    best = 0
     # (turn, piles) -> the most cards played on reaching it: the hands never change,
     # so a later visit with no more cards played cannot do better
     seen: dict[tuple, int] = {}
+    return min(_most(0, 0, 0, cards, left, piles, seen, enough), enough)
 
-    def go(i: int, played: int) -> None:
-        nonlocal best
-        if played > best:
-            best = played
-        if played + left[i] <= best or best >= enough:
-            return
-        key = (i, *piles)
-        if seen.get(key, -1) >= played:
-            return
-        seen[key] = played
-        passes = True
-        for k, v in cards[i]:
-            if piles[k] + 1 == v:
-                passes = False      # a turn that can play never does better passing
-                piles[k] = v
-                go(i + 1, played + 1)
-                piles[k] = v - 1
-        if passes:
-            go(i + 1, played)
 
-    go(0, 0)
-    return min(best, enough)
+def _most(i: int, played: int, best: int, cards: list[list[tuple[int, int]]],
+          left: list[int], piles: list[int], seen: dict[tuple, int], enough: int) -> int:
+    """``most_plays``'s search from turn ``i``: the most cards played, at least
+    ``best`` (a function, not a closure: compiled, much faster)."""
+    if played > best:
+        best = played
+    if played + left[i] <= best or best >= enough:
+        return best
+    key = (i, *piles)
+    if seen.get(key, -1) >= played:
+        return best
+    seen[key] = played
+    passes = True
+    for k, v in cards[i]:
+        if piles[k] + 1 == v:
+            passes = False      # a turn that can play never does better passing
+            piles[k] = v
+            best = _most(i + 1, played + 1, best, cards, left, piles, seen, enough)
+            piles[k] = v - 1
+    if passes:
+        best = _most(i + 1, played, best, cards, left, piles, seen, enough)
+    return best
 
 
 def run(start: Game, options: SolveOptions) -> LiveOutcome:
