@@ -427,7 +427,13 @@ class LiveSearch:
             return best
         if pos == N:
             # at most one card per player still holding a card above its pile
-            if gained + sum(any(piles[c] < a for c, a in h) for h in hands) <= best:
+            holders = 0
+            for h in hands:
+                for c, a in h:
+                    if piles[c] < a:
+                        holders += 1
+                        break
+            if gained + holders <= best:
                 return best
             order = [(turn + d) % p for d in range(p)]
             return max(best, gained + most_plays(order, hands, piles, most - gained))
@@ -654,7 +660,8 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
     L = len(order)
     # per turn, the mover's distinct cards above their piles (piles only grow, so
     # the others never play); ``left[i]``: turns from i on whose mover has one
-    cards = [sorted({(k, v) for k, v in hands[x] if v > piles[k]}) for x in order]
+    # (the order of a turn's cards changes how fast, never what, the search finds)
+    cards = [list({(k, v) for k, v in hands[x] if v > piles[k]}) for x in order]
     left = [0] * (L + 1)
     for i in range(L - 1, -1, -1):
         left[i] = left[i + 1] + (1 if cards[i] else 0)
