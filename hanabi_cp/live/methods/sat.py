@@ -1,6 +1,6 @@
 """Method "sat": the CNF of ``live.cnf`` (encodings/live-cnf.md) under a pysat solver
 (CaDiCaL 1.9.5 by default), through the one sliced entry point
-``sat_backend.sat_solve`` / ``run_limited`` (deadline checks every ~0.1 s).  The CNF
+``sat_backend.SatSession`` / ``run_limited`` (deadline checks every ~0.1 s).  The CNF
 encodes the rest of the game from the position the method is given (the deal or
 any later state); all or nothing is refused (``schedule.refuses``).
 
@@ -11,9 +11,9 @@ none, the solver's "no" under those assumptions proves nothing and is not used: 
 search starts again without them.  This is CP-SAT's solution hint, for a SAT solver.
 
 The best score (``--maximize``): find a complete game, then ask again for at least
-one more card on the piles (an assumption on a totalizer over the piles' top
-literals), until the solver says no.  Each call starts a fresh solver on the same
-clauses: simple, and the calls are few (one per score improvement).
+one more card on the piles (a unit clause on a totalizer over the piles' top
+literals), until the solver says no: one solver throughout, incremental, so what it
+learned proving one score stays for the next.
 
 With ``SolveOptions.proof``, the last, unsatisfiable, call is made again with proof
 logging (``proofs.prove_unsat``): its clauses (the CNF, and with ``maximize`` the
@@ -31,7 +31,7 @@ from pysat.card import ITotalizer
 
 from ...runtime.deadline import Deadline, TimeUp
 from ...errors import SolverBug
-from ...sat_backend import DEFAULT_SOLVER, check_solver, sat_solve
+from ...sat_backend import DEFAULT_SOLVER, SatSession, check_solver
 from ...method_registry import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import greedy_game
@@ -103,13 +103,20 @@ def solve_hinted(enc: LiveCnf, clauses: list[list[int]], solver: str, deadline: 
                  stats: dict) -> tuple[bool, list[int] | None]:
     """A model of ``clauses`` if there is one: first one extending the greedy game
     from the encoded position, else any (``stats["hint"]`` says which answered)."""
+    with SatSession(clauses, solver, deadline) as session:
+        return hinted(session, enc, stats)
+
+
+def hinted(session: SatSession, enc: LiveCnf, stats: dict) -> tuple[bool, list[int] | None]:
+    """``solve_hinted`` in an open session (what the solver learns under the hint's
+    assumptions follows from the clauses, so the second call keeps it)."""
     hint = enc.literals(*from_actions(enc.start, greedy_game(enc.start)))
-    ok, model, _ = sat_solve(clauses, solver, deadline, hint)
+    ok, model, _ = session.solve(hint)
     if ok:
         stats["hint"] = "greedy game extended"
         return True, model
     stats["hint"] = "greedy game not a model"
-    ok, model, _ = sat_solve(clauses, solver, deadline)
+    ok, model, _ = session.solve()
     return bool(ok), model
 
 
@@ -120,28 +127,32 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
     tot = ITotalizer([-x for x in enc.played], ubound=target, top_id=enc.pool.top)
     clauses = enc.clauses + tot.cnf.clauses
     calls = 0
-    while True:
-        # score >= best + 1  <=>  at most target - best - 1 piles short of the top
-        try:
-            if best is None:
-                ok, model = solve_hinted(enc, clauses, solver, deadline, stats)
-            else:
-                ok, model, _ = sat_solve(clauses, solver, deadline,
-                                         [-tot.rhs[target - best[0] - 1]])
-        except TimeUp as exc:
-            stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
-            if best is None:
-                return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
-            # The best game found so far is still a lower bound (the referee checks it).
-            return LiveOutcome(Status.UNKNOWN, enc.decode(best[1]), best[0], stats=stats,
-                               reason=f"{exc}: best score found {best[0]} of {target}")
-        calls += 1
-        if not ok or model is None:
-            break
-        true = {lit for lit in model if lit > 0}
-        best = (sum(x in true for x in enc.played), model)
-        if best[0] == target:
-            break
+    with SatSession(clauses, solver, deadline) as session:
+        while True:
+            # One solver throughout: each better score is asked for by a unit clause
+            # (score >= best + 1 <=> at most target - best - 1 piles short of the top),
+            # kept since no later call wants less, and what the solver learned stays.
+            try:
+                if best is None:
+                    ok, model = hinted(session, enc, stats)
+                else:
+                    session.add_clause([-tot.rhs[target - best[0] - 1]])
+                    ok, model, _ = session.solve()
+            except TimeUp as exc:
+                stats.update(solve_seconds=round(time.perf_counter() - t0, 6),
+                             sat_calls=calls)
+                if best is None:
+                    return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
+                # The best game found so far is still a lower bound (the referee checks it).
+                return LiveOutcome(Status.UNKNOWN, enc.decode(best[1]), best[0], stats=stats,
+                                   reason=f"{exc}: best score found {best[0]} of {target}")
+            calls += 1
+            if not ok or model is None:
+                break
+            true = {lit for lit in model if lit > 0}
+            best = (sum(x in true for x in enc.played), model)
+            if best[0] == target:
+                break
     stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
     if best is None:
         # No complete game keeps below the strike limit (and, in a speedrun, a copy of
