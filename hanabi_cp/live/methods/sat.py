@@ -10,7 +10,8 @@ that model answers like any other (the game is decoded and replayed); when it ha
 none, the solver's "no" under those assumptions proves nothing and is not used: the
 search starts again without them.  This is CP-SAT's solution hint, for a SAT solver.
 
-The best score (``--maximize``): find a complete game, then ask again for at least
+The best score (``--maximize``): ask for a win first (an assumption on the
+totalizer below); failing that, find a complete game, then ask again for at least
 one more card on the piles (a unit clause on a totalizer over the piles' top
 literals), until the solver says no: one solver throughout, incremental, so what it
 learned proving one score stays for the next.
@@ -133,7 +134,14 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
             # (score >= best + 1 <=> at most target - best - 1 piles short of the top),
             # kept since no later call wants less, and what the solver learned stays.
             try:
-                if best is None:
+                if best is None and calls == 0:
+                    # a win first: on a winnable deal the one call that matters (the
+                    # climb's last step costs as much), on a lost one the first "no"
+                    ok, model, _ = session.solve([-tot.rhs[0]])
+                    if not ok:
+                        calls += 1
+                        ok, model = hinted(session, enc, stats)
+                elif best is None:
                     ok, model = hinted(session, enc, stats)
                 else:
                     session.add_clause([-tot.rhs[target - best[0] - 1]])
