@@ -16,8 +16,9 @@ import click
 from ..errors import UsageError
 from ..runtime.limits import clip
 from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
-                              parse_replay, read_replay, replay_json, write_replay)
-from ..live.referee import replay
+                              parse_replay, replay_json, write_replay)
+from ..formats.textio import display_name, read_text
+from ..live.referee import Game, replay
 from ..live.rules import Rules, RulesError
 from ..live.clue_rules import clue_rules
 from ..live.variants import variant as find_variant
@@ -173,7 +174,6 @@ def load_game_deck(path: str) -> tuple[Deck, Replay | None]:
     """A deck for --rules live, and the game when DECK is a game file with a deck (a
     hanab.live export, a certificate): its variant, options and players count."""
     from ..formats.decks import looks_like_json, parse_deck_file
-    from ..formats.textio import display_name, read_text
     text = read_text(path, "the deck")
     name = display_name(path)
     if looks_like_json(text):
@@ -209,19 +209,24 @@ def game_rules(live: dict, game: Replay | None, deck: Deck, source: str) -> Rule
 
 
 def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_json: bool,
-                   certificate: str | None, force: bool, live: dict, hand, proof) -> None:
+                   certificate: str | None, force: bool, live: dict, hand, proof,
+                   refutation: str | None = None) -> None:
     if hand is not None:
         raise UsageError("--hand is the solitaire hand size; with --rules live use "
                          "--hand-size")
     if proof is not None and method not in ("auto", "sat"):
         raise UsageError(f"--proof: method {method} writes no proofs; with --rules live use "
                          f"--method sat or auto")
-    check_outputs("solve", proof_outputs(proof, certificate), force, {"DECK": deck_path})
+    check_outputs("solve", {**proof_outputs(proof, certificate), "--refutation": refutation},
+                  force, {"DECK": deck_path})
     deck, game = load_game_deck(deck_path)
     rules = game_rules(live, game, deck, deck_path)
     out = solve_live(deck, rules, method, options)
+    written = None if refutation is None else write_refutation(
+        Game.start(deck, rules), out, refutation, force, options.clock())
     if as_json:
-        echo_json({**out.to_json(), "rules": _rules_json(rules)})
+        echo_json({**out.to_json(), "rules": _rules_json(rules)}
+                  | ({} if written is None else {"refutation": written[2:]}))
     else:
         how = f"{out.method} (auto)" if method == "auto" else out.method
         click.echo(f"c method: {how}")
@@ -237,9 +242,41 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
             click.echo(f"c certificate verified by the referee (a complete game of "
                        f"{len(out.actions)} turns)")
         echo_proof(out, proof)
+        if written is not None:
+            click.echo(written)
     if certificate is not None:
         _write_certificate(deck, rules, out, certificate, force, as_json)
     ctx.exit(out.status.exit_code)
+
+
+def write_refutation(start: Game, out, path: str, force: bool, deadline) -> str:
+    """Write the search's refutation behind a loss to ``path`` once the checker has
+    walked it; the ``c`` line that says what was written, or why nothing was."""
+    from ..errors import SolverBug
+    from ..formats.outputs import write_texts
+    from ..live import refutation as refute
+    from ..runtime.deadline import TimeUp
+    if out.status is not Status.UNWINNABLE:
+        return "c no refutation written: " + (
+            "the deck is winnable (the certificate is the evidence)"
+            if out.status is Status.WINNABLE else "undecided")
+    goal = start.deck.target if out.score is None else out.score + 1
+    why = refute.refuses(start)
+    if why is not None or start.over:
+        return f"c no refutation written: {why or 'the game is already over'}"
+    try:
+        table = refute.refute(start, goal, deadline)
+        if table is None:
+            raise SolverBug(f"{out.method} said no game reaches {goal}, but the search "
+                            "found one")
+        used = refute.check(start, goal, table, deadline)
+    except TimeUp as exc:
+        return f"c no refutation written: {exc}"
+    except refute.RefutationError as exc:
+        raise SolverBug(f"the search's own refutation does not check: {exc}") from None
+    write_texts([(path, refute.to_json(goal, table))], force=force)
+    return (f"c refutation: {path} (no game reaches {goal}; {used:,} refuted states, "
+            f"walked again by the checker)")
 
 
 def _write_certificate(deck: Deck, rules: Rules, out, path: str, force: bool,
@@ -270,6 +307,10 @@ def _rules_json(rules: Rules) -> dict:
                               if getattr(rules, field))}
 
 
+# How a refutation file starts (``live.refutation.to_json``): told apart from a game.
+REFUTATION_MARK = '"format":"hanabi-cp live refutation"'
+
+
 def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live: dict,
                     hand) -> None:
     if hand is not None:
@@ -278,7 +319,10 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     if deck_path == "-" and actions_path == "-":
         raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
     deck, in_deck = load_game_deck(deck_path)
-    game = read_replay(actions_path)
+    text = read_text(actions_path, "the game")
+    if REFUTATION_MARK in text[:200]:
+        return _verify_refutation(ctx, deck, in_deck, text, actions_path, as_json, live)
+    game = parse_replay(text, display_name(actions_path))
     if game.players is not None and live.get("players") not in (None, game.players):
         raise UsageError(f"{actions_path}: the game has {game.players} players, "
                          f"but --players {live['players']} was given")
@@ -308,6 +352,32 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
             click.echo(f"c end: {rep.end_text}")
         click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")
     ctx.exit(0 if ok else 1)
+
+
+def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, text: str, path: str,
+                       as_json: bool, live: dict) -> None:
+    """``verify DECK REFUTATION``: walk the refutation again from the deal."""
+    from ..live import refutation as refute
+    goal, table = refute.from_json(text, display_name(path))
+    rules = game_rules(live, in_deck, deck, path)
+    try:
+        used = refute.check(Game.start(deck, rules), goal, table)
+        error = None
+    except refute.RefutationError as exc:
+        used, error = 0, str(exc)
+    if as_json:
+        echo_json({"verified": error is None, "goal": goal, "refuted_states": len(table),
+                   "used": used, "error": error, "rules": _rules_json(rules)})
+    else:
+        click.echo(f"c deck: {deck_summary(deck)}")
+        click.echo(_rules_line(rules))
+        click.echo("s VERIFIED" if error is None else "s REJECTED")
+        if error is None:
+            click.echo(f"c refutation: no game reaches {goal} ({used:,} of {len(table):,} "
+                       f"refuted states used, every legal action followed)")
+        else:
+            click.echo(f"c reason: {error}")
+    ctx.exit(0 if error is None else 1)
 
 
 def _first_difference(a: Deck, b: Deck) -> str:

@@ -41,6 +41,10 @@ from .proof_lines import echo_proof, no_proof, proof_outputs
 @click.option("--proof", default=None, metavar="FILE",
               help="Write a DRUP proof of UNWINNABLE to FILE (and its CNF to FILE.cnf), "
                    "checked by drup (method sat).")
+@click.option("--refutation", default=None, metavar="FILE",
+              help="With --rules live: write the search's refutation of an UNWINNABLE "
+                   "answer (or of one card more than the best score) to FILE, walked "
+                   "again by the checker first; `verify DECK FILE --rules live` checks it.")
 @click.option("--maximize", is_flag=True,
               help="Report the largest number of cards that can be played.")
 @click.option("--json", "as_json", is_flag=True,
@@ -50,8 +54,8 @@ from .proof_lines import echo_proof, no_proof, proof_outputs
 @force_option
 @live_options
 @click.pass_context
-def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof, maximize,
-              as_json, certificate, force, rules, **live):
+def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof, refutation,
+              maximize, as_json, certificate, force, rules, **live):
     """Decide whether DECK can be won with hand size H.
 
     Prints `s WINNABLE`, `s UNWINNABLE` or `s UNKNOWN` and exits with 10, 20 or 0
@@ -76,11 +80,13 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
         try:
             with ambient(deadline):         # reading the deck and the lost-deck reasons
                 return solve_live_cmd(ctx, deck, method, options, as_json, certificate,
-                                      force, live, hand, proof)
+                                      force, live, hand, proof, refutation)
         except TimeUp as exc:
             _time_up(ctx, Outcome(Status.UNKNOWN, reason=str(exc), method=method), as_json,
                      proof is not None)
     check_solitaire(live)
+    if refutation is not None:
+        raise UsageError("--refutation needs --rules live")
     check_outputs("solve", proof_outputs(proof, certificate), force, {"DECK": deck})
     prepare(method, maximize)
     try:

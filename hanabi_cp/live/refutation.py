@@ -1,0 +1,162 @@
+"""Refutations: the search's proof that no game from a position reaches a score,
+written down so that a checker can walk it again.
+
+A refutation of ``goal`` from a position is the set of states (canonical keys,
+``LiveSearch.key``) that the search refuted by trying every move, each with the
+highest score it proved out of reach there.  ``check`` walks the game again with
+the referee, not with the search's moves: from the position, at every state it
+reaches,
+
+- a game that is over must score below ``goal`` (the referee's score);
+- else the state is cut if its upper bound (``LiveSearch.bound``) is below
+  ``goal``;
+- else it must be listed as refuted below ``goal``, and every legal action of the
+  referee (``Game.legal_actions``) leads to a state checked the same way.
+
+What the check trusts: the referee, the bound (checked against brute force, and
+argued in encodings/live-search.md) and that states with one key have the same
+best score (the key merges identical cards and cards that can never be played).
+What it does not trust: the search's move generation and move merging, its do/undo
+bookkeeping, its rounds of limited discrepancy search and its transposition table.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from ..errors import InputError, MethodRefused
+from ..formats.jsonpos import load_json
+from ..runtime.compiled import load
+from ..runtime.deadline import NEVER, Deadline, TimeUp
+from .referee import Game
+
+FORMAT = "hanabi-cp live refutation"
+VERSION = 1
+SEARCH_PHASE = "the search (refutation)"
+CHECK_PHASE = "the refutation check"
+CHECK_EVERY = 256           # states between two looks at the clock
+
+
+class RefutationError(Exception):
+    """The refutation does not prove its claim (the message says where)."""
+
+
+def _search():
+    """The search module: its compiled copy when current (``runtime.compiled``)."""
+    from .methods import search
+    return load(search.__name__, search.__file__) or search
+
+
+def refuses(start: Game) -> str | None:
+    """Why no refutation can be written for the position, or None."""
+    if start.rules.clues is None:
+        return ("unlimited clue tokens: the search passes the turn by chains of clues "
+                "it does not visit one by one")
+    return None
+
+
+def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, int] | None:
+    """The refutation of ``goal`` from ``start`` (key -> the highest score proved
+    out of reach there, below ``goal``), or None if some game reaches ``goal``."""
+    why = refuses(start)
+    if why is not None:
+        raise MethodRefused(f"no refutation: {why}")
+    S = _search()
+    at = time.perf_counter() + deadline.remaining() if deadline.bounded else None
+    s = S.LiveSearch(start, at)
+    try:
+        if s.game(goal) is not None:
+            return None
+    except S.Timeout:
+        raise TimeUp(deadline.limit, SEARCH_PHASE) from None
+    table = {key: best for key, best in s.tt.items() if best < goal}
+    # only what the walk uses: the search's table also holds states of its earlier
+    # rounds and of other goals
+    return {key: table[key] for key in _walk(start, goal, table, deadline)}
+
+
+def check(start: Game, goal: int, refuted: dict[tuple, int],
+          deadline: Deadline = NEVER) -> int:
+    """Walk the refutation from ``start`` (see the module); the number of refuted
+    states the walk used.  RefutationError names the first state it does not
+    cover."""
+    return len(_walk(start, goal, refuted, deadline))
+
+
+def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline) -> set[tuple]:
+    """The refuted states the walk expands (RefutationError where it fails)."""
+    why = refuses(start)
+    if why is not None:
+        raise MethodRefused(f"no refutation: {why}")
+    S = _search()
+    seen: set[tuple] = set()
+    used: set[tuple] = set()
+    stack = [start.copy()]
+    while stack:
+        if len(seen) % CHECK_EVERY == 0:
+            deadline.check(CHECK_PHASE)
+        g = stack.pop()
+        if g.over:
+            if g.score >= goal:
+                raise RefutationError(f"{_where(g)}: the game is over with score "
+                                      f"{g.score}, not below {goal}")
+            continue
+        s = S.LiveSearch(g)
+        key = s.key()
+        if key in seen:
+            continue
+        seen.add(key)
+        if s.bound(goal) < goal:
+            continue
+        if refuted.get(key, goal) >= goal:
+            raise RefutationError(f"{_where(g)}: neither over, nor cut by the bound, nor "
+                                  f"listed as refuted below {goal}")
+        used.add(key)
+        for action in g.legal_actions():
+            child = g.copy()
+            child.apply(action)
+            stack.append(child)
+    return used
+
+
+def _where(g: Game) -> str:
+    return (f"turn {g.turn} (piles {'/'.join(map(str, g.piles))}, "
+            f"{g.deck.N - g.drawn} cards left, {g.clues} tokens, {g.strikes} strikes)")
+
+
+def to_json(goal: int, refuted: dict[tuple, int]) -> str:
+    """The refutation as JSON: the goal, and per refuted state its key (nested
+    lists) and the highest score proved out of reach there."""
+    rows = sorted(([_listed(key), best] for key, best in refuted.items()), key=json.dumps)
+    return json.dumps({"format": FORMAT, "version": VERSION, "goal": goal,
+                       "refuted": rows}, separators=(",", ":")) + "\n"
+
+
+def from_json(text: str, name: str) -> tuple[int, dict[tuple, int]]:
+    """(goal, refuted) from ``to_json``'s text; InputError naming ``name``."""
+    data = load_json(text, name, "the refutation")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(name, None, f'a {FORMAT} ("format": "{FORMAT}")', "something else")
+    if data.get("version") != VERSION:
+        raise InputError(name, None, f"version {VERSION}", f"version {data.get('version')!r}")
+    goal, rows = data.get("goal"), data.get("refuted")
+    if not isinstance(goal, int) or isinstance(goal, bool) or not isinstance(rows, list):
+        raise InputError(name, None, '"goal" an integer and "refuted" a list',
+                         f"{type(goal).__name__} and {type(rows).__name__}")
+    refuted: dict[tuple, int] = {}
+    for i, row in enumerate(rows):
+        if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], list)
+                and isinstance(row[1], int) and not isinstance(row[1], bool)):
+            raise InputError(name, None, f"refuted[{i}] as [key, score]", json.dumps(row)[:60])
+        refuted[_tupled(row[0])] = row[1]
+    return goal, refuted
+
+
+def _listed(x: Any) -> Any:
+    return [_listed(y) for y in x] if isinstance(x, tuple) else x
+
+
+def _tupled(x: Any) -> Any:
+    return tuple(_tupled(y) for y in x) if isinstance(x, list) else x

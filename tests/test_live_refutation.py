@@ -1,0 +1,112 @@
+"""Refutations of the search (``live.refutation``): on every lost tiny deal and
+position of the brute-force oracles, the search's refutation of a win (and of one
+card more than the best score) is walked again by the checker; a refutation
+missing any state it needs is rejected; the JSON form reads back."""
+
+from __future__ import annotations
+
+import pytest
+
+from hanabi_cp.errors import InputError, MethodRefused
+from hanabi_cp.live import refutation
+from hanabi_cp.live.referee import Game
+from hanabi_cp.live.rules import Rules
+from hanabi_cp.method_registry import Status
+from test_live_methods import FAST, oracle, position_oracle
+from test_live_proofs import RULES, SEARCH_LOST
+
+POSITIONS = {"seed": 77, "count": 600, "max_cards": 8}
+
+
+def lost_cases():
+    """(position, score to refute) for every tiny case that has a refutation:
+    a win where brute force says lost, one card more than its best score."""
+    for deck, rules, best in oracle(**FAST):
+        yield Game.start(deck, rules), best
+    for g, best in position_oracle(**POSITIONS):
+        yield g, best
+
+
+def test_every_refutation_of_the_oracles_checks():
+    checked = used = 0
+    for g, best in lost_cases():
+        if refutation.refuses(g) is not None or g.over:
+            continue
+        goals = [best.score + 1] if best.score < g.deck.target else []
+        if best.status is Status.UNWINNABLE and best.score + 1 < g.deck.target:
+            goals.append(g.deck.target)
+        for goal in goals:
+            ref = refutation.refute(g, goal)
+            assert ref is not None, (g, goal)
+            used += refutation.check(g, goal, ref)
+            checked += 1
+        # brute force's best score is reached: nothing to refute
+        assert refutation.refute(g, best.score) is None
+    assert checked > 300 and used > 0
+
+
+def test_a_refutation_missing_any_state_it_needs_is_rejected():
+    g = Game.start(SEARCH_LOST, RULES)
+    ref = refutation.refute(g, SEARCH_LOST.target)
+    assert ref and refutation.check(g, SEARCH_LOST.target, ref) == len(ref)
+    for key in ref:
+        short = {k: v for k, v in ref.items() if k != key}
+        with pytest.raises(refutation.RefutationError, match="listed as refuted below 6"):
+            refutation.check(g, SEARCH_LOST.target, short)
+    # a refuted score raised to the goal refutes nothing there
+    key = next(iter(ref))
+    with pytest.raises(refutation.RefutationError):
+        refutation.check(g, SEARCH_LOST.target, {**ref, key: SEARCH_LOST.target})
+
+
+def test_the_json_form_reads_back_and_bad_files_are_named():
+    g = Game.start(SEARCH_LOST, RULES)
+    ref = refutation.refute(g, 6)
+    text = refutation.to_json(6, ref)
+    assert refutation.from_json(text, "r.json") == (6, ref)
+    for bad, message in [("{", "r.json:1: expected valid JSON"),
+                         ('{"format": "x"}', "expected a hanabi-cp live refutation"),
+                         ('{"format": "hanabi-cp live refutation", "version": 9}',
+                          "expected version 1, found version 9"),
+                         ('{"format": "hanabi-cp live refutation", "version": 1, "goal": 6,'
+                          ' "refuted": [[1, 2]]}', "expected refuted.0. as .key, score.")]:
+        with pytest.raises(InputError, match=message):
+            refutation.from_json(bad, "r.json")
+
+
+def test_unlimited_clues_are_refused():
+    g = Game.start(SEARCH_LOST, Rules(2, 2, None, 1))
+    with pytest.raises(MethodRefused, match="unlimited clue tokens"):
+        refutation.refute(g, 6)
+
+
+def test_cli_writes_a_refutation_and_verify_walks_it_again(tmp_path):
+    import json
+
+    from hanabi_cp.formats import deck_to_text
+    from test_cli import WIN, run, s_line
+    from test_live_proofs import CLI_RULES
+    deck = tmp_path / "deck.txt"
+    deck.write_text(deck_to_text(SEARCH_LOST))
+    ref = tmp_path / "lost.ref.json"
+    res = run(["solve", deck, *CLI_RULES, "--refutation", ref])
+    assert res.exit_code == 20, res.output
+    assert f"c refutation: {ref} (no game reaches 6;" in res.stdout
+    ok = run(["verify", deck, ref, *CLI_RULES])
+    assert ok.exit_code == 0 and s_line(ok.stdout) == "s VERIFIED", ok.output
+    data = json.loads(ref.read_text())
+    data["refuted"] = data["refuted"][1:]           # one state it needs, gone
+    ref.write_text(json.dumps(data, separators=(",", ":")))
+    bad = run(["verify", deck, ref, *CLI_RULES])
+    assert bad.exit_code == 1 and s_line(bad.stdout) == "s REJECTED"
+    assert "nor listed as refuted below 6" in bad.stdout
+    again = run(["solve", deck, *CLI_RULES, "--refutation", ref])     # never overwritten
+    assert again.exit_code == 2 and "--force" in again.stderr
+    best = run(["solve", deck, *CLI_RULES, "--refutation", ref, "--force", "--maximize"])
+    assert best.exit_code == 20 and "no game reaches" in best.stdout
+    assert run(["verify", deck, ref, *CLI_RULES]).exit_code == 0
+    won = run(["solve", WIN, "--rules", "live", "--players", 3, "--refutation",
+               tmp_path / "won.json"])
+    assert won.exit_code == 10 and "c no refutation written: the deck is winnable" in won.stdout
+    solitaire = run(["solve", WIN, "--hand", 2, "--refutation", tmp_path / "x.json"])
+    assert solitaire.exit_code == 2 and "--refutation needs --rules live" in solitaire.stderr
