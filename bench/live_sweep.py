@@ -25,7 +25,8 @@ on the machine than the wall clock, which is what the time limit counts), and th
 load average of the machine beside it (``--jobs`` processes side by side).
 ``lost by r/s/e`` splits the losses by their evidence (``evidence``): a reason, the
 search's exhaustive refutation, or an encoding with no solution (with ``--proof``
-``solve`` backs the last two by a checked DRUP proof).
+``solve`` backs the last two by a checked DRUP proof); ``--rewalk`` writes the
+refutation of each loss the search shows and walks it again (``live.refutation``).
 
     .venv/bin/python -m bench.live_sweep                        # the whole sweep
     .venv/bin/python -m bench.live_sweep --quick                # 100 deals, 4 games, 5 s
@@ -47,9 +48,16 @@ SWEEPS = ("deals", "deals-max", "positions", "positions-max")
 STRATEGIES = ("recommendation", "information", "infobot", "cheat")
 
 
-def _setup() -> None:
+# With --rewalk: write and re-walk the refutation behind every loss the search shows
+# (``live.refutation``), outside the clock of the question.
+REWALK = False
+
+
+def _setup(rewalk: bool = False) -> None:
+    global REWALK
     from hanabi_cp.live.solve import live_methods
     live_methods()
+    REWALK = rewalk
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 
@@ -61,8 +69,21 @@ def _ask(start, maximize: bool, time_limit: float | None, built: float = 0.0):
     seconds = built + time.perf_counter() - t
     cpu = time.process_time() - c      # this process's CPU time (the encodings run in it too)
     assert out.status.value == "UNKNOWN" or out.verified or out.actions is None
+    shown = evidence(out)
+    walked = REWALK and shown == "search" and _rewalk(start, out)
     return (out.status.value, seconds, out.method, out.stats.get("nodes", 0), out.score, cpu,
-            evidence(out))
+            shown, walked)
+
+
+def _rewalk(start, out) -> bool:
+    """The search's refutation of the loss, written and walked again; a refutation
+    that does not check stops the benchmark (it would be a bug)."""
+    from hanabi_cp.live import refutation
+    goal = start.deck.target if out.score is None else out.score + 1
+    table = refutation.refute(start, goal)
+    assert table is not None, "the search found a game it had refuted"
+    refutation.check(start, goal, table)
+    return True
 
 
 def evidence(out) -> str:
@@ -120,7 +141,7 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def run_sweep(name: str, players: list[int], count: int, jobs: int,
-              time_limit: float | None, out=sys.stdout) -> list[tuple]:
+              time_limit: float | None, out=sys.stdout, rewalk: bool = False) -> list[tuple]:
     maximize = name.endswith("-max")
     task = _deal_task if name.startswith("deals") else _game_task
     what = (f"seeds 1..{count}" if name.startswith("deals")
@@ -133,7 +154,8 @@ def run_sweep(name: str, players: list[int], count: int, jobs: int,
             f"{'cpu p50':>7} {'cpu p99':>7} {'lost by r/s/e':>13}  load")
     print(head, file=out, flush=True)
     every = []
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_setup) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_setup,
+                                                  initargs=(rewalk,)) as pool:
         for p in players:
             tasks = [(p, seed, maximize, time_limit) for seed in range(1, count + 1)]
             rows = [r for chunk in pool.imap_unordered(task, tasks, chunksize=8) for r in chunk]
@@ -150,6 +172,9 @@ def run_sweep(name: str, players: list[int], count: int, jobs: int,
                   f"{statistics.median(cpu) * 1e3:>7.2f} {percentile(cpu, 99) * 1e3:>7.2f} "
                   f"{lost_by(rows):>13}  "
                   f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", file=out, flush=True)
+            if rewalk:
+                print(f"     re-walked: {sum(r[10] for r in rows)} refutations of the search, "
+                      f"every one checked", file=out, flush=True)
             for r in sorted(rows, key=lambda r: -r[4])[:3]:
                 where = f"seed {r[1]}" + (f" after {r[2]} actions" if task is _game_task else "")
                 print(f"     slowest: {where}: {r[3]} in {r[4] * 1e3:.1f} ms by {r[5]} "
@@ -174,6 +199,9 @@ def main(argv=None) -> None:
                     help="seconds per question (auto: the search, then the encodings)")
     ap.add_argument("--quick", action="store_true",
                     help="100 deals and 4 games per player count, 5 s per question")
+    ap.add_argument("--rewalk", action="store_true",
+                    help="write and re-walk the refutation of every loss the search shows "
+                         "(outside the timed question)")
     args = ap.parse_args(argv)
     if args.quick:
         args.seeds, args.games, args.time_limit = 100, 4, 5.0
@@ -187,7 +215,7 @@ def main(argv=None) -> None:
             ap.error(f"unknown sweep {name!r}; choose from {', '.join(SWEEPS)}")
         count = args.seeds if name.startswith("deals") else args.games
         t = time.perf_counter()
-        run_sweep(name, players, count, args.jobs, args.time_limit)
+        run_sweep(name, players, count, args.jobs, args.time_limit, rewalk=args.rewalk)
         print(f"   ({time.perf_counter() - t:.1f} s wall clock)", flush=True)
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
