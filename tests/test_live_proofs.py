@@ -81,9 +81,15 @@ def test_a_winnable_deal_writes_no_proof(tmp_path):
     assert not path.exists() and not Path(str(path) + ".cnf").exists()
 
 
-def test_cli_writes_and_reports_the_proof(tmp_path):
+def lost_deck_file(tmp_path: Path) -> Path:
+    """SEARCH_LOST as a deck file (give it CLI_RULES)."""
     deck = tmp_path / "deck.txt"
     deck.write_text(deck_to_text(SEARCH_LOST))
+    return deck
+
+
+def test_cli_writes_and_reports_the_proof(tmp_path):
+    deck = lost_deck_file(tmp_path)
     proof = tmp_path / "lost.drup"
     res = run(["solve", deck, *CLI_RULES, "--proof", proof])
     assert res.exit_code == 20, res.output

@@ -5,6 +5,8 @@ missing any state it needs is rejected; the JSON form reads back."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from hanabi_cp.errors import InputError, MethodRefused
@@ -13,7 +15,8 @@ from hanabi_cp.live.referee import Game
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.method_registry import Status
 from test_live_methods import FAST, oracle, position_oracle
-from test_live_proofs import RULES, SEARCH_LOST
+from test_cli import WIN, run, s_line
+from test_live_proofs import CLI_RULES, RULES, SEARCH_LOST, lost_deck_file
 
 POSITIONS = {"seed": 77, "count": 600, "max_cards": 8}
 
@@ -81,13 +84,7 @@ def test_unlimited_clues_are_refused():
 
 
 def test_cli_writes_a_refutation_and_verify_walks_it_again(tmp_path):
-    import json
-
-    from hanabi_cp.formats import deck_to_text
-    from test_cli import WIN, run, s_line
-    from test_live_proofs import CLI_RULES
-    deck = tmp_path / "deck.txt"
-    deck.write_text(deck_to_text(SEARCH_LOST))
+    deck = lost_deck_file(tmp_path)
     ref = tmp_path / "lost.ref.json"
     res = run(["solve", deck, *CLI_RULES, "--refutation", ref])
     assert res.exit_code == 20, res.output
