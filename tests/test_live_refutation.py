@@ -92,6 +92,8 @@ def test_cli_writes_a_refutation_and_verify_walks_it_again(tmp_path):
     ok = run(["verify", deck, ref, *CLI_RULES])
     assert ok.exit_code == 0 and s_line(ok.stdout) == "s VERIFIED", ok.output
     data = json.loads(ref.read_text())
+    ref.write_text(json.dumps(data, indent=2))      # reformatted: still a refutation
+    assert run(["verify", deck, ref, *CLI_RULES]).exit_code == 0
     data["refuted"] = data["refuted"][1:]           # one state it needs, gone
     ref.write_text(json.dumps(data, separators=(",", ":")))
     bad = run(["verify", deck, ref, *CLI_RULES])

@@ -307,10 +307,6 @@ def _rules_json(rules: Rules) -> dict:
                               if getattr(rules, field))}
 
 
-# How a refutation file starts (``live.refutation.to_json``): told apart from a game.
-REFUTATION_MARK = '"format":"hanabi-cp live refutation"'
-
-
 def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live: dict,
                     hand) -> None:
     if hand is not None:
@@ -320,7 +316,7 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
         raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
     deck, in_deck = load_game_deck(deck_path)
     text = read_text(actions_path, "the game")
-    if REFUTATION_MARK in text[:200]:
+    if _is_refutation(text, display_name(actions_path)):
         return _verify_refutation(ctx, deck, in_deck, text, actions_path, as_json, live)
     game = parse_replay(text, display_name(actions_path))
     if game.players is not None and live.get("players") not in (None, game.players):
@@ -352,6 +348,17 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
             click.echo(f"c end: {rep.end_text}")
         click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")
     ctx.exit(0 if ok else 1)
+
+
+def _is_refutation(text: str, name: str) -> bool:
+    """Whether the file is a refutation (``live.refutation.to_json``), not a game."""
+    from ..formats.decks import looks_like_json
+    from ..formats.jsonpos import load_json
+    from ..live.refutation import FORMAT
+    if not looks_like_json(text):
+        return False
+    data = load_json(text, name, "the game")
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, text: str, path: str,
