@@ -76,13 +76,11 @@ def _ask(start, maximize: bool, time_limit: float | None, built: float = 0.0):
 
 
 def _rewalk(start, out) -> bool:
-    """The search's refutation of the loss, written and walked again; a refutation
-    that does not check stops the benchmark (it would be a bug)."""
+    """The search's refutation of the loss, walked again by the checker (inside
+    ``refute``); one that does not check stops the benchmark (it would be a bug)."""
     from hanabi_cp.live import refutation
-    goal = start.deck.target if out.score is None else out.score + 1
-    table = refutation.refute(start, goal)
-    assert table is not None, "the search found a game it had refuted"
-    refutation.check(start, goal, table)
+    assert refutation.refute(start, refutation.goal_of(start, out)) is not None, \
+        "the search found a game it had refuted"
     return True
 
 

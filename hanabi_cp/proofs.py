@@ -46,6 +46,31 @@ class ProofResult:
     lines: int = 0              # proof lines written
 
 
+def proof_solver(name: str) -> str:
+    """The solver that writes the proof for a user's ``--solver``: it, if a CaDiCaL,
+    else the default CaDiCaL (the proof-logging solvers)."""
+    return name if name.startswith("cadical") else DEFAULT_SOLVER
+
+
+def unproved(exc: TimeUp) -> str:
+    """The reason of an UNKNOWN whose proof ran out of time (``exc``)."""
+    if exc.phase == CHECK_PHASE:
+        return (f"proof check did not finish within the time limit of {exc.limit:g} s (the "
+                f"SAT solver said unsatisfiable; an unchecked proof is no answer)")
+    return str(exc)
+
+
+def proof_stats(res: ProofResult) -> dict:
+    """What an answer's ``stats`` say of its proof."""
+    return {"proof": res.proof_path, "proof_cnf": res.cnf_path, "proof_lines": res.lines,
+            "proof_checked": res.valid}
+
+
+def rejected(res: ProofResult) -> str:
+    """The reason of an UNKNOWN whose proof drup rejected."""
+    return f"SAT solver said unsatisfiable but drup rejected its proof {res.proof_path}"
+
+
 def cnf_path_for(proof_path: str) -> str:
     """The CNF that a proof refers to is written next to it: ``P.cnf`` for ``P``."""
     return proof_path + ".cnf"

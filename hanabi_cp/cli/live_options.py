@@ -226,7 +226,7 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         Game.start(deck, rules), out, refutation, force, options.clock())
     if as_json:
         echo_json({**out.to_json(), "rules": _rules_json(rules)}
-                  | ({} if written is None else {"refutation": written[2:]}))
+                  | ({} if written is None else {"refutation": written}))
     else:
         how = f"{out.method} (auto)" if method == "auto" else out.method
         click.echo(f"c method: {how}")
@@ -243,39 +243,38 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
                        f"{len(out.actions)} turns)")
         echo_proof(out, proof)
         if written is not None:
-            click.echo(written)
+            click.echo(f"c {written}")
     if certificate is not None:
         _write_certificate(deck, rules, out, certificate, force, as_json)
     ctx.exit(out.status.exit_code)
 
 
 def write_refutation(start: Game, out, path: str, force: bool, deadline) -> str:
-    """Write the search's refutation behind a loss to ``path`` once the checker has
-    walked it; the ``c`` line that says what was written, or why nothing was."""
+    """Write the search's refutation behind a loss to ``path`` (walked by the
+    checker before it is returned, ``refutation.refute``); what was written, or why
+    nothing was."""
     from ..errors import SolverBug
     from ..formats.outputs import write_texts
     from ..live import refutation as refute
     from ..runtime.deadline import TimeUp
     if out.status is not Status.UNWINNABLE:
-        return "c no refutation written: " + (
+        return "no refutation written: " + (
             "the deck is winnable (the certificate is the evidence)"
             if out.status is Status.WINNABLE else "undecided")
-    goal = start.deck.target if out.score is None else out.score + 1
+    goal = refute.goal_of(start, out)
     why = refute.refuses(start)
     if why is not None or start.over:
-        return f"c no refutation written: {why or 'the game is already over'}"
+        return f"no refutation written: {why or 'the game is already over'}"
     try:
         table = refute.refute(start, goal, deadline)
-        if table is None:
-            raise SolverBug(f"{out.method} said no game reaches {goal}, but the search "
-                            "found one")
-        used = refute.check(start, goal, table, deadline)
     except TimeUp as exc:
-        return f"c no refutation written: {exc}"
+        return f"no refutation written: {exc}"
     except refute.RefutationError as exc:
         raise SolverBug(f"the search's own refutation does not check: {exc}") from None
+    if table is None:
+        raise SolverBug(f"{out.method} said no game reaches {goal}, but the search found one")
     write_texts([(path, refute.to_json(goal, table))], force=force)
-    return (f"c refutation: {path} (no game reaches {goal}; {used:,} refuted states, "
+    return (f"refutation: {path} (no game reaches {goal}; {len(table):,} refuted states, "
             f"walked again by the checker)")
 
 
@@ -316,8 +315,9 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
         raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
     deck, in_deck = load_game_deck(deck_path)
     text = read_text(actions_path, "the game")
-    if _is_refutation(text, display_name(actions_path)):
-        return _verify_refutation(ctx, deck, in_deck, text, actions_path, as_json, live)
+    data = _refutation_data(text, display_name(actions_path))
+    if data is not None:
+        return _verify_refutation(ctx, deck, in_deck, data, actions_path, as_json, live)
     game = parse_replay(text, display_name(actions_path))
     if game.players is not None and live.get("players") not in (None, game.players):
         raise UsageError(f"{actions_path}: the game has {game.players} players, "
@@ -350,22 +350,23 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     ctx.exit(0 if ok else 1)
 
 
-def _is_refutation(text: str, name: str) -> bool:
-    """Whether the file is a refutation (``live.refutation.to_json``), not a game."""
+def _refutation_data(text: str, name: str):
+    """The decoded file if it is a refutation (``live.refutation.to_json``), else None
+    (a game, read as one)."""
     from ..formats.decks import looks_like_json
     from ..formats.jsonpos import load_json
-    from ..live.refutation import FORMAT
+    from ..live.refutation import is_refutation
     if not looks_like_json(text):
-        return False
+        return None
     data = load_json(text, name, "the game")
-    return isinstance(data, dict) and data.get("format") == FORMAT
+    return data if is_refutation(data) else None
 
 
-def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, text: str, path: str,
+def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, path: str,
                        as_json: bool, live: dict) -> None:
     """``verify DECK REFUTATION``: walk the refutation again from the deal."""
     from ..live import refutation as refute
-    goal, table = refute.from_json(text, display_name(path))
+    goal, table = refute.from_data(data, display_name(path))
     rules = game_rules(live, in_deck, deck, path)
     try:
         used = refute.check(Game.start(deck, rules), goal, table)

@@ -57,9 +57,18 @@ def refuses(start: Game) -> str | None:
     return None
 
 
+def goal_of(start: Game, out) -> int:
+    """The score a loss's refutation refutes: a win, or with ``--maximize`` (``out``
+    has a best score) one card more than the best."""
+    return start.deck.target if out.score is None else out.score + 1
+
+
 def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, int] | None:
     """The refutation of ``goal`` from ``start`` (key -> the highest score proved
-    out of reach there, below ``goal``), or None if some game reaches ``goal``."""
+    out of reach there, below ``goal``), or None if some game reaches ``goal``.
+    It is returned only after ``check``'s walk has gone through it (and holds the
+    states that walk used, no more); a search whose table does not check raises
+    RefutationError."""
     why = refuses(start)
     if why is not None:
         raise MethodRefused(f"no refutation: {why}")
@@ -136,8 +145,17 @@ def to_json(goal: int, refuted: dict[tuple, int]) -> str:
 
 def from_json(text: str, name: str) -> tuple[int, dict[tuple, int]]:
     """(goal, refuted) from ``to_json``'s text; InputError naming ``name``."""
-    data = load_json(text, name, "the refutation")
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    return from_data(load_json(text, name, "the refutation"), name)
+
+
+def is_refutation(data: Any) -> bool:
+    """Whether decoded JSON is a refutation (as opposed to, say, a game)."""
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def from_data(data: Any, name: str) -> tuple[int, dict[tuple, int]]:
+    """``from_json`` of JSON already decoded."""
+    if not is_refutation(data):
         raise InputError(name, None, f'a {FORMAT} ("format": "{FORMAT}")', "something else")
     if data.get("version") != VERSION:
         raise InputError(name, None, f"version {VERSION}", f"version {data.get('version')!r}")

@@ -18,7 +18,7 @@ from ..runtime.deadline import Deadline, TimeUp
 from ..model import Deck
 from ..runtime.nogc import without_gc
 from ..play_sequence import PlaySequence
-from ..sat_backend import DEFAULT_SOLVER, check_solver, sat_solve
+from ..sat_backend import check_solver, sat_solve
 from ..method_registry import Method, Outcome, SolveOptions, Status
 from ..status import Reason
 from ..encoders.cnf import build
@@ -87,29 +87,23 @@ def _solve(clauses: Sequence[Sequence[int]], solver: str, deadline: Deadline, st
 
 def _with_proof(deck: Deck, h: int, enc: CnfEncoding, options: SolveOptions, deadline: Deadline,
                 stats: dict, t1: float) -> Outcome:
-    from ..proofs import CHECK_PHASE, prove_unsat
+    from ..proofs import proof_solver, proof_stats, prove_unsat, rejected, unproved
     assert options.proof is not None
     try:
         res = prove_unsat(enc.clauses, enc.num_vars, options.proof,
-                          solver=options.solver if options.solver.startswith("cadical") else DEFAULT_SOLVER,
+                          solver=proof_solver(options.solver),
                           comments=[f"hanabi-cp sat encoding of a {deck.N}-card deck, h = {h}"],
                           deadline=deadline)
     except TimeUp as exc:
         stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
-        if exc.phase == CHECK_PHASE:
-            return Outcome(Status.UNKNOWN, stats=stats, reason=(
-                f"proof check did not finish within the time limit of {exc.limit:g} s (the "
-                f"SAT solver said unsatisfiable; an unchecked proof is no answer)"))
-        return Outcome(Status.UNKNOWN, reason=str(exc), stats=stats)
+        return Outcome(Status.UNKNOWN, reason=unproved(exc), stats=stats)
     stats["solve_seconds"] = round(time.perf_counter() - t1, 6)
     if not res.unsat:
         assert res.model is not None    # prove_unsat keeps the model of a satisfiable CNF
         return Outcome(Status.WINNABLE, enc.decode(res.model), stats=stats)
-    stats.update({"proof": res.proof_path, "proof_cnf": res.cnf_path,
-                  "proof_lines": res.lines, "proof_checked": res.valid})
+    stats.update(proof_stats(res))
     if not res.valid:
-        return Outcome(Status.UNKNOWN, reason=f"SAT solver said unsatisfiable but drup "
-                       f"rejected its proof {res.proof_path}", stats=stats)
+        return Outcome(Status.UNKNOWN, reason=rejected(res), stats=stats)
     return Outcome(Status.UNWINNABLE, reason=f"SAT solver: unsatisfiable (proof: "
                    f"{res.proof_path}, checked by drup)", stats=stats)
 

@@ -32,7 +32,7 @@ from pysat.card import ITotalizer
 
 from ...runtime.deadline import Deadline, TimeUp
 from ...errors import SolverBug
-from ...sat_backend import DEFAULT_SOLVER, SatSession, check_solver
+from ...sat_backend import SatSession, check_solver
 from ...method_registry import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import greedy_game
@@ -75,27 +75,21 @@ def _proved(out: LiveOutcome, clauses: list[list[int]], enc: LiveCnf, options: S
     cannot be written and checked in time."""
     if not options.proof:
         return out
-    from ...proofs import CHECK_PHASE, prove_unsat
+    from ...proofs import proof_solver, proof_stats, prove_unsat, rejected, unproved
     stats = dict(out.stats)
-    solver = options.solver if options.solver.startswith("cadical") else DEFAULT_SOLVER
     top = max((abs(x) for c in clauses for x in c), default=0)
     try:
-        res = prove_unsat(clauses, top, options.proof, solver=solver, deadline=deadline,
+        res = prove_unsat(clauses, top, options.proof, solver=proof_solver(options.solver),
+                          deadline=deadline,
                           comments=[f"hanabi-cp live CNF: {enc.start.rules.describe()}, "
                                     f"{enc.start.deck.N} cards; unsatisfiable: {claim}"])
     except TimeUp as exc:
-        why = (f"proof check did not finish within the time limit of {exc.limit:g} s (the "
-               f"SAT solver said unsatisfiable; an unchecked proof is no answer)"
-               if exc.phase == CHECK_PHASE else str(exc))
-        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, why, stats=stats)
+        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, unproved(exc), stats=stats)
     if not res.unsat:       # the solvers disagree: never an answer
         raise SolverBug("sat: the CNF was unsatisfiable, then satisfiable with proof logging")
-    stats.update({"proof": res.proof_path, "proof_cnf": res.cnf_path,
-                  "proof_lines": res.lines, "proof_checked": res.valid})
+    stats.update(proof_stats(res))
     if not res.valid:
-        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, stats=stats,
-                           reason=f"SAT solver said unsatisfiable but drup rejected its "
-                                  f"proof {res.proof_path}")
+        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, rejected(res), stats=stats)
     return replace(out, stats=stats,
                    reason=f"{out.reason} (proof: {res.proof_path}, checked by drup)")
 
@@ -134,15 +128,13 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
             # (score >= best + 1 <=> at most target - best - 1 piles short of the top),
             # kept since no later call wants less, and what the solver learned stays.
             try:
-                if best is None and calls == 0:
+                if best is None:        # the first call: later ones have a best game
                     # a win first: on a winnable deal the one call that matters (the
                     # climb's last step costs as much), on a lost one the first "no"
                     ok, model, _ = session.solve([-tot.rhs[0]])
                     if not ok:
                         calls += 1
                         ok, model = hinted(session, enc, stats)
-                elif best is None:
-                    ok, model = hinted(session, enc, stats)
                 else:
                     session.add_clause([-tot.rhs[target - best[0] - 1]])
                     ok, model, _ = session.solve()

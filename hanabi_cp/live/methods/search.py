@@ -765,10 +765,9 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
         if best is not None:
             if best[1] == s.target:
                 return LiveOutcome(Status.WINNABLE, best[0], best[1], stats=_stats(s))
-            bounded = (f"the upper bound of the position (reach, pace, hand size, the "
-                       f"last draws) is {top} of {s.target}")
-            lost = _lost(start)
-            why = bounded if not lost else lost if top == s.target - 1 else f"{lost}; {bounded}"
+            why = _best_reason(_lost(start), top, s.target,
+                               f"the upper bound of the position (reach, pace, hand size, "
+                               f"the last draws) is {top} of {s.target}")
             return LiveOutcome(Status.UNWINNABLE, best[0], best[1], why, stats=_stats(s))
         best = s.game(0)           # the move order's first game: at once, a lower bound
         assert best is not None, "a game from a position that is not over always exists"
@@ -793,12 +792,19 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     game, score = best
     if score == s.target:
         return LiveOutcome(Status.WINNABLE, game, score, stats=_stats(s))
-    searched = (f"exhaustive search ({s.nodes:,} states visited): no complete game "
-                f"scores more than {score} of {s.target}")
-    # a lost-deck reason shows only that the deal cannot be won: a best score below
-    # target - 1 rests on the search as well
-    reason = searched if not lost else lost if score == s.target - 1 else f"{lost}; {searched}"
+    reason = _best_reason(lost, score, s.target,
+                          f"exhaustive search ({s.nodes:,} states visited): no complete "
+                          f"game scores more than {score} of {s.target}")
     return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=_stats(s))
+
+
+def _best_reason(lost: str | None, score: int, target: int, shown: str) -> str:
+    """The evidence for a best score below the target: ``shown`` (the bound or the
+    search that proves it), with the deal's lost-deck reason, which alone shows
+    only that the deal cannot be won (enough when ``score`` is ``target`` - 1)."""
+    if not lost:
+        return shown
+    return lost if score == target - 1 else f"{lost}; {shown}"
 
 
 METHOD = LiveMethod("search", run, "depth-first search with sound bounds (pace, hand "
