@@ -106,6 +106,9 @@ class LiveSearch:
             for o in hand:
                 self.held[self.cid[o]] += 1
         self.drawn = start.drawn
+        # per card kind, its copies drawn so far: positions[x][seen[x]] is the next
+        # one still in the deck (kept by do/undo; a bisection per value was slower)
+        self.seen = [bisect_left(pos, self.drawn) for pos in self.positions]
         self.piles = list(start.piles)
         self.score = sum(self.piles)
         self.clues = FREE if start.clues is None else start.clues
@@ -219,6 +222,7 @@ class LiveSearch:
         if from_deck:           # a deck play: the last card, drawn and played at once
             at = -1
             self.drawn += 1
+            self.seen[self.cid[order]] += 1
             self.end_turn = self.turn + self.p + 1
         else:
             at = hand.index(order)
@@ -246,6 +250,7 @@ class LiveSearch:
             drew = self.drawn
             hand.append(drew)
             self.held[self.cid[drew]] += 1
+            self.seen[self.cid[drew]] += 1
             self.drawn += 1
             if self.drawn == self.N and self.final_round:
                 self.end_turn = self.turn + self.p + 1
@@ -283,11 +288,13 @@ class LiveSearch:
             self.score = score
         if at < 0:                          # a deck play
             self.drawn -= 1
+            self.seen[x] -= 1
             return
         hand = self.hands[self.turn % self.p]
         if drew >= 0:
             hand.pop()
             self.held[self.cid[drew]] -= 1
+            self.seen[self.cid[drew]] -= 1
             self.drawn -= 1
         hand.insert(at, order)
         self.held[x] += 1
@@ -300,6 +307,7 @@ class LiveSearch:
         With a ``goal``, a cheaper (weaker) bound may be returned when it is
         already below the goal."""
         n, N, drawn, held, positions = self.n, self.N, self.drawn, self.held, self.positions
+        seen = self.seen
         # a deck play takes the last card without holding it: the rules that count
         # on every card passing through a hand (bottom card, hand size, endgame) rest
         simple_draws = self.final_round and not self.deck_plays
@@ -312,7 +320,7 @@ class LiveSearch:
             v, base, gate = top + 1, k * n - 1, -1
             while v <= n:
                 pos = positions[base + v]
-                j = bisect_left(pos, drawn)
+                j = seen[base + v]
                 if held[base + v]:
                     first = -1
                 elif j < len(pos):
@@ -529,7 +537,7 @@ class LiveSearch:
 
     def copies_left(self, x: int) -> int:
         pos = self.positions[x]
-        return self.held[x] + len(pos) - bisect_left(pos, self.drawn)
+        return self.held[x] + len(pos) - self.seen[x]
 
     def unlocks(self, o: int) -> int:
         """1 if the card after ``o`` in its color is in some hand."""
@@ -550,6 +558,9 @@ class LiveSearch:
         self.proved = True
         if self.over():
             return self.final_score() >= goal
+        # The key is built only when a table is asked or written: on a first dive
+        # that wins, never (the state is the same again after the moves are undone).
+        key: tuple | None = None
         if self.drawn >= self.N - self.ENDGAME:
             # near the end the bound is costly: the table first, and it keeps the
             # bound of a cut state (an upper bound on its final score, section 4)
@@ -564,12 +575,16 @@ class LiveSearch:
         else:
             if self.bound(goal) < goal:
                 return False
-            key = self.key()
-            if self.tt.get(key, FREE) < goal:
+            if self.tt:
+                key = self.key()
+                if self.tt.get(key, FREE) < goal:
+                    return False
+        if budget < FREE and self.tried:
+            if key is None:
+                key = self.key()
+            if self.tried.get(key, -1) >= budget:
+                self.proved = False     # tried in this search with as much budget: no game
                 return False
-        if budget < FREE and self.tried.get(key, -1) >= budget:
-            self.proved = False     # tried in this search with as much budget: no game
-            return False
         if self.free_clues and self.end_turn is None:
             moves = self.moves_through_free_clues()
         else:
@@ -589,6 +604,8 @@ class LiveSearch:
                 spent += 1      # the next move leaves the order once more
             for _ in steps:
                 self.undo()
+        if key is None:
+            key = self.key()
         if proved:
             self.tt[key] = goal - 1
         elif budget < FREE and self.tried.get(key, -1) < budget:
