@@ -131,8 +131,9 @@ class Deck:
             return cards.colors
         return array("i", map(itemgetter(1), cards))
 
-    @property
+    @cached_property
     def N(self) -> int:
+        # cached: the referee asks for it several times a move
         return len(self.cards)
 
     @cached_property

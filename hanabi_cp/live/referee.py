@@ -276,11 +276,12 @@ class Game:
         self._end(EndCondition(action.value))
 
     def _play_or_discard(self, action: Action) -> None:
-        order, hand = action.target, self.hands[self.player]
-        if not isinstance(order, int) or not 0 <= order < self.deck.N:
-            raise IllegalMove(f"the deck has no card #{order} (it has {self.deck.N})")
-        from_deck = action.kind is Kind.PLAY and order == self.deck_play()
-        if order not in hand and not from_deck:
+        order, hand, N = action.target, self.hands[self.player], self.deck.N
+        if not isinstance(order, int) or not 0 <= order < N:
+            raise IllegalMove(f"the deck has no card #{order} (it has {N})")
+        in_hand = order in hand
+        from_deck = not in_hand and action.kind is Kind.PLAY and order == self.deck_play()
+        if not in_hand and not from_deck:
             raise IllegalMove(f"player {self.player} does not hold this card")
         if action.kind is Kind.DISCARD:
             if not self.can_discard():
@@ -301,10 +302,10 @@ class Game:
             self._last_card_drawn()
             return
         hand.remove(order)
-        if self.drawn < self.deck.N:
+        if self.drawn < N:
             hand.append(self.drawn)
             self.drawn += 1
-            if self.drawn == self.deck.N:
+            if self.drawn == N:
                 self._last_card_drawn()
 
     def _lose(self, order: int) -> None:
@@ -361,26 +362,26 @@ class Game:
     def _check_end(self) -> None:
         """hanab.live's ``CheckEnd``, in its order, then this project's own ends."""
         r, target = self.rules, self.deck.target
-        best = self.max_reachable
+        best, score, hand = self.max_reachable, sum(self.piles), self.hands[self.player]
         if self.strikes >= r.strikes:
             self._end(EndCondition.STRIKEOUT)
         elif r.speedrun and best < target:
             self._end(EndCondition.SPEEDRUN_FAIL)
         elif r.all_or_nothing and best < target:
             self._end(EndCondition.ALL_OR_NOTHING_FAIL)
-        elif r.all_or_nothing and not self.hands[self.player] and not self.has_token():
+        elif r.all_or_nothing and not hand and not self.has_token():
             self._end(EndCondition.ALL_OR_NOTHING_SOFTLOCK)
         elif self.end_turn is not None and self.turn >= self.end_turn:
             self._end(EndCondition.NORMAL, "the final round is over")
-        elif sum(self.piles) == target:
+        elif score == target:
             self._end(EndCondition.NORMAL, "every pile is complete")
-        elif r.early_ends and sum(self.piles) == best:
+        elif r.early_ends and score == best:
             self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
         elif r.early_ends and self.end_turn is not None and self._nothing_playable():
             self._end(EndCondition.NORMAL, "no card still needed can be played")
         elif not r.final_round and self.drawn == self.deck.N and not any(self.hands):
             self._end(EndCondition.NORMAL, "the deck and the hands are empty")
-        elif not self.hands[self.player] and not self.can_clue() and self.deck_play() is None:
+        elif not hand and not self.can_clue() and self.deck_play() is None:
             self._end(EndCondition.NORMAL, "the player to move has no legal move")
 
     def _nothing_playable(self) -> bool:
