@@ -6,6 +6,7 @@ missing any state it needs is rejected; the JSON form reads back."""
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 
@@ -19,6 +20,7 @@ from test_cli import WIN, run, s_line
 from test_live_proofs import CLI_RULES, RULES, SEARCH_LOST, lost_deck_file
 
 POSITIONS = {"seed": 77, "count": 600, "max_cards": 8}
+DATA = pathlib.Path(__file__).parent / "data" / "hanablive"
 
 
 def lost_cases():
@@ -109,3 +111,53 @@ def test_cli_writes_a_refutation_and_verify_walks_it_again(tmp_path):
     assert won.exit_code == 10 and "c no refutation written: the deck is winnable" in won.stdout
     solitaire = run(["solve", WIN, "--hand", 2, "--refutation", tmp_path / "x.json"])
     assert solitaire.exit_code == 2 and "--refutation needs --rules live" in solitaire.stderr
+
+
+def test_analyze_writes_the_refutation_of_every_lost_position(tmp_path):
+    game = tmp_path / "game.json"        # 51 actions, lost at the 47th (best 24, then 23)
+    game.write_text((DATA / "no_variant_5p.json").read_text())
+    refs = tmp_path / "refs"
+    res = run(["analyze", game, "--refutations", refs, "--json"])
+    assert res.exit_code == 0, res.output
+    written = json.loads(res.stdout)["refutations"]
+    rows = json.loads(res.stdout)["rows"]
+    lost = [r["position"] for r in rows if r["status"] == "DECIDED" and r["best"] < 25]
+    assert [w["position"] for w in written] == lost and lost[0] == 47
+    for w in written:
+        assert w["file"] == str(refs / f"game.position-{w['position']}.refutation.json")
+        ok = run(["verify", game, w["file"], "--rules", "live"])
+        assert ok.exit_code == 0 and s_line(ok.stdout) == "s VERIFIED", ok.output
+        assert f"no game after {w['position']} actions reaches {w['goal']}" in ok.stdout
+    # position 50's refutation (no game reaches 24) moved one action back: there the
+    # best is still 24, and the walk finds a state it does not cover
+    moved = tmp_path / "moved.json"
+    data = json.loads(pathlib.Path(written[lost.index(50)]["file"]).read_text())
+    moved.write_text(json.dumps({**data, "position": data["position"][:-1]}))
+    bad = run(["verify", game, moved, "--rules", "live"])
+    assert bad.exit_code == 1 and s_line(bad.stdout) == "s REJECTED", bad.output
+    assert "nor listed as refuted below 24" in bad.stdout
+    data["position"][0] = {"type": 0, "target": 49}
+    moved.write_text(json.dumps(data))
+    bad = run(["verify", game, moved, "--rules", "live"])
+    assert bad.exit_code == 1 and "the refuted position cannot be reached: action #0" \
+        in bad.stdout
+    data["position"][0] = {"type": 0}
+    moved.write_text(json.dumps(data))
+    shape = run(["verify", game, moved, "--rules", "live"])
+    assert shape.exit_code == 2 and f"{moved}:1: expected an action" in shape.stderr
+    again = run(["analyze", game, "--refutations", refs])
+    assert again.exit_code == 2 and "use --force" in again.stderr
+    forced = run(["analyze", game, "--refutations", refs, "--force"])
+    assert forced.exit_code == 0 and f"c refutations: {len(lost)} written to {refs}" \
+        in forced.stdout
+    folder = run(["analyze", tmp_path, "--csv", tmp_path / "x.csv", "--refutations", refs])
+    assert folder.exit_code == 2 and "--refutations go with one GAME file" in folder.stderr
+
+
+def test_refute_positions_gives_up_where_no_time_is_left():
+    g = Game.start(SEARCH_LOST, RULES)
+    ref = refutation.refute(g, 6)
+    got = list(refutation.refute_positions(SEARCH_LOST, RULES, [], [(0, 5)], 0.0))
+    assert got == [(0, 6, None)]
+    got = list(refutation.refute_positions(SEARCH_LOST, RULES, [], [(0, 5)], None))
+    assert got == [(0, 6, ref)]

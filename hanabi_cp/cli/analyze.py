@@ -34,12 +34,16 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 @click.option("--figure", "figure_path", default=None, metavar="OUT",
               help="Also draw the post-mortem as `show GAME -o OUT` does (.svg, .png or "
                    "an .html replay).")
+@click.option("--refutations", "refutations_dir", default=None, metavar="DIR",
+              help="Write the search's refutation of each lost position (no game scores "
+                   "more than its best) into DIR, each walked again by the checker; "
+                   "`verify GAME FILE --rules live` walks one again.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With a folder: a progress bar on stderr.")
 @execution_options
 @force_option
 def analyze(game, deck_path, players, method, position_limit, time_limit, as_json, csv_path,
-            figure_path, progress, jobs, dask, force):
+            figure_path, refutations_dir, progress, jobs, dask, force):
     """The post-mortem of GAME: the best score still reachable after every action.
 
     GAME is a hanab.live export, a certificate of `solve --rules live` or a game of
@@ -55,15 +59,20 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
       hanabi-cp analyze game.json
       hanabi-cp analyze game.json --csv positions.csv
       hanabi-cp analyze game.json --figure postmortem.png
+      hanabi-cp analyze game.json --refutations proofs/
+      hanabi-cp verify game.json proofs/game.position-12.refutation.json --rules live
     """
     from ..live import postmortem as pm_mod
+    from .refutation_files import check_refutation_dir, refutations_line, write_refutations
     deadline = command_deadline(time_limit)
     if os.path.isdir(game):
         if csv_path is None:
             raise UsageError("analyze: a folder of games needs --csv OUT.csv (the rows are "
                              "the result)")
-        if as_json or deck_path is not None or figure_path is not None:
-            raise UsageError("analyze: --json, --deck and --figure go with one GAME file")
+        if as_json or deck_path is not None or figure_path is not None \
+                or refutations_dir is not None:
+            raise UsageError("analyze: --json, --deck, --figure and --refutations go with "
+                             "one GAME file")
         check_outputs("analyze", {"--csv": csv_path}, force, appended=["--csv"],
                       dirs_made=["--csv"])
         from ..studies.postmortems import run_folder
@@ -78,9 +87,16 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         fmt = format_of(figure_path)
     check_outputs("analyze", {"--csv": csv_path, "--figure": figure_path}, force,
                   {"GAME": game, "--deck": deck_path})
+    stem = os.path.splitext(os.path.basename(game))[0]
+    if refutations_dir is not None:
+        check_refutation_dir(refutations_dir, stem, force)
     from ..studies.postmortems import load_game
     deck, rules, actions, names = load_game(game, deck_path, players)
     result = pm_mod.analyze(deck, rules, actions, names, method, position_limit, deadline)
+    refuted = None
+    if refutations_dir is not None:
+        refuted = write_refutations(refutations_dir, stem, deck, rules, actions, result,
+                                    position_limit, deadline, force)
     if csv_path is not None:
         from ..studies.postmortems import write_rows
         write_rows(csv_path, os.path.basename(game), result, force)
@@ -94,7 +110,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
                    "final_score": result.final_score, "end": result.end,
                    "target": result.target, "rows": [r.as_dict() for r in result.rows],
                    "drops": [{"position": d.position, "before": d.before, "after": d.after,
-                              "text": d.text} for d in result.drops]})
+                              "text": d.text} for d in result.drops],
+                   **({} if refuted is None else {"refutations": refuted})})
         return
     click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
                f"(hanab.live {rules.variant_name}, open hands)")
@@ -106,6 +123,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
     undecided = sum(r.best is None for r in result.rows)
     if undecided:
         click.echo(f"c undecided: {undecided} positions (best shown as lower..upper bound)")
+    if refuted is not None:
+        click.echo(refutations_line(refutations_dir, refuted, rules))
     if csv_path is not None:
         click.echo(f"c wrote {csv_path}")
     if figure_path is not None:

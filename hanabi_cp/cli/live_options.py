@@ -18,7 +18,7 @@ from ..runtime.limits import clip
 from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
                               parse_replay, replay_json, write_replay)
 from ..formats.textio import display_name, read_text
-from ..live.referee import Game, replay
+from ..live.referee import Game, IllegalMove, replay
 from ..live.rules import Rules, RulesError
 from ..live.clue_rules import clue_rules
 from ..live.variants import variant as find_variant
@@ -317,7 +317,7 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     text = read_text(actions_path, "the game")
     data = _refutation_data(text, display_name(actions_path))
     if data is not None:
-        return _verify_refutation(ctx, deck, in_deck, data, actions_path, as_json, live)
+        return _verify_refutation(ctx, deck, in_deck, data, text, actions_path, as_json, live)
     game = parse_replay(text, display_name(actions_path))
     if game.players is not None and live.get("players") not in (None, game.players):
         raise UsageError(f"{actions_path}: the game has {game.players} players, "
@@ -362,27 +362,37 @@ def _refutation_data(text: str, name: str):
     return data if is_refutation(data) else None
 
 
-def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, path: str,
+def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str, path: str,
                        as_json: bool, live: dict) -> None:
-    """``verify DECK REFUTATION``: walk the refutation again from the deal."""
+    """``verify DECK REFUTATION``: walk the refutation again from its position (the
+    deal, or the state after the file's ``position`` actions)."""
     from ..live import refutation as refute
-    goal, table = refute.from_data(data, display_name(path))
+    name = display_name(path)
+    goal, table = refute.from_data(data, name)
+    position = refute.position_of(data, text, name)
     rules = game_rules(live, in_deck, deck, path)
+    used, error = 0, None
     try:
-        used = refute.check(Game.start(deck, rules), goal, table)
-        error = None
-    except refute.RefutationError as exc:
-        used, error = 0, str(exc)
+        start = Game.after(deck, rules, position)
+    except IllegalMove as exc:
+        error = f"the refuted position cannot be reached: {exc}"
+    if error is None:
+        try:
+            used = refute.check(start, goal, table)
+        except refute.RefutationError as exc:
+            error = str(exc)
     if as_json:
-        echo_json({"verified": error is None, "goal": goal, "refuted_states": len(table),
-                   "used": used, "error": error, "rules": _rules_json(rules)})
+        echo_json({"verified": error is None, "goal": goal, "position": len(position),
+                   "refuted_states": len(table), "used": used, "error": error,
+                   "rules": _rules_json(rules)})
     else:
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
+        where = f"after {len(position)} actions" if position else "from the deal"
         click.echo("s VERIFIED" if error is None else "s REJECTED")
         if error is None:
-            click.echo(f"c refutation: no game reaches {goal} ({used:,} of {len(table):,} "
-                       f"refuted states used, every legal action followed)")
+            click.echo(f"c refutation: no game {where} reaches {goal} ({used:,} of "
+                       f"{len(table):,} refuted states used, every legal action followed)")
         else:
             click.echo(f"c reason: {error}")
     ctx.exit(0 if error is None else 1)

@@ -24,13 +24,17 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from ..errors import InputError, MethodRefused
-from ..formats.jsonpos import load_json
+from ..errors import InputError, MethodRefused, SolverBug
+from ..formats.jsonpos import Shape, load_json
 from ..runtime.compiled import load
 from ..runtime.deadline import NEVER, Deadline, TimeUp
+from .actions import Action
+from ..model import Deck
 from .referee import Game
+from .rules import Rules
 
 FORMAT = "hanabi-cp live refutation"
 VERSION = 1
@@ -51,7 +55,12 @@ def _search():
 
 def refuses(start: Game) -> str | None:
     """Why no refutation can be written for the position, or None."""
-    if start.rules.clues is None:
+    return refuses_rules(start.rules)
+
+
+def refuses_rules(rules: Rules) -> str | None:
+    """Why no refutation can be written under ``rules``, or None."""
+    if rules.clues is None:
         return ("unlimited clue tokens: the search passes the turn by chains of clues "
                 "it does not visit one by one")
     return None
@@ -135,12 +144,24 @@ def _where(g: Game) -> str:
             f"{g.deck.N - g.drawn} cards left, {g.clues} tokens, {g.strikes} strikes)")
 
 
-def to_json(goal: int, refuted: dict[tuple, int]) -> str:
-    """The refutation as JSON: the goal, and per refuted state its key (nested
-    lists) and the highest score proved out of reach there."""
+def to_json(goal: int, refuted: dict[tuple, int], position: Sequence[Action] = ()) -> str:
+    """The refutation as JSON: the goal, the position it starts from (``position``:
+    the actions from the deal, hanab.live's JSON; absent for the deal itself), and
+    per refuted state its key (nested lists) and the highest score proved out of
+    reach there."""
     rows = sorted(([_listed(key), best] for key, best in refuted.items()), key=json.dumps)
-    return json.dumps({"format": FORMAT, "version": VERSION, "goal": goal,
-                       "refuted": rows}, separators=(",", ":")) + "\n"
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "goal": goal}
+    if position:
+        data["position"] = [a.to_json() for a in position]
+    data["refuted"] = rows
+    return json.dumps(data, separators=(",", ":")) + "\n"
+
+
+def position_of(data: dict, text: str, name: str) -> list[Action]:
+    """The actions from the deal to the position a decoded refutation starts from
+    (none: the deal); InputError naming ``name`` for one out of shape."""
+    from .replay_io import parse_actions
+    return parse_actions(data.get("position", []), Shape(text, name), ("position",))
 
 
 def from_json(text: str, name: str) -> tuple[int, dict[tuple, int]]:
@@ -178,3 +199,30 @@ def _listed(x: Any) -> Any:
 
 def _tupled(x: Any) -> Any:
     return tuple(_tupled(y) for y in x) if isinstance(x, list) else x
+
+
+def refute_positions(deck: Deck, rules: Rules, actions: Sequence[Action],
+                     bests: Iterable[tuple[int, int]], limit: float | None,
+                     deadline: Deadline = NEVER) -> Iterator[tuple[int, int, dict | None]]:
+    """For each (k, best) of a post-mortem, the refutation of ``best`` + 1 from the
+    position after the game's first k actions: (k, goal, the refutation), or
+    (k, goal, None) when ``limit`` seconds (and ``deadline``) ran out first."""
+    g, at = Game.start(deck, rules), 0
+    for k, best in bests:
+        while at < k:
+            g.apply(actions[at])
+            at += 1
+        left = deadline.remaining() if deadline.bounded else None
+        share = limit if left is None else left if limit is None else min(limit, left)
+        if share is not None and share <= 0:
+            yield k, best + 1, None
+            continue
+        try:
+            table = refute(g, best + 1, Deadline.after(share))
+        except TimeUp:
+            yield k, best + 1, None
+            continue
+        if table is None:
+            raise SolverBug(f"position {k}: the search found a game scoring more than "
+                            f"its best score {best}")
+        yield k, best + 1, table

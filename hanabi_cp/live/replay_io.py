@@ -109,11 +109,11 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     data = load_json(text, path, "the game")
     shape = Shape(text, path)
     if isinstance(data, list):
-        return Replay(_actions(data, shape, ()))
+        return Replay(parse_actions(data, shape, ()))
     if not isinstance(data, dict) or "actions" not in data:
         shape.fail((), 'a list of actions or a JSON object with "actions" (a hanabi-cp '
                    'certificate or a hanab.live game export)', describe(data))
-    actions = _actions(data["actions"], shape, ("actions",))
+    actions = parse_actions(data["actions"], shape, ("actions",))
     names = None
     if "players" in data:
         names = data["players"]
@@ -129,7 +129,9 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     return Replay(actions, len(names) if names else None, deck, options, names)
 
 
-def _actions(items, shape: Shape, where: tuple) -> list[Action]:
+def parse_actions(items, shape: Shape, where: tuple) -> list[Action]:
+    """The actions of a JSON list at ``where`` (hanab.live's shape); InputError at
+    the first one out of shape."""
     if not isinstance(items, list):
         shape.fail(where, "a list of actions", describe(items))
     out: list[Action] = []

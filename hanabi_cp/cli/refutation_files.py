@@ -1,0 +1,73 @@
+"""``analyze --refutations DIR``: one refutation file per lost position of a game."""
+
+from __future__ import annotations
+
+import glob
+import os
+
+from ..errors import FileError
+from ..formats.outputs import write_texts
+from ..live import refutation as refute
+from ..live.postmortem import PostMortem
+from ..live.rules import Rules
+from ..model import Deck
+from ..runtime.deadline import Deadline
+
+
+def file_name(stem: str, k: int) -> str:
+    return f"{stem}.position-{k}.refutation.json"
+
+
+def check_refutation_dir(folder: str, stem: str, force: bool) -> None:
+    """Refuse, before any work, a DIR that is a file, or (without ``force``) one that
+    already holds refutations of this game."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise FileError(f"{folder}: cannot write refutations into it: not a directory")
+    old = sorted(glob.glob(os.path.join(glob.escape(folder),
+                                        f"{glob.escape(stem)}.position-*.refutation.json")))
+    if old and not force:
+        raise FileError(f"{old[0]}: already exists (and {len(old) - 1} more refutations of "
+                        f"this game); use --force to overwrite")
+
+
+def write_refutations(folder: str, stem: str, deck: Deck, rules: Rules, actions, result:
+                      PostMortem, limit: float | None, deadline: Deadline,
+                      force: bool) -> list[dict]:
+    """The search's refutation of every decided position whose best score is below
+    the target, each written to ``folder`` once the checker has walked it; per
+    position: its number, the goal refuted, the file (None if the time ran out)
+    and the refuted states it holds."""
+    lost = [(r.position, r.best) for r in result.rows
+            if r.status == "DECIDED" and r.best is not None and r.best < result.target]
+    if not lost or refute.refuses_rules(rules) is not None:
+        return []
+    os.makedirs(folder, exist_ok=True)
+    done = []
+    for k, goal, table in refute.refute_positions(deck, rules, actions, lost, limit,
+                                                  deadline):
+        path = None
+        if table is not None:
+            path = os.path.join(folder, file_name(stem, k))
+            write_texts([(path, refute.to_json(goal, table, actions[:k]))], force=force)
+        done.append({"position": k, "goal": goal, "file": path,
+                     "states": 0 if table is None else len(table)})
+    return done
+
+
+def refutations_line(folder: str, rows: list[dict], rules: Rules) -> str:
+    """What ``write_refutations`` did, in one line."""
+    why = refute.refuses_rules(rules)
+    if why is not None:
+        return f"c no refutations: {why}"
+    if not rows:
+        return "c no refutations: no decided position is lost"
+    written = [r["position"] for r in rows if r["file"]]
+    late = [r["position"] for r in rows if not r["file"]]
+    line = f"c refutations: {len(written)} written to {folder}, each walked again"
+    if late:
+        line += f"; not within the position limit: positions {_span(late)}"
+    return line
+
+
+def _span(ks: list[int]) -> str:
+    return ", ".join(map(str, ks)) if len(ks) <= 6 else f"{ks[0]}, {ks[1]}, ... {ks[-1]}"
