@@ -200,6 +200,10 @@ def test_most_plays_counts_one_card_per_turn_in_color_order():
     assert most_plays([0, 1], hands, [0, 0]) == 1          # 2 before 1: only 1 plays
     assert most_plays([1, 0], hands, [0, 0]) == 2
     assert most_plays([1, 0, 1], hands, [0, 0]) == 3
+    # with a floor: exact above it, "at most the floor" at or below it
+    assert most_plays([1, 0, 1], hands, [0, 0], floor=2) == 3
+    assert most_plays([0, 1], hands, [0, 0], floor=1) <= 1
+    assert most_plays([0, 1], hands, [0, 0], floor=0) == 1
 
 
 def test_search_on_standard_decks_wins_with_checked_games():
@@ -368,11 +372,24 @@ def check_bounds(sample) -> dict[str, int]:
         fired["bound"] += b == best.score < sum(s.caps)
         if s.N - s.ENDGAME <= s.drawn < s.N and s.final_round and not s.deck_plays:
             total = sum(s.reach)
-            for name, value in (("turns", s.turns_bound(total)),
-                                ("endgame", s.endgame_bound(total))):
+            exact = s.endgame_bound(total)
+            for name, value in (("turns", s.turns_bound(total)), ("endgame", exact)):
                 assert value >= best.score, (name, str(g.deck), g.rules, g.hands, g.turn)
                 fired[name] += value == best.score < total
+            check_floors(s.endgame_bound, total, exact, s.score)
+        elif s.drawn == s.N and s.end_turn is not None:
+            check_floors(s.final_round_bound, sum(s.reach), s.final_round_bound(sum(s.reach)),
+                         s.score)
     return fired
+
+
+def check_floors(relaxation, total: int, exact: int, score: int) -> None:
+    """With a floor, a relaxation's value is its exact value when that makes more
+    plays than the floor, and the floor's score (still an upper bound) otherwise."""
+    for floor in range(total - score + 2):
+        got = relaxation(total, floor)
+        assert got == (exact if exact - score > floor else min(total, score + floor)), \
+            (floor, got, exact)
 
 
 def test_every_bound_of_the_search_holds_on_tiny_positions():

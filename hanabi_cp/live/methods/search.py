@@ -339,8 +339,12 @@ class LiveSearch:
                     break       # drawn last, played on the last turn: nothing can follow
             self.reach[k] = v - 1
             total += v - 1
+        # with a goal, the plays the relaxations below need to reach it: a count of
+        # plays at or below ``floor`` is all they must tell apart (see endgame_bound)
+        floor = 0 if goal is None else goal - self.score - 1
         if drawn == N:
-            return self.final_round_bound(total) if self.end_turn is not None else total
+            return self.final_round_bound(total, floor) if self.end_turn is not None \
+                else total
         loss = 0
         if late:
             late.sort(reverse=True)
@@ -357,7 +361,7 @@ class LiveSearch:
                 quick = self.turns_bound(total)
                 if quick < goal:
                     return min(total - loss, quick)
-            return min(total - loss, self.endgame_bound(total))
+            return min(total - loss, self.endgame_bound(total, floor))
         return total - loss
 
     def turns_bound(self, total: int) -> int:
@@ -406,22 +410,29 @@ class LiveSearch:
                 return True
         return False
 
-    def final_round_bound(self, total: int) -> int:
+    def final_round_bound(self, total: int, floor: int = 0) -> int:
         """After the last draw: the most plays the remaining turns can make, each
-        turn's player playing one card of their own or none (tokens ignored)."""
+        turn's player playing one card of their own or none (tokens ignored); a
+        count at or below ``floor`` only says that the most is at or below it."""
         left = self.end_turn - self.turn if self.end_turn is not None else 0
         order = [(self.turn + d) % self.p for d in range(left)]
-        return min(total, self.score + most_plays(order, self.useful_cards(), self.piles))
+        return min(total, self.score + most_plays(order, self.useful_cards(), self.piles,
+                                                  floor=max(floor, 0)))
 
-    def endgame_bound(self, total: int) -> int:
+    def endgame_bound(self, total: int, floor: int = 0) -> int:
         """With few cards left to draw (at most ``ENDGAME``): before each draw, some
         clues (at most p - 1 count, and no more than the tokens), then a play or
         discard that draws the next card; after the last draw, the final round.  The
         most plays over all of these, with every player keeping every card (more
-        cards never play fewer) and a draw turn always given a token back."""
+        cards never play fewer) and a draw turn always given a token back.
+
+        A count at or below ``floor`` only says that the most is at or below it:
+        the search starts from ``floor`` as if a relaxed game had made that many
+        plays, so it drops every branch that cannot make more (it decides "more
+        than floor?" without the exact count below it)."""
         hands, piles = self.useful_cards(), list(self.piles)
         best = self._endgame(self.turn % self.p, self.drawn, self.clues, 0, hands, piles,
-                             total - self.score, 0)
+                             total - self.score, max(floor, 0))
         return min(total, self.score + best)
 
     def _endgame(self, turn: int, pos: int, tokens: int, gained: int,
@@ -444,7 +455,8 @@ class LiveSearch:
             if gained + holders <= best:
                 return best
             order = [(turn + d) % p for d in range(p)]
-            return max(best, gained + most_plays(order, hands, piles, most - gained))
+            return max(best, gained + most_plays(order, hands, piles, most - gained,
+                                                 best - gained))
         k, v = col[pos], val[pos]
         for s in range(min(tokens, p - 1) + 1):
             if best >= most:
@@ -667,12 +679,14 @@ class LiveSearch:
 
 
 def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
-               piles: list[int], enough: int = FREE) -> int:
+               piles: list[int], enough: int = FREE, floor: int = 0) -> int:
     """The most cards the turns of players ``order`` can play from ``hands``
     ((color index, value) pairs), one card or none per turn, from ``piles`` on;
-    the search stops once ``enough`` is reached.  A turn that can play one of its
-    cards is never better off passing (encodings/live-search.md, 3.5), so only
-    turns that cannot play pass."""
+    the search stops once ``enough`` is reached, and a result at or below ``floor``
+    only says that the most is at or below it (branches that cannot play more
+    than ``floor`` are dropped).  A turn that can play one of its cards is never
+    better off passing (encodings/live-search.md, 3.5), so only turns that cannot
+    play pass."""
     piles = list(piles)
     L = len(order)
     # per turn, the mover's distinct cards above their piles (piles only grow, so
@@ -687,7 +701,7 @@ def most_plays(order: list[int], hands: list[list[tuple[int, int]]],
     # (turn, piles) -> the most cards played on reaching it: the hands never change,
     # so a later visit with no more cards played cannot do better
     seen: dict[tuple, int] = {}
-    return min(_most(0, 0, 0, cards, left, piles, seen, enough), enough)
+    return min(_most(0, 0, max(floor, 0), cards, left, piles, seen, enough), enough)
 
 
 def _most(i: int, played: int, best: int, cards: list[list[tuple[int, int]]],
