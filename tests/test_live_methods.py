@@ -392,6 +392,48 @@ def check_floors(relaxation, total: int, exact: int, score: int) -> None:
             (floor, got, exact)
 
 
+def late_positions():
+    """States with one or two cards left to draw: from tiny random positions, and
+    those a search visits on a hard 6-player deal (seed 1606, where stalls before
+    the last draw are what fails)."""
+    for g, _ in position_oracle(23, 600, 8):
+        yield g
+    seen: list[list[Action]] = []
+
+    class Recording(LiveSearch):
+        def reaches(self, goal: int, budget: int = 10 ** 9) -> bool:
+            if self.N - 2 <= self.drawn < self.N and len(seen) < 400:
+                seen.append(list(self.path))
+            return super().reaches(goal, budget)
+
+    deck, rules = standard_deck(1606), Rules.for_players(6)
+    Recording(Game.start(deck, rules)).game(deck.target)
+    for path in seen:
+        yield Game.after(deck, rules, path)
+
+
+def test_a_cut_before_the_last_draw_holds_after_its_clues():
+    """``stall_cut``: where the bound is below a goal before the last draw, it is
+    below it too k clues later (k < p), with at most k tokens fewer."""
+    checked = 0
+    for g in late_positions():
+        s = LiveSearch(g)
+        if g.over or not s.N - s.ENDGAME <= s.drawn < s.N or not s.final_round \
+                or s.deck_plays or s.free_clues:
+            continue
+        turn, tokens = s.turn, s.clues
+        for goal in range(s.score + 1, s.target + 1):
+            s.turn, s.clues = turn, tokens
+            if s.bound(goal) >= goal:
+                continue
+            for k in range(min(s.p - 1, tokens) + 1):
+                for fewer in range(tokens - k + 1):
+                    s.turn, s.clues = turn + k, fewer
+                    assert s.bound(goal) < goal, (str(g.deck), g.rules, g.turn, goal, k, fewer)
+                    checked += 1
+    assert checked > 1000, checked
+
+
 def test_every_bound_of_the_search_holds_on_tiny_positions():
     fired = check_bounds(position_oracle(23, 1500, 8))
     assert all(fired.values()), fired      # each is exact (and below the reach) somewhere

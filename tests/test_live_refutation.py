@@ -150,6 +150,9 @@ def test_analyze_writes_the_refutation_of_every_lost_position(tmp_path):
     forced = run(["analyze", game, "--refutations", refs, "--force"])
     assert forced.exit_code == 0 and f"c refutations: {len(lost)} written to {refs}" \
         in forced.stdout
+    a_file = run(["analyze", game, "--refutations", game])
+    assert a_file.exit_code == 2 and "cannot write refutations into it: not a directory" \
+        in a_file.stderr
     folder = run(["analyze", tmp_path, "--csv", tmp_path / "x.csv", "--refutations", refs])
     assert folder.exit_code == 2 and "--refutations go with one GAME file" in folder.stderr
 

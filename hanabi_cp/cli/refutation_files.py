@@ -6,7 +6,7 @@ import glob
 import os
 
 from ..errors import FileError
-from ..formats.outputs import write_texts
+from ..formats.outputs import check_folder, write_texts
 from ..live import refutation as refute
 from ..live.postmortem import PostMortem
 from ..live.rules import Rules
@@ -19,10 +19,11 @@ def file_name(stem: str, k: int) -> str:
 
 
 def check_refutation_dir(folder: str, stem: str, force: bool) -> None:
-    """Refuse, before any work, a DIR that is a file, or (without ``force``) one that
-    already holds refutations of this game."""
+    """Refuse, before any work, a DIR that is a file or cannot be made or written,
+    or (without ``force``) one that already holds refutations of this game."""
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise FileError(f"{folder}: cannot write refutations into it: not a directory")
+    check_folder(os.path.abspath(folder), True, folder)
     old = sorted(glob.glob(os.path.join(glob.escape(folder),
                                         f"{glob.escape(stem)}.position-*.refutation.json")))
     if old and not force:
@@ -41,7 +42,10 @@ def write_refutations(folder: str, stem: str, deck: Deck, rules: Rules, actions,
             if r.status == "DECIDED" and r.best is not None and r.best < result.target]
     if not lost or refute.refuses_rules(rules) is not None:
         return []
-    os.makedirs(folder, exist_ok=True)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise FileError(f"{folder}: cannot make the folder: {exc.strerror}") from None
     done = []
     for k, goal, table in refute.refute_positions(deck, rules, actions, lost, limit,
                                                   deadline):

@@ -120,6 +120,8 @@ class LiveSearch:
         self.path: list[Action] = []
         self.trail: list[tuple] = []
         self.tt: dict[tuple, int] = {}
+        # per ``stall_key``, the (player to move, tokens) of each state the bound cut
+        self.cuts: dict[tuple, list[tuple[int, int]]] = {}
         # per state, the largest budget with which a round of the current goal
         # failed there without a proof (``reaches``)
         self.tried: dict[tuple, int] = {}
@@ -547,6 +549,28 @@ class LiveSearch:
             out.append((PLAY, top))
         return out
 
+    def stall_key(self, goal: int) -> tuple:
+        """What the bound of a state before the last draw depends on, besides the
+        player to move and the tokens (see ``stall_cut``)."""
+        cid, val, col, piles, caps = self.cid, self.val, self.col, self.piles, self.caps
+        hands = tuple(tuple(sorted(cid[o] for o in hand if piles[col[o]] < val[o] <= caps[col[o]]))
+                      for hand in self.hands)
+        return (goal, self.drawn, tuple(piles), tuple(caps), hands)
+
+    def stall_cut(self, stalls: tuple) -> bool:
+        """Whether the bound is below the goal here because it was at a state with
+        the same ``stall_key`` whose clues lead here: k clues later (k < p) with at
+        most k tokens fewer.  Before the last draw the bound depends on the player
+        to move and the tokens only through the relaxations of sections 3.5, whose
+        choices from here are among those from there (encodings/live-search.md,
+        3.5, "Stalls")."""
+        me, tokens = self.turn % self.p, self.clues
+        for mover, had in self.cuts.get(stalls, ()):
+            k = (me - mover) % self.p
+            if k <= had and tokens <= had - k:
+                return True
+        return False
+
     def copies_left(self, x: int) -> int:
         pos = self.positions[x]
         return self.held[x] + len(pos) - self.seen[x]
@@ -580,9 +604,18 @@ class LiveSearch:
             known = self.tt.get(key, FREE)
             if known < goal:
                 return False
+            # before the last draw, a cut carries over to the states its clues
+            # lead to (``stall_cut``)
+            drawing = self.drawn < self.N
+            if drawing:
+                stalls = self.stall_key(goal)
+                if self.stall_cut(stalls):
+                    return False
             b = self.bound(goal)
             if b < goal:
                 self.tt[key] = b if b < known else known
+                if drawing:
+                    self.cuts.setdefault(stalls, []).append((self.turn % self.p, self.clues))
                 return False
         else:
             if self.bound(goal) < goal:
