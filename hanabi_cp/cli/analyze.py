@@ -60,7 +60,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
       hanabi-cp analyze game.json --csv positions.csv
       hanabi-cp analyze game.json --figure postmortem.png
       hanabi-cp analyze game.json --refutations proofs/
-      hanabi-cp verify game.json proofs/game.position-12.refutation.json --rules live
+      hanabi-cp verify game.json proofs/game.position-33.refutation.json --rules live
     """
     from ..live import postmortem as pm_mod
     from .refutation_files import check_refutation_dir, refutations_line, write_refutations
