@@ -17,9 +17,11 @@ from hanabi_cp.live.methods.search import LiveSearch, most_plays
 from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_live, solve_position
+from hanabi_cp.live.solve import (SAT_PORTFOLIO, LiveOutcome, candidates, live_methods,
+                                  solve_live, solve_position, stages)
 from hanabi_cp.model import Deck
 from hanabi_cp.method_registry import SolveOptions, Status, solve
+from hanabi_cp.sat_backend import DEFAULT_SOLVER
 
 BRUTE = "brute"
 FAST = {"seed": 14, "count": 1000, "max_cards": 7}
@@ -442,3 +444,33 @@ def test_every_bound_of_the_search_holds_on_tiny_positions():
 @pytest.mark.slow
 def test_every_bound_holds_on_thousands_more_positions():
     check_bounds(position_oracle(1023, 6000, 12))
+
+
+def test_auto_runs_sat_once_per_solver_of_its_portfolio_unless_one_is_chosen():
+    g = Game.start(standard_deck(1), Rules.for_players(3))
+    methods = candidates(g)
+    got = [(m.name, o.solver) for m, o in stages(methods, SolveOptions(time_limit=5))]
+    sat = [solver for name, solver in got if name == "sat"]
+    assert sat == list(SAT_PORTFOLIO) and sat[0] == DEFAULT_SOLVER and len(set(sat)) == 2
+    assert [name for name, _ in got][:1] == ["search"] and ("cpsat", DEFAULT_SOLVER) in got
+    chosen = stages(methods, SolveOptions(time_limit=5, solver="minisat22"))
+    assert [o.solver for m, o in chosen if m.name == "sat"] == ["minisat22"]
+
+
+def test_auto_tries_the_next_solver_when_one_gives_up(monkeypatch):
+    import hanabi_cp.live.solve as live_solve
+    calls = []
+    real = live_solve._run
+
+    def run(m, start, options):
+        calls.append((m.name, options.solver))
+        if (m.name, options.solver) != ("sat", SAT_PORTFOLIO[1]):
+            return LiveOutcome(Status.UNKNOWN, reason="gave up (test)")
+        return real(m, start, options)
+
+    monkeypatch.setattr(live_solve, "_run", run)
+    out = solve_live(standard_deck(1), Rules.for_players(3), options=SolveOptions(time_limit=60))
+    assert out.status is Status.WINNABLE and out.verified, out.reason
+    assert out.stats["solver"] == SAT_PORTFOLIO[1]
+    assert calls == [("search", DEFAULT_SOLVER), ("sat", SAT_PORTFOLIO[0]),
+                     ("sat", SAT_PORTFOLIO[1])]

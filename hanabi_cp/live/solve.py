@@ -21,6 +21,7 @@ from ..errors import InvalidParameter, MethodRefused, SolverBug
 from ..model import Deck
 from ..registry import Registry
 from ..method_registry import SolveOptions, Status
+from ..sat_backend import DEFAULT_SOLVER
 from ..status import Decision
 from .actions import Action
 from .referee import Game, replay
@@ -84,6 +85,10 @@ AUTO_ORDER = ("search", "sat", "cpsat", "brute")
 # thousand) is where the SAT and CP-SAT encodings decide in seconds what the search
 # does not in minutes.
 FIRST_SHARE = 0.2
+# With the default solver, the SAT stage is these solvers in turn, each a stage of
+# its own: on the tail, their times differ several-fold from one deal to the next
+# and neither decides every deal the other does (docs/real-games.md, "The SAT tail").
+SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 
 
 def live_methods() -> dict[str, LiveMethod]:
@@ -107,9 +112,10 @@ def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
 
 def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     """``auto``: without a time limit, the first candidate (every one is exact).
-    With one, the candidates in turn while undecided, each with a share of the
-    time left: the first FIRST_SHARE of the limit, each later one an equal part of
-    what remains, the last all of it.  Undecided at the end: the UNKNOWN outcome
+    With one, the candidates in turn while undecided (``stages``: the SAT method
+    once per solver of SAT_PORTFOLIO), each with a share of the time left: the
+    first FIRST_SHARE of the limit, each later one an equal part of what remains,
+    the last all of it.  Undecided at the end: the UNKNOWN outcome
     with the best game found (its score is a lower bound).  With
     ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
     if options.deadline is None:        # one clock for the answer and its proof
@@ -140,6 +146,18 @@ def _with_proof(start: Game, options: SolveOptions, out: LiveOutcome) -> LiveOut
     return replace(out, stats={**out.stats, "proof_attempt": proved.reason})
 
 
+def stages(methods: list[LiveMethod], options: SolveOptions) -> list[tuple[LiveMethod, SolveOptions]]:
+    """``auto``'s stages with a time limit: each method with the options it runs
+    with; ``sat`` once per solver of SAT_PORTFOLIO unless a solver was chosen."""
+    out: list[tuple[LiveMethod, SolveOptions]] = []
+    for m in methods:
+        if m.name == "sat" and options.solver == DEFAULT_SOLVER:
+            out += [(m, replace(options, solver=solver)) for solver in SAT_PORTFOLIO]
+        else:
+            out.append((m, options))
+    return out
+
+
 def _first_answer(start: Game, options: SolveOptions) -> LiveOutcome:
     methods = candidates(start, options.maximize)
     clock = options.clock()
@@ -147,15 +165,16 @@ def _first_answer(start: Game, options: SolveOptions) -> LiveOutcome:
         return _run(methods[0], start, options)
     total = clock.remaining()
     best: LiveOutcome | None = None
-    for i, m in enumerate(methods):
+    steps = stages(methods, options)
+    for i, (m, with_options) in enumerate(steps):
         left = clock.remaining()
         if left <= 0 and best is not None:
             break
         share = left
-        if i < len(methods) - 1:
-            share = min(left, total * FIRST_SHARE if i == 0 else left / (len(methods) - i))
+        if i < len(steps) - 1:
+            share = min(left, total * FIRST_SHARE if i == 0 else left / (len(steps) - i))
         share = max(share, 0.0)
-        out = _run(m, start, replace(options, time_limit=share,
+        out = _run(m, start, replace(with_options, time_limit=share,
                                      deadline=Deadline.after(share)))
         if out.status is not Status.UNKNOWN:
             return out
