@@ -148,7 +148,8 @@ def _with_proof(start: Game, options: SolveOptions, out: LiveOutcome) -> LiveOut
 
 def stages(methods: list[LiveMethod], options: SolveOptions) -> list[tuple[LiveMethod, SolveOptions]]:
     """``auto``'s stages with a time limit: each method with the options it runs
-    with; ``sat`` once per solver of SAT_PORTFOLIO unless a solver was chosen."""
+    with; ``sat`` once per solver of SAT_PORTFOLIO unless a solver other than
+    the default was chosen (the options cannot tell the default chosen from unset)."""
     out: list[tuple[LiveMethod, SolveOptions]] = []
     for m in methods:
         if m.name == "sat" and options.solver == DEFAULT_SOLVER:
