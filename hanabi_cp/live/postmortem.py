@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..runtime.deadline import Deadline
+from ..runtime.deadline import NEVER, Deadline
 from ..errors import InvalidParameter
 from ..model import Deck
 from ..method_registry import SolveOptions, Status
@@ -231,8 +231,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
 
 def _solve(g: Game, method: str, limit: float | None,
            deadline: Deadline | None) -> tuple[LiveOutcome, float]:
-    left = deadline.remaining() if deadline is not None and deadline.bounded else None
-    share = limit if left is None else left if limit is None else min(limit, left)
+    share = (deadline or NEVER).share(limit)
     started = time.perf_counter()
     options = SolveOptions(time_limit=None if share is None else max(share, 0.0),
                            maximize=True)

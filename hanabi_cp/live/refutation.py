@@ -22,6 +22,7 @@ bookkeeping, its rounds of limited discrepancy search and its transposition tabl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -201,6 +202,21 @@ def _tupled(x: Any) -> Any:
     return tuple(_tupled(y) for y in x) if isinstance(x, list) else x
 
 
+def refute_claim(start: Game, goal: int, deadline: Deadline,
+                 claimed_by: str) -> dict[tuple, int]:
+    """The refutation of ``goal`` from ``start`` that ``claimed_by`` says exists (a
+    loss it answered), checked (TimeUp when ``deadline`` passes first).  A search
+    that finds a game reaching ``goal``, or whose table does not check, is a
+    SolverBug."""
+    try:
+        table = refute(start, goal, deadline)
+    except RefutationError as exc:
+        raise SolverBug(f"the search's own refutation does not check: {exc}") from None
+    if table is None:
+        raise SolverBug(f"{claimed_by} said no game reaches {goal}, but the search found one")
+    return table
+
+
 def refute_positions(deck: Deck, rules: Rules, actions: Sequence[Action],
                      bests: Iterable[tuple[int, int]], limit: float | None,
                      deadline: Deadline = NEVER) -> Iterator[tuple[int, int, dict | None]]:
@@ -212,17 +228,10 @@ def refute_positions(deck: Deck, rules: Rules, actions: Sequence[Action],
         while at < k:
             g.apply(actions[at])
             at += 1
-        left = deadline.remaining() if deadline.bounded else None
-        share = limit if left is None else left if limit is None else min(limit, left)
-        if share is not None and share <= 0:
-            yield k, best + 1, None
-            continue
-        try:
-            table = refute(g, best + 1, Deadline.after(share))
-        except TimeUp:
-            yield k, best + 1, None
-            continue
-        if table is None:
-            raise SolverBug(f"position {k}: the search found a game scoring more than "
-                            f"its best score {best}")
+        share = deadline.share(limit)
+        table = None
+        if share is None or share > 0:
+            with contextlib.suppress(TimeUp):       # out of time: no refutation
+                table = refute_claim(g, best + 1, Deadline.after(share),
+                                     f"the post-mortem (position {k}, best score {best})")
         yield k, best + 1, table

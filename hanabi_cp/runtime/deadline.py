@@ -73,6 +73,14 @@ class Deadline:
         """Seconds left (negative once passed; infinite without a limit)."""
         return self.at - time.monotonic() if self.bounded else math.inf
 
+    def share(self, seconds: float | None) -> float | None:
+        """The seconds one piece of work may take: at most ``seconds`` (None: no cap
+        of its own) and what is left; None when neither bounds it."""
+        if not self.bounded:
+            return seconds
+        left = self.remaining()
+        return left if seconds is None else min(seconds, left)
+
     def expired(self) -> bool:
         return self.bounded and time.monotonic() >= self.at
 
