@@ -13,6 +13,7 @@ import pytest
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.live.actions import Action
 from hanabi_cp.live.methods.brute import MAX_CARDS
+from hanabi_cp.live import refutation
 from hanabi_cp.live.methods.search import LiveSearch, most_plays
 from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
 from hanabi_cp.live.referee import Game, replay
@@ -383,6 +384,48 @@ def check_bounds(sample) -> dict[str, int]:
             check_floors(s.final_round_bound, sum(s.reach), s.final_round_bound(sum(s.reach)),
                          s.score)
     return fired
+
+
+def check_deep(sample) -> int:
+    """``relaxed_plays`` (the last draws' relaxation by dynamic programming, from any
+    number of cards left) against ``endgame_bound`` (the same relaxation searched
+    exhaustively) for every count asked: below it, an upper bound on the exact
+    count; and the search with it on every state against brute force's best
+    score.  The number of states where the relaxation is below the reach."""
+    cuts = 0
+    for g, best in sample:
+        if g.over:
+            continue
+        s = LiveSearch(g)
+        s.bound()
+        total = sum(s.reach)        # without the pace loss, which the relaxations omit
+        if s.drawn < s.N and s.final_round and not s.deck_plays:
+            exact = s.endgame_bound(total) - s.score
+            for need in range(total - s.score + 2):
+                got = s.relaxed_plays(need)
+                where = (str(g.deck), g.rules, g.hands, g.turn, need)
+                assert exact <= got < need if exact < need else got >= need, (where, got, exact)
+            cuts += exact < total - s.score
+        for goal in (best.score, best.score + 1):
+            if goal > s.target:
+                continue
+            deep = LiveSearch(g)
+            deep.deep = True
+            where = (str(g.deck), g.rules, g.hands, g.turn, goal)
+            assert (deep.game(goal) is not None) == (goal <= best.score), where
+            if goal > best.score and refutation.refuses(g) is None:
+                # the checker cuts where the search did by this relaxation
+                refutation.check(g, goal, {k: b for k, b in deep.tt.items() if b < goal})
+    return cuts
+
+
+def test_the_deeper_relaxation_is_the_last_draws_one_and_keeps_every_best_score():
+    assert check_deep(position_oracle(23, 1500, 8)) >= 20     # 26 of them
+
+
+@pytest.mark.slow
+def test_the_deeper_relaxation_on_thousands_more_positions():
+    check_deep(position_oracle(1023, 6000, 12))
 
 
 def check_floors(relaxation, total: int, exact: int, score: int) -> None:

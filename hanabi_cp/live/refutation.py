@@ -10,12 +10,15 @@ reaches,
 - a game that is over must score below ``goal`` (the referee's score);
 - else the state is cut if its upper bound (``LiveSearch.bound``) is below
   ``goal``;
-- else it must be listed as refuted below ``goal``, and every legal action of the
-  referee (``Game.legal_actions``) leads to a state checked the same way.
+- else it must be listed as refuted below ``goal``; it is cut if the relaxation
+  of the last draws is below ``goal`` there (``LiveSearch.cut_when_listed``: the
+  search lists the states it cuts by it), else every legal action of the referee
+  (``Game.legal_actions``) leads to a state checked the same way.
 
-What the check trusts: the referee, the bound (checked against brute force, and
-argued in encodings/live-search.md) and that states with one key have the same
-best score (the key merges identical cards and cards that can never be played).
+What the check trusts: the referee, the bound and that relaxation (checked against
+brute force, and argued in encodings/live-search.md) and that states with one key
+have the same best score (the key merges identical cards and cards that can never
+be played).
 What it does not trust: the search's move generation and move merging, its do/undo
 bookkeeping, its rounds of limited discrepancy search and its transposition table.
 """
@@ -133,6 +136,8 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
             raise RefutationError(f"{_where(g)}: neither over, nor cut by the bound, nor "
                                   f"listed as refuted below {goal}")
         used.add(key)
+        if s.cut_when_listed(goal):
+            continue
         for action in g.legal_actions():
             child = g.copy()
             child.apply(action)

@@ -10,7 +10,9 @@ one mutable state with do/undo, that
   hand size (cards that must be held when a deck position is drawn), and with two
   cards or fewer left in the deck the most plays the remaining turns can make
   (first counted per player without their order, which is cheap and usually
-  enough, then exactly in a relaxation);
+  enough, then exactly in a relaxation); in a search that has grown hard, the
+  same relaxation from up to nine cards left, by dynamic programming
+  (``deeper_bound``);
 - remembers, in a transposition table keyed on a canonical state, the best score
   each state was proved not to reach (near the end also the bound of a cut state);
 - merges moves that lead to the same canonical state: copies of one card, every
@@ -63,6 +65,14 @@ class LiveSearch:
     BUDGETS: tuple[int, ...] = (0, 1, 2, 3, 4)
     # Deck cards left at most for the exact (relaxed) endgame bound.
     ENDGAME = 2
+    # Deck cards left at most for the same relaxation by dynamic programming
+    # (``deeper_bound``), where a state is visited again after a round failed
+    # there, everywhere once the search has visited DEEP_AFTER states, or always
+    # with ``deep``; at most RELAX_STEPS steps of it per state (it then cuts
+    # nothing there).
+    DEEP = 9
+    DEEP_AFTER = 2000
+    RELAX_STEPS = 500
 
     def __init__(self, start: Game, deadline: float | None = None):
         deck, rules = start.deck, start.rules
@@ -117,6 +127,7 @@ class LiveSearch:
         self.turn = start.turn + shift
         self.end_turn: int | None = None if start.end_turn is None else start.end_turn + shift
         self.reach = [0] * c
+        self.radix = [(n + 1) ** k for k in range(c)]   # the piles as one number
         self.path: list[Action] = []
         self.trail: list[tuple] = []
         self.tt: dict[tuple, int] = {}
@@ -127,6 +138,13 @@ class LiveSearch:
         self.tried: dict[tuple, int] = {}
         self.tried_goal = -1
         self.nodes = 0
+        self.deep = False
+        self.steps = 0          # what is left of one ``relaxed_plays``'s steps
+        self.simple_draws = self.final_round and not self.deck_plays
+        # ``relaxed_plays``'s tables per reach (as one number): the bit of each deck
+        # position's card, and per state of the relaxation 2 * an upper bound on
+        # its most plays, or 2 * a count of plays it reaches + 1
+        self.relaxed: dict[int, tuple[list[int], dict[tuple, int]]] = {}
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
 
@@ -478,6 +496,122 @@ class LiveSearch:
             hands[x] = mine
         return best
 
+    def deeper_bound(self, goal: int, steps: int) -> int:
+        """With the final round and no deck plays, an upper bound on the final score
+        below ``goal`` where the relaxation of the last draws (``relaxed_plays``,
+        at most ``steps`` steps) shows one, else ``goal``; it reads ``reach`` as
+        ``bound`` left it."""
+        most = self.relaxed_plays(goal - self.score, steps)
+        return self.score + most if self.score + most < goal else goal
+
+    def cut_when_listed(self, goal: int) -> bool:
+        """For a refutation's checker, at a state listed as refuted whose ``bound``
+        is not below ``goal``: whether ``deeper_bound`` is, in the window where the
+        search uses it, without a limit on its steps (the search lists the states
+        it cuts by it, section 5a)."""
+        return self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME \
+            and self.deeper_bound(goal, FREE) < goal
+
+    def relaxed_plays(self, need: int, steps: int = FREE) -> int:
+        """``endgame_bound``'s relaxation from any number of cards left, by dynamic
+        programming over (deck position, player to move, tokens, hands, piles): an
+        upper bound on the plays of every real continuation if below ``need``,
+        else at least ``need`` (also when ``steps`` run out first; each step is
+        one state of the relaxation) (encodings/live-search.md, 3.5, "Deeper")."""
+        n, c, p, N = self.n, self.c, self.p, self.N
+        piles, reach, col, val = list(self.piles), self.reach, self.col, self.val
+        width = c * n           # a player's bits: one per (color, value)
+        hands = 0
+        for q, hand in enumerate(self.hands):
+            for o in hand:
+                k, v = col[o], val[o]
+                if piles[k] < v <= reach[k]:
+                    hands |= 1 << (q * width + k * n + v - 1)
+        radix = self.radix
+        code = sum(piles[k] * radix[k] for k in range(c))
+        reached = sum(reach[k] * radix[k] for k in range(c))
+        known = self.relaxed.get(reached)
+        if known is None:
+            # per deck position: its card's bit in a player's part, or -1 (above reach)
+            draws = [col[o] * n + val[o] - 1 if val[o] <= reach[col[o]] else -1
+                     for o in range(N)]
+            known = self.relaxed[reached] = (draws, {})
+        every = sum(1 << (q * width) for q in range(p))     # one bit per player
+        tokens = min(self.clues, (p - 1) * (N - self.drawn))
+        self.steps = steps
+        return self._relaxed(self.drawn, self.turn % p, tokens, hands, code, piles, need,
+                             known[0], every, known[1])
+
+    def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int,
+                 piles: list[int], need: int, draws: list[int], every: int,
+                 memo: dict[tuple, int]) -> int:
+        """``relaxed_plays`` from deck position ``pos`` (of ``draws``; past the end:
+        the final round, ``pos`` counting its turns); ``hands`` holds player q's
+        needed (color, value) at bits q * c * n + color * n + value - 1, ``code``
+        the piles raised so far (a method, not a closure: compiled, much faster)."""
+        if need <= 0:
+            return 0
+        self.steps -= 1
+        if self.steps < 0:
+            return need         # out of steps: as if reached, which cuts nothing
+        n, c, p = self.n, self.c, self.p
+        L = len(draws)
+        left = L + p - pos          # turns that can still play: draws, final round
+        if left < need:
+            return left
+        key = (pos, turn, tokens, hands, code)
+        known = memo.get(key, -1)
+        if known >= 0:
+            # an upper bound on the most plays, below what was asked for then, or
+            # (odd) a count of plays reached
+            most = known >> 1
+            if (most < need) if known & 1 == 0 else (most >= need):
+                return most
+        width = c * n
+        best = 0
+        drawing = pos < L
+        stalls = min(tokens, p - 1) if drawing else 0
+        for s in range(stalls + 1):
+            x = (turn + s) % p
+            base = x * width
+            after = 0
+            mine = hands
+            if drawing:
+                after = min(tokens - s + 1, self.max_clues, (p - 1) * (L - pos - 1))
+                d = draws[pos]
+                if d >= 0 and piles[d // n] <= d % n:
+                    hands |= 1 << (base + d)
+            passes = True
+            for k in range(c):
+                top = piles[k]
+                if top < n and mine >> (base + k * n + top) & 1:
+                    passes = False      # a turn that can play never does better passing
+                    piles[k] = top + 1
+                    # the played value and every copy of it are dead now
+                    dead = ((1 << (top + 1)) - 1) << (k * n)
+                    got = 1 + self._relaxed(pos + 1, (x + 1) % p, after,
+                                            hands & ~(dead * every), code + self.radix[k],
+                                            piles, need - 1, draws, every, memo)
+                    piles[k] = top
+                    if got > best:
+                        best = got
+                        if best >= need:
+                            if self.steps >= 0:
+                                memo[key] = best << 1 | 1
+                            return best
+            if passes:
+                got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, piles, need,
+                                    draws, every, memo)
+                if got > best:
+                    best = got
+                    if best >= need:
+                        if self.steps >= 0:
+                            memo[key] = best << 1 | 1
+                        return best
+            hands = mine
+        memo[key] = best << 1
+        return best
+
     def useful_cards(self) -> list[list[tuple[int, int]]]:
         """Per player, the (color index, value) of each card that can still be played."""
         piles, reach, col, val = self.piles, self.reach, self.col, self.val
@@ -630,6 +764,17 @@ class LiveSearch:
             if self.tried.get(key, -1) >= budget:
                 self.proved = False     # tried in this search with as much budget: no game
                 return False
+        if self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME:
+            # the costlier relaxation where it pays: see DEEP
+            everywhere = self.deep or self.nodes >= self.DEEP_AFTER
+            if everywhere or self.tried:
+                if key is None:
+                    key = self.key()
+                if everywhere or key in self.tried:
+                    b = self.deeper_bound(goal, self.RELAX_STEPS)
+                    if b < goal:
+                        self.tt[key] = b
+                        return False
         if self.free_clues and self.end_turn is None:
             moves = self.moves_through_free_clues()
         else:
