@@ -66,10 +66,9 @@ class LiveSearch:
     # Deck cards left at most for the exact (relaxed) endgame bound.
     ENDGAME = 2
     # Deck cards left at most for the same relaxation by dynamic programming
-    # (``deeper_bound``), where a state is visited again after a round failed
-    # there, everywhere once the search has visited DEEP_AFTER states, or always
-    # with ``deep``; at most RELAX_STEPS steps of it per state (it then cuts
-    # nothing there).
+    # (``deeper_bound``), at every state once the search has visited DEEP_AFTER
+    # states (or always with ``deep``: the tests), with at most RELAX_STEPS steps
+    # of it per state (it then cuts nothing there).
     DEEP = 9
     DEEP_AFTER = 2000
     RELAX_STEPS = 500
@@ -764,17 +763,13 @@ class LiveSearch:
             if self.tried.get(key, -1) >= budget:
                 self.proved = False     # tried in this search with as much budget: no game
                 return False
-        if self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME:
-            # the costlier relaxation where it pays: see DEEP
-            everywhere = self.deep or self.nodes >= self.DEEP_AFTER
-            if everywhere or self.tried:
-                if key is None:
-                    key = self.key()
-                if everywhere or key in self.tried:
-                    b = self.deeper_bound(goal, self.RELAX_STEPS)
-                    if b < goal:
-                        self.tt[key] = b
-                        return False
+        if (self.deep or self.nodes >= self.DEEP_AFTER) and self.simple_draws \
+                and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME:
+            # the costlier relaxation once the search has grown hard (see DEEP)
+            b = self.deeper_bound(goal, self.RELAX_STEPS)
+            if b < goal:
+                self.tt[key if key is not None else self.key()] = b
+                return False
         if self.free_clues and self.end_turn is None:
             moves = self.moves_through_free_clues()
         else:
