@@ -14,7 +14,7 @@ from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.live.actions import Action
 from hanabi_cp.live.methods.brute import MAX_CARDS
 from hanabi_cp.live import refutation
-from hanabi_cp.live.methods.search import LiveSearch, most_plays
+from hanabi_cp.live.methods.search import PLAY, LiveSearch, most_plays
 from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
@@ -417,6 +417,24 @@ def check_deep(sample) -> int:
                 # the checker cuts where the search did by this relaxation
                 refutation.check(g, goal, {k: b for k, b in deep.tt.items() if b < goal})
     return cuts
+
+
+def test_a_deck_play_starts_the_final_round_only_where_the_rules_have_one():
+    """The search ends a game where the referee does: after a deck play (it draws
+    the last card) there is no final round in all or nothing.  Found by ``check_deep``:
+    a refutation listed a state with a final round the referee never starts."""
+    deck = Deck.of([(1, 1), (3, 1), (1, 1), (2, 1)])
+    for all_or_nothing in (False, True):
+        rules = Rules(2, 1, 0, 3, deck_plays=True, all_or_nothing=all_or_nothing)
+        s = LiveSearch(Game.after(deck, rules, [Action.play(0)]))
+        s.do(PLAY, 3)           # the deck play of the last card, 2:1
+        g = Game.after(deck, rules, [Action.play(0), Action.play(3)])
+        assert s.key() == LiveSearch(g).key() and (g.end_turn is None) == all_or_nothing
+        start = Game.start(deck, rules)
+        search = LiveSearch(start)
+        if search.game(deck.target) is None:
+            refutation.check(start, deck.target, {k: b for k, b in search.tt.items()
+                                                  if b < deck.target})
 
 
 def test_the_deeper_relaxation_is_the_last_draws_one_and_keeps_every_best_score():

@@ -139,11 +139,12 @@ class LiveSearch:
         self.nodes = 0
         self.deep = False
         self.steps = 0          # what is left of one ``relaxed_plays``'s steps
+        self.token_span = self.code_span = 1    # (set by ``relaxed_plays``)
         self.simple_draws = self.final_round and not self.deck_plays
         # ``relaxed_plays``'s tables per reach (as one number): the bit of each deck
         # position's card, and per state of the relaxation 2 * an upper bound on
         # its most plays, or 2 * a count of plays it reaches + 1
-        self.relaxed: dict[int, tuple[list[int], dict[tuple, int]]] = {}
+        self.relaxed: dict[int, tuple[list[int], dict[tuple[int, int], int]]] = {}
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
 
@@ -242,7 +243,8 @@ class LiveSearch:
             at = -1
             self.drawn += 1
             self.seen[self.cid[order]] += 1
-            self.end_turn = self.turn + self.p + 1
+            if self.final_round:    # as after any last draw (none in all or nothing)
+                self.end_turn = self.turn + self.p + 1
         else:
             at = hand.index(order)
             del hand[at]
@@ -537,28 +539,35 @@ class LiveSearch:
             known = self.relaxed[reached] = (draws, {})
         every = sum(1 << (q * width) for q in range(p))     # one bit per player
         tokens = min(self.clues, (p - 1) * (N - self.drawn))
+        self.token_span = (p - 1) * N + 1
+        self.code_span = (n + 1) ** c
         self.steps = steps
-        return self._relaxed(self.drawn, self.turn % p, tokens, hands, code, piles, need,
-                             known[0], every, known[1])
+        front = 0       # in a player's part, per color below n: the bit of its next value
+        for k in range(c):
+            if piles[k] < n:
+                front |= 1 << (k * n + piles[k])
+        return self._relaxed(self.drawn, self.turn % p, tokens, hands, code, front, piles,
+                             need, known[0], every, known[1])
 
-    def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int,
+    def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int,
                  piles: list[int], need: int, draws: list[int], every: int,
-                 memo: dict[tuple, int]) -> int:
+                 memo: dict[tuple[int, int], int]) -> int:
         """``relaxed_plays`` from deck position ``pos`` (of ``draws``; past the end:
         the final round, ``pos`` counting its turns); ``hands`` holds player q's
-        needed (color, value) at bits q * c * n + color * n + value - 1, ``code``
-        the piles raised so far (a method, not a closure: compiled, much faster)."""
+        needed (color, value) at bits q * c * n + color * n + value - 1, ``front``
+        the bits of the cards the piles take next, ``code`` the piles as one number
+        (a method, not a closure: compiled, much faster)."""
         if need <= 0:
             return 0
         self.steps -= 1
         if self.steps < 0:
             return need         # out of steps: as if reached, which cuts nothing
-        n, c, p = self.n, self.c, self.p
+        n, p = self.n, self.p
         L = len(draws)
         left = L + p - pos          # turns that can still play: draws, final round
         if left < need:
             return left
-        key = (pos, turn, tokens, hands, code)
+        key = (hands, ((pos * p + turn) * self.token_span + tokens) * self.code_span + code)
         known = memo.get(key, -1)
         if known >= 0:
             # an upper bound on the most plays, below what was asked for then, or
@@ -566,7 +575,8 @@ class LiveSearch:
             most = known >> 1
             if (most < need) if known & 1 == 0 else (most >= need):
                 return most
-        width = c * n
+        width = self.c * n
+        part = (1 << width) - 1
         best = 0
         drawing = pos < L
         stalls = min(tokens, p - 1) if drawing else 0
@@ -580,33 +590,33 @@ class LiveSearch:
                 d = draws[pos]
                 if d >= 0 and piles[d // n] <= d % n:
                     hands |= 1 << (base + d)
-            passes = True
-            for k in range(c):
-                top = piles[k]
-                if top < n and mine >> (base + k * n + top) & 1:
-                    passes = False      # a turn that can play never does better passing
-                    piles[k] = top + 1
-                    # the played value and every copy of it are dead now
-                    dead = ((1 << (top + 1)) - 1) << (k * n)
-                    got = 1 + self._relaxed(pos + 1, (x + 1) % p, after,
-                                            hands & ~(dead * every), code + self.radix[k],
-                                            piles, need - 1, draws, every, memo)
-                    piles[k] = top
-                    if got > best:
-                        best = got
-                        if best >= need:
-                            if self.steps >= 0:
-                                memo[key] = best << 1 | 1
-                            return best
-            if passes:
-                got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, piles, need,
-                                    draws, every, memo)
+            # the mover's playable cards, from its hand before the draw
+            playable = (mine >> base) & part & front
+            if not playable:
+                got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, front, piles,
+                                    need, draws, every, memo)
                 if got > best:
                     best = got
-                    if best >= need:
-                        if self.steps >= 0:
-                            memo[key] = best << 1 | 1
-                        return best
+            # a turn that can play never does better passing (3.5)
+            while playable and best < need:
+                bit = playable & -playable
+                playable ^= bit
+                at = bit.bit_length() - 1
+                k, top = at // n, at % n
+                piles[k] = top + 1
+                # the played value and every copy of it are dead now
+                dead = ((1 << (top + 1)) - 1) << (k * n)
+                got = 1 + self._relaxed(pos + 1, (x + 1) % p, after, hands & ~(dead * every),
+                                        code + self.radix[k],
+                                        front ^ bit | (bit << 1 if top + 1 < n else 0),
+                                        piles, need - 1, draws, every, memo)
+                piles[k] = top
+                if got > best:
+                    best = got
+            if best >= need:
+                if self.steps >= 0:
+                    memo[key] = best << 1 | 1
+                return best
             hands = mine
         memo[key] = best << 1
         return best
