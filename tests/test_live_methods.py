@@ -415,7 +415,7 @@ def check_deep(sample) -> int:
             assert (deep.game(goal) is not None) == (goal <= best.score), where
             if goal > best.score and refutation.refuses(g) is None:
                 # the checker cuts where the search did by this relaxation
-                refutation.check(g, goal, {k: b for k, b in deep.tt.items() if b < goal})
+                refutation.check(g, goal, deep.refuted(goal))
     return cuts
 
 
@@ -433,8 +433,7 @@ def test_a_deck_play_starts_the_final_round_only_where_the_rules_have_one():
         start = Game.start(deck, rules)
         search = LiveSearch(start)
         if search.game(deck.target) is None:
-            refutation.check(start, deck.target, {k: b for k, b in search.tt.items()
-                                                  if b < deck.target})
+            refutation.check(start, deck.target, search.refuted(deck.target))
 
 
 def test_the_deeper_relaxation_is_the_last_draws_one_and_keeps_every_best_score():

@@ -93,7 +93,7 @@ def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, in
             return None
     except S.Timeout:
         raise TimeUp(deadline.limit, SEARCH_PHASE) from None
-    table = {key: best for key, best in s.tt.items() if best < goal}
+    table = s.refuted(goal)
     # only what the walk uses: the search's table also holds states of its earlier
     # rounds and of other goals
     return {key: table[key] for key in _walk(start, goal, table, deadline)}

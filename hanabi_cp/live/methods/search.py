@@ -126,7 +126,6 @@ class LiveSearch:
         self.turn = start.turn + shift
         self.end_turn: int | None = None if start.end_turn is None else start.end_turn + shift
         self.reach = [0] * c
-        self.radix = [(n + 1) ** k for k in range(c)]   # the piles as one number
         self.path: list[Action] = []
         self.trail: list[tuple] = []
         self.tt: dict[tuple, int] = {}
@@ -138,9 +137,20 @@ class LiveSearch:
         self.tried_goal = -1
         self.nodes = 0
         self.deep = False
-        self.steps = 0          # what is left of one ``relaxed_plays``'s steps
-        self.token_span = self.code_span = 1    # (set by ``relaxed_plays``)
+        # a deck play takes the last card without holding it: the rules that count
+        # on every card passing through a hand (bottom card, hand size, the last
+        # draws' relaxations) rest
         self.simple_draws = self.final_round and not self.deck_plays
+        # ``relaxed_plays``: a player's part of the hands (one bit per color and
+        # value), one bit per player, the piles as one number, and the spans that
+        # pack a state's deck position, mover, tokens and piles into one number
+        self.width = c * n
+        self.part = (1 << self.width) - 1
+        self.every = sum(1 << (q * self.width) for q in range(self.p))
+        self.radix = [(n + 1) ** k for k in range(c)]
+        self.code_span = (n + 1) ** c
+        self.token_span = (self.p - 1) * N + 1
+        self.steps = 0          # what is left of one ``relaxed_plays``'s steps
         # ``relaxed_plays``'s tables per reach (as one number): the bit of each deck
         # position's card, and per state of the relaxation 2 * an upper bound on
         # its most plays, or 2 * a count of plays it reaches + 1
@@ -328,10 +338,7 @@ class LiveSearch:
         With a ``goal``, a cheaper (weaker) bound may be returned when it is
         already below the goal."""
         n, N, drawn, held, positions = self.n, self.N, self.drawn, self.held, self.positions
-        seen = self.seen
-        # a deck play takes the last card without holding it: the rules that count
-        # on every card passing through a hand (bottom card, hand size, endgame) rest
-        simple_draws = self.final_round and not self.deck_plays
+        seen, simple_draws = self.seen, self.simple_draws
         bottom_rule = simple_draws and drawn < N
         late: list[int] = []        # per needed card: the deck position that must be drawn first
         spans: list[tuple[int, int]] = []   # per needed card: draws during which it must be held
@@ -510,8 +517,12 @@ class LiveSearch:
         is not below ``goal``: whether ``deeper_bound`` is, in the window where the
         search uses it, without a limit on its steps (the search lists the states
         it cuts by it, section 5a)."""
-        return self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME \
-            and self.deeper_bound(goal, FREE) < goal
+        return self.deep_window() and self.deeper_bound(goal, FREE) < goal
+
+    def deep_window(self) -> bool:
+        """Whether ``deeper_bound`` applies here: the final round, no deck plays,
+        and more than ENDGAME but at most DEEP cards left."""
+        return self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME
 
     def relaxed_plays(self, need: int, steps: int = FREE) -> int:
         """``endgame_bound``'s relaxation from any number of cards left, by dynamic
@@ -519,9 +530,8 @@ class LiveSearch:
         upper bound on the plays of every real continuation if below ``need``,
         else at least ``need`` (also when ``steps`` run out first; each step is
         one state of the relaxation) (encodings/live-search.md, 3.5, "Deeper")."""
-        n, c, p, N = self.n, self.c, self.p, self.N
+        n, c, p, N, width = self.n, self.c, self.p, self.N, self.width
         piles, reach, col, val = list(self.piles), self.reach, self.col, self.val
-        width = c * n           # a player's bits: one per (color, value)
         hands = 0
         for q, hand in enumerate(self.hands):
             for o in hand:
@@ -537,20 +547,17 @@ class LiveSearch:
             draws = [col[o] * n + val[o] - 1 if val[o] <= reach[col[o]] else -1
                      for o in range(N)]
             known = self.relaxed[reached] = (draws, {})
-        every = sum(1 << (q * width) for q in range(p))     # one bit per player
         tokens = min(self.clues, (p - 1) * (N - self.drawn))
-        self.token_span = (p - 1) * N + 1
-        self.code_span = (n + 1) ** c
         self.steps = steps
         front = 0       # in a player's part, per color below n: the bit of its next value
         for k in range(c):
             if piles[k] < n:
                 front |= 1 << (k * n + piles[k])
         return self._relaxed(self.drawn, self.turn % p, tokens, hands, code, front, piles,
-                             need, known[0], every, known[1])
+                             need, known[0], known[1])
 
     def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int,
-                 piles: list[int], need: int, draws: list[int], every: int,
+                 piles: list[int], need: int, draws: list[int],
                  memo: dict[tuple[int, int], int]) -> int:
         """``relaxed_plays`` from deck position ``pos`` (of ``draws``; past the end:
         the final round, ``pos`` counting its turns); ``hands`` holds player q's
@@ -575,8 +582,7 @@ class LiveSearch:
             most = known >> 1
             if (most < need) if known & 1 == 0 else (most >= need):
                 return most
-        width = self.c * n
-        part = (1 << width) - 1
+        width, part = self.width, self.part
         best = 0
         drawing = pos < L
         stalls = min(tokens, p - 1) if drawing else 0
@@ -594,7 +600,7 @@ class LiveSearch:
             playable = (mine >> base) & part & front
             if not playable:
                 got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, front, piles,
-                                    need, draws, every, memo)
+                                    need, draws, memo)
                 if got > best:
                     best = got
             # a turn that can play never does better passing (3.5)
@@ -606,10 +612,11 @@ class LiveSearch:
                 piles[k] = top + 1
                 # the played value and every copy of it are dead now
                 dead = ((1 << (top + 1)) - 1) << (k * n)
-                got = 1 + self._relaxed(pos + 1, (x + 1) % p, after, hands & ~(dead * every),
+                got = 1 + self._relaxed(pos + 1, (x + 1) % p, after,
+                                        hands & ~(dead * self.every),
                                         code + self.radix[k],
                                         front ^ bit | (bit << 1 if top + 1 < n else 0),
-                                        piles, need - 1, draws, every, memo)
+                                        piles, need - 1, draws, memo)
                 piles[k] = top
                 if got > best:
                     best = got
@@ -773,8 +780,7 @@ class LiveSearch:
             if self.tried.get(key, -1) >= budget:
                 self.proved = False     # tried in this search with as much budget: no game
                 return False
-        if (self.deep or self.nodes >= self.DEEP_AFTER) and self.simple_draws \
-                and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME:
+        if (self.deep or self.nodes >= self.DEEP_AFTER) and self.deep_window():
             # the costlier relaxation once the search has grown hard (see DEEP)
             b = self.deeper_bound(goal, self.RELAX_STEPS)
             if b < goal:
@@ -807,6 +813,11 @@ class LiveSearch:
             self.tried[key] = budget
         self.proved = proved
         return False
+
+    def refuted(self, goal: int) -> dict[tuple, int]:
+        """The table's states proved out of reach of ``goal`` (after a search of
+        ``goal`` failed: its refutation, with what else the search refuted)."""
+        return {key: best for key, best in self.tt.items() if best < goal}
 
     def moves_through_free_clues(self) -> list[list[tuple[int, int]]]:
         """The moves with unlimited clue tokens before the final round, where a clue
