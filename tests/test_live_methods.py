@@ -465,7 +465,10 @@ def late_positions():
     class Recording(LiveSearch):
         def reaches(self, goal: int, budget: int = 10 ** 9) -> bool:
             if self.N - 2 <= self.drawn < self.N and len(seen) < 400:
-                seen.append(list(self.path))
+                moves = [step[:2] for step in self.trail]
+                seen.append(self.taken_back())      # the game so far, then back here
+                for kind, order in moves:
+                    self.do(kind, order)
             return super().reaches(goal, budget)
 
     deck, rules = standard_deck(1606), Rules.for_players(6)
@@ -509,12 +512,12 @@ def test_every_bound_holds_on_thousands_more_positions():
 def test_auto_runs_sat_once_per_solver_of_its_portfolio_unless_one_is_chosen():
     g = Game.start(standard_deck(1), Rules.for_players(3))
     methods = candidates(g)
-    got = [(m.name, o.solver) for m, o in stages(methods, SolveOptions(time_limit=5))]
+    got = [(m.name, solver) for m, solver in stages(methods, SolveOptions(time_limit=5))]
     sat = [solver for name, solver in got if name == "sat"]
     assert sat == list(SAT_PORTFOLIO) and sat[0] == DEFAULT_SOLVER and len(set(sat)) == 2
     assert [name for name, _ in got][:1] == ["search"] and ("cpsat", DEFAULT_SOLVER) in got
     chosen = stages(methods, SolveOptions(time_limit=5, solver="minisat22"))
-    assert [o.solver for m, o in chosen if m.name == "sat"] == ["minisat22"]
+    assert [solver for m, solver in chosen if m.name == "sat"] == ["minisat22"]
 
 
 def test_auto_tries_the_next_solver_when_one_gives_up(monkeypatch):

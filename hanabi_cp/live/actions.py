@@ -20,7 +20,7 @@ Action(kind=<Kind.RANK_CLUE: 3>, target=1, value=5)
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class Kind(enum.IntEnum):
@@ -32,8 +32,14 @@ class Kind(enum.IntEnum):
     END_GAME_BY_VOTE = 5
 
 
-@dataclass(frozen=True)
-class Action:
+MOVES = frozenset((Kind.PLAY, Kind.DISCARD))
+CLUES = frozenset((Kind.COLOR_CLUE, Kind.RANK_CLUE))
+ENDS = frozenset((Kind.END_GAME, Kind.END_GAME_BY_VOTE))
+
+
+class Action(NamedTuple):
+    # A named tuple, not a frozen dataclass: every certificate is replayed, and a
+    # frozen dataclass's construction was a tenth of a typical deal's whole answer.
     kind: Kind
     target: int
     value: int | None = None
@@ -56,16 +62,16 @@ class Action:
 
     @property
     def is_clue(self) -> bool:
-        return self.kind in (Kind.COLOR_CLUE, Kind.RANK_CLUE)
+        return self.kind in CLUES
 
     @property
     def is_move(self) -> bool:
         """A play or a discard: the card leaves the hand and the next one is drawn."""
-        return self.kind in (Kind.PLAY, Kind.DISCARD)
+        return self.kind in MOVES
 
     @property
     def ends_game(self) -> bool:
-        return self.kind in (Kind.END_GAME, Kind.END_GAME_BY_VOTE)
+        return self.kind in ENDS
 
     def to_json(self) -> dict:
         out: dict = {"type": int(self.kind), "target": self.target}

@@ -56,7 +56,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..model import Card, Deck
-from .actions import Action, Kind
+from .actions import ENDS, MOVES, Action, Kind
 from .clue_rules import ClueRules, clue_rules
 from .rules import Rules
 
@@ -256,13 +256,15 @@ class Game:
         """Carry out ``action`` for the player to move; IllegalMove if it is not legal."""
         if self.over:
             raise IllegalMove("the game is already over")
-        if action.ends_game:
+        kind = action.kind
+        if kind in ENDS:
             self._end_by(action)
             return
-        if action.is_move:
-            self._play_or_discard(action)
+        me = self.player
+        if kind in MOVES:
+            self._play_or_discard(action, me)
         else:
-            self._clue(action)
+            self._clue(action, me)
         self.turn += 1
         self._check_end()
 
@@ -275,21 +277,22 @@ class Game:
                               f"{', '.join(str(int(c)) for c in END_GAME_VALUES)}")
         self._end(EndCondition(action.value))
 
-    def _play_or_discard(self, action: Action) -> None:
-        order, hand, N = action.target, self.hands[self.player], self.deck.N
+    def _play_or_discard(self, action: Action, me: int) -> None:
+        order, hand, deck = action.target, self.hands[me], self.deck
+        N = deck.N
         if not isinstance(order, int) or not 0 <= order < N:
             raise IllegalMove(f"the deck has no card #{order} (it has {N})")
         in_hand = order in hand
         from_deck = not in_hand and action.kind is Kind.PLAY and order == self.deck_play()
         if not in_hand and not from_deck:
-            raise IllegalMove(f"player {self.player} does not hold this card")
+            raise IllegalMove(f"player {me} does not hold this card")
         if action.kind is Kind.DISCARD:
             if not self.can_discard():
                 raise IllegalMove(f"cannot discard with {self.clues} of {self.rules.clues} clue tokens")
             self._gain_clue()
             self._lose(order)
         else:
-            a, k = self.card(order)
+            a, k = deck.cards[order]
             if self.piles[k - 1] + 1 == a:
                 self.piles[k - 1] = a
                 if a == self.deck.n:
@@ -327,12 +330,12 @@ class Game:
             a += 1
         return a
 
-    def _clue(self, action: Action) -> None:
+    def _clue(self, action: Action, me: int) -> None:
         if not self.has_token():
             raise IllegalMove("cannot clue with no clue tokens")
         p = action.target
-        if not isinstance(p, int) or not 0 <= p < self.rules.players or p == self.player:
-            raise IllegalMove(f"player {self.player} cannot clue player {p}")
+        if not isinstance(p, int) or not 0 <= p < self.rules.players or p == me:
+            raise IllegalMove(f"player {me} cannot clue player {p}")
         if action.value is None:
             raise IllegalMove("a clue needs a value (a color index or a rank)")
         assert self.tables is not None
@@ -362,18 +365,19 @@ class Game:
     def _check_end(self) -> None:
         """hanab.live's ``CheckEnd``, in its order, then this project's own ends."""
         r, target = self.rules, self.deck.target
-        best, score, hand = self.max_reachable, sum(self.piles), self.hands[self.player]
         if self.strikes >= r.strikes:
             self._end(EndCondition.STRIKEOUT)
-        elif r.speedrun and best < target:
+            return
+        best = sum(self.caps)            # max_reachable, read once: this runs every action
+        if r.speedrun and best < target:
             self._end(EndCondition.SPEEDRUN_FAIL)
         elif r.all_or_nothing and best < target:
             self._end(EndCondition.ALL_OR_NOTHING_FAIL)
-        elif r.all_or_nothing and not hand and not self.has_token():
+        elif r.all_or_nothing and not self.hands[self.player] and not self.has_token():
             self._end(EndCondition.ALL_OR_NOTHING_SOFTLOCK)
         elif self.end_turn is not None and self.turn >= self.end_turn:
             self._end(EndCondition.NORMAL, "the final round is over")
-        elif score == target:
+        elif (score := sum(self.piles)) == target:
             self._end(EndCondition.NORMAL, "every pile is complete")
         elif r.early_ends and score == best:
             self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
@@ -381,7 +385,7 @@ class Game:
             self._end(EndCondition.NORMAL, "no card still needed can be played")
         elif not r.final_round and self.drawn == self.deck.N and not any(self.hands):
             self._end(EndCondition.NORMAL, "the deck and the hands are empty")
-        elif not hand and not self.can_clue() and self.deck_play() is None:
+        elif not self.hands[self.player] and not self.can_clue() and self.deck_play() is None:
             self._end(EndCondition.NORMAL, "the player to move has no legal move")
 
     def _nothing_playable(self) -> bool:

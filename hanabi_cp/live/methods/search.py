@@ -126,7 +126,6 @@ class LiveSearch:
         self.turn = start.turn + shift
         self.end_turn: int | None = None if start.end_turn is None else start.end_turn + shift
         self.reach = [0] * c
-        self.path: list[Action] = []
         self.trail: list[tuple] = []
         self.tt: dict[tuple, int] = {}
         # per ``stall_key``, the (player to move, tokens) of each state the bound cut
@@ -241,7 +240,6 @@ class LiveSearch:
         """Carry out a move of the player to move (``undo`` takes it back)."""
         saved = (kind, order, self.clues, self.strikes, self.end_turn, self.score)
         if kind == CLUE:
-            self.path.append(self.clue_action())
             if not self.free_clues:
                 self.clues -= 1
             self.turn += 1
@@ -261,12 +259,10 @@ class LiveSearch:
             self.held[self.cid[order]] -= 1
         old_cap = -1
         if kind == DISCARD:
-            self.path.append(Action.discard(order))
             if self.clues < self.max_clues:     # always, unless tokens are unlimited
                 self.clues += 1
             old_cap = self.lose(order)
         else:
-            self.path.append(Action.play(order))
             k = self.col[order]
             if self.piles[k] + 1 == self.val[order]:
                 self.piles[k] += 1
@@ -303,7 +299,6 @@ class LiveSearch:
     def undo(self) -> None:
         kind, order, self.clues, self.strikes, self.end_turn, score, at, drew, old_cap = \
             self.trail.pop()
-        self.path.pop()
         self.turn -= 1
         if kind == CLUE:
             return
@@ -734,9 +729,10 @@ class LiveSearch:
 
     def reaches(self, goal: int, budget: int = FREE) -> bool:
         """Whether some complete game from here ends with a score of at least
-        ``goal``; if so, ``self.path`` holds it.  Only games that leave the move
-        order at most ``budget`` times are tried; ``self.proved`` says whether a
-        False is a proof (no game at all reaches ``goal``)."""
+        ``goal``; if so, the state is left at that game's end (``taken_back`` reads
+        the game).  Only games that leave the move order at most ``budget`` times
+        are tried; ``self.proved`` says whether a False is a proof (no game at all
+        reaches ``goal``)."""
         self.nodes += 1
         if self.nodes % self.check_every == 0 and self.deadline is not None \
                 and time.perf_counter() > self.deadline:
@@ -845,6 +841,20 @@ class LiveSearch:
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [steps for _, _, steps in ranked]
 
+    def taken_back(self) -> list[Action]:
+        """The moves since the position as actions, each undone: the state is back at
+        the position after.  A clue's content is chosen in the state it was given in
+        (``clue_action``), reached here by the undo; the search itself records no
+        actions, as most of the states it visits are not on the game it returns."""
+        out: list[Action] = []
+        while self.trail:
+            kind, order = self.trail[-1][0], self.trail[-1][1]
+            self.undo()
+            out.append(self.clue_action() if kind == CLUE else
+                       Action.discard(order) if kind == DISCARD else Action.play(order))
+        out.reverse()
+        return out
+
     def game(self, goal: int, first: int = 0,
              last: int | None = None) -> tuple[list[Action], int] | None:
         """A complete game from the deal with a final score of at least ``goal`` and
@@ -861,10 +871,8 @@ class LiveSearch:
             self.tried_goal = goal
         for budget in rounds[first:last]:
             if self.reaches(goal, budget):
-                found = list(self.path), self.final_score()
-                while self.trail:
-                    self.undo()
-                return found
+                score = self.final_score()
+                return self.taken_back(), score
             if self.proved:
                 return None
         if last is not None:
