@@ -19,6 +19,7 @@ hanabi_cp.errors.InvalidParameter: unknown pysat solver 'nosuch'; choose from ..
 
 from __future__ import annotations
 
+import functools
 import time
 from types import TracebackType
 
@@ -39,14 +40,53 @@ SLICE_SECONDS = 0.1
 LOAD_CHUNK = 50_000             # clauses handed to the solver between deadline checks
 
 
+# pysat solvers that cannot serve here, and why: every SAT use in hanabi-cp may call
+# its solver more than once (a time limit runs it in conflict-budgeted slices; the
+# hint, min_hand and --maximize use assumptions), and Kissat in pysat ignores
+# assumptions and ends the whole process on a second call.
+UNUSABLE = {
+    "kissat404": "Kissat in pysat solves only once and ignores assumptions, and "
+                 "hanabi-cp calls its SAT solver incrementally",
+}
+
+
 def check_solver(name: str) -> str:
-    """``name`` if pysat knows it, else InvalidParameter listing the names it knows."""
+    """``name`` if it is a pysat solver this installation has and hanabi-cp can use,
+    else InvalidParameter naming the usable ones."""
     from pysat.solvers import SolverNames
 
-    if not hasattr(SolverNames, name):
-        names = ", ".join(n for n in vars(SolverNames) if not n.startswith("_"))
-        raise InvalidParameter(f"unknown pysat solver {name!r}; choose from {names}")
+    if not hasattr(SolverNames, name) or name.startswith("_"):
+        raise InvalidParameter(f"unknown pysat solver {name!r}; choose from "
+                               + ", ".join(usable_solvers()))
+    if name in UNUSABLE:
+        raise InvalidParameter(f"pysat solver {name!r} cannot be used: {UNUSABLE[name]}; "
+                               f"choose from " + ", ".join(usable_solvers()))
+    if not _installed(name):
+        raise InvalidParameter(f"pysat solver {name!r} is not in this installation of "
+                               f"python-sat (built without it); choose from "
+                               + ", ".join(usable_solvers()))
     return name
+
+
+def usable_solvers() -> list[str]:
+    """The pysat solver names ``check_solver`` accepts here."""
+    from pysat.solvers import SolverNames
+
+    return [n for n in vars(SolverNames) if not n.startswith("_") and n not in UNUSABLE
+            and _installed(n)]
+
+
+@functools.cache
+def _installed(name: str) -> bool:
+    """Whether this python-sat can open the solver (a name may be listed by pysat
+    but left out of its build, as CryptoMiniSat usually is)."""
+    from pysat.solvers import NoSuchSolverError, Solver
+
+    try:
+        Solver(name=name).delete()
+    except NoSuchSolverError:
+        return False
+    return True
 
 
 def sat_solve(clauses, solver: str = DEFAULT_SOLVER, deadline: Deadline = NEVER,

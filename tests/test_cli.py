@@ -415,6 +415,8 @@ BAD = [
     (["solve", WIN, "--method", "greedy"], "method 'greedy' does not apply"),
     (["solve", WIN, "--method", "sat", "--maximize"], "cannot maximize"),
     (["solve", WIN, "--method", "sat", "--solver", "nosuchsolver"], "unknown pysat solver"),
+    (["solve", WIN, "--rules", "live", "--players", 2, "--method", "sat", "--solver", "kissat404"],
+     "pysat solver 'kissat404' cannot be used"),
     (["solve"], "Missing argument 'DECK'"),
     (["verify", "-", "-", "--hand", 1], "cannot both be `-`"),
     (["verify", WIN, "{bad}"], "{bad}:"),

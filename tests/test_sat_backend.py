@@ -6,8 +6,9 @@ import re
 import pytest
 
 from hanabi_cp import sat_backend
+from hanabi_cp.errors import InvalidParameter
 from hanabi_cp.runtime.deadline import Deadline, TimeUp
-from hanabi_cp.sat_backend import SatSession
+from hanabi_cp.sat_backend import SatSession, check_solver
 
 
 def pigeons(n):
@@ -64,3 +65,28 @@ def test_only_sat_backend_opens_a_pysat_solver():
              if p not in allowed and re.search(r"from pysat\.solvers import|pysat\.solvers\.",
                                                p.read_text())]
     assert opens == []
+
+
+def test_every_usable_solver_answers_incrementally_and_the_others_are_refused(monkeypatch):
+    """What hanabi-cp asks of a solver: assumptions, clauses added between calls and
+    conflict-budgeted calls (lingeling has no budgets: it is refused only with a
+    time limit, in run_limited).  A solver that cannot do it is refused by name."""
+    from pysat.solvers import SolverNames
+
+    usable = sat_backend.usable_solvers()
+    assert sat_backend.DEFAULT_SOLVER in usable and "glucose4" in usable
+    for name in usable:
+        with SatSession([[1, 2], [-1, 2]], name) as s:
+            assert s.solve(assumptions=[-2])[0] is False
+            s.add_clause([3])
+            assert s.solve()[0] is True
+    for name in [n for n in vars(SolverNames) if not n.startswith("_") and n not in usable]:
+        with pytest.raises(InvalidParameter, match=f"{name}.*choose from"):
+            check_solver(name)
+    with pytest.raises(InvalidParameter, match="solves only once"):
+        check_solver("kissat404")
+    monkeypatch.setattr(sat_backend, "_installed", lambda name: name != "glucose3")
+    with pytest.raises(InvalidParameter, match="'glucose3' is not in this installation"):
+        check_solver("glucose3")
+    with pytest.raises(InvalidParameter, match="unknown pysat solver '__class__'"):
+        check_solver("__class__")
