@@ -218,7 +218,7 @@ def test_search_on_standard_decks_wins_with_checked_games():
 
 
 def test_search_time_limit_gives_unknown_never_a_guess():
-    deck = standard_deck(168)      # 6 players: a win takes the search seconds to find
+    deck = standard_deck(1653)     # 6 players: a win takes the search minutes to find
     rules = Rules.for_players(6)
     out = solve_live(deck, rules, "search", SolveOptions(time_limit=0.05))
     assert out.status is Status.UNKNOWN and out.actions is None
@@ -456,8 +456,8 @@ def check_floors(relaxation, total: int, exact: int, score: int) -> None:
 
 def late_positions():
     """States with one or two cards left to draw: from tiny random positions, and
-    those a search visits on a hard 6-player deal (seed 1606, where stalls before
-    the last draw are what fails)."""
+    those a search visits on hard 6-player deals (seed 1606, where stalls before
+    the last draw are what fails, and the deals won after the most states)."""
     for g, _ in position_oracle(23, 600, 8):
         yield g
     seen: list[list[Action]] = []
@@ -471,10 +471,12 @@ def late_positions():
                     self.do(kind, order)
             return super().reaches(goal, budget)
 
-    deck, rules = standard_deck(1606), Rules.for_players(6)
-    Recording(Game.start(deck, rules)).game(deck.target)
-    for path in seen:
-        yield Game.after(deck, rules, path)
+    rules = Rules.for_players(6)
+    for seed in (1606, 744, 1131, 545):
+        deck, start = standard_deck(seed), len(seen)
+        Recording(Game.start(deck, rules)).game(deck.target)
+        for path in seen[start:]:
+            yield Game.after(deck, rules, path)
 
 
 def test_a_cut_before_the_last_draw_holds_after_its_clues():

@@ -20,9 +20,9 @@ one mutable state with do/undo, that
   only costs a token);
 - tries moves in an order that usually wins at once (plays, then trash, then a clue
   or a discard of a card with a spare copy, the rest last), first in rounds that
-  leave that order only a few times (limited discrepancy search, which skips a
-  state where a round of the same goal already failed with as much budget), then
-  without limit.
+  leave that order only a few times, nearest the top of the tree first (limited
+  discrepancy search, which skips a state where a round of the same goal already
+  failed with as much budget), then without limit.
 
 Nothing is pruned by a move being "probably bad": every rule keeps an optimal game
 (the soundness arguments are in encodings/live-search.md).  ``maximize`` first
@@ -786,10 +786,21 @@ class LiveSearch:
             moves = self.moves_through_free_clues()
         else:
             moves = [[m] for m in self.moves()]
-        proved, spent = True, 0
-        for steps in moves:
-            if spent > budget:
+        # A round with a budget leaves the order near the top of the tree first: the
+        # alternatives to the first move, each charged for leaving it, then the
+        # first move with the whole budget (a wrong early move is the usual reason
+        # a first dive fails; section 4 of encodings/live-search.md).
+        top_first = 0 < budget < FREE and len(moves) > 1
+        if top_first:
+            moves = moves[1:] + moves[:1]
+        proved, spent, last = True, int(top_first), len(moves) - 1
+        for i, steps in enumerate(moves):
+            if top_first and i == last:
+                spent = 0
+            elif spent > budget:
                 proved = False
+                if top_first:
+                    continue        # to the first move, which has the whole budget
                 break
             for kind, order in steps:
                 self.do(kind, order)
