@@ -217,6 +217,26 @@ def test_search_on_standard_decks_wins_with_checked_games():
             assert out.status is Status.WINNABLE and out.verified, (players, seed)
 
 
+def test_a_round_of_the_search_leaves_the_move_order_nearest_the_top_first():
+    """Round 1 tries the alternatives to the first move at the root before the first
+    move's subtree (encodings/live-search.md, section 4): on 6 players, seed 44, the
+    first dive fails and round 1 wins."""
+    calls: list[tuple[int, int]] = []
+
+    class Recording(LiveSearch):
+        def reaches(self, goal: int, budget: int = 10 ** 9) -> bool:
+            calls.append((len(self.trail), budget))
+            return super().reaches(goal, budget)
+
+    deck, rules = standard_deck(44), Rules.for_players(6)
+    s = Recording(Game.start(deck, rules))
+    assert s.game(deck.target, 0, 1) is None and not s.proved
+    calls.clear()
+    found = s.game(deck.target, 1, 2)
+    assert calls[:2] == [(0, 1), (1, 0)]       # the root, then an alternative of it
+    assert found is not None and replay(deck, rules, found[0]).won
+
+
 def test_search_time_limit_gives_unknown_never_a_guess():
     deck = standard_deck(1653)     # 6 players: a win takes the search minutes to find
     rules = Rules.for_players(6)
