@@ -53,27 +53,27 @@ UNUSABLE = {
 def check_solver(name: str) -> str:
     """``name`` if it is a pysat solver this installation has and hanabi-cp can use,
     else InvalidParameter naming the usable ones."""
-    from pysat.solvers import SolverNames
-
-    if not hasattr(SolverNames, name) or name.startswith("_"):
-        raise InvalidParameter(f"unknown pysat solver {name!r}; choose from "
-                               + ", ".join(usable_solvers()))
-    if name in UNUSABLE:
-        raise InvalidParameter(f"pysat solver {name!r} cannot be used: {UNUSABLE[name]}; "
-                               f"choose from " + ", ".join(usable_solvers()))
-    if not _installed(name):
-        raise InvalidParameter(f"pysat solver {name!r} is not in this installation of "
-                               f"python-sat (built without it); choose from "
-                               + ", ".join(usable_solvers()))
-    return name
+    if name not in _listed():
+        why = f"unknown pysat solver {name!r}"
+    elif name in UNUSABLE:
+        why = f"pysat solver {name!r} cannot be used: {UNUSABLE[name]}"
+    elif not _installed(name):
+        why = f"pysat solver {name!r} is not in this installation of python-sat (built without it)"
+    else:
+        return name
+    raise InvalidParameter(f"{why}; choose from " + ", ".join(usable_solvers()))
 
 
 def usable_solvers() -> list[str]:
     """The pysat solver names ``check_solver`` accepts here."""
+    return [n for n in _listed() if n not in UNUSABLE and _installed(n)]
+
+
+def _listed() -> list[str]:
+    """Every solver name pysat knows of (built into this installation or not)."""
     from pysat.solvers import SolverNames
 
-    return [n for n in vars(SolverNames) if not n.startswith("_") and n not in UNUSABLE
-            and _installed(n)]
+    return [n for n in vars(SolverNames) if not n.startswith("_")]
 
 
 @functools.cache

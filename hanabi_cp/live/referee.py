@@ -278,8 +278,7 @@ class Game:
         self._end(EndCondition(action.value))
 
     def _play_or_discard(self, action: Action, me: int) -> None:
-        order, hand, deck = action.target, self.hands[me], self.deck
-        N = deck.N
+        order, hand, N = action.target, self.hands[me], self.deck.N
         if not isinstance(order, int) or not 0 <= order < N:
             raise IllegalMove(f"the deck has no card #{order} (it has {N})")
         in_hand = order in hand
@@ -292,7 +291,7 @@ class Game:
             self._gain_clue()
             self._lose(order)
         else:
-            a, k = deck.cards[order]
+            a, k = self.card(order)
             if self.piles[k - 1] + 1 == a:
                 self.piles[k - 1] = a
                 if a == self.deck.n:
@@ -365,19 +364,18 @@ class Game:
     def _check_end(self) -> None:
         """hanab.live's ``CheckEnd``, in its order, then this project's own ends."""
         r, target = self.rules, self.deck.target
+        best, score, hand = self.max_reachable, sum(self.piles), self.hands[self.player]
         if self.strikes >= r.strikes:
             self._end(EndCondition.STRIKEOUT)
-            return
-        best = sum(self.caps)            # max_reachable, read once: this runs every action
-        if r.speedrun and best < target:
+        elif r.speedrun and best < target:
             self._end(EndCondition.SPEEDRUN_FAIL)
         elif r.all_or_nothing and best < target:
             self._end(EndCondition.ALL_OR_NOTHING_FAIL)
-        elif r.all_or_nothing and not self.hands[self.player] and not self.has_token():
+        elif r.all_or_nothing and not hand and not self.has_token():
             self._end(EndCondition.ALL_OR_NOTHING_SOFTLOCK)
         elif self.end_turn is not None and self.turn >= self.end_turn:
             self._end(EndCondition.NORMAL, "the final round is over")
-        elif (score := sum(self.piles)) == target:
+        elif score == target:
             self._end(EndCondition.NORMAL, "every pile is complete")
         elif r.early_ends and score == best:
             self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
@@ -385,7 +383,7 @@ class Game:
             self._end(EndCondition.NORMAL, "no card still needed can be played")
         elif not r.final_round and self.drawn == self.deck.N and not any(self.hands):
             self._end(EndCondition.NORMAL, "the deck and the hands are empty")
-        elif not self.hands[self.player] and not self.can_clue() and self.deck_play() is None:
+        elif not hand and not self.can_clue() and self.deck_play() is None:
             self._end(EndCondition.NORMAL, "the player to move has no legal move")
 
     def _nothing_playable(self) -> bool:
