@@ -100,3 +100,34 @@ def test_every_method_equals_brute_from_positions(name):
 @pytest.mark.parametrize("name", sorted(set(live_methods()) - {"brute"}))
 def test_every_method_equals_brute_from_thousands_more_positions(name):
     assert check(name, oracle(**SLOW)) > 0
+
+
+def test_a_position_of_a_deal_with_a_lost_deck_reason_is_lost_by_that_reason():
+    # A position is reached from its deal, so the deal's reason shows it lost too;
+    # brute force agrees on every such position of the sample (and they exist).
+    shown = 0
+    for g, best in oracle(**FAST):
+        if g.turn == 0 or g.over or live_methods()["search"].refuses(g) is not None:
+            continue
+        out = solve_position(g, "search")
+        if (out.reason or "").startswith("the deal cannot be won"):
+            shown += 1
+            assert best.status is Status.UNWINNABLE, (str(g.deck), g.rules, g.turn)
+    assert shown > 10
+
+
+def test_the_positions_of_a_lost_standard_deal_are_lost_at_once():
+    # 2 players, seed 431: a hand-size reason shows the deal lost; before the deal's
+    # reason spoke for its positions, those after 1..13 of the game's actions took
+    # the search more than 10 s each.
+    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.players.game import play_game
+
+    deck, rules = standard_deck(431), Rules.for_players(2)
+    actions = play_game(deck, rules, "cheat", 431).actions     # as bench.live_sweep plays it
+    for k in (1, 6, 13):
+        g = Game.after(deck, rules, actions[:k])
+        out = solve_position(g, "auto", SolveOptions(time_limit=10))
+        assert out.status is Status.UNWINNABLE
+        assert out.reason.startswith("the deal cannot be won, so no position"), out.reason
+        assert out.stats["nodes"] < 1000

@@ -966,8 +966,14 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
 
 
 def _lost(start: Game) -> str | None:
-    """The deal's lost-deck reason (they speak of the deal only)."""
-    return lost_reason(start.deck, start.rules) if start.turn == 0 else None
+    """A lost-deck reason for the position.  The reasons speak of the deal, and a
+    position (reached from its deal by the referee, as every ``Game`` is) of a deal
+    that cannot be won cannot be won either: the actions that led to it, then a win
+    from it, would win the deal."""
+    why = lost_reason(start.deck, start.rules)
+    if why is None or start.turn == 0:
+        return why
+    return f"the deal cannot be won, so no position of a game on it can: {why}"
 
 
 def _stats(s: LiveSearch) -> dict:
