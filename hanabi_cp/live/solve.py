@@ -118,11 +118,10 @@ def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     the last all of it.  Undecided at the end: the UNKNOWN outcome
     with the best game found (its score is a lower bound).  With
     ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
-    if options.deadline is None:        # one clock for the answer and its proof
-        options = replace(options, deadline=options.clock())
-    out = _first_answer(start, options)
+    clock = options.clock()             # one clock for the answer and its proof
+    out = _first_answer(start, options, clock)
     if options.proof and out.status is Status.UNWINNABLE and "proof" not in out.stats:
-        return _with_proof(start, options, out)
+        return _with_proof(start, replace(options, deadline=clock), out)
     return out
 
 
@@ -159,11 +158,11 @@ def stages(methods: list[LiveMethod], options: SolveOptions) -> list[tuple[LiveM
     return out
 
 
-def _first_answer(start: Game, options: SolveOptions) -> LiveOutcome:
+def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOutcome:
     methods = candidates(start, options.maximize)
-    clock = options.clock()
     if not clock.bounded or len(methods) == 1:
-        return _run(methods[0], start, options)
+        return _run(methods[0], start, options if options.deadline is clock
+                    else replace(options, deadline=clock))
     total = clock.remaining()
     best: LiveOutcome | None = None
     steps = stages(methods, options)
@@ -237,7 +236,7 @@ def decided_now(start: Game, maximize: bool) -> LiveOutcome | None:
 
 def certify_live(start: Game, out: LiveOutcome) -> LiveOutcome:
     """Replay the outcome's game from ``start``; raise SolverBug if it does not back
-    the claim."""
+    the claim, else mark ``out`` verified and return it."""
     if out.actions is None:
         if out.status is Status.WINNABLE:
             raise SolverBug(f"{out.method}: WINNABLE without a game")
@@ -255,4 +254,5 @@ def certify_live(start: Game, out: LiveOutcome) -> LiveOutcome:
         raise SolverBug(f"{out.method}: says UNWINNABLE but its own game wins")
     if out.score is not None and rep.score != out.score:
         raise SolverBug(f"{out.method}: claims score {out.score}, referee counts {rep.score}")
-    return replace(out, verified=True)
+    out.verified = True     # in place: each caller passes an outcome of its own
+    return out
