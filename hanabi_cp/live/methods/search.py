@@ -67,11 +67,17 @@ class LiveSearch:
     ENDGAME = 2
     # Deck cards left at most for the same relaxation by dynamic programming
     # (``deeper_bound``), at every state once the search has visited DEEP_AFTER
-    # states (or always with ``deep``: the tests), with at most RELAX_STEPS steps
-    # of it per state (it then cuts nothing there).
+    # states (or always with ``deep``: the tests, and see DEEP_EARLY_PLAYERS), with
+    # at most RELAX_STEPS steps of it per state (it then cuts nothing there).
     DEEP = 9
     DEEP_AFTER = 2000
     RELAX_STEPS = 500
+    # With at most this many players the deeper bound is used from the second round
+    # on (once the first dive has failed): on the lost positions of bot games it
+    # proves most losses near the root, where waiting for DEEP_AFTER states cost
+    # up to 2,000 of them.  With six players its states are costlier than the
+    # states it saves (docs/real-games.md, "The positions").
+    DEEP_EARLY_PLAYERS = 5
 
     def __init__(self, start: Game, deadline: float | None = None):
         deck, rules = start.deck, start.rules
@@ -880,7 +886,9 @@ class LiveSearch:
         if goal != self.tried_goal:
             self.tried.clear()
             self.tried_goal = goal
-        for budget in rounds[first:last]:
+        for i, budget in enumerate(rounds[first:last], start=first):
+            if i and self.p <= self.DEEP_EARLY_PLAYERS:
+                self.deep = True
             if self.reaches(goal, budget):
                 score = self.final_score()
                 return self.taken_back(), score
