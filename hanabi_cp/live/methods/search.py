@@ -74,9 +74,9 @@ class LiveSearch:
     RELAX_STEPS = 500
     # With at most this many players the deeper bound is used from the second round
     # on (once the first dive has failed): on the lost positions of bot games it
-    # proves most losses near the root, where waiting for DEEP_AFTER states cost
-    # up to 2,000 of them.  With six players its states are costlier than the
-    # states it saves (docs/real-games.md, "The positions").
+    # proves most losses near the root, long before DEEP_AFTER states.  With six
+    # players its states cost more than the search states they save
+    # (encodings/live-search.md, 3.5, "Deeper").
     DEEP_EARLY_PLAYERS = 5
 
     def __init__(self, start: Game, deadline: float | None = None):
