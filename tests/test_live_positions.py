@@ -117,7 +117,7 @@ def test_a_position_of_a_deal_with_a_lost_deck_reason_is_lost_by_that_reason():
 
 
 def test_the_positions_of_a_lost_standard_deal_are_lost_at_once():
-    # 2 players, seed 431: a hand-size reason shows the deal lost; before the deal's
+    # 2 players, seed 431: a squeeze, then pace, shows the deal lost; before the deal's
     # reason spoke for its positions, those after 1..13 of the game's actions took
     # the search more than 10 s each.
     from hanabi_cp.generators import standard_deck
