@@ -161,8 +161,7 @@ def stages(methods: list[LiveMethod], options: SolveOptions) -> list[tuple[LiveM
 def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOutcome:
     methods = candidates(start, options.maximize)
     if not clock.bounded or len(methods) == 1:
-        return _run(methods[0], start, options if options.deadline is clock
-                    else replace(options, deadline=clock))
+        return _run(methods[0], start, replace(options, deadline=clock))
     total = clock.remaining()
     best: LiveOutcome | None = None
     steps = stages(methods, options)
