@@ -178,26 +178,30 @@ def test_jobs_give_the_same_rows(tmp_path):
 
 
 def test_the_bound_shares_its_time_among_the_methods(monkeypatch):
-    """auto (the bound's method): the search gets a fifth of the limit; the SAT and
-    CP-SAT encodings, which decide its hard tail, share the rest; undecided, the
-    best game found is the lower bound."""
+    """auto (the bound's method): the search gets FIRST_SHARE of the limit; the SAT
+    and CP-SAT encodings, which decide its hard tail, share the rest by
+    STAGE_WEIGHTS; undecided, the best game found is the lower bound."""
     import hanabi_cp.live.solve as live_solve
-    from hanabi_cp.live.solve import LiveOutcome
+    from hanabi_cp.live.solve import FIRST_SHARE, STAGE_WEIGHTS, LiveOutcome
     from hanabi_cp.method_registry import Status
 
     asked = []
 
     def undecided(m, start, options):
-        asked.append((m.name, options.time_limit, options.deadline.remaining()))
+        asked.append((m.name, options.time_limit, options.deadline.remaining(),
+                      STAGE_WEIGHTS.get((m.name, options.solver), 1.0)))
         return LiveOutcome(Status.UNKNOWN, [], 18 + len(asked), method=m.name)
 
     monkeypatch.setattr(live_solve, "_run", undecided)
     b = deck_bound(seeded_deck(1), Rules.for_players(5), 10.0)
-    names = [n for n, _, _ in asked]
+    names = [a[0] for a in asked]
     assert names[0] == "search" and {"sat", "cpsat"} <= set(names)
     assert b.best is None and b.lower == 18 + len(asked) and b.method == names[-1]
-    assert asked[0][1] == pytest.approx(2.0, abs=0.1)
-    # the mock returns at once, so the search's unused share passes on
-    assert asked[1][1] == pytest.approx(10.0 / (len(asked) - 1), abs=0.2)
+    assert asked[0][1] == pytest.approx(10.0 * FIRST_SHARE, abs=0.1)
+    # the mock returns at once, so the search's unused share passes on, by weight
+    weights = [a[3] for a in asked[1:]]
+    assert len(set(weights)) > 1            # CaDiCaL first, with the largest part
+    assert asked[1][1] == pytest.approx(10.0 * weights[0] / sum(weights), abs=0.2)
+    assert asked[1][3] == max(weights)
     assert asked[-1][1] == pytest.approx(10.0, abs=0.2)      # the last: all that is left
-    assert all(left <= limit + 1e-6 for _, limit, left in asked)
+    assert all(left <= limit + 1e-6 for _, limit, left, _ in asked)

@@ -83,12 +83,17 @@ AUTO_ORDER = ("search", "sat", "cpsat", "brute")
 # With a time limit, the first method's share of it: the search decides almost every
 # shuffled standard deck in milliseconds, and its hard tail (a few decks in a
 # thousand) is where the SAT and CP-SAT encodings decide in seconds what the search
-# does not in minutes.
-FIRST_SHARE = 0.2
+# does not in minutes; a few hard wins need the search's 7 s of a 30 s limit.
+FIRST_SHARE = 0.25
 # With the default solver, the SAT stage is these solvers in turn, each a stage of
 # its own: on the tail, their times differ several-fold from one deal to the next
 # and neither decides every deal the other does (docs/real-games.md, "The SAT tail").
 SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
+# After the first stage, each stage's weight in the time left (``_share``): on the
+# positions and deals the search leaves undecided, CaDiCaL decides the most and
+# the soonest, Glucose some of the rest and CP-SAT the fewest (docs/real-games.md,
+# "The tail, method by method"); a stage not listed weighs 1.
+STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 
 def live_methods() -> dict[str, LiveMethod]:
@@ -114,8 +119,8 @@ def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     """``auto``: without a time limit, the first candidate (every one is exact).
     With one, the candidates in turn while undecided (``stages``: the SAT method
     once per solver of SAT_PORTFOLIO), each with a share of the time left: the
-    first FIRST_SHARE of the limit, each later one an equal part of what remains,
-    the last all of it.  Undecided at the end: the UNKNOWN outcome
+    first FIRST_SHARE of the limit, each later one its part of what remains by
+    STAGE_WEIGHTS, the last all of it.  Undecided at the end: the UNKNOWN outcome
     with the best game found (its score is a lower bound).  With
     ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
     clock = options.clock()             # one clock for the answer and its proof
@@ -158,6 +163,16 @@ def stages(methods: list[LiveMethod], options: SolveOptions) -> list[tuple[LiveM
     return out
 
 
+def _weight(step: tuple[LiveMethod, str]) -> float:
+    return STAGE_WEIGHTS.get((step[0].name, step[1]), 1.0)
+
+
+def _share(steps: list[tuple[LiveMethod, str]], left: float) -> float:
+    """The first of ``steps``'s part of ``left`` seconds, by STAGE_WEIGHTS: the last
+    stage gets all of it."""
+    return left * _weight(steps[0]) / sum(_weight(step) for step in steps)
+
+
 def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOutcome:
     methods = candidates(start, options.maximize)
     if not clock.bounded or len(methods) == 1:
@@ -169,10 +184,7 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
         left = clock.remaining()
         if left <= 0 and best is not None:
             break
-        share = left
-        if i < len(steps) - 1:
-            share = min(left, total * FIRST_SHARE if i == 0 else left / (len(steps) - i))
-        share = max(share, 0.0)
+        share = max(min(left, total * FIRST_SHARE) if i == 0 else _share(steps[i:], left), 0.0)
         out = _run(m, start, replace(options, solver=solver, time_limit=share,
                                      deadline=Deadline.after(share)))
         if out.status is not Status.UNKNOWN:
