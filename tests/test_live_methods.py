@@ -559,3 +559,27 @@ def test_auto_tries_the_next_solver_when_one_gives_up(monkeypatch):
     assert out.stats["solver"] == SAT_PORTFOLIO[1]
     assert calls == [("search", DEFAULT_SOLVER), ("sat", SAT_PORTFOLIO[0]),
                      ("sat", SAT_PORTFOLIO[1])]
+
+
+def test_a_chosen_sat_solver_gets_the_sat_stage_s_weight(monkeypatch):
+    """With --solver, ``sat`` is one stage, and it weighs what the portfolio's first
+    solver does, whichever solver was chosen (the time left after the search is
+    split by STAGE_WEIGHTS, the last stage taking all of it)."""
+    import hanabi_cp.live.solve as live_solve
+    from hanabi_cp.live.solve import STAGE_WEIGHTS
+    heavy = STAGE_WEIGHTS[("sat", SAT_PORTFOLIO[0])]
+    for solver in ("minisat22", "glucose4"):
+        asked = []
+
+        def undecided(m, start, options):
+            asked.append((m.name, options.time_limit))
+            return LiveOutcome(Status.UNKNOWN, reason="gave up (test)")
+
+        monkeypatch.setattr(live_solve, "_run", undecided)
+        solve_live(standard_deck(1), Rules.for_players(3),
+                   options=SolveOptions(time_limit=10, solver=solver))
+        names = [name for name, _ in asked]
+        assert names[:3] == ["search", "sat", "cpsat"], names
+        left = 10.0        # the mock returns at once: the search's share passes on
+        assert asked[1][1] == pytest.approx(left * heavy / (heavy + len(asked) - 2), abs=0.2)
+        assert asked[-1][1] == pytest.approx(left, abs=0.2)

@@ -83,16 +83,19 @@ AUTO_ORDER = ("search", "sat", "cpsat", "brute")
 # With a time limit, the first method's share of it: the search decides almost every
 # shuffled standard deck in milliseconds, and its hard tail (a few decks in a
 # thousand) is where the SAT and CP-SAT encodings decide in seconds what the search
-# does not in minutes; a few hard wins need the search's 7 s of a 30 s limit.
+# does not in minutes; a few hard wins take the search alone several seconds
+# (6 players, seed 8450: about 6 s).
 FIRST_SHARE = 0.25
 # With the default solver, the SAT stage is these solvers in turn, each a stage of
 # its own: on the tail, their times differ several-fold from one deal to the next
 # and neither decides every deal the other does (docs/real-games.md, "The SAT tail").
 SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 # After the first stage, each stage's weight in the time left (``_share``): on the
-# positions and deals the search leaves undecided, CaDiCaL decides the most and
-# the soonest, Glucose some of the rest and CP-SAT the fewest (docs/real-games.md,
-# "The tail, method by method"); a stage not listed weighs 1.
+# positions the search leaves undecided, CaDiCaL decides the most and the soonest
+# and CP-SAT the fewest (docs/real-games.md, the unknown positions method by
+# method); Glucose decides some deals CaDiCaL does not ("The SAT tail").  A stage
+# not listed weighs 1; ``sat`` with a solver chosen by the user (no portfolio)
+# weighs what the portfolio's first solver does.
 STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 
@@ -163,14 +166,17 @@ def stages(methods: list[LiveMethod], options: SolveOptions) -> list[tuple[LiveM
     return out
 
 
-def _weight(step: tuple[LiveMethod, str]) -> float:
-    return STAGE_WEIGHTS.get((step[0].name, step[1]), 1.0)
+def _weight(step: tuple[LiveMethod, str], portfolio: bool) -> float:
+    name, solver = step[0].name, step[1]
+    if name == "sat" and not portfolio:
+        solver = SAT_PORTFOLIO[0]
+    return STAGE_WEIGHTS.get((name, solver), 1.0)
 
 
-def _share(steps: list[tuple[LiveMethod, str]], left: float) -> float:
-    """The first of ``steps``'s part of ``left`` seconds, by STAGE_WEIGHTS: the last
-    stage gets all of it."""
-    return left * _weight(steps[0]) / sum(_weight(step) for step in steps)
+def _share(steps: list[tuple[LiveMethod, str]], left: float, portfolio: bool) -> float:
+    """``steps[0]``'s part of ``left`` seconds, in proportion to its weight among
+    ``steps`` (STAGE_WEIGHTS); a lone step (the last stage) gets all of it."""
+    return left * _weight(steps[0], portfolio) / sum(_weight(st, portfolio) for st in steps)
 
 
 def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOutcome:
@@ -184,7 +190,8 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
         left = clock.remaining()
         if left <= 0 and best is not None:
             break
-        share = max(min(left, total * FIRST_SHARE) if i == 0 else _share(steps[i:], left), 0.0)
+        share = max(min(left, total * FIRST_SHARE) if i == 0
+                    else _share(steps[i:], left, options.solver == DEFAULT_SOLVER), 0.0)
         out = _run(m, start, replace(options, solver=solver, time_limit=share,
                                      deadline=Deadline.after(share)))
         if out.status is not Status.UNKNOWN:
