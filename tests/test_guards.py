@@ -222,6 +222,10 @@ DECKS = {   # a deck every method accepts, per method
 @pytest.mark.parametrize("method", sorted(methods()))
 def test_a_hand_beyond_the_deck_is_the_whole_deck(method):
     deck = DECKS.get(method, Deck.of([(2, 1), (1, 2), (2, 2), (1, 1), (2, 1)]))
+    # every method accepts the deck; one whose outside solver is missing refuses it all
+    why = get(method).refuses(deck, deck.N)
+    if why is not None and "not installed" in why:
+        pytest.skip(why)
     for maximize in (False, True) if get(method).maximizes else (False,):
         opts = SolveOptions(maximize=maximize)
         huge = capped(lambda opts=opts: solve(deck, 10**30, method, opts), extra_mb=500)
