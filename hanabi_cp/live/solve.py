@@ -90,7 +90,7 @@ FIRST_SHARE = 0.25
 # its own: on the tail, their times differ several-fold from one deal to the next
 # and neither decides every deal the other does (docs/real-games.md, "The SAT tail").
 SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
-# After the first stage, each stage's weight in the time left (``_share``): on the
+# After the first stage, each stage's weight in the time left (``_weights``): on the
 # positions the search leaves undecided, CaDiCaL decides the most and the soonest
 # and CP-SAT the fewest (docs/real-games.md, the unknown positions method by
 # method); Glucose decides some deals CaDiCaL does not ("The SAT tail").  A stage
@@ -159,24 +159,25 @@ def stages(methods: list[LiveMethod], options: SolveOptions) -> list[tuple[LiveM
     the default was chosen (the options cannot tell the default chosen from unset)."""
     out: list[tuple[LiveMethod, str]] = []
     for m in methods:
-        if m.name == "sat" and options.solver == DEFAULT_SOLVER:
+        if m.name == "sat" and _runs_portfolio(options):
             out += [(m, solver) for solver in SAT_PORTFOLIO]
         else:
             out.append((m, options.solver))
     return out
 
 
-def _weight(step: tuple[LiveMethod, str], portfolio: bool) -> float:
-    name, solver = step[0].name, step[1]
-    if name == "sat" and not portfolio:
-        solver = SAT_PORTFOLIO[0]
-    return STAGE_WEIGHTS.get((name, solver), 1.0)
+def _runs_portfolio(options: SolveOptions) -> bool:
+    """Whether ``sat`` runs once per solver of SAT_PORTFOLIO: with the default solver
+    (the options cannot tell it chosen from unset)."""
+    return options.solver == DEFAULT_SOLVER
 
 
-def _share(steps: list[tuple[LiveMethod, str]], left: float, portfolio: bool) -> float:
-    """``steps[0]``'s part of ``left`` seconds, in proportion to its weight among
-    ``steps`` (STAGE_WEIGHTS); a lone step (the last stage) gets all of it."""
-    return left * _weight(steps[0], portfolio) / sum(_weight(st, portfolio) for st in steps)
+def _weights(steps: list[tuple[LiveMethod, str]], options: SolveOptions) -> list[float]:
+    """Each stage's weight in STAGE_WEIGHTS; ``sat`` with a solver the user chose
+    weighs what the portfolio's first solver does."""
+    portfolio = _runs_portfolio(options)
+    return [STAGE_WEIGHTS.get((m.name, solver if portfolio or m.name != "sat"
+                               else SAT_PORTFOLIO[0]), 1.0) for m, solver in steps]
 
 
 def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOutcome:
@@ -186,12 +187,14 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
     total = clock.remaining()
     best: LiveOutcome | None = None
     steps = stages(methods, options)
+    weights = _weights(steps, options)
     for i, (m, solver) in enumerate(steps):
         left = clock.remaining()
         if left <= 0 and best is not None:
             break
+        # after the first, each stage's part of what is left by weight: the last all of it
         share = max(min(left, total * FIRST_SHARE) if i == 0
-                    else _share(steps[i:], left, options.solver == DEFAULT_SOLVER), 0.0)
+                    else left * weights[i] / sum(weights[i:]), 0.0)
         out = _run(m, start, replace(options, solver=solver, time_limit=share,
                                      deadline=Deadline.after(share)))
         if out.status is not Status.UNKNOWN:
