@@ -5,6 +5,7 @@ the search on shuffled standard decks."""
 from __future__ import annotations
 
 import functools
+import gc
 import random
 from dataclasses import replace
 
@@ -246,6 +247,20 @@ def test_search_time_limit_gives_unknown_never_a_guess():
     assert out.status is Status.UNKNOWN
     if out.actions is not None:     # the best game found so far, checked
         assert out.verified and replay(deck, rules, out.actions).score == out.score
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_search_leaves_the_cycle_collector_as_it_found_it(collecting):
+    """The search turns Python's cycle collector off while it runs (its tables'
+    tuples keep triggering it); it is back as it was after an answer and after a
+    time limit, whether it was on or off before."""
+    (gc.enable if collecting else gc.disable)()
+    try:
+        for deck, limit in ((standard_deck(1), None), (standard_deck(1653), 0.05)):
+            solve_live(deck, Rules.for_players(6), "search", SolveOptions(time_limit=limit))
+            assert gc.isenabled() is collecting
+    finally:
+        gc.enable()
 
 
 def test_search_maximize_on_a_lost_standard_deck():

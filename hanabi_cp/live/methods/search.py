@@ -34,6 +34,7 @@ maximizing), never a guess.
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from bisect import bisect_left
@@ -72,12 +73,14 @@ class LiveSearch:
     DEEP = 9
     DEEP_AFTER = 2000
     RELAX_STEPS = 500
-    # With at most this many players the deeper bound is used from the second round
-    # on (once the first dive has failed): on the lost positions of bot games it
-    # proves most losses near the root, long before DEEP_AFTER states.  With six
-    # players its states cost more than the search states they save
+    # With at most this many players, or from a position with at most this many
+    # deck cards left, the deeper bound is used from the second round on (once the
+    # first dive has failed): on the lost positions of bot games it proves most
+    # losses near the root, long before DEEP_AFTER states.  From earlier positions
+    # with six players its states cost more than the search states they save
     # (encodings/live-search.md, 3.5, "Deeper").
     DEEP_EARLY_PLAYERS = 5
+    DEEP_EARLY_LEFT = 13
 
     def __init__(self, start: Game, deadline: float | None = None):
         deck, rules = start.deck, start.rules
@@ -887,7 +890,8 @@ class LiveSearch:
             self.tried.clear()
             self.tried_goal = goal
         for i, budget in enumerate(rounds[first:last], start=first):
-            if i and self.p <= self.DEEP_EARLY_PLAYERS:
+            if i and (self.p <= self.DEEP_EARLY_PLAYERS
+                      or self.N - self.drawn <= self.DEEP_EARLY_LEFT):
                 self.deep = True
             if self.reaches(goal, budget):
                 score = self.final_score()
@@ -966,11 +970,17 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     s = LiveSearch(start, deadline)
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 4 * s.N + 4 * (start.rules.clues or 0) + 1000))
+    # The search makes no reference cycles, but its tables' millions of tuples
+    # trigger the cycle collector again and again: about 8 % of a hard search.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         with ambient(options.clock()):      # the lost-deck reasons poll it
             return _maximize(s, start) if options.maximize else _decide(s, start)
     finally:
         sys.setrecursionlimit(old)
+        if collecting:
+            gc.enable()
 
 
 def _lost(start: Game) -> str | None:
