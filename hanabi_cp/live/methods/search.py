@@ -68,8 +68,9 @@ class LiveSearch:
     ENDGAME = 2
     # Deck cards left at most for the same relaxation by dynamic programming
     # (``deeper_bound``), at every state once the search has visited DEEP_AFTER
-    # states (or always with ``deep``: the tests, and see DEEP_EARLY_PLAYERS), with
-    # at most RELAX_STEPS steps of it per state (it then cuts nothing there).
+    # states (or always with ``deep``: the tests, and see DEEP_EARLY_PLAYERS and
+    # DEEP_EARLY_LEFT), with at most RELAX_STEPS steps of it per state (it then
+    # cuts nothing there).
     DEEP = 9
     DEEP_AFTER = 2000
     RELAX_STEPS = 500
