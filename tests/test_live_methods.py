@@ -16,7 +16,7 @@ from hanabi_cp.live.actions import Action
 from hanabi_cp.live.methods.brute import MAX_CARDS
 from hanabi_cp.live import refutation
 from hanabi_cp.live.methods.search import PLAY, LiveSearch, most_plays
-from hanabi_cp.live.reasons import CHECKS, lost_reasons, squeeze_reason
+from hanabi_cp.live.reasons import CHECKS, lost_reasons, score_bound, squeeze_reason
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import (SAT_PORTFOLIO, LiveOutcome, candidates, live_methods,
@@ -141,6 +141,67 @@ def test_squeeze_reason_is_sound_where_it_fires():
 @pytest.mark.slow
 def test_every_reason_is_sound_on_thousands_more():
     check_reasons(oracle(**SLOW))
+
+
+def check_score_bound(sample) -> int:
+    """The reasons' bound on the best score is never below brute force's best; how
+    often it is exact with a loss of two cards or more."""
+    exact = 0
+    for deck, rules, best in sample:
+        bound, why = score_bound(deck, rules)
+        assert bound >= best.score, (str(deck), rules, bound, why)
+        assert (why is None) == (bound == deck.target)
+        exact += bound == best.score < deck.target - 1
+    return exact
+
+
+def test_the_reasons_bound_on_the_best_score_is_sound_and_exact_often():
+    assert check_score_bound(oracle(**FAST)) >= 50
+
+
+@pytest.mark.slow
+def test_the_reasons_bound_on_the_best_score_is_sound_on_thousands_more():
+    assert check_score_bound(oracle(**SLOW)) >= 250
+
+
+def test_the_search_proves_best_scores_by_the_reasons_bound_as_sat_finds_them():
+    # Decks too big for brute force (9-16 cards of 1-2 copies, hands of 2-3), where
+    # the bound shows two cards or more lost: the SAT encoding's best score (exact,
+    # by another road) is never above it, and the search's equals it, often proved
+    # by the bound alone (on tiny decks the position's own bound comes first).
+    rng, fired, shown = random.Random(5), 0, 0
+    for _ in range(600):
+        deck = random_deck(rng, rng.randint(3, 4), rng.randint(3, 4), 2)
+        rules = Rules.for_players(2, hand_size=rng.randint(2, 3))
+        bound, why = score_bound(deck, rules)
+        if bound >= deck.target - 1:
+            continue
+        fired += 1
+        sat = solve_live(deck, rules, "sat", SolveOptions(maximize=True))
+        got = solve_live(deck, rules, "search", SolveOptions(maximize=True))
+        assert sat.score <= bound and got.score == sat.score, (str(deck), rules)
+        shown += got.reason == why
+    assert fired >= 150 and shown >= 20, (fired, shown)
+
+
+def test_the_reasons_bound_proves_lost_standard_deals_at_once():
+    # 2 players, seed 629: every way to stack 24 cards (one color one short) runs
+    # into hand size; 23 is reached.  Its positions have the deal's bound too.
+    deck, rules = standard_deck(629), Rules.for_players(2)
+    assert score_bound(deck, rules)[0] == 23
+    out = solve_live(deck, rules, "search", SolveOptions(maximize=True))
+    assert out.status is Status.UNWINNABLE and out.score == 23 and out.verified
+    assert out.reason.startswith("no game scores 24 or more: such a game stacks every "
+                                 "card of one of the 5 ways to stack 24 cards, and each "
+                                 "fails; stacks up to 5:1, 5:2, 5:3, 5:4, 4:5: hand size: ")
+    assert out.reason.count("hand size: ") == 5
+    at = solve_position(Game.after(deck, rules, out.actions[:6]), "search", SolveOptions(maximize=True))
+    assert at.score == 23 and at.reason.startswith(
+        "no game on the deal scores more than 23, so no game from a position of one "
+        "does: no game scores 24 or more")
+    # 5 colors, 2 short: 15 ways; the bound stops at the floor it is given
+    assert score_bound(standard_deck(1653), rules)[0] == 22
+    assert score_bound(standard_deck(1653), rules, 24)[0] == 24
 
 
 def test_reasons_on_small_decks():

@@ -32,6 +32,8 @@ from ..model import Card, Deck
 from .rules import Rules
 
 PHASE = "the lost-deck reasons"
+# The highest value to be played of each color (index k - 1 for color k); None: all.
+Caps = tuple[int, ...] | None
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -45,6 +47,15 @@ def missing_reason(deck: Deck, rules: Rules) -> str | None:
         what = "card" if len(missing) == 1 else "cards"
         return f"no copy of {what} {_cards(missing)} in the deck"
     return None
+
+
+def _missing(deck: Deck, caps: Caps) -> Sequence[Card]:
+    """The cards to be played (every card, or those up to ``caps``) with no copy."""
+    if caps is None:
+        return deck.missing()       # lazy: its truth costs O(N) whatever n declares
+    counts = deck.counts
+    return [Card(a, k) for k, top in enumerate(caps, 1) for a in range(1, top + 1)
+            if counts[Card(a, k)] == 0]
 
 
 def _dealt(deck: Deck, rules: Rules) -> int:
@@ -73,9 +84,11 @@ def _places(deck: Deck, rules: Rules, j: int) -> int:
     return full if rules.deck_plays and j == deck.N - 1 else full - 1
 
 
-def turns_reason(deck: Deck, rules: Rules) -> str | None:
+def turns_reason(deck: Deck, rules: Rules, target: int | None = None) -> str | None:
+    """Too few turns for ``target`` plays (the deck's target if None)."""
     if not _final_round(rules):
         return None
+    target = deck.target if target is None else target
     draws = deck.N - _dealt(deck, rules)
     p = rules.players
     if draws == 0:
@@ -84,33 +97,39 @@ def turns_reason(deck: Deck, rules: Rules) -> str | None:
         hands = [len(range(i * H, min((i + 1) * H, deck.N))) for i in range(p)]
         first = rules.first_player
         plays = min(2, hands[first]) + sum(min(1, h) for i, h in enumerate(hands) if i != first)
-        if plays < deck.target:
+        if plays < target:
             return (f"the deal takes every card, so the game lasts {p + 1} turns, in which "
-                    f"the hands can play at most {plays} of the {deck.target} cards")
+                    f"the hands can play at most {plays} of the {target} cards")
         return None
-    if draws + p < deck.target:
-        return (f"too few turns: {deck.target} plays are needed, but each play before "
+    if draws + p < target:
+        return (f"too few turns: {target} plays are needed, but each play before "
                 f"the last draw draws a card ({draws} draws) and the final round has "
                 f"{p} turns")
     return None
 
 
-def bottom_reason(deck: Deck, rules: Rules) -> str | None:
+def _tops(deck: Deck, caps: Caps) -> Sequence[int]:
+    """The highest value to be played of each color: ``caps``, or every value."""
+    return (deck.n,) * deck.c if caps is None else caps
+
+
+def bottom_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
     N = deck.N
     # a deck play could play the last card at once, before the final round
     if not _final_round(rules) or rules.deck_plays or _dealt(deck, rules) >= N:
         return None
     card = deck.cards[-1]
-    if card.value < deck.n and deck.counts[card] == 1:
+    top = _tops(deck, caps)[card.color - 1]
+    if card.value < top and deck.counts[card] == 1:
         after = str(Card(card.value + 1, card.color))
-        if card.value + 1 < deck.n:
-            after += f"..{Card(deck.n, card.color)}"
+        if card.value + 1 < top:
+            after += f"..{Card(top, card.color)}"
         return (f"the last card, #{N - 1} ({card}), is the only copy of {card}: its drawer "
                 f"can play it only on the game's last turn, too late for {after}")
     return None
 
 
-def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
+def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool, caps: Caps = None):
     """For each deck position j to be drawn: (j, late, held, squeezes).
 
     ``late``: the cards that cannot be played before j is drawn (their gate, the
@@ -121,7 +140,8 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
     other card is in a hand then, so the copies drawn before j of every other late
     card are lost: they stop being available for later positions (``squeezes``
     lists (j, cards) so far).  With ``drop_bottom`` the last card of the deck does
-    not count as a copy (see ``_bottom_note``).
+    not count as a copy (see ``_bottom_note``).  With ``caps`` only the values up to
+    ``caps[k - 1]`` of each color k are to be played (``score_bound``).
     """
     N, dealt = deck.N, _dealt(deck, rules)
     copies: dict[Card, list[int]] = {}
@@ -129,7 +149,8 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
         copies.setdefault(card, []).append(i)
     if drop_bottom:
         copies[deck.cards[-1]].pop()
-    colors = [[Card(a, k) for a in range(1, deck.n + 1)] for k in range(1, deck.c + 1)]
+    tops = _tops(deck, caps)
+    colors = [[Card(a, k) for a in range(1, tops[k - 1] + 1)] for k in range(1, deck.c + 1)]
 
     def gates_now() -> list[tuple[Card, int]]:
         out = []
@@ -157,25 +178,27 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool):
                 gates = gates_now()
 
 
-def _bottom_note(deck: Deck, rules: Rules) -> str | None:
+def _bottom_note(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
     """Why a win never uses the last card, if it is below the top value and has
     another copy (with a single copy ``bottom_reason`` fires instead)."""
     card = deck.cards[-1]
-    if not _final_round(rules) or rules.deck_plays or card.value >= deck.n \
+    if not _final_round(rules) or rules.deck_plays \
+            or card.value >= _tops(deck, caps)[card.color - 1] \
             or deck.counts[card] < 2:
         return None
     return (f"no win uses the last card, #{deck.N - 1} ({card}): only the game's last turn "
             f"could play it, too late for {Card(card.value + 1, card.color)}")
 
 
-def _first_of_sweeps(deck: Deck, rules: Rules, squeeze: bool, say) -> str | None:
+def _first_of_sweeps(deck: Deck, rules: Rules, squeeze: bool, say,
+                     caps: Caps = None) -> str | None:
     """The first message ``say(j, late, held, squeezes)`` gives over the sweep, first
     with every copy, then (if that finds nothing) without the useless last card."""
-    if _dealt(deck, rules) >= deck.N or deck.missing():
+    if _dealt(deck, rules) >= deck.N or _missing(deck, caps):
         return None
-    note = _bottom_note(deck, rules)
+    note = _bottom_note(deck, rules, caps)
     for drop in (False, True) if note else (False,):
-        for j, late, held, squeezes in _sweep(deck, rules, squeeze, drop):
+        for j, late, held, squeezes in _sweep(deck, rules, squeeze, drop, caps):
             why = say(j, late, held, squeezes)
             if why:
                 return f"{note}; then {why}" if drop else why
@@ -208,13 +231,14 @@ def _held_message(deck: Deck, rules: Rules, j: int, held: list[Card]) -> str | N
             f"that draw")
 
 
-@functools.lru_cache(maxsize=64)
-def _sweep_reasons(deck: Deck, rules: Rules) -> tuple[str | None, str | None, str | None]:
+@functools.lru_cache(maxsize=256)
+def _sweep_reasons(deck: Deck, rules: Rules,
+                   caps: Caps = None) -> tuple[str | None, str | None, str | None]:
     """(pace, hand size, squeeze) for ``deck``: each check asks for all three."""
     pace = _first_of_sweeps(deck, rules, False,
-                            lambda j, late, held, sq: _late_message(deck, rules, j, late))
+                            lambda j, late, held, sq: _late_message(deck, rules, j, late), caps)
     hand = _first_of_sweeps(deck, rules, False,
-                            lambda j, late, held, sq: _held_message(deck, rules, j, held))
+                            lambda j, late, held, sq: _held_message(deck, rules, j, held), caps)
     if pace or hand:
         return pace, hand, None
 
@@ -228,7 +252,7 @@ def _sweep_reasons(deck: Deck, rules: Rules) -> tuple[str | None, str | None, st
             for at, lost in squeezes)
         return f"{before}; then {why}"
 
-    return None, None, _first_of_sweeps(deck, rules, True, say)
+    return None, None, _first_of_sweeps(deck, rules, True, say, caps)
 
 
 def pace_reason(deck: Deck, rules: Rules) -> str | None:
@@ -269,3 +293,60 @@ def lost_reason(deck: Deck, rules: Rules) -> str | None:
     except TimeUp:
         return None
     return None
+
+
+def short_reason(deck: Deck, rules: Rules, caps: tuple[int, ...]) -> str | None:
+    """A reason no game plays every card of color k up to value ``caps[k - 1]``, or
+    None: the checks of ``lost_reasons`` with only those cards to be played.  Each
+    argument speaks of a set of cards to be played that holds the lower values of
+    each color of a card in it, so it holds for these sets as for the whole deck."""
+    missing = _missing(deck, caps)
+    if missing:
+        return f"no copy of {_cards(missing)} in the deck"
+    return (turns_reason(deck, rules, sum(caps)) or bottom_reason(deck, rules, caps)
+            or next((why for why in _sweep_reasons(deck, rules, caps) if why), None))
+
+
+# At most this many ways to stop short are asked at one score (5 colors: 126 ways
+# for 5 cards short); a level with more ends ``score_bound`` where it is.
+MOST_WAYS = 200
+
+
+def _ways(n: int, c: int, total: int) -> list[tuple[int, ...]]:
+    """Every tuple of ``c`` stack heights from 0 to ``n`` adding up to ``total``,
+    those nearest full stacks first."""
+    if c == 0:
+        return [()] if total == 0 else []
+    return [(a, *rest) for a in range(min(n, total), max(0, total - n * (c - 1)) - 1, -1)
+            for rest in _ways(n, c - 1, total - a)]
+
+
+def _stacks(caps: tuple[int, ...]) -> str:
+    return ", ".join(str(Card(a, k)) if a else f"no {k}" for k, a in enumerate(caps, 1))
+
+
+def score_bound(deck: Deck, rules: Rules, floor: int = 0) -> tuple[int, str | None]:
+    """An upper bound on the final score of every game on the deal, no lower than
+    ``floor``, and the reason for it (None with the deck's target: no reason fires).
+
+    A game that ends with stacks of heights ``caps`` has played every card up to
+    them, and so every card up to any lower heights: if ``short_reason`` refutes
+    every way to stack ``k`` cards, no game scores ``k`` or more.  The levels are
+    asked from the target down, while each has at most ``MOST_WAYS`` ways.
+    """
+    bound, why = deck.target, None
+    while bound > floor:
+        ways = _ways(deck.n, deck.c, bound)
+        if len(ways) > MOST_WAYS:
+            break
+        failed = []
+        for caps in ways:
+            short = short_reason(deck, rules, caps)
+            if short is None:
+                return bound, why
+            failed.append(f"stacks up to {_stacks(caps)}: {short}")
+        what = "the one way" if len(ways) == 1 else f"one of the {len(ways)} ways"
+        why = (f"no game scores {bound} or more: such a game stacks every card of "
+               f"{what} to stack {bound} cards, and each fails; " + "; ".join(failed))
+        bound -= 1
+    return bound, why

@@ -40,10 +40,10 @@ import time
 from bisect import bisect_left
 
 from ...runtime.compiled import load
-from ...runtime.deadline import ambient
+from ...runtime.deadline import TimeUp, ambient
 from ...method_registry import SolveOptions, Status
 from ..actions import Action
-from ..reasons import lost_reason
+from ..reasons import lost_reason, score_bound
 from ..referee import Game, some_clue
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -995,6 +995,21 @@ def _lost(start: Game) -> str | None:
     return f"the deal cannot be won, so no position of a game on it can: {why}"
 
 
+def _deal_bound(start: Game, floor: int) -> tuple[int, str | None]:
+    """The lost-deck reasons' upper bound on the final score of the deal's games
+    (``score_bound``), no lower than ``floor``, and its reason; it bounds every
+    position of a game on the deal as ``_lost`` says.  (target, None) when the
+    clock runs out first: the search's own clock then stops it."""
+    try:
+        bound, why = score_bound(start.deck, start.rules, floor)
+    except TimeUp:
+        return start.deck.target, None
+    if why is None or start.turn == 0:
+        return bound, why
+    return bound, (f"no game on the deal scores more than {bound}, so no game from a "
+                   f"position of one does: {why}")
+
+
 def _stats(s: LiveSearch) -> dict:
     return {"nodes": s.nodes, "refuted": len(s.tt)}
 
@@ -1026,7 +1041,8 @@ def _decide(s: LiveSearch, start: Game) -> LiveOutcome:
 
 def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     best: tuple[list[Action], int] | None = None
-    lost: str | None = None
+    lost: str | None = None         # a reason no game scores more than ``shows``
+    shows = s.target - 1
     top = s.bound()
     try:
         # the first dive towards the bound reaches it on most deals: done at once
@@ -1034,7 +1050,7 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
         if best is not None:
             if best[1] == s.target:
                 return LiveOutcome(Status.WINNABLE, best[0], best[1], stats=_stats(s))
-            why = _best_reason(_lost(start), top, s.target,
+            why = _best_reason(_lost(start), top, shows,
                                f"the upper bound of the position (reach, pace, hand size, "
                                f"the last draws) is {top} of {s.target}")
             return LiveOutcome(Status.UNWINNABLE, best[0], best[1], why, stats=_stats(s))
@@ -1044,6 +1060,12 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
             lost = s.lost = _lost(start)
             if lost:
                 top = min(top, s.target - 1)
+                if best[1] < top:
+                    # a bound below target - 1 proves the best found optimal at once
+                    # on most lost deals (encodings/live-search.md, section 3.8)
+                    under, short = _deal_bound(start, best[1])
+                    if short is not None and under < top:
+                        top, lost, shows = under, short, under
         if best[1] < top:
             best = s.game(top) or best
         while best[1] + 1 < top:   # upwards from the best game so far
@@ -1061,19 +1083,20 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     game, score = best
     if score == s.target:
         return LiveOutcome(Status.WINNABLE, game, score, stats=_stats(s))
-    reason = _best_reason(lost, score, s.target,
+    reason = _best_reason(lost, score, shows,
                           f"exhaustive search ({s.nodes:,} states visited): no complete "
                           f"game scores more than {score} of {s.target}")
     return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=_stats(s))
 
 
-def _best_reason(lost: str | None, score: int, target: int, shown: str) -> str:
+def _best_reason(lost: str | None, score: int, shows: int, shown: str) -> str:
     """The evidence for a best score below the target: ``shown`` (the bound or the
-    search that proves it), with the deal's lost-deck reason, which alone shows
-    only that the deal cannot be won (enough when ``score`` is ``target`` - 1)."""
+    search that proves it), with ``lost``, the deal's reason that no game scores
+    more than ``shows`` (a lost-deck reason: the target - 1; ``_deal_bound``'s: its
+    bound), which alone is the evidence when ``score`` reaches ``shows``."""
     if not lost:
         return shown
-    return lost if score == target - 1 else f"{lost}; {shown}"
+    return lost if score == shows else f"{lost}; {shown}"
 
 
 METHOD = LiveMethod("search", run, "depth-first search with sound bounds (pace, hand "
