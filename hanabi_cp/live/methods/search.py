@@ -27,7 +27,8 @@ one mutable state with do/undo, that
 Nothing is pruned by a move being "probably bad": every rule keeps an optimal game
 (the soundness arguments are in encodings/live-search.md).  ``maximize`` first
 dives towards the bound (a game reaching it is optimal), then asks for the first
-game's score, the bound, and upwards from the best game found.  On the
+game's score, the bound (on a lost deal at most the lost-deck reasons' bound on
+its score, ``score_bound``), and upwards from the best game found.  On the
 time limit the answer is UNKNOWN (with the best game found so far when
 maximizing), never a guess.
 """
