@@ -16,7 +16,8 @@ from hanabi_cp.live.actions import Action
 from hanabi_cp.live.methods.brute import MAX_CARDS
 from hanabi_cp.live import refutation
 from hanabi_cp.live.methods.search import PLAY, LiveSearch, most_plays
-from hanabi_cp.live.reasons import CHECKS, lost_reasons, score_bound, squeeze_reason
+from hanabi_cp.live.reasons import (CHECKS, _ways, lost_reasons, score_bound,
+                                   squeeze_reason)
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import (SAT_PORTFOLIO, LiveOutcome, candidates, live_methods,
@@ -162,6 +163,20 @@ def test_the_reasons_bound_on_the_best_score_is_sound_and_exact_often():
 @pytest.mark.slow
 def test_the_reasons_bound_on_the_best_score_is_sound_on_thousands_more():
     assert check_score_bound(oracle(**SLOW)) >= 250
+
+
+def test_the_ways_to_stop_short_are_drawn_lazily_and_only_so_many():
+    assert _ways(2, 2, 2, 10) == [(2, 0), (1, 1), (0, 2)]
+    assert [len(_ways(5, 5, total, 200)) for total in (25, 24, 23, 20)] == [1, 5, 15, 126]
+    assert _ways(5, 5, 20, 125) is None and _ways(1, 100_000, 99_990, 200) is None
+    # 300 colors, 2:300 missing: one card short has 300 ways, too many to ask, so
+    # the bound stays the lost-deck reason's
+    deck = Deck.of([(1, k) for k in range(1, 301)] + [(2, k) for k in range(1, 300)])
+    bound, why = score_bound(deck, Rules.for_players(2))
+    assert bound == 599 and why == ("no game scores 600 or more: such a game stacks every "
+                                    "card of the one way to stack 600 cards, and each "
+                                    "fails; stacks up to every card: no copy of card "
+                                    "2:300 in the deck")
 
 
 def test_the_search_proves_best_scores_by_the_reasons_bound_as_sat_finds_them():

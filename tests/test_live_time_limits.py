@@ -17,7 +17,7 @@ from capped import capped, cli_capped, needs_fork
 from hanabi_cp.runtime.deadline import Deadline, TimeUp, ambient
 from hanabi_cp.formats import write_deck
 from hanabi_cp.generators import random_deck
-from hanabi_cp.live.reasons import _sweep, lost_reason, lost_reasons
+from hanabi_cp.live.reasons import _sweep, lost_reason, lost_reasons, score_bound
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.model import Card, Deck
 
@@ -74,6 +74,12 @@ def test_the_reasons_sweep_polls_the_deadline_and_lost_reason_gives_up():
         next(_sweep(deck, rules, False, False))
     got = capped(lambda: _gives_up(deck, rules), timeout=60)
     assert got is None
+
+
+def test_the_reasons_bound_on_the_score_polls_the_deadline_too():
+    deck = random_deck(5, n=200, c=10, r=3, exact_copies=True)
+    with ambient(PASSED), pytest.raises(TimeUp, match="the lost-deck reasons"):
+        score_bound(deck, Rules.for_players(2))
 
 
 def _gives_up(deck: Deck, rules: Rules):

@@ -25,7 +25,8 @@ positions of every copy.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 
 from ..runtime.deadline import TimeUp, poll
 from ..model import Card, Deck
@@ -42,7 +43,10 @@ def _cards(cards: Sequence[Card]) -> str:
 
 
 def missing_reason(deck: Deck, rules: Rules) -> str | None:
-    missing = deck.missing()
+    return _no_copy(deck.missing())
+
+
+def _no_copy(missing: Sequence[Card]) -> str | None:
     if missing:
         what = "card" if len(missing) == 1 else "cards"
         return f"no copy of {what} {_cards(missing)} in the deck"
@@ -300,28 +304,47 @@ def short_reason(deck: Deck, rules: Rules, caps: tuple[int, ...]) -> str | None:
     None: the checks of ``lost_reasons`` with only those cards to be played.  Each
     argument speaks of a set of cards to be played that holds the lower values of
     each color of a card in it, so it holds for these sets as for the whole deck."""
-    missing = _missing(deck, caps)
-    if missing:
-        return f"no copy of {_cards(missing)} in the deck"
-    return (turns_reason(deck, rules, sum(caps)) or bottom_reason(deck, rules, caps)
-            or next((why for why in _sweep_reasons(deck, rules, caps) if why), None))
+    every = all(top == deck.n for top in caps)
+    tops = None if every else caps      # every card: lost_reason's (cached) sweeps
+    return (_no_copy(_missing(deck, tops)) or turns_reason(deck, rules, sum(caps)) or bottom_reason(deck, rules, tops)
+            or next((why for why in _sweep_reasons(deck, rules, tops) if why), None))
 
 
 # At most this many ways to stop short are asked at one score (5 colors: 126 ways
 # for 5 cards short); a level with more ends ``score_bound`` where it is.
 MOST_WAYS = 200
+# A way costs a sweep of about N * n * c steps; ``score_bound`` stops before it has
+# asked for more than this many in all (a standard deck: 15 ways cost 19,000).
+MOST_STEPS = 20_000_000
 
 
-def _ways(n: int, c: int, total: int) -> list[tuple[int, ...]]:
-    """Every tuple of ``c`` stack heights from 0 to ``n`` adding up to ``total``,
-    those nearest full stacks first."""
+def _ways(n: int, c: int, total: int, most: int) -> list[tuple[int, ...]] | None:
+    """Every tuple of ``c`` stack heights from 0 to ``n`` adding up to ``total``, or
+    None if there are more than ``most``: drawn lazily, so a level too big to ask
+    costs at most ``most`` tuples whatever its size (one card short alone has ``c``
+    ways, so more colors than ``most`` end it at once)."""
+    short = n * c - total
+    if short > 0 and c > most:
+        return None
+    ways = list(itertools.islice(_shortfalls(n, c, short), most + 1))
+    return None if len(ways) > most else ways
+
+
+def _shortfalls(n: int, c: int, short: int) -> Iterator[tuple[int, ...]]:
+    """The heights of ``_ways``: ``short`` cards short over ``c`` colors of ``n``,
+    the first colors fullest first (recursion depth ``c``, at most ``MOST_WAYS``)."""
     if c == 0:
-        return [()] if total == 0 else []
-    return [(a, *rest) for a in range(min(n, total), max(0, total - n * (c - 1)) - 1, -1)
-            for rest in _ways(n, c - 1, total - a)]
+        if short == 0:
+            yield ()
+        return
+    for gap in range(max(0, short - n * (c - 1)), min(n, short) + 1):
+        for rest in _shortfalls(n, c - 1, short - gap):
+            yield (n - gap, *rest)
 
 
-def _stacks(caps: tuple[int, ...]) -> str:
+def _stacks(caps: tuple[int, ...], n: int) -> str:
+    if all(a == n for a in caps):
+        return "every card"
     return ", ".join(str(Card(a, k)) if a else f"no {k}" for k, a in enumerate(caps, 1))
 
 
@@ -332,19 +355,22 @@ def score_bound(deck: Deck, rules: Rules, floor: int = 0) -> tuple[int, str | No
     A game that ends with stacks of heights ``caps`` has played every card up to
     them, and so every card up to any lower heights: if ``short_reason`` refutes
     every way to stack ``k`` cards, no game scores ``k`` or more.  The levels are
-    asked from the target down, while each has at most ``MOST_WAYS`` ways.
+    asked from the target down, while each has at most ``MOST_WAYS`` ways and the
+    sweeps stay within ``MOST_STEPS``.
     """
     bound, why = deck.target, None
+    sweep, steps = deck.N * deck.target, 0
     while bound > floor:
-        ways = _ways(deck.n, deck.c, bound)
-        if len(ways) > MOST_WAYS:
+        ways = _ways(deck.n, deck.c, bound, MOST_WAYS)
+        steps += sweep * len(ways or ())
+        if ways is None or steps > MOST_STEPS:
             break
         failed = []
         for caps in ways:
             short = short_reason(deck, rules, caps)
             if short is None:
                 return bound, why
-            failed.append(f"stacks up to {_stacks(caps)}: {short}")
+            failed.append(f"stacks up to {_stacks(caps, deck.n)}: {short}")
         what = "the one way" if len(ways) == 1 else f"one of the {len(ways)} ways"
         why = (f"no game scores {bound} or more: such a game stacks every card of "
                f"{what} to stack {bound} cards, and each fails; " + "; ".join(failed))
