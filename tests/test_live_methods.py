@@ -169,6 +169,7 @@ def test_the_ways_to_stop_short_are_drawn_lazily_and_only_so_many():
     assert _ways(2, 2, 2, 10) == [(2, 0), (1, 1), (0, 2)]
     assert [len(_ways(5, 5, total, 200)) for total in (25, 24, 23, 20)] == [1, 5, 15, 126]
     assert _ways(5, 5, 20, 125) is None and _ways(1, 100_000, 99_990, 200) is None
+    assert _ways(1, 100_000, 100_000, 200) == [(1,) * 100_000]
     # 300 colors, 2:300 missing: one card short has 300 ways, too many to ask, so
     # the bound stays the lost-deck reason's
     deck = Deck.of([(1, k) for k in range(1, 301)] + [(2, k) for k in range(1, 300)])

@@ -324,7 +324,9 @@ def _ways(n: int, c: int, total: int, most: int) -> list[tuple[int, ...]] | None
     costs at most ``most`` tuples whatever its size (one card short alone has ``c``
     ways, so more colors than ``most`` end it at once)."""
     short = n * c - total
-    if short > 0 and c > most:
+    if short == 0:
+        return [(n,) * c]
+    if c > most:
         return None
     ways = list(itertools.islice(_shortfalls(n, c, short), most + 1))
     return None if len(ways) > most else ways
