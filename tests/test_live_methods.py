@@ -22,6 +22,7 @@ from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import (SAT_PORTFOLIO, LiveOutcome, candidates, live_methods,
                                   solve_live, solve_position, stages)
+from hanabi_cp.errors import SolverBug
 from hanabi_cp.model import Deck
 from hanabi_cp.method_registry import SolveOptions, Status, solve
 from hanabi_cp.sat_backend import DEFAULT_SOLVER
@@ -651,6 +652,34 @@ def test_auto_tries_the_next_solver_when_one_gives_up(monkeypatch):
     assert out.stats["solver"] == SAT_PORTFOLIO[1]
     assert calls == [("search", DEFAULT_SOLVER), ("sat", SAT_PORTFOLIO[0]),
                      ("sat", SAT_PORTFOLIO[1])]
+
+
+def test_auto_undecided_keeps_the_best_game_and_the_lowest_bound_of_any_stage(monkeypatch):
+    # As on 2 players, seed 4004 at 30 s: the search proves 23 at most but finds 19,
+    # CaDiCaL finds 22 and no bound (here: 24 at most, 0 and 24).
+    import hanabi_cp.live.solve as live_solve
+    deck, rules = standard_deck(5), Rules.for_players(2, hand_size=4)
+    game = solve_live(deck, rules, "search", SolveOptions(maximize=True)).actions
+    proved = 24
+
+    def run(m, start, options):
+        if m.name == "search":
+            return LiveOutcome(Status.UNKNOWN, [], 0, "gave up (test): upper "
+                               f"bound {proved} of 25", stats={"upper_bound": proved})
+        if m.name == "sat" and options.solver == SAT_PORTFOLIO[0]:
+            return LiveOutcome(Status.UNKNOWN, game, 24, "gave up (test)", method="sat")
+        return LiveOutcome(Status.UNKNOWN, reason="gave up (test)",
+                           stats={"upper_bound": 25} if m.name == "cpsat" else {})
+
+    monkeypatch.setattr(live_solve, "_run", run)
+    out = solve_live(deck, rules, options=SolveOptions(time_limit=60, maximize=True))
+    assert out.status is Status.UNKNOWN and out.score == 24      # (_run replays; mocked here)
+    assert out.reason == "gave up (test); upper bound 24 of 25 (by search)"
+    assert out.stats["upper_bound"] == 24
+    proved = 23         # a bound below a game the referee replayed: a bug, never an answer
+    with pytest.raises(SolverBug, match="search bounded the score by 23, but sat found "
+                                        "a game scoring 24"):
+        solve_live(deck, rules, options=SolveOptions(time_limit=60, maximize=True))
 
 
 def test_a_chosen_sat_solver_gets_the_sat_stage_s_weight(monkeypatch):

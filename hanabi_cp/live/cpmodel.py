@@ -276,7 +276,8 @@ class LiveCpModel(CpEnds):
             return LiveOutcome(Status.WINNABLE, actions, score, stats=stats)
         if code == cp_model.FEASIBLE:
             bound = round(solver.best_objective_bound)
-            return LiveOutcome(Status.UNKNOWN, actions, score, stats=stats,
+            return LiveOutcome(Status.UNKNOWN, actions, score,
+                               stats={**stats, "upper_bound": bound},
                                reason=f"{TimeUp(deadline.limit, SEARCH)}: best score found "
                                       f"{score}, upper bound {bound} of {target}")
         return LiveOutcome(Status.UNWINNABLE, actions, score, stats=stats,

@@ -186,6 +186,7 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
         return _run(methods[0], start, replace(options, deadline=clock))
     total = clock.remaining()
     best: LiveOutcome | None = None
+    bound: tuple[int, str] | None = None       # the lowest upper bound, by which stage
     steps = stages(methods, options)
     weights = _weights(steps, options)
     for i, (m, solver) in enumerate(steps):
@@ -202,8 +203,24 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
         if best is None or (out.score is not None
                             and (best.score is None or out.score > best.score)):
             best = out
+        if "upper_bound" in out.stats and (bound is None or out.stats["upper_bound"] < bound[0]):
+            bound = (out.stats["upper_bound"], m.name)
     assert best is not None
-    return best
+    return _with_bound(best, bound, start.deck.target)
+
+
+def _with_bound(best: LiveOutcome, bound: tuple[int, str] | None, target: int) -> LiveOutcome:
+    """The UNKNOWN answer of ``auto`` with the lowest upper bound on the score that
+    any stage showed (a stage other than the one whose game is the best found may
+    have proved more: the search's bound, CP-SAT's)."""
+    if bound is None or best.stats.get("upper_bound") == bound[0]:
+        return best
+    if best.score is not None and best.score > bound[0]:
+        raise SolverBug(f"{bound[1]} bounded the score by {bound[0]}, but {best.method} "
+                        f"found a game scoring {best.score}")
+    return replace(best, stats={**best.stats, "upper_bound": bound[0]},
+                   reason=f"{best.reason}; upper bound {bound[0]} of {target} "
+                          f"(by {bound[1]})")
 
 
 def solve_live(deck: Deck, rules: Rules, method: str = "auto",

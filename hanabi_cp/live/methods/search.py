@@ -1078,7 +1078,8 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
         if best is None:
             return LiveOutcome(Status.UNKNOWN, reason="time limit reached before any game "
                                "was found", stats=_stats(s))
-        return LiveOutcome(Status.UNKNOWN, best[0], best[1], stats=_stats(s),
+        return LiveOutcome(Status.UNKNOWN, best[0], best[1],
+                           stats={**_stats(s), "upper_bound": top},
                            reason=f"time limit reached: best score found {best[1]}, "
                                   f"upper bound {top} of {s.target}")
     game, score = best
