@@ -113,6 +113,21 @@ def test_cli_writes_a_refutation_and_verify_walks_it_again(tmp_path):
     assert solitaire.exit_code == 2 and "--refutation needs --rules live" in solitaire.stderr
 
 
+def test_a_best_score_the_reasons_prove_is_not_refuted_again_by_search(tmp_path):
+    # 2 players, seed 629: the reasons show 23 at once; the search's refutation of
+    # 24 takes longer than minutes, so none is attempted (nothing written)
+    from hanabi_cp.formats import write_deck
+    from hanabi_cp.generators import standard_deck
+    deck, ref = tmp_path / "d629.txt", tmp_path / "r629.json"
+    write_deck(str(deck), standard_deck(629))
+    res = run(["solve", deck, "--rules", "live", "--players", 2, "--maximize",
+               "--refutation", ref])
+    assert res.exit_code == 20 and "c score: 23 of 25" in res.stdout, res.output
+    assert ("c no refutation written: the lost-deck reasons' bound on the score proves "
+            "it (the reason above)") in res.stdout
+    assert not ref.exists()
+
+
 def test_analyze_writes_the_refutation_of_every_lost_position(tmp_path):
     game = tmp_path / "game.json"        # 51 actions, lost at the 47th (best 24, then 23)
     game.write_text((DATA / "no_variant_5p.json").read_text())

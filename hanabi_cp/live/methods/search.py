@@ -1088,7 +1088,14 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     reason = _best_reason(lost, score, shows,
                           f"exhaustive search ({s.nodes:,} states visited): no complete "
                           f"game scores more than {score} of {s.target}")
-    return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=_stats(s))
+    stats = _stats(s)
+    if lost is not None and score == shows < s.target - 1:
+        stats["shown_by"] = SHOWN_BY_WAYS       # the proof is the reason, no search
+    return LiveOutcome(Status.UNWINNABLE, game, score, reason, stats=stats)
+
+
+# ``stats["shown_by"]`` of a best score that ``score_bound``'s reason alone proves
+SHOWN_BY_WAYS = "the lost-deck reasons' bound on the score"
 
 
 def _best_reason(lost: str | None, score: int, shows: int, shown: str) -> str:
