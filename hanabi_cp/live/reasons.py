@@ -42,11 +42,8 @@ def _cards(cards: Sequence[Card]) -> str:
     return shown + (f" and {len(cards) - 8} more" if len(cards) > 8 else "")
 
 
-def missing_reason(deck: Deck, rules: Rules) -> str | None:
-    return _no_copy(deck.missing())
-
-
-def _no_copy(missing: Sequence[Card]) -> str | None:
+def missing_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
+    missing = _missing(deck, caps)
     if missing:
         what = "card" if len(missing) == 1 else "cards"
         return f"no copy of {what} {_cards(missing)} in the deck"
@@ -88,11 +85,10 @@ def _places(deck: Deck, rules: Rules, j: int) -> int:
     return full if rules.deck_plays and j == deck.N - 1 else full - 1
 
 
-def turns_reason(deck: Deck, rules: Rules, target: int | None = None) -> str | None:
-    """Too few turns for ``target`` plays (the deck's target if None)."""
+def turns_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
     if not _final_round(rules):
         return None
-    target = deck.target if target is None else target
+    target = deck.target if caps is None else sum(caps)
     draws = deck.N - _dealt(deck, rules)
     p = rules.players
     if draws == 0:
@@ -259,24 +255,26 @@ def _sweep_reasons(deck: Deck, rules: Rules,
     return None, None, _first_of_sweeps(deck, rules, True, say, caps)
 
 
-def pace_reason(deck: Deck, rules: Rules) -> str | None:
-    return _sweep_reasons(deck, rules)[0]
+def pace_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
+    return _sweep_reasons(deck, rules, caps)[0]
 
 
-def hand_reason(deck: Deck, rules: Rules) -> str | None:
-    return _sweep_reasons(deck, rules)[1]
+def hand_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
+    return _sweep_reasons(deck, rules, caps)[1]
 
 
-def squeeze_reason(deck: Deck, rules: Rules) -> str | None:
+def squeeze_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
     """Pace or hand size once full hands have cost the earlier copies of cards (only
     when neither fires without that)."""
-    return _sweep_reasons(deck, rules)[2]
+    return _sweep_reasons(deck, rules, caps)[2]
 
 
 def _order(card: Card) -> tuple[int, int]:
     return card.color, card.value
 
 
+# Each check takes the deal and, optionally, ``caps``: the cards to be played are
+# then those of color k up to ``caps[k - 1]`` only (``short_reason``).
 CHECKS = (missing_reason, turns_reason, bottom_reason, pace_reason, hand_reason,
           squeeze_reason)
 
@@ -306,8 +304,8 @@ def short_reason(deck: Deck, rules: Rules, caps: tuple[int, ...]) -> str | None:
     each color of a card in it, so it holds for these sets as for the whole deck."""
     every = all(top == deck.n for top in caps)
     tops = None if every else caps      # every card: lost_reason's (cached) sweeps
-    return (_no_copy(_missing(deck, tops)) or turns_reason(deck, rules, sum(caps)) or bottom_reason(deck, rules, tops)
-            or next((why for why in _sweep_reasons(deck, rules, tops) if why), None))
+    return next((why for check in CHECKS if (why := check(deck, rules, tops)) is not None),
+                None)
 
 
 # At most this many ways to stop short are asked at one score (5 colors: 126 ways
