@@ -558,6 +558,69 @@ def test_the_deeper_relaxation_on_thousands_more_positions():
     check_deep(position_oracle(1023, 6000, 12))
 
 
+def check_exact_tokens(sample) -> tuple[int, int]:
+    """The last draws' relaxation with exact tokens (``relaxed_plays(exact=True)``)
+    against brute force's best score from each position: an upper bound on it for
+    every count asked.  Where the search ends by it at the position (``game`` from
+    the second round on), the refutation it leaves checks.  How often it is below
+    a count the plain relaxation reaches, and how often the search ended by it."""
+    tighter = ended = 0
+    for g, best in sample:
+        s = LiveSearch(g)
+        if g.over or not s.simple_draws or s.drawn == s.N:
+            continue
+        s.bound()
+        real = best.score - s.score
+        for need in range(sum(s.reach) - s.score + 2):
+            plain, exact = LiveSearch(g), LiveSearch(g)
+            plain.bound(), exact.bound()
+            got = exact.relaxed_plays(need, exact=True)
+            assert got >= min(need, real), (str(g.deck), g.rules, g.hands, g.turn, need, got)
+            tighter += got < need <= plain.relaxed_plays(need)
+        goal = best.score + 1
+        if goal > s.target or not s.root_window():
+            continue
+        search = LiveSearch(g)
+        assert search.game(goal) is None
+        if search.root_cut_goal == goal:
+            ended += 1
+            if refutation.refuses(g) is None:
+                refutation.check(g, goal, search.refuted(goal))
+    return tighter, ended
+
+
+def test_the_relaxation_with_exact_tokens_holds_and_ends_searches():
+    tighter, ended = check_exact_tokens(position_oracle(23, 1500, 8))
+    assert tighter >= 2 and ended >= 3, (tighter, ended)     # 2 and 3 of them
+
+
+@pytest.mark.slow
+def test_the_relaxation_with_exact_tokens_on_thousands_more_positions():
+    check_exact_tokens(position_oracle(1023, 6000, 12))
+
+
+def test_the_relaxation_with_exact_tokens_ends_the_search_of_a_lost_position():
+    """6 players, seed 377 after 34 and 35 actions of its bot game: lost with 0 or 1
+    token and 13 or 12 cards left, which the plain relaxation (a token back on every
+    draw turn) does not show; the search took 408,274 and 343,506 states to refute
+    them.  The relaxation with exact tokens ends it, and its refutation, which lists
+    the position, checks."""
+    from hanabi_cp.players.game import play_game
+
+    deck, rules = standard_deck(377), Rules.for_players(6)
+    actions = play_game(deck, rules, "information", 377).actions    # as bench.live_sweep
+    for k in (34, 35):
+        g = Game.after(deck, rules, actions[:k])
+        out = solve_position(g, "search", SolveOptions(time_limit=10))
+        assert out.status is Status.UNWINNABLE and out.stats["nodes"] < 20_000, out
+        assert "relaxation with exact tokens" in out.reason, out.reason
+        s = LiveSearch(g)
+        assert s.game(deck.target) is None and s.root_cut_goal == deck.target
+        table = s.refuted(deck.target)
+        assert LiveSearch(g).key() in table
+        refutation.check(g, deck.target, table)
+
+
 def check_floors(relaxation, total: int, exact: int, score: int) -> None:
     """With a floor, a relaxation's value is its exact value when that makes more
     plays than the floor, and the floor's score (still an upper bound) otherwise."""

@@ -136,7 +136,7 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
             raise RefutationError(f"{_where(g)}: neither over, nor cut by the bound, nor "
                                   f"listed as refuted below {goal}")
         used.add(key)
-        if s.cut_when_listed(goal):
+        if s.cut_when_listed(goal, root=g.turn == start.turn):
             continue
         for action in g.legal_actions():
             child = g.copy()

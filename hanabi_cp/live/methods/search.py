@@ -60,6 +60,21 @@ class Timeout(Exception):
     """The time limit was reached."""
 
 
+class RootCut(Exception):
+    """The relaxation with exact tokens shows the goal out of reach from the
+    position (``LiveSearch.root_check``): ``bound``, an upper bound on its score."""
+
+    def __init__(self, bound: int):
+        super().__init__(bound)
+        self.bound = bound
+
+
+# ``LiveSearch.relaxation``: where the relaxation starts (the arguments of ``_relaxed``
+# but the step count)
+Relaxation = tuple[int, int, int, int, int, int, list[int], int, list[int],
+                   dict[tuple[int, int], int], bool]
+
+
 class LiveSearch:
     """One game's search state (do/undo) and the depth-first search over it."""
 
@@ -83,6 +98,16 @@ class LiveSearch:
     # (encodings/live-search.md, 3.5, "Deeper").
     DEEP_EARLY_PLAYERS = 5
     DEEP_EARLY_LEFT = 13
+    # Once the first dive has failed, at the position itself: the relaxation with
+    # the tokens counted exactly (``start_root_cut``), from at most ROOT_LEFT deck
+    # cards left: ROOT_STEPS states of it at once, then twice as many each time the
+    # search has visited ROOT_NODES, twice as many, ... states more (in chunks of
+    # ROOT_CHUNK, the clock read between them), up to ROOT_MOST.
+    ROOT_LEFT = 20
+    ROOT_STEPS = 4000
+    ROOT_NODES = 500
+    ROOT_CHUNK = 1 << 16
+    ROOT_MOST = 1 << 22
 
     def __init__(self, start: Game, deadline: float | None = None):
         deck, rules = start.deck, start.rules
@@ -167,6 +192,14 @@ class LiveSearch:
         self.relaxed: dict[int, tuple[list[int], dict[tuple[int, int], int]]] = {}
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
+        # ``start_root_cut``: the relaxation's start, the score there, and when (in
+        # states of the search) and with how many steps to ask it again
+        self.root_from: Relaxation = (0, 0, 0, 0, 0, 0, [], 0, [], {}, True)
+        self.root_cut_goal = -1         # the last goal it showed out of reach
+        self.root_score = 0
+        self.root_next = FREE
+        self.root_nodes = 0
+        self.root_steps = 0
 
     # ---- the rules, as the referee has them ------------------------------------
 
@@ -518,24 +551,86 @@ class LiveSearch:
         most = self.relaxed_plays(goal - self.score, steps)
         return self.score + most if self.score + most < goal else goal
 
-    def cut_when_listed(self, goal: int) -> bool:
+    def cut_when_listed(self, goal: int, root: bool = False) -> bool:
         """For a refutation's checker, at a state listed as refuted whose ``bound``
         is not below ``goal``: whether ``deeper_bound`` is, in the window where the
         search uses it, without a limit on its steps (the search lists the states
-        it cuts by it, section 5a)."""
-        return self.deep_window() and self.deeper_bound(goal, FREE) < goal
+        it cuts by it, section 5a); at the position the refutation starts from
+        (``root``), also the relaxation with exact tokens (``start_root_cut``)."""
+        if self.deep_window() and self.deeper_bound(goal, FREE) < goal:
+            return True
+        return root and self.root_window() and self.token_bound(goal, FREE) < goal
+
+    def root_window(self) -> bool:
+        """Whether ``start_root_cut`` applies here: the final round, no deck plays, and
+        at least one and at most ROOT_LEFT cards left."""
+        return self.simple_draws and self.N - self.ROOT_LEFT <= self.drawn < self.N
+
+    def token_bound(self, goal: int, steps: int) -> int:
+        """Like ``deeper_bound``, by the relaxation with the tokens counted exactly."""
+        most = self.relaxed_plays(goal - self.score, steps, exact=True)
+        return self.score + most if self.score + most < goal else goal
+
+    def start_root_cut(self, goal: int) -> None:
+        """Set up ``root_check`` for a round of ``goal`` (the state must be at the
+        position): the relaxation with exact tokens from here, asked
+        at once and again, with twice the steps each time, whenever the search
+        has visited as many states again (so it costs about as much as the search
+        it may end)."""
+        self.root_next = FREE
+        if not self.root_window() or self.bound(goal) < goal:
+            return          # outside its window, or the search cuts it at once
+        self.root_from = self.relaxation(goal - self.score, True)
+        self.root_score = self.score
+        self.root_steps = self.ROOT_STEPS
+        self.root_nodes = self.ROOT_NODES
+        self.root_check()
+
+    def root_check(self) -> None:
+        """One more try of the relaxation at the position; RootCut if it shows the
+        goal out of reach (the search then ends: ``game``)."""
+        need, left = self.root_from[7], self.root_steps
+        while True:
+            # in chunks, with a look at the clock between them: the relaxation keeps
+            # its finished states, so the next chunk goes on where this one stopped
+            self.steps = min(left, self.ROOT_CHUNK)
+            left -= self.steps
+            most = self._relaxed_from(self.root_from)
+            if most < need:
+                raise RootCut(self.root_score + most)
+            if self.steps >= 0:
+                self.root_next = FREE       # it reaches the goal: it never cuts it
+                return
+            if left <= 0:
+                break
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise Timeout
+        self.root_next = self.nodes + self.root_nodes
+        self.root_nodes *= 2
+        self.root_steps *= 2
+        if self.root_steps > self.ROOT_MOST:
+            self.root_next = FREE       # its table would outgrow the search's
 
     def deep_window(self) -> bool:
         """Whether ``deeper_bound`` applies here: the final round, no deck plays,
         and more than ENDGAME but at most DEEP cards left."""
         return self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME
 
-    def relaxed_plays(self, need: int, steps: int = FREE) -> int:
+    def relaxed_plays(self, need: int, steps: int = FREE, exact: bool = False) -> int:
         """``endgame_bound``'s relaxation from any number of cards left, by dynamic
         programming over (deck position, player to move, tokens, hands, piles): an
         upper bound on the plays of every real continuation if below ``need``,
         else at least ``need`` (also when ``steps`` run out first; each step is
-        one state of the relaxation) (encodings/live-search.md, 3.5, "Deeper")."""
+        one state of the relaxation) (encodings/live-search.md, 3.5, "Deeper").
+        With ``exact``, the tokens are counted as the rules count them (a play
+        gives none back, but for the top value) and a player who can play may
+        discard instead ("Exact tokens")."""
+        self.steps = steps
+        return self._relaxed_from(self.relaxation(need, exact))
+
+    def relaxation(self, need: int, exact: bool) -> Relaxation:
+        """Where ``relaxed_plays`` starts from this state (``bound`` must have set
+        ``reach``)."""
         n, c, p, N, width = self.n, self.c, self.p, self.N, self.width
         piles, reach, col, val = list(self.piles), self.reach, self.col, self.val
         hands = 0
@@ -547,24 +642,30 @@ class LiveSearch:
         radix = self.radix
         code = sum(piles[k] * radix[k] for k in range(c))
         reached = sum(reach[k] * radix[k] for k in range(c))
-        known = self.relaxed.get(reached)
+        # each relaxation has its own table: their values differ
+        table = reached * 2 + (1 if exact else 0)
+        known = self.relaxed.get(table)
         if known is None:
             # per deck position: its card's bit in a player's part, or -1 (above reach)
             draws = [col[o] * n + val[o] - 1 if val[o] <= reach[col[o]] else -1
                      for o in range(N)]
-            known = self.relaxed[reached] = (draws, {})
+            known = self.relaxed[table] = (draws, {})
         tokens = min(self.clues, (p - 1) * (N - self.drawn))
-        self.steps = steps
         front = 0       # in a player's part, per color below n: the bit of its next value
         for k in range(c):
             if piles[k] < n:
                 front |= 1 << (k * n + piles[k])
-        return self._relaxed(self.drawn, self.turn % p, tokens, hands, code, front, piles,
-                             need, known[0], known[1])
+        return (self.drawn, self.turn % p, tokens, hands, code, front, piles, need,
+                known[0], known[1], exact)
+
+    def _relaxed_from(self, r: Relaxation) -> int:
+        pos, turn, tokens, hands, code, front, piles, need, draws, memo, exact = r
+        return self._relaxed(pos, turn, tokens, hands, code, front, list(piles), need, draws,
+                             memo, exact)
 
     def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int,
                  piles: list[int], need: int, draws: list[int],
-                 memo: dict[tuple[int, int], int]) -> int:
+                 memo: dict[tuple[int, int], int], exact: bool) -> int:
         """``relaxed_plays`` from deck position ``pos`` (of ``draws``; past the end:
         the final round, ``pos`` counting its turns); ``hands`` holds player q's
         needed (color, value) at bits q * c * n + color * n + value - 1, ``front``
@@ -604,12 +705,12 @@ class LiveSearch:
                     hands |= 1 << (base + d)
             # the mover's playable cards, from its hand before the draw
             playable = (mine >> base) & part & front
-            if not playable:
-                got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, front, piles,
-                                    need, draws, memo)
-                if got > best:
-                    best = got
-            # a turn that can play never does better passing (3.5)
+            kept = after    # the tokens after a play that is not of the top value
+            if exact and drawing:
+                kept = min(tokens - s, (p - 1) * (L - pos - 1))
+            # a turn that can play never does better passing (3.5), unless a pass
+            # leaves more tokens ("Exact tokens")
+            passes = not playable or kept < after
             while playable and best < need:
                 bit = playable & -playable
                 playable ^= bit
@@ -618,12 +719,18 @@ class LiveSearch:
                 piles[k] = top + 1
                 # the played value and every copy of it are dead now
                 dead = ((1 << (top + 1)) - 1) << (k * n)
-                got = 1 + self._relaxed(pos + 1, (x + 1) % p, after,
+                got = 1 + self._relaxed(pos + 1, (x + 1) % p,
+                                        after if top + 1 == n else kept,
                                         hands & ~(dead * self.every),
                                         code + self.radix[k],
                                         front ^ bit | (bit << 1 if top + 1 < n else 0),
-                                        piles, need - 1, draws, memo)
+                                        piles, need - 1, draws, memo, exact)
                 piles[k] = top
+                if got > best:
+                    best = got
+            if passes and best < need:
+                got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, front, piles,
+                                    need, draws, memo, exact)
                 if got > best:
                     best = got
             if best >= need:
@@ -748,6 +855,8 @@ class LiveSearch:
         if self.nodes % self.check_every == 0 and self.deadline is not None \
                 and time.perf_counter() > self.deadline:
             raise Timeout
+        if self.nodes >= self.root_next:
+            self.root_check()
         self.proved = True
         if self.over():
             return self.final_score() >= goal
@@ -886,21 +995,43 @@ class LiveSearch:
         (limited discrepancy search): a wrong early move is then mended without
         first trying every alternative after it.  The last round has no limit.
         ``first`` and ``last`` choose a slice of the rounds: None is then also the
-        answer when the rounds tried proved nothing (``self.proved`` says which)."""
+        answer when the rounds tried proved nothing (``self.proved`` says which).
+        From the second round on, the relaxation with exact tokens at the position
+        runs beside the search (``start_root_cut``); where it shows the goal out of
+        reach, the search ends there and the position's state goes into the table
+        with its bound."""
         rounds = (*self.BUDGETS, FREE)
         if goal != self.tried_goal:
             self.tried.clear()
             self.tried_goal = goal
-        for i, budget in enumerate(rounds[first:last], start=first):
+        try:
+            return self._rounds(goal, rounds[first:last], first, last is not None)
+        except RootCut as cut:
+            while self.trail:
+                self.undo()
+            self.tt[self.key()] = cut.bound
+            self.root_cut_goal = goal
+            self.proved = True
+            return None
+        finally:
+            self.root_next = FREE
+
+    def _rounds(self, goal: int, rounds: tuple[int, ...], first: int,
+                sliced: bool) -> tuple[list[Action], int] | None:
+        """``game``'s rounds (RootCut where the relaxation at the position ends them)."""
+        for i, budget in enumerate(rounds, start=first):
             if i and (self.p <= self.DEEP_EARLY_PLAYERS
                       or self.N - self.drawn <= self.DEEP_EARLY_LEFT):
                 self.deep = True
+            if i == max(first, 1):
+                # the first dive has failed: the relaxation at the position too
+                self.start_root_cut(goal)
             if self.reaches(goal, budget):
                 score = self.final_score()
                 return self.taken_back(), score
             if self.proved:
                 return None
-        if last is not None:
+        if sliced:
             return None
         raise AssertionError("an unlimited search is a proof")
 
@@ -1036,8 +1167,7 @@ def _decide(s: LiveSearch, start: Game) -> LiveOutcome:
     if game is not None:
         return LiveOutcome(Status.WINNABLE, game[0], stats=_stats(s))
     return LiveOutcome(Status.UNWINNABLE, stats=_stats(s),
-                       reason=f"exhaustive search ({s.nodes:,} states visited): "
-                              f"no complete game wins")
+                       reason=f"{_searched(s, s.target)}: no complete game wins")
 
 
 def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
@@ -1086,8 +1216,8 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
     if score == s.target:
         return LiveOutcome(Status.WINNABLE, game, score, stats=_stats(s))
     reason = _best_reason(lost, score, shows,
-                          f"exhaustive search ({s.nodes:,} states visited): no complete "
-                          f"game scores more than {score} of {s.target}")
+                          f"{_searched(s, score + 1)}: no complete game scores more "
+                          f"than {score} of {s.target}")
     stats = _stats(s)
     if lost is not None and score == shows < s.target - 1:
         stats["shown_by"] = SHOWN_BY_WAYS       # the proof is the reason, no search
@@ -1096,6 +1226,14 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
 
 # ``stats["shown_by"]`` of a best score that ``score_bound``'s reason alone proves
 SHOWN_BY_WAYS = "the lost-deck reasons' bound on the score"
+
+
+def _searched(s: LiveSearch, goal: int) -> str:
+    """What showed ``goal`` out of reach: the search, and the relaxation with exact
+    tokens at the position where it ended the search."""
+    cut = "; the last draws' relaxation with exact tokens cuts the position" \
+        if s.root_cut_goal == goal else ""
+    return f"exhaustive search ({s.nodes:,} states visited{cut})"
 
 
 def _best_reason(lost: str | None, score: int, shows: int, shown: str) -> str:
