@@ -104,7 +104,7 @@ class LiveSearch:
     # search has visited ROOT_NODES, twice as many, ... states more (in chunks of
     # ROOT_CHUNK, the clock read between them), up to ROOT_MOST.
     ROOT_LEFT = 20
-    ROOT_STEPS = 4000
+    ROOT_STEPS = 24_000
     ROOT_NODES = 500
     ROOT_CHUNK = 1 << 16
     ROOT_MOST = 1 << 22
