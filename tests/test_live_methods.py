@@ -599,6 +599,23 @@ def test_the_relaxation_with_exact_tokens_on_thousands_more_positions():
     check_exact_tokens(position_oracle(1023, 6000, 12))
 
 
+def test_the_relaxation_at_the_position_reads_the_clock_between_its_chunks():
+    """6 players, seed 616 after 20 actions (23 cards left): the relaxation with
+    exact tokens neither reaches 25 nor shows it out of reach in millions of its
+    states.  Past the deadline, a try of more than one chunk stops after the first
+    and ends the search with Timeout, as the search's own states do."""
+    from hanabi_cp.live.methods.search import Timeout
+    from hanabi_cp.players.game import play_game
+
+    deck, rules = standard_deck(616), Rules.for_players(6)
+    actions = play_game(deck, rules, "recommendation", 616).actions     # as bench.live_sweep
+    s = LiveSearch(Game.after(deck, rules, actions[:20]), deadline=0.0)
+    s.ROOT_LEFT, s.ROOT_STEPS = 30, 4 * s.ROOT_CHUNK
+    with pytest.raises(Timeout):
+        s.start_root_cut(deck.target)
+    assert s.steps < 0      # the first chunk ran out, and no second one began
+
+
 def test_the_relaxation_with_exact_tokens_ends_the_search_of_a_lost_position():
     """6 players, seed 377 after 34 and 35 actions of its bot game: lost with 0 or 1
     token and 13 or 12 cards left, which the plain relaxation (a token back on every
