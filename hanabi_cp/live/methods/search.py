@@ -198,7 +198,6 @@ class LiveSearch:
         self.root_cut_goal = -1         # the last goal it showed out of reach
         self.root_score = 0
         self.root_next = FREE
-        self.root_nodes = 0
         self.root_steps = 0
 
     # ---- the rules, as the referee has them ------------------------------------
@@ -543,12 +542,12 @@ class LiveSearch:
             hands[x] = mine
         return best
 
-    def deeper_bound(self, goal: int, steps: int) -> int:
+    def deeper_bound(self, goal: int, steps: int, exact: bool = False) -> int:
         """With the final round and no deck plays, an upper bound on the final score
         below ``goal`` where the relaxation of the last draws (``relaxed_plays``,
-        at most ``steps`` steps) shows one, else ``goal``; it reads ``reach`` as
-        ``bound`` left it."""
-        most = self.relaxed_plays(goal - self.score, steps)
+        at most ``steps`` steps; with exact tokens if ``exact``) shows one, else
+        ``goal``; it reads ``reach`` as ``bound`` left it."""
+        most = self.relaxed_plays(goal - self.score, steps, exact)
         return self.score + most if self.score + most < goal else goal
 
     def cut_when_listed(self, goal: int, root: bool = False) -> bool:
@@ -559,17 +558,12 @@ class LiveSearch:
         (``root``), also the relaxation with exact tokens (``start_root_cut``)."""
         if self.deep_window() and self.deeper_bound(goal, FREE) < goal:
             return True
-        return root and self.root_window() and self.token_bound(goal, FREE) < goal
+        return root and self.root_window() and self.deeper_bound(goal, FREE, True) < goal
 
     def root_window(self) -> bool:
         """Whether ``start_root_cut`` applies here: the final round, no deck plays, and
         at least one and at most ROOT_LEFT cards left."""
         return self.simple_draws and self.N - self.ROOT_LEFT <= self.drawn < self.N
-
-    def token_bound(self, goal: int, steps: int) -> int:
-        """Like ``deeper_bound``, by the relaxation with the tokens counted exactly."""
-        most = self.relaxed_plays(goal - self.score, steps, exact=True)
-        return self.score + most if self.score + most < goal else goal
 
     def start_root_cut(self, goal: int) -> None:
         """Set up ``root_check`` for a round of ``goal`` (the state must be at the
@@ -577,13 +571,11 @@ class LiveSearch:
         at once and again, with twice the steps each time, whenever the search
         has visited as many states again (so it costs about as much as the search
         it may end)."""
-        self.root_next = FREE
         if not self.root_window() or self.bound(goal) < goal:
             return          # outside its window, or the search cuts it at once
         self.root_from = self.relaxation(goal - self.score, True)
         self.root_score = self.score
         self.root_steps = self.ROOT_STEPS
-        self.root_nodes = self.ROOT_NODES
         self.root_check()
 
     def root_check(self) -> None:
@@ -605,8 +597,8 @@ class LiveSearch:
                 break
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise Timeout
-        self.root_next = self.nodes + self.root_nodes
-        self.root_nodes *= 2
+        # the search's states until the next try grow as its steps do
+        self.root_next = self.nodes + self.root_steps * self.ROOT_NODES // self.ROOT_STEPS
         self.root_steps *= 2
         if self.root_steps > self.ROOT_MOST:
             self.root_next = FREE       # its table would outgrow the search's
@@ -660,8 +652,9 @@ class LiveSearch:
 
     def _relaxed_from(self, r: Relaxation) -> int:
         pos, turn, tokens, hands, code, front, piles, need, draws, memo, exact = r
-        return self._relaxed(pos, turn, tokens, hands, code, front, list(piles), need, draws,
-                             memo, exact)
+        # ``_relaxed`` puts back every pile it raises, so ``piles`` serves each try
+        return self._relaxed(pos, turn, tokens, hands, code, front, piles, need, draws, memo,
+                             exact)
 
     def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int,
                  piles: list[int], need: int, draws: list[int],
