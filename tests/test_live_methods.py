@@ -610,10 +610,37 @@ def test_the_relaxation_at_the_position_reads_the_clock_between_its_chunks():
     deck, rules = standard_deck(616), Rules.for_players(6)
     actions = play_game(deck, rules, "recommendation", 616).actions     # as bench.live_sweep
     s = LiveSearch(Game.after(deck, rules, actions[:20]), deadline=0.0)
-    s.ROOT_LEFT, s.ROOT_STEPS = 30, 4 * s.ROOT_CHUNK
+    s.ROOT_LEFT, s.ROOT_STEPS = 30, 4 * s.RELAX_CHUNK
     with pytest.raises(Timeout):
         s.start_root_cut(deck.target)
     assert s.steps < 0      # the first chunk ran out, and no second one began
+
+
+def test_the_refutation_check_reads_the_clock_inside_the_relaxation_at_the_position():
+    """6 players, seed 612 after 21 actions (20 cards left): lost, which the
+    relaxation with exact tokens shows at the position in about 1.6 million of its
+    states, so a refutation listing the position alone checks.  With a time limit
+    shorter than that relaxation, the check ends in TimeUp between its chunks
+    rather than going on to the end of it; at the state itself, the relaxation
+    stops after its first chunk."""
+    from hanabi_cp.live.methods.search import Timeout
+    from hanabi_cp.players.game import play_game
+    from hanabi_cp.runtime.deadline import Deadline, TimeUp
+
+    deck, rules = standard_deck(612), Rules.for_players(6)
+    actions = play_game(deck, rules, "recommendation", 612).actions    # as bench.live_sweep
+    g = Game.after(deck, rules, actions[:21])
+    goal = deck.target
+    listed = {LiveSearch(g).key(): goal - 1}
+    assert refutation.check(g, goal, listed) == 1
+    with pytest.raises(TimeUp) as up:
+        refutation.check(g, goal, listed, Deadline.after(0.05))
+    assert up.value.phase == refutation.CHECK_PHASE
+    s = LiveSearch(g, deadline=0.0)
+    assert s.bound(goal) >= goal
+    with pytest.raises(Timeout):
+        s.cut_when_listed(goal, root=True)
+    assert s.steps < 0
 
 
 def test_the_relaxation_with_exact_tokens_ends_the_search_of_a_lost_position():

@@ -86,8 +86,7 @@ def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, in
     if why is not None:
         raise MethodRefused(f"no refutation: {why}")
     S = _search()
-    at = time.perf_counter() + deadline.remaining() if deadline.bounded else None
-    s = S.LiveSearch(start, at)
+    s = S.LiveSearch(start, _clock(deadline))
     try:
         if s.game(goal) is not None:
             return None
@@ -113,6 +112,21 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
     if why is not None:
         raise MethodRefused(f"no refutation: {why}")
     S = _search()
+    at = _clock(deadline)
+    try:
+        return _walked(S, start, goal, refuted, deadline, at)
+    except S.Timeout:
+        # the relaxation at a listed state looks at the clock only between its chunks
+        raise TimeUp(deadline.limit, CHECK_PHASE) from None
+
+
+def _clock(deadline: Deadline) -> float | None:
+    """The deadline as the search reads it (``time.perf_counter``), or None."""
+    return time.perf_counter() + deadline.remaining() if deadline.bounded else None
+
+
+def _walked(S, start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline,
+            at: float | None) -> set[tuple]:
     seen: set[tuple] = set()
     used: set[tuple] = set()
     stack = [start.copy()]
@@ -125,7 +139,7 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
                 raise RefutationError(f"{_where(g)}: the game is over with score "
                                       f"{g.score}, not below {goal}")
             continue
-        s = S.LiveSearch(g)
+        s = S.LiveSearch(g, at)
         key = s.key()
         if key in seen:
             continue

@@ -101,13 +101,14 @@ class LiveSearch:
     # Once the first dive has failed, at the position itself: the relaxation with
     # the tokens counted exactly (``start_root_cut``), from at most ROOT_LEFT deck
     # cards left: ROOT_STEPS states of it at once, then twice as many each time the
-    # search has visited ROOT_NODES, twice as many, ... states more (in chunks of
-    # ROOT_CHUNK, the clock read between them), up to ROOT_MOST.
+    # search has visited ROOT_NODES, twice as many, ... states more, up to ROOT_MOST.
     ROOT_LEFT = 20
     ROOT_STEPS = 24_000
     ROOT_NODES = 500
-    ROOT_CHUNK = 1 << 16
     ROOT_MOST = 1 << 22
+    # Any relaxation goes in chunks of RELAX_CHUNK steps, the clock read between
+    # them: the refutation checker's, at the position, has no limit on its steps.
+    RELAX_CHUNK = 1 << 16
 
     def __init__(self, start: Game, deadline: float | None = None):
         deck, rules = start.deck, start.rules
@@ -581,22 +582,12 @@ class LiveSearch:
     def root_check(self) -> None:
         """One more try of the relaxation at the position; RootCut if it shows the
         goal out of reach (the search then ends: ``game``)."""
-        need, left = self.root_from[7], self.root_steps
-        while True:
-            # in chunks, with a look at the clock between them: the relaxation keeps
-            # its finished states, so the next chunk goes on where this one stopped
-            self.steps = min(left, self.ROOT_CHUNK)
-            left -= self.steps
-            most = self._relaxed_from(self.root_from)
-            if most < need:
-                raise RootCut(self.root_score + most)
-            if self.steps >= 0:
-                self.root_next = FREE       # it reaches the goal: it never cuts it
-                return
-            if left <= 0:
-                break
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise Timeout
+        most = self._relaxed_chunks(self.root_from, self.root_steps)
+        if most < self.root_from[7]:
+            raise RootCut(self.root_score + most)
+        if self.steps >= 0:
+            self.root_next = FREE       # it reaches the goal: it never cuts it
+            return
         # the search's states until the next try grow as its steps do
         self.root_next = self.nodes + self.root_steps * self.ROOT_NODES // self.ROOT_STEPS
         self.root_steps *= 2
@@ -616,9 +607,22 @@ class LiveSearch:
         one state of the relaxation) (encodings/live-search.md, 3.5, "Deeper").
         With ``exact``, the tokens are counted as the rules count them (a play
         gives none back, but for the top value) and a player who can play may
-        discard instead ("Exact tokens")."""
-        self.steps = steps
-        return self._relaxed_from(self.relaxation(need, exact))
+        discard instead ("Exact tokens").  Timeout if the clock runs out first."""
+        return self._relaxed_chunks(self.relaxation(need, exact), steps)
+
+    def _relaxed_chunks(self, r: Relaxation, left: int) -> int:
+        """``_relaxed_from`` with at most ``left`` steps, in chunks of RELAX_CHUNK with
+        a look at the clock between them (Timeout); ``steps`` ends below zero if
+        they ran out first.  The relaxation keeps its finished states, so each
+        chunk goes on where the last one stopped."""
+        while True:
+            self.steps = min(left, self.RELAX_CHUNK)
+            left -= self.steps
+            most = self._relaxed_from(r)
+            if most < r[7] or self.steps >= 0 or left <= 0:
+                return most
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise Timeout
 
     def relaxation(self, need: int, exact: bool) -> Relaxation:
         """Where ``relaxed_plays`` starts from this state (``bound`` must have set
