@@ -72,7 +72,7 @@ class RootCut(Exception):
 # ``LiveSearch.relaxation``: where the relaxation starts (the arguments of ``_relaxed``
 # but the step count)
 Relaxation = tuple[int, int, int, int, int, int, list[int], int, list[int],
-                   dict[tuple[int, int], int], bool]
+                   dict[int, int], bool]
 
 
 class LiveSearch:
@@ -93,11 +93,11 @@ class LiveSearch:
     # With at most this many players, or from a position with at most this many
     # deck cards left, the deeper bound is used from the second round on (once the
     # first dive has failed): on the lost positions of bot games it proves most
-    # losses near the root, long before DEEP_AFTER states.  From earlier positions
-    # with six players its states cost more than the search states they save
-    # (encodings/live-search.md, 3.5, "Deeper").
+    # losses near the root, long before DEEP_AFTER states.  From a deal with six
+    # players (32 cards left) its states cost more than the search states they
+    # save (encodings/live-search.md, 3.5, "Deeper").
     DEEP_EARLY_PLAYERS = 5
-    DEEP_EARLY_LEFT = 13
+    DEEP_EARLY_LEFT = 30
     # Once the first dive has failed, at the position itself: the relaxation with
     # the tokens counted exactly (``start_root_cut``), from at most ROOT_LEFT deck
     # cards left: ROOT_STEPS states of it at once, then twice as many each time the
@@ -186,11 +186,14 @@ class LiveSearch:
         self.radix = [(n + 1) ** k for k in range(c)]
         self.code_span = (n + 1) ** c
         self.token_span = (self.p - 1) * N + 1
+        # a state of the relaxation as one number: the hands above the rest (one
+        # int hashes and compares faster than a pair)
+        self.rest_bits = ((N + self.p + 1) * self.p * self.token_span * self.code_span).bit_length()
         self.steps = 0          # what is left of one ``relaxed_plays``'s steps
         # ``relaxed_plays``'s tables per reach (as one number): the bit of each deck
         # position's card, and per state of the relaxation 2 * an upper bound on
         # its most plays, or 2 * a count of plays it reaches + 1
-        self.relaxed: dict[int, tuple[list[int], dict[tuple[int, int], int]]] = {}
+        self.relaxed: dict[int, tuple[list[int], dict[int, int]]] = {}
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
         # ``start_root_cut``: the relaxation's start, the score there, and when (in
@@ -662,7 +665,7 @@ class LiveSearch:
 
     def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int,
                  piles: list[int], need: int, draws: list[int],
-                 memo: dict[tuple[int, int], int], exact: bool) -> int:
+                 memo: dict[int, int], exact: bool) -> int:
         """``relaxed_plays`` from deck position ``pos`` (of ``draws``; past the end:
         the final round, ``pos`` counting its turns); ``hands`` holds player q's
         needed (color, value) at bits q * c * n + color * n + value - 1, ``front``
@@ -678,7 +681,8 @@ class LiveSearch:
         left = L + p - pos          # turns that can still play: draws, final round
         if left < need:
             return left
-        key = (hands, ((pos * p + turn) * self.token_span + tokens) * self.code_span + code)
+        key = hands << self.rest_bits | ((pos * p + turn) * self.token_span + tokens) \
+            * self.code_span + code
         known = memo.get(key, -1)
         if known >= 0:
             # an upper bound on the most plays, below what was asked for then, or
