@@ -27,6 +27,8 @@ load average of the machine beside it (``--jobs`` processes side by side).
 search's exhaustive refutation, or an encoding with no solution (with ``--proof``
 ``solve`` backs the last two by a checked DRUP proof); ``--rewalk`` writes the
 refutation of each loss the search shows and walks it again (``live.refutation``).
+``--retry S`` asks each question left unknown again with S seconds and prints
+the answer, its time and method under the table (which stays that of the limit).
 
     .venv/bin/python -m bench.live_sweep                        # the whole sweep
     .venv/bin/python -m bench.live_sweep --quick                # 100 deals, 4 games, 5 s
@@ -124,6 +126,37 @@ def _game_task(task):
     return rows
 
 
+def _position_task(task):
+    """One position again (``--retry``): game ``seed`` after ``k`` of its actions,
+    as ``_game_task`` plays it (k = 0: the deal)."""
+    p, seed, k, maximize, time_limit = task
+    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.live.referee import Game
+    from hanabi_cp.live.rules import Rules
+    from hanabi_cp.players.game import play_game
+    deck, rules = standard_deck(seed), Rules.for_players(p)
+    actions = play_game(deck, rules, STRATEGIES[seed % len(STRATEGIES)], seed).actions if k else []
+    return (p, seed, k, *_ask(Game.after(deck, rules, actions[:k]), maximize, time_limit))
+
+
+def _retried(pool, rows: list[tuple], deals: bool, maximize: bool, retry: float,
+             out) -> None:
+    """Each question left unknown asked again with ``retry`` seconds, one line each;
+    the table above stays that of ``--time-limit``."""
+    unknown = [r for r in rows if r[3] == "UNKNOWN"]
+    if not unknown:
+        return
+    tasks = [(r[0], r[1], 0 if deals else r[2], maximize, retry) for r in unknown]
+    again = list(pool.imap(_position_task, tasks))
+    for r in again:
+        where = f"seed {r[1]}" + ("" if deals else f" after {r[2]} actions")
+        best = f", best {r[7]}" if maximize and r[7] is not None else ""
+        print(f"     again at {retry:g} s: {where}: {r[3]}{best} in {r[4]:.1f} s by {r[5]}"
+              + (f" ({r[9]})" if r[9] else ""), file=out, flush=True)
+    print(f"     again at {retry:g} s: {sum(r[3] != 'UNKNOWN' for r in again)} of "
+          f"{len(again)} decided", file=out, flush=True)
+
+
 def lost_by(rows: list[tuple]) -> str:
     """The losses shown by a reason / the search's refutation / an encoding."""
     by = Counter(r[9] for r in rows)
@@ -139,7 +172,8 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def run_sweep(name: str, players: list[int], count: int, jobs: int,
-              time_limit: float | None, out=sys.stdout, rewalk: bool = False) -> list[tuple]:
+              time_limit: float | None, out=sys.stdout, rewalk: bool = False,
+              retry: float | None = None) -> list[tuple]:
     maximize = name.endswith("-max")
     task = _deal_task if name.startswith("deals") else _game_task
     what = (f"seeds 1..{count}" if name.startswith("deals")
@@ -181,6 +215,8 @@ def run_sweep(name: str, players: list[int], count: int, jobs: int,
                 if r[3] == "UNKNOWN":
                     print(f"     UNKNOWN: seed {r[1]} position {r[2]} (best found {r[7]})",
                           file=out, flush=True)
+            if retry:
+                _retried(pool, rows, task is _deal_task, maximize, retry, out)
     return every
 
 
@@ -200,6 +236,9 @@ def main(argv=None) -> None:
     ap.add_argument("--rewalk", action="store_true",
                     help="write and re-walk the refutation of every loss the search shows "
                          "(outside the timed question)")
+    ap.add_argument("--retry", type=float, default=None, metavar="S",
+                    help="ask each question left unknown again with S seconds (after the "
+                         "table, which stays that of --time-limit)")
     args = ap.parse_args(argv)
     if args.quick:
         args.seeds, args.games, args.time_limit = 100, 4, 5.0
@@ -213,7 +252,8 @@ def main(argv=None) -> None:
             ap.error(f"unknown sweep {name!r}; choose from {', '.join(SWEEPS)}")
         count = args.seeds if name.startswith("deals") else args.games
         t = time.perf_counter()
-        run_sweep(name, players, count, args.jobs, args.time_limit, rewalk=args.rewalk)
+        run_sweep(name, players, count, args.jobs, args.time_limit, rewalk=args.rewalk,
+                  retry=args.retry)
         print(f"   ({time.perf_counter() - t:.1f} s wall clock)", flush=True)
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
