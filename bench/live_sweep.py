@@ -135,7 +135,11 @@ def _position_task(task):
     from hanabi_cp.live.rules import Rules
     from hanabi_cp.players.game import play_game
     deck, rules = standard_deck(seed), Rules.for_players(p)
-    actions = play_game(deck, rules, STRATEGIES[seed % len(STRATEGIES)], seed).actions if k else []
+    if not k:       # a deal: its state is built inside the clock, as in _deal_task
+        t = time.perf_counter()
+        start = Game.start(deck, rules)
+        return (p, seed, 0, *_ask(start, maximize, time_limit, time.perf_counter() - t))
+    actions = play_game(deck, rules, STRATEGIES[seed % len(STRATEGIES)], seed).actions
     return (p, seed, k, *_ask(Game.after(deck, rules, actions[:k]), maximize, time_limit))
 
 

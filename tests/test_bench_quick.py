@@ -29,3 +29,16 @@ def test_live_sweep_asks_each_unknown_again_with_more_time():
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("     again at 5 s: seed 1 after 3 actions: WINNABLE in "), lines
     assert lines[-1] == "     again at 5 s: 1 of 1 decided"
+
+
+def test_live_sweep_asks_again_the_position_its_game_reached():
+    """A second try (``_position_task``) asks the question of the position the
+    sweep's game reached (``_game_task``), and of the deal for k = 0: the same
+    answers, best scores and evidence, position by position."""
+    from bench import live_sweep
+
+    live_sweep._setup()
+    rows = live_sweep._game_task((3, 5, True, 5.0))
+    for r in rows[:: max(1, len(rows) // 8)]:
+        again = live_sweep._position_task((3, 5, r[2], True, 5.0))
+        assert again[:4] == r[:4] and again[7] == r[7] and again[9] == r[9], (r, again)
