@@ -97,7 +97,7 @@ def test_solve_live_json_and_v_line(tmp_path):
 
 
 def test_time_limit_gives_unknown(tmp_path):
-    deck = write_deck(tmp_path, standard_deck(168))      # seconds to decide with 6 players
+    deck = write_deck(tmp_path, standard_deck(1653))     # seconds to decide with 6 players
     res = run(["solve", deck, "--rules", "live", "--players", 6, "--time-limit", 0.05,
                "--certificate", "-"])
     assert res.exit_code == 0

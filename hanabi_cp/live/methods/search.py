@@ -80,6 +80,9 @@ class LiveSearch:
 
     # Rounds of limited discrepancy search before the unlimited one (see ``game``).
     BUDGETS: tuple[int, ...] = (0, 1, 2, 3, 4)
+    # Deck cards left at most where a clue comes before the discards in the move
+    # order when another player can play (``moves``; encodings/live-search.md, 2).
+    LATE_CLUE = 6
     # Deck cards left at most for the exact (relaxed) endgame bound.
     ENDGAME = 2
     # Deck cards left at most for the same relaxation by dynamic programming
@@ -796,15 +799,19 @@ class LiveSearch:
         good_top = top >= 0 and val[top] == piles[col[top]] + 1
         if good_top:
             out.append((PLAY, top))
-        if can_discard:
-            out += [(DISCARD, o) for o in trash]
         spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
         clue = [(CLUE, -1)] if self.can_clue() else []
+        dead = [(DISCARD, o) for o in trash] if can_discard else []
         discards = [(DISCARD, o) for o in spare] if can_discard else []
-        if self.clues > self.max_clues // 2 or self.clues >= FREE:
-            out += clue + discards
+        if clue and self.N - self.drawn <= self.LATE_CLUE and self.clues < FREE \
+                and self.others_can_play(me):
+            # near the end a discard brings the final round nearer; a clue hands
+            # the turn to the players who can play without drawing (section 2)
+            out += clue + dead + discards
+        elif self.clues > self.max_clues // 2 or self.clues >= FREE:
+            out += dead + clue + discards
         else:
-            out += discards + clue
+            out += dead + discards + clue
         out += [(PLAY, o) for o in trash]
         if can_discard:
             out += [(DISCARD, o) for o in needed + plays]
@@ -812,6 +819,16 @@ class LiveSearch:
         if top >= 0 and not good_top:
             out.append((PLAY, top))
         return out
+
+    def others_can_play(self, me: int) -> bool:
+        """Whether a player other than ``me`` holds a card its pile takes next."""
+        piles, val, col = self.piles, self.val, self.col
+        for q, hand in enumerate(self.hands):
+            if q != me:
+                for o in hand:
+                    if piles[col[o]] + 1 == val[o]:
+                        return True
+        return False
 
     def stall_key(self, goal: int) -> tuple:
         """What the bound of a state before the last draw depends on, besides the
