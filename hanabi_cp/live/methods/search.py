@@ -97,8 +97,8 @@ class LiveSearch:
     # deck cards left, the deeper bound is used from the second round on (once the
     # first dive has failed): on the lost positions of bot games it proves most
     # losses near the root, long before DEEP_AFTER states.  From a deal with six
-    # players (32 cards left) its states cost more than the search states they
-    # save (encodings/live-search.md, 3.5, "Deeper").
+    # players (32 cards left, 31 after its first draw) its states cost more than
+    # the search states they save (encodings/live-search.md, 3.5, "Deeper").
     DEEP_EARLY_PLAYERS = 5
     DEEP_EARLY_LEFT = 30
     # Once the first dive has failed, at the position itself: the relaxation with
