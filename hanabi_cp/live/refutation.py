@@ -113,20 +113,6 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
         raise MethodRefused(f"no refutation: {why}")
     S = _search()
     at = _clock(deadline)
-    try:
-        return _walked(S, start, goal, refuted, deadline, at)
-    except S.Timeout:
-        # the relaxation at a listed state looks at the clock only between its chunks
-        raise TimeUp(deadline.limit, CHECK_PHASE) from None
-
-
-def _clock(deadline: Deadline) -> float | None:
-    """The deadline as the search reads it (``time.perf_counter``), or None."""
-    return time.perf_counter() + deadline.remaining() if deadline.bounded else None
-
-
-def _walked(S, start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline,
-            at: float | None) -> set[tuple]:
     seen: set[tuple] = set()
     used: set[tuple] = set()
     stack = [start.copy()]
@@ -150,13 +136,23 @@ def _walked(S, start: Game, goal: int, refuted: dict[tuple, int], deadline: Dead
             raise RefutationError(f"{_where(g)}: neither over, nor cut by the bound, nor "
                                   f"listed as refuted below {goal}")
         used.add(key)
-        if s.cut_when_listed(goal, root=g.turn == start.turn):
+        try:
+            cut = s.cut_when_listed(goal, root=g.turn == start.turn)
+        except S.Timeout:
+            # the relaxation there looks at the clock only between its chunks
+            raise TimeUp(deadline.limit, CHECK_PHASE) from None
+        if cut:
             continue
         for action in g.legal_actions():
             child = g.copy()
             child.apply(action)
             stack.append(child)
     return used
+
+
+def _clock(deadline: Deadline) -> float | None:
+    """The deadline as the search reads it (``time.perf_counter``), or None."""
+    return time.perf_counter() + deadline.remaining() if deadline.bounded else None
 
 
 def _where(g: Game) -> str:
