@@ -109,19 +109,25 @@ def _deal_task(task):
     return [(p, seed, 0, *_ask(start, maximize, time_limit, built))]
 
 
-def _game_task(task):
-    p, seed, maximize, time_limit = task
+def bot_game(p: int, seed: int):
+    """Game ``seed`` of ``p`` players as the sweep plays it: (deck, rules, actions),
+    the deck of seed ``seed`` played by STRATEGIES[seed % 4] with seed ``seed``."""
     from hanabi_cp.generators import standard_deck
-    from hanabi_cp.live.referee import Game
     from hanabi_cp.live.rules import Rules
     from hanabi_cp.players.game import play_game
     deck, rules = standard_deck(seed), Rules.for_players(p)
-    played = play_game(deck, rules, STRATEGIES[seed % len(STRATEGIES)], seed)
+    return deck, rules, play_game(deck, rules, STRATEGIES[seed % len(STRATEGIES)], seed).actions
+
+
+def _game_task(task):
+    p, seed, maximize, time_limit = task
+    from hanabi_cp.live.referee import Game
+    deck, rules, actions = bot_game(p, seed)
     g = Game.start(deck, rules)
     rows = []
-    for k in range(len(played.actions) + 1):
+    for k in range(len(actions) + 1):
         if k:
-            g.apply(played.actions[k - 1])
+            g.apply(actions[k - 1])
         rows.append((p, seed, k, *_ask(g.copy(), maximize, time_limit)))
     return rows
 
@@ -130,16 +136,10 @@ def _position_task(task):
     """One position again (``--retry``): game ``seed`` after ``k`` of its actions,
     as ``_game_task`` plays it (k = 0: the deal)."""
     p, seed, k, maximize, time_limit = task
-    from hanabi_cp.generators import standard_deck
+    if not k:
+        return _deal_task((p, seed, maximize, time_limit))[0]
     from hanabi_cp.live.referee import Game
-    from hanabi_cp.live.rules import Rules
-    from hanabi_cp.players.game import play_game
-    deck, rules = standard_deck(seed), Rules.for_players(p)
-    if not k:       # a deal: its state is built inside the clock, as in _deal_task
-        t = time.perf_counter()
-        start = Game.start(deck, rules)
-        return (p, seed, 0, *_ask(start, maximize, time_limit, time.perf_counter() - t))
-    actions = play_game(deck, rules, STRATEGIES[seed % len(STRATEGIES)], seed).actions
+    deck, rules, actions = bot_game(p, seed)
     return (p, seed, k, *_ask(Game.after(deck, rules, actions[:k]), maximize, time_limit))
 
 
@@ -150,7 +150,7 @@ def _retried(pool, rows: list[tuple], deals: bool, maximize: bool, retry: float,
     unknown = [r for r in rows if r[3] == "UNKNOWN"]
     if not unknown:
         return
-    tasks = [(r[0], r[1], 0 if deals else r[2], maximize, retry) for r in unknown]
+    tasks = [(r[0], r[1], r[2], maximize, retry) for r in unknown]
     again = list(pool.imap(_position_task, tasks))
     for r in again:
         where = f"seed {r[1]}" + ("" if deals else f" after {r[2]} actions")

@@ -604,11 +604,10 @@ def test_the_relaxation_at_the_position_reads_the_clock_between_its_chunks():
     exact tokens neither reaches 25 nor shows it out of reach in millions of its
     states.  Past the deadline, a try of more than one chunk stops after the first
     and ends the search with Timeout, as the search's own states do."""
+    from bench.live_sweep import bot_game
     from hanabi_cp.live.methods.search import Timeout
-    from hanabi_cp.players.game import play_game
 
-    deck, rules = standard_deck(616), Rules.for_players(6)
-    actions = play_game(deck, rules, "recommendation", 616).actions     # as bench.live_sweep
+    deck, rules, actions = bot_game(6, 616)
     s = LiveSearch(Game.after(deck, rules, actions[:20]), deadline=0.0)
     s.ROOT_LEFT, s.ROOT_STEPS = 30, 4 * s.RELAX_CHUNK
     with pytest.raises(Timeout):
@@ -623,12 +622,11 @@ def test_the_refutation_check_reads_the_clock_inside_the_relaxation_at_the_posit
     shorter than that relaxation, the check ends in TimeUp between its chunks
     rather than going on to the end of it; at the state itself, the relaxation
     stops after its first chunk."""
+    from bench.live_sweep import bot_game
     from hanabi_cp.live.methods.search import Timeout
-    from hanabi_cp.players.game import play_game
     from hanabi_cp.runtime.deadline import Deadline, TimeUp
 
-    deck, rules = standard_deck(612), Rules.for_players(6)
-    actions = play_game(deck, rules, "recommendation", 612).actions    # as bench.live_sweep
+    deck, rules, actions = bot_game(6, 612)
     g = Game.after(deck, rules, actions[:21])
     goal = deck.target
     listed = {LiveSearch(g).key(): goal - 1}
@@ -649,10 +647,9 @@ def test_the_relaxation_with_exact_tokens_ends_the_search_of_a_lost_position():
     draw turn) does not show; the search took 408,274 and 343,506 states to refute
     them.  The relaxation with exact tokens ends it, and its refutation, which lists
     the position, checks."""
-    from hanabi_cp.players.game import play_game
+    from bench.live_sweep import bot_game
 
-    deck, rules = standard_deck(377), Rules.for_players(6)
-    actions = play_game(deck, rules, "information", 377).actions    # as bench.live_sweep
+    deck, rules, actions = bot_game(6, 377)
     for k in (34, 35):
         g = Game.after(deck, rules, actions[:k])
         out = solve_position(g, "search", SolveOptions(time_limit=10))

@@ -120,11 +120,9 @@ def test_the_positions_of_a_lost_standard_deal_are_lost_at_once():
     # 2 players, seed 431: a squeeze, then pace, shows the deal lost; before the deal's
     # reason spoke for its positions, those after 1..13 of the game's actions took
     # the search more than 10 s each.
-    from hanabi_cp.generators import standard_deck
-    from hanabi_cp.players.game import play_game
+    from bench.live_sweep import bot_game
 
-    deck, rules = standard_deck(431), Rules.for_players(2)
-    actions = play_game(deck, rules, "cheat", 431).actions     # as bench.live_sweep plays it
+    deck, rules, actions = bot_game(2, 431)
     for k in (1, 6, 13):
         g = Game.after(deck, rules, actions[:k])
         out = solve_position(g, "auto", SolveOptions(time_limit=10))
