@@ -186,6 +186,10 @@ class LiveSearch:
         self.width = c * n
         self.part = (1 << self.width) - 1
         self.every = sum(1 << (q * self.width) for q in range(self.p))
+        # per bit of a player's part (color * n + value - 1): the hands with that
+        # value and every lower one of its color cleared in every player's part
+        self.kill = [~((((1 << (b % n + 1)) - 1) << (b - b % n)) * self.every)
+                     for b in range(self.width)]
         self.radix = [(n + 1) ** k for k in range(c)]
         self.code_span = (n + 1) ** c
         self.token_span = (self.p - 1) * N + 1
@@ -697,13 +701,17 @@ class LiveSearch:
         best = 0
         drawing = pos < L
         stalls = min(tokens, p - 1) if drawing else 0
+        # the tokens worth keeping after this draw: at most one clue per other
+        # player per draw left (two ``min``s, not one of three: compiled, ``min`` of
+        # two ints is a comparison, of three a generic call, in the hottest loop)
+        room = min((p - 1) * (L - pos - 1), self.max_clues)
         for s in range(stalls + 1):
             x = (turn + s) % p
             base = x * width
             after = 0
             mine = hands
             if drawing:
-                after = min(tokens - s + 1, self.max_clues, (p - 1) * (L - pos - 1))
+                after = min(tokens - s + 1, room)
                 d = draws[pos]
                 if d >= 0 and piles[d // n] <= d % n:
                     hands |= 1 << (base + d)
@@ -711,7 +719,7 @@ class LiveSearch:
             playable = (mine >> base) & part & front
             kept = after    # the tokens after a play that is not of the top value
             if exact and drawing:
-                kept = min(tokens - s, (p - 1) * (L - pos - 1))
+                kept = min(tokens - s, room)
             # a turn that can play never does better passing (3.5), unless a pass
             # leaves more tokens ("Exact tokens")
             passes = not playable or kept < after
@@ -722,10 +730,9 @@ class LiveSearch:
                 k, top = at // n, at % n
                 piles[k] = top + 1
                 # the played value and every copy of it are dead now
-                dead = ((1 << (top + 1)) - 1) << (k * n)
                 got = 1 + self._relaxed(pos + 1, (x + 1) % p,
                                         after if top + 1 == n else kept,
-                                        hands & ~(dead * self.every),
+                                        hands & self.kill[at],
                                         code + self.radix[k],
                                         front ^ bit | (bit << 1 if top + 1 < n else 0),
                                         piles, need - 1, draws, memo, exact)
