@@ -718,6 +718,29 @@ def test_a_cut_before_the_last_draw_holds_after_its_clues():
     assert checked > 1000, checked
 
 
+def test_hand_overflow_counts_as_a_sweep_over_sorted_events_does():
+    """``hand_overflow`` sums per deck position; the rule (encodings/live-search.md,
+    3.4) reads as a sweep over the spans' ends in order, a card let go at a draw
+    before one taken there: both say the same on random spans."""
+    rng = random.Random(7)
+    s = LiveSearch(Game.start(standard_deck(1), Rules.for_players(2)))
+    fired = 0
+    for _ in range(3000):
+        s.drawn = rng.randrange(s.N)
+        spans = []
+        for _ in range(rng.randrange(1, 22)):
+            a = rng.randrange(s.drawn, s.N)
+            spans.append((a, rng.randrange(a, s.N)))
+        now, most = 0, 0
+        for _, step in sorted([(a, 1) for a, _ in spans] + [(b + 1, -1) for _, b in spans]):
+            now += step
+            most = max(most, now)
+        want = most > s.p * s.H - 1
+        assert s.hand_overflow([a for a, _ in spans], [b for _, b in spans]) == want, spans
+        fired += want
+    assert 100 < fired < 2900, fired
+
+
 def test_every_bound_of_the_search_holds_on_tiny_positions():
     fired = check_bounds(position_oracle(23, 1500, 8))
     assert all(fired.values()), fired      # each is exact (and below the reach) somewhere

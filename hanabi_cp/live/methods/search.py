@@ -390,7 +390,10 @@ class LiveSearch:
         seen, simple_draws = self.seen, self.simple_draws
         bottom_rule = simple_draws and drawn < N
         late: list[int] = []        # per needed card: the deck position that must be drawn first
-        spans: list[tuple[int, int]] = []   # per needed card: draws during which it must be held
+        # per needed card that must be held for a while: the first and the last draw
+        # during which it is (two lists of ints: no tuples to make and sort)
+        held_from: list[int] = []
+        held_to: list[int] = []
         total = 0
         for k in range(self.c):
             top = self.piles[k]
@@ -410,7 +413,8 @@ class LiveSearch:
                     late.append(gate)
                     last = pos[-1] if j < len(pos) else -1
                     if last < gate:
-                        spans.append((max(last + 1, drawn), gate))
+                        held_from.append(last + 1 if last + 1 > drawn else drawn)
+                        held_to.append(gate)
                 v += 1
                 if bottom_rule and first == N - 1:
                     break       # drawn last, played on the last turn: nothing can follow
@@ -430,8 +434,8 @@ class LiveSearch:
                 excess = count - (room - gate)
                 if excess > loss:
                     loss = excess
-        if not loss and simple_draws and len(spans) >= self.p * self.H \
-                and self.hand_overflow(spans):
+        if not loss and simple_draws and len(held_from) >= self.p * self.H \
+                and self.hand_overflow(held_from, held_to):
             loss = 1
         if drawn >= N - self.ENDGAME and simple_draws and loss < total - self.score:
             if goal is not None:
@@ -476,12 +480,20 @@ class LiveSearch:
             turns[x], cards[x] = t, c
         return best
 
-    def hand_overflow(self, spans: list[tuple[int, int]]) -> bool:
+    def hand_overflow(self, held_from: list[int], held_to: list[int]) -> bool:
         """Whether, when some deck position is drawn, more cards must be held than the
-        p*H - 1 places the hands have just before that draw."""
-        events = sorted([(s, 1) for s, _ in spans] + [(e + 1, -1) for _, e in spans])
+        p*H - 1 places the hands have just before that draw; card i must be held
+        while positions ``held_from[i]`` to ``held_to[i]`` are drawn."""
+        # per deck position from ``drawn`` on, the cards that must be held from its
+        # draw on less those that need not be any more: the count held at a draw is
+        # the sum up to it (a card let go at a draw makes room for one taken there)
+        drawn = self.drawn
+        change = [0] * (self.N - drawn + 1)
+        for i in range(len(held_from)):
+            change[held_from[i] - drawn] += 1
+            change[held_to[i] + 1 - drawn] -= 1
         now, limit = 0, self.p * self.H - 1
-        for _, step in events:
+        for step in change:
             now += step
             if now > limit:
                 return True
