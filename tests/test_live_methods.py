@@ -817,9 +817,9 @@ def test_a_chosen_sat_solver_gets_the_sat_stage_s_weight(monkeypatch):
     from hanabi_cp.live.solve import STAGE_WEIGHTS
     heavy = STAGE_WEIGHTS[("sat", SAT_PORTFOLIO[0])]
     for solver in ("minisat22", "glucose4"):
-        asked = []
+        asked: list[tuple[str, float]] = []
 
-        def undecided(m, start, options):
+        def undecided(m, start, options, asked=asked):
             asked.append((m.name, options.time_limit))
             return LiveOutcome(Status.UNKNOWN, reason="gave up (test)")
 
