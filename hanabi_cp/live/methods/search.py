@@ -428,12 +428,19 @@ class LiveSearch:
                 else total
         loss = 0
         if late:
-            late.sort(reverse=True)
+            # the gates counted per deck position (each is one still to be drawn),
+            # then walked from the bottom: at each, the cards gated there or later
+            gated = [0] * (N - drawn)
+            for gate in late:
+                gated[gate - drawn] += 1
             room = N - 1 + self.after_last
-            for count, gate in enumerate(late, start=1):
-                excess = count - (room - gate)
-                if excess > loss:
-                    loss = excess
+            count = 0
+            for at in range(N - drawn - 1, -1, -1):
+                if gated[at]:
+                    count += gated[at]
+                    excess = count - (room - drawn - at)
+                    if excess > loss:
+                        loss = excess
         if not loss and simple_draws and len(held_from) >= self.p * self.H \
                 and self.hand_overflow(held_from, held_to):
             loss = 1
