@@ -423,6 +423,35 @@ def test_brute_time_limit_gives_unknown():
     assert out.reason == "time limit reached; undecided"
 
 
+def test_the_search_stops_undecided_when_the_machine_s_memory_runs_short(monkeypatch):
+    """Its tables keep every refuted state: where the machine's memory runs short it
+    answers UNKNOWN, as at its time limit, before the out-of-memory killer ends the
+    process without an answer (the plain-Python module: its constants can be set)."""
+    from hanabi_cp.live.methods import search as S
+    from hanabi_cp.runtime import memory
+    monkeypatch.setattr(S, "MEMORY_CHECKS", 1)
+    monkeypatch.setattr(memory, "short", lambda: True)
+    start = Game.start(standard_deck(1), Rules.for_players(3))
+    for decide in (S._decide, S._maximize):
+        s = S.LiveSearch(start)
+        s.check_every = 1
+        out = decide(s, start)
+        assert out.status is Status.UNKNOWN and out.actions is None, out
+        assert out.reason.startswith("memory short (less than 10% of the machine's memory "
+                                     "available)"), out.reason
+    monkeypatch.setattr(memory, "short", lambda: False)
+    s = S.LiveSearch(start)
+    s.check_every = 1
+    assert S._decide(s, start).status is Status.WINNABLE
+
+
+def test_the_machine_s_available_memory_is_read_as_a_share():
+    from hanabi_cp.runtime import memory
+    share = memory.available()
+    assert share is None or 0 < share <= 1
+    assert memory.short() == (share is not None and share < memory.FLOOR)
+
+
 def tiny_position(rng: random.Random, max_cards: int) -> Game:
     """A tiny instance with hanab.live's options drawn at random (first player, deck
     plays, speedrun, all or nothing, empty clues), played some random legal moves

@@ -40,6 +40,7 @@ import sys
 import time
 from bisect import bisect_left
 
+from ...runtime import memory
 from ...runtime.compiled import load
 from ...runtime.deadline import TimeUp, ambient
 from ...method_registry import SolveOptions, Status
@@ -53,11 +54,26 @@ CHECK_EVERY = 512          # nodes between two looks at the clock
 # A node's bound costs about a step per card: on large decks the clock is looked at
 # every CHECK_CARDS / N nodes instead (every node from 2^18 cards on).
 CHECK_CARDS = 1 << 18
+# Looks at the clock between two looks at the machine's free memory (``check``):
+# reading it costs about as much as a few hundred states, the tables grow slowly.
+MEMORY_CHECKS = 128
 FREE = 10 ** 9             # the token count that stands for "unlimited"
 
 
 class Timeout(Exception):
     """The time limit was reached."""
+
+
+class MemoryShort(Timeout):
+    """The machine's memory ran short (``runtime.memory``): the search stops as at
+    its time limit, before the out-of-memory killer ends the process."""
+
+
+def _why(stop: Timeout) -> str:
+    """What stopped the search, for its answer."""
+    if isinstance(stop, MemoryShort):
+        return f"memory short (less than {memory.FLOOR:.0%} of the machine's memory available)"
+    return "time limit reached"
 
 
 class RootCut(Exception):
@@ -175,6 +191,7 @@ class LiveSearch:
         self.tried: dict[tuple, int] = {}
         self.tried_goal = -1
         self.nodes = 0
+        self.checks = 0         # calls of ``check``
         self.deep = False
         # a deck play takes the last card without holding it: the rules that count
         # on every card passing through a hand (bottom card, hand size, the last
@@ -889,6 +906,15 @@ class LiveSearch:
 
     # ---- the search -------------------------------------------------------------
 
+    def check(self) -> None:
+        """Timeout past the deadline; every MEMORY_CHECKS calls, MemoryShort when the
+        machine's memory runs short (the tables keep every refuted state)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise Timeout
+        self.checks += 1
+        if self.checks % MEMORY_CHECKS == 0 and memory.short():
+            raise MemoryShort
+
     def reaches(self, goal: int, budget: int = FREE) -> bool:
         """Whether some complete game from here ends with a score of at least
         ``goal``; if so, the state is left at that game's end (``taken_back`` reads
@@ -896,9 +922,8 @@ class LiveSearch:
         are tried; ``self.proved`` says whether a False is a proof (no game at all
         reaches ``goal``)."""
         self.nodes += 1
-        if self.nodes % self.check_every == 0 and self.deadline is not None \
-                and time.perf_counter() > self.deadline:
-            raise Timeout
+        if self.nodes % self.check_every == 0:
+            self.check()
         if self.nodes >= self.root_next:
             self.root_check()
         self.proved = True
@@ -1195,9 +1220,8 @@ def _decide(s: LiveSearch, start: Game) -> LiveOutcome:
     # fails (a reason is a proof, so it never fires where a game wins).
     try:
         game = s.game(s.target, 0, 1)
-    except Timeout:
-        return LiveOutcome(Status.UNKNOWN, reason="time limit reached; undecided",
-                           stats=_stats(s))
+    except Timeout as stop:
+        return LiveOutcome(Status.UNKNOWN, reason=f"{_why(stop)}; undecided", stats=_stats(s))
     if game is not None:
         return LiveOutcome(Status.WINNABLE, game[0], stats=_stats(s))
     why = s.lost = _lost(start)
@@ -1205,9 +1229,8 @@ def _decide(s: LiveSearch, start: Game) -> LiveOutcome:
         return LiveOutcome(Status.UNWINNABLE, reason=why, stats=_stats(s))
     try:
         game = None if s.proved else s.game(s.target, 1)
-    except Timeout:
-        return LiveOutcome(Status.UNKNOWN, reason="time limit reached; undecided",
-                           stats=_stats(s))
+    except Timeout as stop:
+        return LiveOutcome(Status.UNKNOWN, reason=f"{_why(stop)}; undecided", stats=_stats(s))
     if game is not None:
         return LiveOutcome(Status.WINNABLE, game[0], stats=_stats(s))
     return LiveOutcome(Status.UNWINNABLE, stats=_stats(s),
@@ -1248,13 +1271,13 @@ def _maximize(s: LiveSearch, start: Game) -> LiveOutcome:
             if got is None:
                 break
             best = got
-    except Timeout:
+    except Timeout as stop:
         if best is None:
-            return LiveOutcome(Status.UNKNOWN, reason="time limit reached before any game "
-                               "was found", stats=_stats(s))
+            return LiveOutcome(Status.UNKNOWN, reason=f"{_why(stop)} before any game was found",
+                               stats=_stats(s))
         return LiveOutcome(Status.UNKNOWN, best[0], best[1],
                            stats={**_stats(s), "upper_bound": top},
-                           reason=f"time limit reached: best score found {best[1]}, "
+                           reason=f"{_why(stop)}: best score found {best[1]}, "
                                   f"upper bound {top} of {s.target}")
     game, score = best
     if score == s.target:
