@@ -191,21 +191,21 @@ class LiveSearch:
         self.tried: dict[tuple, int] = {}
         self.tried_goal = -1
         self.nodes = 0
-        self.checks = 0         # calls of ``check``
         self.deep = False
         # a deck play takes the last card without holding it: the rules that count
         # on every card passing through a hand (bottom card, hand size, the last
         # draws' relaxations) rest
         self.simple_draws = self.final_round and not self.deck_plays
         # ``relaxed_plays``: a player's part of the hands (one bit per color and
-        # value), one bit per player, the piles as one number, and the spans that
-        # pack a state's deck position, mover, tokens and piles into one number
+        # value), the piles as one number, and the spans that pack a state's deck
+        # position, mover, tokens and piles into one number
         self.width = c * n
         self.part = (1 << self.width) - 1
-        self.every = sum(1 << (q * self.width) for q in range(self.p))
         # per bit of a player's part (color * n + value - 1): the hands with that
         # value and every lower one of its color cleared in every player's part
-        self.kill = [~((((1 << (b % n + 1)) - 1) << (b - b % n)) * self.every)
+        # (``every``: one bit per player, where its part starts)
+        every = sum(1 << (q * self.width) for q in range(self.p))
+        self.kill = [~((((1 << (b % n + 1)) - 1) << (b - b % n)) * every)
                      for b in range(self.width)]
         self.radix = [(n + 1) ** k for k in range(c)]
         self.code_span = (n + 1) ** c
@@ -430,7 +430,7 @@ class LiveSearch:
                     late.append(gate)
                     last = pos[-1] if j < len(pos) else -1
                     if last < gate:
-                        held_from.append(last + 1 if last + 1 > drawn else drawn)
+                        held_from.append(max(last + 1, drawn))
                         held_to.append(gate)
                 v += 1
                 if bottom_rule and first == N - 1:
@@ -907,12 +907,12 @@ class LiveSearch:
     # ---- the search -------------------------------------------------------------
 
     def check(self) -> None:
-        """Timeout past the deadline; every MEMORY_CHECKS calls, MemoryShort when the
-        machine's memory runs short (the tables keep every refuted state)."""
+        """Timeout past the deadline; every MEMORY_CHECKS calls (``reaches`` calls it
+        every ``check_every`` states), MemoryShort when the machine's memory runs
+        short (the tables keep every refuted state)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
-        self.checks += 1
-        if self.checks % MEMORY_CHECKS == 0 and memory.short():
+        if self.nodes // self.check_every % MEMORY_CHECKS == 0 and memory.short():
             raise MemoryShort
 
     def reaches(self, goal: int, budget: int = FREE) -> bool:
