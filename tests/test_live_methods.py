@@ -528,13 +528,15 @@ def check_bounds(sample) -> dict[str, int]:
     return fired
 
 
-def check_deep(sample) -> int:
+def check_deep(sample) -> tuple[int, int]:
     """``relaxed_plays`` (the last draws' relaxation by dynamic programming, from any
-    number of cards left) against ``endgame_bound`` (the same relaxation searched
-    exhaustively) for every count asked: below it, an upper bound on the exact
-    count; and the search with it on every state against brute force's best
-    score.  The number of states where the relaxation is below the reach."""
-    cuts = 0
+    number of cards left) without hand size against ``endgame_bound`` (the same
+    relaxation searched exhaustively) for every count asked: below it, an upper
+    bound on the exact count; with hand size, at or above brute force's best for
+    every count asked; and the search with it on every state against brute force's
+    best score.  The number of states where the relaxation is below the reach, and
+    of counts where hand size alone shows them out of reach."""
+    cuts = held = 0
     for g, best in sample:
         if g.over:
             continue
@@ -544,9 +546,14 @@ def check_deep(sample) -> int:
         if s.drawn < s.N and s.final_round and not s.deck_plays:
             exact = s.endgame_bound(total) - s.score
             for need in range(total - s.score + 2):
-                got = s.relaxed_plays(need)
+                plain, limited = LiveSearch(g), LiveSearch(g)
+                plain.bound(), limited.bound()
+                got = plain.relaxed_plays(need)
                 where = (str(g.deck), g.rules, g.hands, g.turn, need)
                 assert exact <= got < need if exact < need else got >= need, (where, got, exact)
+                fewer = limited.relaxed_plays(need, hand=g.rules.hand_size)
+                assert fewer >= min(need, best.score - s.score), (where, fewer)
+                held += fewer < need <= got
             cuts += exact < total - s.score
         for goal in (best.score, best.score + 1):
             if goal > s.target:
@@ -558,7 +565,7 @@ def check_deep(sample) -> int:
             if goal > best.score and refutation.refuses(g) is None:
                 # the checker cuts where the search did by this relaxation
                 refutation.check(g, goal, deep.refuted(goal))
-    return cuts
+    return cuts, held
 
 
 def test_a_deck_play_starts_the_final_round_only_where_the_rules_have_one():
@@ -579,7 +586,8 @@ def test_a_deck_play_starts_the_final_round_only_where_the_rules_have_one():
 
 
 def test_the_deeper_relaxation_is_the_last_draws_one_and_keeps_every_best_score():
-    assert check_deep(position_oracle(23, 1500, 8)) >= 20     # 26 of them
+    cuts, held = check_deep(position_oracle(23, 1500, 8))
+    assert cuts >= 20 and held >= 5, (cuts, held)     # 26 and 8 of them
 
 
 @pytest.mark.slow
@@ -603,7 +611,7 @@ def check_exact_tokens(sample) -> tuple[int, int]:
         for need in range(sum(s.reach) - s.score + 2):
             plain, exact = LiveSearch(g), LiveSearch(g)
             plain.bound(), exact.bound()
-            got = exact.relaxed_plays(need, exact=True)
+            got = exact.relaxed_plays(need, exact=True, hand=g.rules.hand_size)
             assert got >= min(need, real), (str(g.deck), g.rules, g.hands, g.turn, need, got)
             tighter += got < need <= plain.relaxed_plays(need)
         goal = best.score + 1
@@ -626,6 +634,53 @@ def test_the_relaxation_with_exact_tokens_holds_and_ends_searches():
 @pytest.mark.slow
 def test_the_relaxation_with_exact_tokens_on_thousands_more_positions():
     check_exact_tokens(position_oracle(1023, 6000, 12))
+
+
+def check_hand_size_at_the_position(sample) -> int:
+    """The relaxation with hands of at most H needed cards at the position
+    (``start_root_cut`` beyond ROOT_LEFT cards left, here from any number, asked at
+    once) against brute force's best score: the search with it finds the best and
+    refutes one more.  How often it ended the search."""
+    ended = 0
+    for g, best in sample:
+        if g.over or best.score >= g.deck.target:
+            continue
+        for goal, found in ((best.score, True), (best.score + 1, False)):
+            search = LiveSearch(g)
+            search.ROOT_LEFT, search.ROOT_PLAIN_AFTER = 0, 0
+            where = (str(g.deck), g.rules, g.hands, g.turn, goal)
+            assert (search.game(goal) is not None) == found, where
+            ended += search.root_cut_goal == goal
+    return ended
+
+
+def test_the_relaxation_with_hand_size_at_the_position_keeps_every_best_score():
+    assert check_hand_size_at_the_position(position_oracle(23, 1500, 8)) >= 2  # 3 of them
+
+
+@pytest.mark.slow
+def test_the_relaxation_with_hand_size_at_the_position_on_thousands_more():
+    check_hand_size_at_the_position(position_oracle(1023, 6000, 12))
+
+
+def test_the_relaxation_with_hand_size_ends_the_search_of_a_lost_position():
+    """2 players, seed 558 after 15 actions of its bot game (33 cards left): lost,
+    which the search alone refutes in about a million states and neither
+    relaxation without hand size shows.  With hands of at most 5 needed cards the
+    relaxation at the position shows 24 the most, and the refutation, which lists
+    the position, checks."""
+    from bench.live_sweep import bot_game
+
+    deck, rules, actions = bot_game(2, 558)
+    g = Game.after(deck, rules, actions[:15])
+    out = solve_position(g, "search", SolveOptions(time_limit=30))
+    assert out.status is Status.UNWINNABLE and out.stats["nodes"] < 200_000, out
+    assert "relaxation with hand size" in out.reason, out.reason
+    s = LiveSearch(g)
+    s.bound()
+    assert s.relaxed_plays(deck.target - s.score) >= deck.target - s.score
+    listed = {LiveSearch(g).key(): deck.target - 1}
+    assert refutation.check(g, deck.target, listed) == 1
 
 
 def test_the_relaxation_at_the_position_reads_the_clock_between_its_chunks():

@@ -77,8 +77,8 @@ def _why(stop: Timeout) -> str:
 
 
 class RootCut(Exception):
-    """The relaxation with exact tokens shows the goal out of reach from the
-    position (``LiveSearch.root_check``): ``bound``, an upper bound on its score."""
+    """The relaxation at the position shows the goal out of reach there
+    (``LiveSearch.root_check``): ``bound``, an upper bound on its score."""
 
     def __init__(self, bound: int):
         super().__init__(bound)
@@ -88,7 +88,7 @@ class RootCut(Exception):
 # ``LiveSearch.relaxation``: where the relaxation starts (the arguments of ``_relaxed``
 # but the step count)
 Relaxation = tuple[int, int, int, int, int, int, list[int], int, list[int],
-                   dict[int, int], bool]
+                   dict[int, int], bool, int]
 
 
 class LiveSearch:
@@ -117,11 +117,14 @@ class LiveSearch:
     # the search states they save (encodings/live-search.md, 3.5, "Deeper").
     DEEP_EARLY_PLAYERS = 5
     DEEP_EARLY_LEFT = 30
-    # Once the first dive has failed, at the position itself: the relaxation with
-    # the tokens counted exactly (``start_root_cut``), from at most ROOT_LEFT deck
-    # cards left: ROOT_STEPS states of it at once, then twice as many each time the
-    # search has visited ROOT_NODES, twice as many, ... states more, up to ROOT_MOST.
+    # Once the first dive has failed, at the position itself: the relaxation
+    # (``start_root_cut``), with the tokens counted exactly from at most ROOT_LEFT
+    # deck cards left, as in ``deeper_bound`` from at most ROOT_PLAIN_LEFT:
+    # ROOT_STEPS states of it at once, then twice as many each time the search has
+    # visited ROOT_NODES, twice as many, ... states more, up to ROOT_MOST.
     ROOT_LEFT = 20
+    ROOT_PLAIN_LEFT = 60
+    ROOT_PLAIN_AFTER = 20_000
     ROOT_STEPS = 24_000
     ROOT_NODES = 500
     ROOT_MOST = 1 << 22
@@ -222,7 +225,7 @@ class LiveSearch:
         self.lost: str | None = None      # a reason the position cannot be won, if known
         # ``start_root_cut``: the relaxation's start, the score there, and when (in
         # states of the search) and with how many steps to ask it again
-        self.root_from: Relaxation = (0, 0, 0, 0, 0, 0, [], 0, [], {}, True)
+        self.root_from: Relaxation = (0, 0, 0, 0, 0, 0, [], 0, [], {}, True, FREE)
         self.root_cut_goal = -1         # the last goal it showed out of reach
         self.root_score = 0
         self.root_next = FREE
@@ -589,12 +592,13 @@ class LiveSearch:
             hands[x] = mine
         return best
 
-    def deeper_bound(self, goal: int, steps: int, exact: bool = False) -> int:
+    def deeper_bound(self, goal: int, steps: int, exact: bool = False, hand: int = FREE) -> int:
         """With the final round and no deck plays, an upper bound on the final score
         below ``goal`` where the relaxation of the last draws (``relaxed_plays``,
-        at most ``steps`` steps; with exact tokens if ``exact``) shows one, else
-        ``goal``; it reads ``reach`` as ``bound`` left it."""
-        most = self.relaxed_plays(goal - self.score, steps, exact)
+        at most ``steps`` steps; with exact tokens if ``exact``, hands of at most
+        ``hand`` needed cards) shows one, else ``goal``; it reads ``reach`` as
+        ``bound`` left it."""
+        most = self.relaxed_plays(goal - self.score, steps, exact, hand)
         return self.score + most if self.score + most < goal else goal
 
     def cut_when_listed(self, goal: int, root: bool = False) -> bool:
@@ -602,28 +606,47 @@ class LiveSearch:
         is not below ``goal``: whether ``deeper_bound`` is, in the window where the
         search uses it, without a limit on its steps (the search lists the states
         it cuts by it, section 5a); at the position the refutation starts from
-        (``root``), also the relaxation with exact tokens (``start_root_cut``)."""
+        (``root``), also the relaxation at the position (``start_root_cut``)."""
         if self.deep_window() and self.deeper_bound(goal, FREE) < goal:
             return True
-        return root and self.root_window() and self.deeper_bound(goal, FREE, True) < goal
+        return root and self.root_window() \
+            and self.deeper_bound(goal, FREE, self.root_exact(), self.root_hand()) < goal
 
     def root_window(self) -> bool:
         """Whether ``start_root_cut`` applies here: the final round, no deck plays, and
-        at least one and at most ROOT_LEFT cards left."""
-        return self.simple_draws and self.N - self.ROOT_LEFT <= self.drawn < self.N
+        at least one and at most ROOT_PLAIN_LEFT cards left."""
+        return self.simple_draws and self.N - self.ROOT_PLAIN_LEFT <= self.drawn < self.N
+
+    def root_exact(self) -> bool:
+        """Whether ``start_root_cut`` counts the tokens exactly here: at most
+        ROOT_LEFT cards left (further from the end its states cost too much)."""
+        return self.drawn >= self.N - self.ROOT_LEFT
+
+    def root_hand(self) -> int:
+        """The most needed cards a hand holds in ``start_root_cut``'s relaxation:
+        the hand size without exact tokens, else unlimited (with exact tokens, a
+        drawer who can play may pass, and the choices of the card let go on those
+        passes cost more than they cut)."""
+        return FREE if self.root_exact() else self.H
 
     def start_root_cut(self, goal: int) -> None:
         """Set up ``root_check`` for a round of ``goal`` (the state must be at the
-        position): the relaxation with exact tokens from here, asked
-        at once and again, with twice the steps each time, whenever the search
-        has visited as many states again (so it costs about as much as the search
-        it may end)."""
+        position): the relaxation from here, with exact tokens (``root_exact``) or
+        hands of at most H needed cards (``root_hand``), asked at once (with exact
+        tokens) or once the search has visited ROOT_PLAIN_AFTER states, and again,
+        with twice the steps each time, whenever the search has visited as many
+        states again (so it costs about as much as the search it may end)."""
         if not self.root_window() or self.bound(goal) < goal:
             return          # outside its window, or the search cuts it at once
-        self.root_from = self.relaxation(goal - self.score, True)
+        self.root_from = self.relaxation(goal - self.score, self.root_exact(), self.root_hand())
         self.root_score = self.score
         self.root_steps = self.ROOT_STEPS
-        self.root_check()
+        if self.root_exact():
+            self.root_check()
+        else:
+            # far from the end its first try costs more than most searches it could
+            # end: those past ROOT_PLAIN_AFTER states only
+            self.root_next = self.nodes + self.ROOT_PLAIN_AFTER
 
     def root_check(self) -> None:
         """One more try of the relaxation at the position; RootCut if it shows the
@@ -645,7 +668,8 @@ class LiveSearch:
         and more than ENDGAME but at most DEEP cards left."""
         return self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME
 
-    def relaxed_plays(self, need: int, steps: int = FREE, exact: bool = False) -> int:
+    def relaxed_plays(self, need: int, steps: int = FREE, exact: bool = False,
+                      hand: int = FREE) -> int:
         """``endgame_bound``'s relaxation from any number of cards left, by dynamic
         programming over (deck position, player to move, tokens, hands, piles): an
         upper bound on the plays of every real continuation if below ``need``,
@@ -653,8 +677,9 @@ class LiveSearch:
         one state of the relaxation) (encodings/live-search.md, 3.5, "Deeper").
         With ``exact``, the tokens are counted as the rules count them (a play
         gives none back, but for the top value) and a player who can play may
-        discard instead ("Exact tokens").  Timeout if the clock runs out first."""
-        return self._relaxed_chunks(self.relaxation(need, exact), steps)
+        discard instead ("Exact tokens").  A hand of the relaxation holds at most
+        ``hand`` needed cards ("Hand size").  Timeout if the clock runs out first."""
+        return self._relaxed_chunks(self.relaxation(need, exact, hand), steps)
 
     def _relaxed_chunks(self, r: Relaxation, left: int) -> int:
         """``_relaxed_from`` with at most ``left`` steps, in chunks of RELAX_CHUNK with
@@ -670,14 +695,14 @@ class LiveSearch:
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise Timeout
 
-    def relaxation(self, need: int, exact: bool) -> Relaxation:
+    def relaxation(self, need: int, exact: bool, hand: int) -> Relaxation:
         """Where ``relaxed_plays`` starts from this state (``bound`` must have set
         ``reach``)."""
         n, c, p, N, width = self.n, self.c, self.p, self.N, self.width
         piles, reach, col, val = list(self.piles), self.reach, self.col, self.val
         hands = 0
-        for q, hand in enumerate(self.hands):
-            for o in hand:
+        for q, cards in enumerate(self.hands):
+            for o in cards:
                 k, v = col[o], val[o]
                 if piles[k] < v <= reach[k]:
                     hands |= 1 << (q * width + k * n + v - 1)
@@ -685,7 +710,7 @@ class LiveSearch:
         code = sum(piles[k] * radix[k] for k in range(c))
         reached = sum(reach[k] * radix[k] for k in range(c))
         # each relaxation has its own table: their values differ
-        table = reached * 2 + (1 if exact else 0)
+        table = (reached * 2 + (1 if exact else 0)) * 2 + (1 if hand < FREE else 0)
         known = self.relaxed.get(table)
         if known is None:
             # per deck position: its card's bit in a player's part, or -1 (above reach)
@@ -698,17 +723,17 @@ class LiveSearch:
             if piles[k] < n:
                 front |= 1 << (k * n + piles[k])
         return (self.drawn, self.turn % p, tokens, hands, code, front, piles, need,
-                known[0], known[1], exact)
+                known[0], known[1], exact, hand)
 
     def _relaxed_from(self, r: Relaxation) -> int:
-        pos, turn, tokens, hands, code, front, piles, need, draws, memo, exact = r
+        pos, turn, tokens, hands, code, front, piles, need, draws, memo, exact, hand = r
         # ``_relaxed`` puts back every pile it raises, so ``piles`` serves each try
         return self._relaxed(pos, turn, tokens, hands, code, front, piles, need, draws, memo,
-                             exact)
+                             exact, hand)
 
     def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int,
                  piles: list[int], need: int, draws: list[int],
-                 memo: dict[int, int], exact: bool) -> int:
+                 memo: dict[int, int], exact: bool, hand: int) -> int:
         """``relaxed_plays`` from deck position ``pos`` (of ``draws``; past the end:
         the final round, ``pos`` counting its turns); ``hands`` holds player q's
         needed (color, value) at bits q * c * n + color * n + value - 1, ``front``
@@ -745,6 +770,7 @@ class LiveSearch:
             x = (turn + s) % p
             base = x * width
             after = 0
+            d = -1
             mine = hands
             if drawing:
                 after = min(tokens - s + 1, room)
@@ -771,15 +797,30 @@ class LiveSearch:
                                         hands & self.kill[at],
                                         code + self.radix[k],
                                         front ^ bit | (bit << 1 if top + 1 < n else 0),
-                                        piles, need - 1, draws, memo, exact)
+                                        piles, need - 1, draws, memo, exact, hand)
                 piles[k] = top
                 if got > best:
                     best = got
             if passes and best < need:
-                got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, front, piles,
-                                    need, draws, memo, exact)
-                if got > best:
-                    best = got
+                # a discard draws too: a hand of H distinct needed cards that draws
+                # another lets one of them go (any one; "Hand size")
+                # (hands hold at most H bits before a draw, so only the card drawn
+                # can make more)
+                held = (hands >> base) & part
+                if held.bit_count() > hand:
+                    drop = held ^ (1 << d)
+                    while drop and best < need:
+                        bit = drop & -drop
+                        drop ^= bit
+                        got = self._relaxed(pos + 1, (x + 1) % p, after, hands ^ (bit << base),
+                                            code, front, piles, need, draws, memo, exact, hand)
+                        if got > best:
+                            best = got
+                else:
+                    got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, front, piles,
+                                        need, draws, memo, exact, hand)
+                    if got > best:
+                        best = got
             if best >= need:
                 if self.steps >= 0:
                     memo[key] = best << 1 | 1
@@ -1065,7 +1106,7 @@ class LiveSearch:
         first trying every alternative after it.  The last round has no limit.
         ``first`` and ``last`` choose a slice of the rounds: None is then also the
         answer when the rounds tried proved nothing (``self.proved`` says which).
-        From the second round on, the relaxation with exact tokens at the position
+        From the second round on, the relaxation at the position
         runs beside the search (``start_root_cut``); where it shows the goal out of
         reach, the search ends there and the position's state goes into the table
         with its bound."""
@@ -1296,9 +1337,10 @@ SHOWN_BY_WAYS = "the lost-deck reasons' bound on the score"
 
 
 def _searched(s: LiveSearch, goal: int) -> str:
-    """What showed ``goal`` out of reach: the search, and the relaxation with exact
-    tokens at the position where it ended the search."""
-    cut = "; the last draws' relaxation with exact tokens cuts the position" \
+    """What showed ``goal`` out of reach: the search, and the relaxation at the
+    position where it ended the search (the state is back at the position)."""
+    how = "exact tokens" if s.root_exact() else "hand size"
+    cut = f"; the last draws' relaxation with {how} cuts the position" \
         if s.root_cut_goal == goal else ""
     return f"exhaustive search ({s.nodes:,} states visited{cut})"
 
