@@ -611,7 +611,7 @@ def check_exact_tokens(sample) -> tuple[int, int]:
         for need in range(sum(s.reach) - s.score + 2):
             plain, exact = LiveSearch(g), LiveSearch(g)
             plain.bound(), exact.bound()
-            got = exact.relaxed_plays(need, exact=True, hand=g.rules.hand_size)
+            got = exact.relaxed_plays(need, exact=True)
             assert got >= min(need, real), (str(g.deck), g.rules, g.hands, g.turn, need, got)
             tighter += got < need <= plain.relaxed_plays(need)
         goal = best.score + 1
