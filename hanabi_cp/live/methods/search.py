@@ -804,10 +804,8 @@ class LiveSearch:
             if passes and best < need:
                 # a discard draws too: a hand of H distinct needed cards that draws
                 # another lets one of them go (any one; "Hand size")
-                # (hands hold at most H bits before a draw, so only the card drawn
-                # can make more)
                 held = (hands >> base) & part
-                if held.bit_count() > hand:
+                if hands != mine and held.bit_count() > hand:
                     drop = held ^ (1 << d)
                     while drop and best < need:
                         bit = drop & -drop
