@@ -640,7 +640,8 @@ def check_hand_size_at_the_position(sample) -> int:
     """The relaxation with hands of at most H needed cards at the position
     (``start_root_cut`` beyond ROOT_LEFT cards left, here from any number, asked at
     once) against brute force's best score: the search with it finds the best and
-    refutes one more.  How often it ended the search."""
+    refutes one more, and where it ended the search, the checker's question at the
+    position (``cut_when_listed``) cuts it too.  How often it ended the search."""
     ended = 0
     for g, best in sample:
         if g.over or best.score >= g.deck.target:
@@ -650,7 +651,12 @@ def check_hand_size_at_the_position(sample) -> int:
             search.ROOT_LEFT, search.ROOT_PLAIN_AFTER = 0, 0
             where = (str(g.deck), g.rules, g.hands, g.turn, goal)
             assert (search.game(goal) is not None) == found, where
-            ended += search.root_cut_goal == goal
+            if search.root_cut_goal == goal:
+                ended += 1
+                # what a refutation's checker asks at the position it lists
+                check = LiveSearch(g)
+                check.ROOT_LEFT = 0
+                assert check.bound(goal) >= goal and check.cut_when_listed(goal, root=True), where
     return ended
 
 
