@@ -638,10 +638,11 @@ class LiveSearch:
         states again (so it costs about as much as the search it may end)."""
         if not self.root_window() or self.bound(goal) < goal:
             return          # outside its window, or the search cuts it at once
-        self.root_from = self.relaxation(goal - self.score, self.root_exact(), self.root_hand())
+        exact = self.root_exact()
+        self.root_from = self.relaxation(goal - self.score, exact, self.root_hand())
         self.root_score = self.score
         self.root_steps = self.ROOT_STEPS
-        if self.root_exact():
+        if exact:
             self.root_check()
         else:
             # far from the end its first try costs more than most searches it could
