@@ -878,8 +878,10 @@ def test_auto_undecided_keeps_the_best_game_and_the_lowest_bound_of_any_stage(mo
     deck, rules = standard_deck(5), Rules.for_players(2, hand_size=4)
     game = solve_live(deck, rules, "search", SolveOptions(maximize=True)).actions
     proved = 24
+    handed = []         # each stage's incumbent: the best game of the stages before it
 
     def run(m, start, options):
+        handed.append((m.name, options.incumbent))
         if m.name == "search":
             return LiveOutcome(Status.UNKNOWN, [], 0, "gave up (test): upper "
                                f"bound {proved} of 25", stats={"upper_bound": proved})
@@ -893,6 +895,7 @@ def test_auto_undecided_keeps_the_best_game_and_the_lowest_bound_of_any_stage(mo
     assert out.status is Status.UNKNOWN and out.score == 24      # (_run replays; mocked here)
     assert out.reason == "gave up (test); upper bound 24 of 25 (by search)"
     assert out.stats["upper_bound"] == 24
+    assert handed == [("search", None), ("sat", None), ("sat", tuple(game)), ("cpsat", tuple(game))]
     proved = 23         # a bound below a game the referee replayed: a bug, never an answer
     with pytest.raises(SolverBug, match="search bounded the score by 23, but sat found "
                                         "a game scoring 24"):

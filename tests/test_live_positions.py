@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from hanabi_cp.errors import InvalidParameter
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import live_methods, solve_position
@@ -94,6 +95,47 @@ def test_every_method_equals_brute_from_positions(name):
     sample = oracle(**FAST)
     compared = check(name, sample if name == "search" else sample[:80])
     assert compared > 0
+
+
+def random_playout(rng: random.Random, g: Game) -> list | None:
+    """A complete game from ``g`` by random legal actions (None if it runs long)."""
+    g, out = g.copy(), []
+    while not g.over and len(out) < 200:
+        out.append(rng.choice(list(g.legal_actions())))
+        g.apply(out[-1])
+    return out if g.over else None
+
+
+@pytest.mark.parametrize("name", ["sat", "cpsat"])
+def test_the_encodings_started_from_a_game_find_the_best_score(name):
+    # ``incumbent``: the game an earlier stage of ``auto`` found.  Whatever it scores
+    # (a random game, brute force's best game), the encoding's best score is brute
+    # force's; a random game may have a clue run longer than the encoding's cap (no
+    # model extends it: the climb starts without it).
+    rng, method, extended, missed, below = random.Random(4), live_methods()[name], 0, 0, 0
+    for g, best in oracle(**FAST)[:150]:
+        if method.refuses(g) is not None or g.over:
+            continue
+        for game in (random_playout(rng, g), best.actions):
+            if game is None:
+                continue
+            got = solve_position(g, name, SolveOptions(maximize=True, incumbent=tuple(game)))
+            where = (str(g.deck), g.rules, g.turn, [str(a) for a in game])
+            assert got.status is best.status and got.score == best.score and got.verified, where
+            started = got.stats.get("incumbent")
+            extended += started == "extended"
+            missed += started == "not a model"
+            below += replay(g.deck, g.rules, game, g).score < best.score
+    assert below >= 20 and (name == "cpsat" or (extended >= 100 and missed >= 5)), \
+        (extended, missed, below)
+
+
+def test_an_illegal_game_to_start_from_is_the_callers_mistake():
+    g = next(g for g, _ in oracle(**FAST) if not g.over and live_methods()["sat"].refuses(g) is None)
+    illegal = (next(a for a in g.legal_actions()),) * 50
+    for name in ("sat", "cpsat"):
+        with pytest.raises(InvalidParameter, match="^incumbent: not a legal game from the position"):
+            solve_position(g, name, SolveOptions(maximize=True, incumbent=illegal))
 
 
 @pytest.mark.slow

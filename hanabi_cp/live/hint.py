@@ -21,9 +21,12 @@ The game starts from a position (a referee ``Game``: the deal or any later state
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from .actions import Action
-from .referee import Game
+from .referee import Game, IllegalMove
+from .schedule import from_actions
+from ..errors import InvalidParameter
 
 
 def greedy_game(start: Game) -> list[Action]:
@@ -66,3 +69,17 @@ def _choose(g: Game, no_clue: bool) -> Action:
             return copies[card] - lost[card] == 1, -card[0]
         return Action.discard(min(hand, key=keep))
     return next(g.legal_actions())
+
+
+def hint_choices(start: Game, incumbent: Sequence[Action] | None = None
+                 ) -> tuple[list[int], list[str], list[int]]:
+    """The choices (``schedule.from_actions``) of the game an encoding starts from:
+    ``incumbent`` (``SolveOptions.incumbent``, a game an earlier method found) if
+    given, else the greedy game."""
+    if incumbent is None:
+        return from_actions(start, greedy_game(start))
+    try:
+        return from_actions(start, incumbent)
+    except IllegalMove as exc:
+        raise InvalidParameter(f"{{incumbent}}: not a legal game from the position: {exc}",
+                               "incumbent") from None

@@ -123,8 +123,10 @@ def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     With one, the candidates in turn while undecided (``stages``: the SAT method
     once per solver of SAT_PORTFOLIO), each with a share of the time left: the
     first FIRST_SHARE of the limit, each later one its part of what remains by
-    STAGE_WEIGHTS, the last all of it.  Undecided at the end: the UNKNOWN outcome
-    with the best game found (its score is a lower bound).  With
+    STAGE_WEIGHTS, the last all of it; with ``maximize`` each stage is handed the
+    best game of the stages before it (``SolveOptions.incumbent``) and looks only
+    for better.  Undecided at the end: the UNKNOWN outcome with the best game
+    found (its score is a lower bound).  With
     ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
     clock = options.clock()             # one clock for the answer and its proof
     out = _first_answer(start, options, clock)
@@ -196,8 +198,12 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
         # after the first, each stage's part of what is left by weight: the last all of it
         share = max(min(left, total * FIRST_SHARE) if i == 0
                     else left * weights[i] / sum(weights[i:]), 0.0)
+        # with maximize, the best game so far: the stage looks only for better
+        known = best.actions if options.maximize and best is not None \
+            and best.score is not None else None
         out = _run(m, start, replace(options, solver=solver, time_limit=share,
-                                     deadline=Deadline.after(share)))
+                                     deadline=Deadline.after(share),
+                                     incumbent=tuple(known) if known else options.incumbent))
         if out.status is not Status.UNKNOWN:
             return out
         if best is None or (out.score is not None

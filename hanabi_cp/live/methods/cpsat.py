@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ...runtime.deadline import TimeUp
 from ...method_registry import SolveOptions, Status
-from ..hint import greedy_game
-from ..schedule import from_actions, refuses
+from ..hint import hint_choices
+from ..schedule import refuses
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -24,8 +24,10 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
         model = LiveCpModel(start, options.maximize, deadline)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
-    # The greedy game as a hint: when it wins, CP-SAT confirms it without search.
-    for var, value in model.values(*from_actions(start, greedy_game(start))):
+    # The greedy game as a hint: when it wins, CP-SAT confirms it without search.  An
+    # earlier stage's best game (``incumbent``, with maximize) hints better.
+    hint = hint_choices(start, options.incumbent if options.maximize else None)
+    for var, value in model.values(*hint):
         model.m.add_hint(var, value)
     return model.solve(options, deadline)
 

@@ -35,8 +35,8 @@ from ...errors import SolverBug
 from ...sat_backend import SatSession, check_solver
 from ...method_registry import SolveOptions, Status
 from ..cnf import LiveCnf
-from ..hint import greedy_game
-from ..schedule import ZERO_ENDS, first_legal_game, from_actions, refuses
+from ..hint import hint_choices
+from ..schedule import ZERO_ENDS, first_legal_game, refuses
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -105,7 +105,7 @@ def solve_hinted(enc: LiveCnf, clauses: list[list[int]], solver: str, deadline: 
 def hinted(session: SatSession, enc: LiveCnf, stats: dict) -> tuple[bool, list[int] | None]:
     """``solve_hinted`` in an open session (what the solver learns under the hint's
     assumptions follows from the clauses, so the second call keeps it)."""
-    hint = enc.literals(*from_actions(enc.start, greedy_game(enc.start)))
+    hint = enc.literals(*hint_choices(enc.start))
     ok, model, _ = session.solve(hint)
     if ok:
         stats["hint"] = "greedy game extended"
@@ -123,7 +123,14 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
     clauses = enc.clauses + tot.cnf.clauses
     calls = 0
     with SatSession(clauses, solver, deadline) as session:
-        while True:
+        if options.incumbent is not None:
+            try:
+                best = _extend(session, enc, options.incumbent, stats)
+            except TimeUp as exc:
+                stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=1)
+                return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
+            calls += 1
+        while best is None or best[0] < target:
             # One solver throughout: each better score is asked for by a unit clause
             # (score >= best + 1 <=> at most target - best - 1 piles short of the top),
             # kept since no later call wants less, and what the solver learned stays.
@@ -149,10 +156,7 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
             calls += 1
             if not ok or model is None:
                 break
-            true = {lit for lit in model if lit > 0}
-            best = (sum(x in true for x in enc.played), model)
-            if best[0] == target:
-                break
+            best = (_score(enc, model), model)
     stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
     if best is None:
         # No complete game keeps below the strike limit (and, in a speedrun, a copy of
@@ -169,6 +173,22 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
                               f"{target} cards")
     return _proved(lost, clauses + [[-tot.rhs[target - score - 1]]], enc, options, deadline,
                    f"no complete game plays more than {score} of {target} cards")
+
+
+def _score(enc: LiveCnf, model: list[int]) -> int:
+    true = {lit for lit in model if lit > 0}
+    return sum(x in true for x in enc.played)
+
+
+def _extend(session: SatSession, enc: LiveCnf, game: tuple,
+            stats: dict) -> tuple[int, list[int]] | None:
+    """(score, model) of the model extending the complete game ``game`` from the
+    encoded position (``SolveOptions.incumbent``), or None when the CNF has none
+    that does (a run of clues longer than the encoding's cap, say): the "no" under
+    those assumptions proves nothing, and the climb starts without it."""
+    ok, model, _ = session.solve(enc.literals(*hint_choices(enc.start, game)))
+    stats["incumbent"] = "extended" if ok else "not a model"
+    return (_score(enc, model), model) if ok and model is not None else None
 
 
 METHOD = LiveMethod("sat", run, "CNF over slots, clue runs and card-leaves-at-slot literals "
