@@ -81,11 +81,12 @@ class SolveOptions:
     # The command's deadline when it started before this solve (a CLI that counts
     # reading the deck); else ``solve`` starts one of ``time_limit`` seconds.
     deadline: Deadline | None = None
-    # Real rules with ``maximize``: a complete game from the position that an earlier
-    # method found (its actions, ``live.actions.Action``).  The encodings start from
-    # it and look only for better games: ``auto`` hands each stage the best game of
-    # the stages before it, so that a score the search has already reached is not
-    # proved again by a SAT call.
+    # Real rules with ``maximize``: a complete game from the position (its actions,
+    # ``live.actions.Action``; the referee replays it first), e.g. one an earlier
+    # method found.  The encodings start from it: ``sat`` climbs from its score when
+    # a model extends it, ``cpsat`` takes it as its hint; ``auto`` hands each stage
+    # the best game so far, so that a score the search has already reached is not
+    # asked for again by a SAT call.
     incumbent: tuple | None = None
 
     def __post_init__(self) -> None:

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from hanabi_cp.errors import InvalidParameter
+from hanabi_cp.live.actions import Action
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import live_methods, solve_position
@@ -130,12 +131,21 @@ def test_the_encodings_started_from_a_game_find_the_best_score(name):
         (extended, missed, below)
 
 
-def test_an_illegal_game_to_start_from_is_the_callers_mistake():
+def test_a_game_to_start_from_that_is_not_one_is_the_callers_mistake():
     g = next(g for g, _ in oracle(**FAST) if not g.over and live_methods()["sat"].refuses(g) is None)
-    illegal = (next(a for a in g.legal_actions()),) * 50
-    for name in ("sat", "cpsat"):
-        with pytest.raises(InvalidParameter, match="^incumbent: not a legal game from the position"):
-            solve_position(g, name, SolveOptions(maximize=True, incumbent=illegal))
+    game = random_playout(random.Random(1), g)
+    assert game
+    bad = {"expected a sequence of actions": [5, "play #0", (str(a) for a in game),
+                                              [*game[:-1], str(game[-1])]],
+           "not a legal game from the position: action #0": [(Action.play(999), *game),
+                                                             (Action.discard(-1),)],
+           "the game stops before it is over": [game[:-1], ()]}
+    for name in ("sat", "cpsat", "search", "auto"):
+        for why, games in bad.items():
+            for incumbent in games:
+                with pytest.raises(InvalidParameter, match=f"^incumbent: {why}"):
+                    solve_position(g, name, SolveOptions(maximize=True, time_limit=5,
+                                                         incumbent=incumbent))
 
 
 @pytest.mark.slow

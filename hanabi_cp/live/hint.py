@@ -24,9 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .actions import Action
-from .referee import Game, IllegalMove
+from .referee import Game
 from .schedule import from_actions
-from ..errors import InvalidParameter
 
 
 def greedy_game(start: Game) -> list[Action]:
@@ -74,12 +73,6 @@ def _choose(g: Game, no_clue: bool) -> Action:
 def hint_choices(start: Game, incumbent: Sequence[Action] | None = None
                  ) -> tuple[list[int], list[str], list[int]]:
     """The choices (``schedule.from_actions``) of the game an encoding starts from:
-    ``incumbent`` (``SolveOptions.incumbent``, a game an earlier method found) if
-    given, else the greedy game."""
-    if incumbent is None:
-        return from_actions(start, greedy_game(start))
-    try:
-        return from_actions(start, incumbent)
-    except IllegalMove as exc:
-        raise InvalidParameter(f"{{incumbent}}: not a legal game from the position: {exc}",
-                               "incumbent") from None
+    ``incumbent`` (``SolveOptions.incumbent``, a complete game from ``start`` that
+    ``solve_position`` has replayed) if given, else the greedy game."""
+    return from_actions(start, greedy_game(start) if incumbent is None else incumbent)

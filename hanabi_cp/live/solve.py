@@ -124,8 +124,8 @@ def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
     once per solver of SAT_PORTFOLIO), each with a share of the time left: the
     first FIRST_SHARE of the limit, each later one its part of what remains by
     STAGE_WEIGHTS, the last all of it; with ``maximize`` each stage is handed the
-    best game of the stages before it (``SolveOptions.incumbent``) and looks only
-    for better.  Undecided at the end: the UNKNOWN outcome with the best game
+    best complete game found so far (``SolveOptions.incumbent``: the caller's, or
+    a stage's before it) to start from.  Undecided at the end: the UNKNOWN outcome with the best game
     found (its score is a lower bound).  With
     ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
     clock = options.clock()             # one clock for the answer and its proof
@@ -191,6 +191,9 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
     bound: tuple[int, str] | None = None       # the lowest upper bound, by which stage
     steps = stages(methods, options)
     weights = _weights(steps, options)
+    # (score, game) of the best complete game so far: the user's, then the stages'
+    known = None if options.incumbent is None else \
+        (incumbent_score(start, options.incumbent), tuple(options.incumbent))
     for i, (m, solver) in enumerate(steps):
         left = clock.remaining()
         if left <= 0 and best is not None:
@@ -198,14 +201,14 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
         # after the first, each stage's part of what is left by weight: the last all of it
         share = max(min(left, total * FIRST_SHARE) if i == 0
                     else left * weights[i] / sum(weights[i:]), 0.0)
-        # with maximize, the best game so far: the stage looks only for better
-        known = best.actions if options.maximize and best is not None \
-            and best.score is not None else None
+        # with maximize, the stage starts from the best game so far
         out = _run(m, start, replace(options, solver=solver, time_limit=share,
                                      deadline=Deadline.after(share),
-                                     incumbent=tuple(known) if known else options.incumbent))
+                                     incumbent=known[1] if known else None))
         if out.status is not Status.UNKNOWN:
             return out
+        if out.score is not None and out.actions and (known is None or out.score > known[0]):
+            known = (out.score, tuple(out.actions))
         if best is None or (out.score is not None
                             and (best.score is None or out.score > best.score)):
             best = out
@@ -242,6 +245,8 @@ def solve_position(start: Game, method: str = "auto",
     best final score, with ``options.maximize``); the certificate is the rest of the
     game, replayed from ``start`` before return."""
     options = options or SolveOptions()
+    if options.incumbent is not None:
+        incumbent_score(start, options.incumbent)
     if method == "auto":
         return _portfolio(start, options)
     table = live_methods()
@@ -256,6 +261,22 @@ def solve_position(start: Game, method: str = "auto",
     if why is not None:
         raise MethodRefused(f"real-rules method {m.name!r} does not apply: {why}")
     return _run(m, start, options)
+
+
+def incumbent_score(start: Game, incumbent: object) -> int:
+    """The score of ``SolveOptions.incumbent``, a complete game from ``start`` (the
+    referee replays it); InvalidParameter if it is not one."""
+    if not isinstance(incumbent, (tuple, list)) or not all(isinstance(a, Action)
+                                                           for a in incumbent):
+        raise InvalidParameter("{incumbent}: expected a sequence of actions "
+                               "(hanabi_cp.live.actions.Action)", "incumbent")
+    rep = replay(start.deck, start.rules, incumbent, start)
+    if not rep.legal:
+        raise InvalidParameter(f"{{incumbent}}: not a legal game from the position: "
+                               f"{rep.error}", "incumbent")
+    if not rep.complete:
+        raise InvalidParameter("{incumbent}: the game stops before it is over", "incumbent")
+    return rep.score
 
 
 def _run(m: LiveMethod, start: Game, options: SolveOptions) -> LiveOutcome:

@@ -11,8 +11,9 @@ none, the solver's "no" under those assumptions proves nothing and is not used: 
 search starts again without them.  This is CP-SAT's solution hint, for a SAT solver.
 
 The best score (``--maximize``): ask for a win first (an assumption on the
-totalizer below); failing that, find a complete game, then ask again for at least
-one more card on the piles (a unit clause on a totalizer over the piles' top
+totalizer below), or, given a game to start from (``SolveOptions.incumbent``)
+that a model extends, take that model; failing that, find a complete game, then
+ask again for at least one more card on the piles (a unit clause on a totalizer over the piles' top
 literals), until the solver says no: one solver throughout, incremental, so what it
 learned proving one score stays for the next.
 
@@ -127,7 +128,7 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
             try:
                 best = _extend(session, enc, options.incumbent, stats)
             except TimeUp as exc:
-                stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=1)
+                stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=0)
                 return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
             calls += 1
         while best is None or best[0] < target:
