@@ -88,7 +88,7 @@ class RootCut(Exception):
 # ``LiveSearch.relaxation``: where the relaxation starts (the arguments of ``_relaxed``
 # but the step count)
 Relaxation = tuple[int, int, int, int, int, int, list[int], int, list[int],
-                   dict[int, int], bool, int]
+                   dict[int, int], bool, int, dict[int, int]]
 
 
 class LiveSearch:
@@ -225,7 +225,7 @@ class LiveSearch:
         self.lost: str | None = None      # a reason the position cannot be won, if known
         # ``start_root_cut``: the relaxation's start, the score there, and when (in
         # states of the search) and with how many steps to ask it again
-        self.root_from: Relaxation = (0, 0, 0, 0, 0, 0, [], 0, [], {}, True, FREE)
+        self.root_from: Relaxation = (0, 0, 0, 0, 0, 0, [], 0, [], {}, True, FREE, {})
         self.root_cut_goal = -1         # the last goal it showed out of reach
         self.root_score = 0
         self.root_next = FREE
@@ -723,18 +723,21 @@ class LiveSearch:
         for k in range(c):
             if piles[k] < n:
                 front |= 1 << (k * n + piles[k])
+        # the plain relaxation's table (``table`` without exact tokens or hand limit),
+        # which the one with a hand limit asks at each of its states
+        plain = self.relaxed.setdefault(reached * 4, (known[0], {})) if hand < FREE else known
         return (self.drawn, self.turn % p, tokens, hands, code, front, piles, need,
-                known[0], known[1], exact, hand)
+                known[0], known[1], exact, hand, plain[1])
 
     def _relaxed_from(self, r: Relaxation) -> int:
-        pos, turn, tokens, hands, code, front, piles, need, draws, memo, exact, hand = r
+        pos, turn, tokens, hands, code, front, piles, need, draws, memo, exact, hand, plain = r
         # ``_relaxed`` puts back every pile it raises, so ``piles`` serves each try
         return self._relaxed(pos, turn, tokens, hands, code, front, piles, need, draws, memo,
-                             exact, hand)
+                             exact, hand, plain)
 
     def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int,
                  piles: list[int], need: int, draws: list[int],
-                 memo: dict[int, int], exact: bool, hand: int) -> int:
+                 memo: dict[int, int], exact: bool, hand: int, plain: dict[int, int]) -> int:
         """``relaxed_plays`` from deck position ``pos`` (of ``draws``; past the end:
         the final round, ``pos`` counting its turns); ``hands`` holds player q's
         needed (color, value) at bits q * c * n + color * n + value - 1, ``front``
@@ -758,6 +761,15 @@ class LiveSearch:
             # (odd) a count of plays reached
             most = known >> 1
             if (most < need) if known & 1 == 0 else (most >= need):
+                return most
+        if hand < FREE:
+            # the same state without the hand limit (and with tokens back on every
+            # draw): its most plays bound these ("Hand size")
+            most = self._relaxed(pos, turn, tokens, hands, code, front, piles, need, draws,
+                                 plain, False, FREE, plain)
+            if most < need:
+                if self.steps >= 0:
+                    memo[key] = most << 1
                 return most
         width, part = self.width, self.part
         best = 0
@@ -798,7 +810,7 @@ class LiveSearch:
                                         hands & self.kill[at],
                                         code + self.radix[k],
                                         front ^ bit | (bit << 1 if top + 1 < n else 0),
-                                        piles, need - 1, draws, memo, exact, hand)
+                                        piles, need - 1, draws, memo, exact, hand, plain)
                 piles[k] = top
                 if got > best:
                     best = got
@@ -812,12 +824,13 @@ class LiveSearch:
                         bit = drop & -drop
                         drop ^= bit
                         got = self._relaxed(pos + 1, (x + 1) % p, after, hands ^ (bit << base),
-                                            code, front, piles, need, draws, memo, exact, hand)
+                                            code, front, piles, need, draws, memo, exact, hand,
+                                            plain)
                         if got > best:
                             best = got
                 else:
                     got = self._relaxed(pos + 1, (x + 1) % p, after, hands, code, front, piles,
-                                        need, draws, memo, exact, hand)
+                                        need, draws, memo, exact, hand, plain)
                     if got > best:
                         best = got
             if best >= need:
