@@ -118,18 +118,22 @@ def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
     return chosen
 
 
-def _portfolio(start: Game, options: SolveOptions) -> LiveOutcome:
+# (score, game): a complete game from the position that the referee has replayed
+Known = tuple[int, tuple[Action, ...]]
+
+
+def _portfolio(start: Game, options: SolveOptions, known: Known | None) -> LiveOutcome:
     """``auto``: without a time limit, the first candidate (every one is exact).
     With one, the candidates in turn while undecided (``stages``: the SAT method
     once per solver of SAT_PORTFOLIO), each with a share of the time left: the
     first FIRST_SHARE of the limit, each later one its part of what remains by
     STAGE_WEIGHTS, the last all of it; with ``maximize`` each stage is handed the
-    best complete game found so far (``SolveOptions.incumbent``: the caller's, or
-    a stage's before it) to start from.  Undecided at the end: the UNKNOWN outcome with the best game
-    found (its score is a lower bound).  With
+    best complete game found so far (``SolveOptions.incumbent``: ``known``, the
+    caller's, or a stage's before it) to start from.  Undecided at the end: the
+    UNKNOWN outcome with the best game found (its score is a lower bound).  With
     ``options.proof``, a loss is then backed by a DRUP proof (``_with_proof``)."""
     clock = options.clock()             # one clock for the answer and its proof
-    out = _first_answer(start, options, clock)
+    out = _first_answer(start, options, clock, known)
     if options.proof and out.status is Status.UNWINNABLE and "proof" not in out.stats:
         return _with_proof(start, replace(options, deadline=clock), out)
     return out
@@ -182,7 +186,8 @@ def _weights(steps: list[tuple[LiveMethod, str]], options: SolveOptions) -> list
                                else SAT_PORTFOLIO[0]), 1.0) for m, solver in steps]
 
 
-def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOutcome:
+def _first_answer(start: Game, options: SolveOptions, clock: Deadline,
+                  known: Known | None) -> LiveOutcome:
     methods = candidates(start, options.maximize)
     if not clock.bounded or len(methods) == 1:
         return _run(methods[0], start, replace(options, deadline=clock))
@@ -191,9 +196,7 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline) -> LiveOu
     bound: tuple[int, str] | None = None       # the lowest upper bound, by which stage
     steps = stages(methods, options)
     weights = _weights(steps, options)
-    # (score, game) of the best complete game so far: the user's, then the stages'
-    known = None if options.incumbent is None else \
-        (incumbent_score(start, options.incumbent), tuple(options.incumbent))
+    # ``known``: the best complete game so far, the caller's, then the stages'
     for i, (m, solver) in enumerate(steps):
         left = clock.remaining()
         if left <= 0 and best is not None:
@@ -245,10 +248,10 @@ def solve_position(start: Game, method: str = "auto",
     best final score, with ``options.maximize``); the certificate is the rest of the
     game, replayed from ``start`` before return."""
     options = options or SolveOptions()
-    if options.incumbent is not None:
-        incumbent_score(start, options.incumbent)
+    known = None if options.incumbent is None else \
+        (incumbent_score(start, options.incumbent), tuple(options.incumbent))
     if method == "auto":
-        return _portfolio(start, options)
+        return _portfolio(start, options, known)
     table = live_methods()
     if method in table:
         m = table[method]

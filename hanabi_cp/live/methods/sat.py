@@ -13,9 +13,9 @@ search starts again without them.  This is CP-SAT's solution hint, for a SAT sol
 The best score (``--maximize``): ask for a win first (an assumption on the
 totalizer below), or, given a game to start from (``SolveOptions.incumbent``)
 that a model extends, take that model; failing that, find a complete game, then
-ask again for at least one more card on the piles (a unit clause on a totalizer over the piles' top
-literals), until the solver says no: one solver throughout, incremental, so what it
-learned proving one score stays for the next.
+ask again for at least one more card on the piles (a unit clause on a totalizer
+over the piles' top literals), until the solver says no: one solver throughout,
+incremental, so what it learned proving one score stays for the next.
 
 With ``SolveOptions.proof``, the last, unsatisfiable, call is made again with proof
 logging (``proofs.prove_unsat``): its clauses (the CNF, and with ``maximize`` the
