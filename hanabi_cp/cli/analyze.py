@@ -106,11 +106,15 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         view = GameView(os.path.basename(game), deck, rules, actions, tuple(names), result)
         write_bytes(figure_path, render_game(view, fmt), force)
     if as_json:
+        drops = result.drops
+        rows = [r.as_dict() for r in result.rows]
+        for d in drops:             # a drop's row carries its reason and alternatives
+            rows[d.position].update(d.explained())
         echo_json({"game": game, "rules": rules.describe(), "variant": rules.variant_name,
                    "final_score": result.final_score, "end": result.end,
-                   "target": result.target, "rows": [r.as_dict() for r in result.rows],
+                   "target": result.target, "rows": rows,
                    "drops": [{"position": d.position, "before": d.before, "after": d.after,
-                              "text": d.text} for d in result.drops],
+                              "text": d.text, **d.explained()} for d in drops],
                    **({} if refuted is None else {"refutations": refuted})})
         return
     click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
@@ -120,6 +124,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(line)
     for drop in result.drops:
         click.echo(f"c lost: {drop.text}")
+        for line in drop_lines(drop):
+            click.echo(line)
     undecided = sum(r.best is None for r in result.rows)
     if undecided:
         click.echo(f"c undecided: {undecided} positions (best shown as lower..upper bound)")
@@ -129,6 +135,19 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(f"c wrote {csv_path}")
     if figure_path is not None:
         click.echo(f"c wrote {figure_path}")
+
+
+def drop_lines(drop) -> list[str]:
+    """A drop's reason and alternatives, under its ``c lost:`` line."""
+    out = [f"c   why ({drop.reason_kind}): {drop.reason}"] if drop.reason else []
+    if drop.instead:
+        out.append(f"c   instead: {drop.instead}")
+    elif drop.reason:
+        out.append("c   instead: no other action was shown to keep the best score")
+    if drop.undecided:
+        out.append(f"c   undecided: {len(drop.undecided)} other actions (not decided within "
+                   f"the position limit; left out)")
+    return out
 
 
 def table(result) -> list[str]:

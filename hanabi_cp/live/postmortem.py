@@ -36,13 +36,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..runtime.deadline import NEVER, Deadline
 from ..errors import InvalidParameter
 from ..model import Deck
 from ..method_registry import SolveOptions, Status
 from .actions import Action, Kind
+from .alternatives import Keep, instead_text, keeps
+from .drop_reasons import Reason, explain, kind_name
 from .referee import Game, IllegalMove
 from .rules import Rules
 from .solve import LiveOutcome, solve_position
@@ -85,12 +87,37 @@ class Row:
 
 @dataclass(frozen=True)
 class Drop:
-    """An action after which the best score fell."""
+    """An action after which the best score fell: why (``reason``, ``reason_kind``:
+    ``drop_reasons``), and the other actions at the position before it that keep the
+    previous best score (``keep``, each replayed with a certificate; ``undecided``:
+    those not decided in time, left out; ``alternatives``).  Empty when the
+    post-mortem was made without ``explain``."""
 
     position: int
     before: int
     after: int
     text: str
+    reason: str = ""
+    reason_kind: str = ""
+    keep: tuple[Action, ...] = ()
+    undecided: tuple[Action, ...] = ()
+    instead: str = ""            # ``keep`` in a player's words
+
+    def explained(self) -> dict:
+        """The reason and the alternatives as JSON (hanab.live's action objects)."""
+        return {"reason": self.reason, "reason_kind": self.reason_kind,
+                "keep": [a.to_json() for a in self.keep],
+                "keep_undecided": [a.to_json() for a in self.undecided],
+                "instead": self.instead}
+
+
+@dataclass(frozen=True)
+class Explained:
+    """What ``analyze`` found about one drop (see ``Drop``)."""
+
+    reason: Reason
+    keep: Keep
+    instead: str
 
 
 @dataclass(frozen=True)
@@ -99,14 +126,19 @@ class PostMortem:
     final_score: int
     end: str                     # how the game ended (or "not over")
     target: int
+    explained: dict[int, Explained] = field(default_factory=dict)   # per drop position
 
     @property
     def drops(self) -> list[Drop]:
         out = []
         for prev, row in zip(self.rows, self.rows[1:]):
             if prev.best is not None and row.best is not None and row.best < prev.best:
-                out.append(Drop(row.position, prev.best, row.best,
-                                f"turn {row.turn}, {row.text}: best {prev.best} -> {row.best}"))
+                text = f"turn {row.turn}, {row.text}: best {prev.best} -> {row.best}"
+                why = self.explained.get(row.position)
+                out.append(Drop(row.position, prev.best, row.best, text) if why is None else
+                           Drop(row.position, prev.best, row.best, text, why.reason.text,
+                                why.reason.kind, why.keep.actions, why.keep.undecided,
+                                why.instead))
         return out
 
     @property
@@ -131,13 +163,7 @@ def card_name(rules: Rules, deck: Deck, order: int) -> str:
     """A deck card as hanab.live players write it: the suit's letter and the rank,
     e.g. ``r3`` (No Variant's suits are Red, Yellow, Green, Blue, Purple)."""
     a, k = deck.cards[order]
-    if rules.variant is not None:
-        letter = rules.variant.suits[k - 1].abbreviation.lower()
-    elif k <= 6:
-        letter = "rygbpt"[k - 1]
-    else:
-        return f"{a}:{k}"
-    return f"{letter}{a}"
+    return kind_name(rules, a, k)
 
 
 def describe(g: Game, action: Action, names: Sequence[str]) -> str:
@@ -175,12 +201,17 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             names: Sequence[str] | None = None, method: str = "auto",
             position_limit: float | None = POSITION_LIMIT,
             deadline: Deadline | None = None,
-            progress: Callable[[int], None] | None = None) -> PostMortem:
+            progress: Callable[[int], None] | None = None,
+            explain_drops: bool = True) -> PostMortem:
     """The post-mortem of the game ``actions`` on ``deck`` (see the module's text).
-    ``position_limit`` seconds at most per solve; ``deadline`` bounds the whole."""
+    ``position_limit`` seconds at most per solve; ``deadline`` bounds the whole.
+    With ``explain_drops``, each drop also gets its reason and the actions that
+    would have kept the best score (``Drop``; ``position_limit`` for each drop's
+    alternatives together)."""
     names = list(names or PLAYER_NAMES[:rules.players])
     g = Game.start(deck, rules)
     rows: list[Row] = []
+    certs: dict[int, list[Action]] = {}     # per decided position, its certificate
     cert: list[Action] | None = None        # a decided position's certificate, followed
     best: int | None = None
     upper: int | None = None                # no position after scores more
@@ -198,6 +229,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                 cert = cert[1:]
                 rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
                                  "certificate", 0.0))
+                certs[k] = cert
                 _tick(progress, k)
                 continue
         else:
@@ -223,10 +255,38 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             upper = best
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
                              out.method, seconds))
+        if cert is not None:
+            certs[k] = cert
         _tick(progress, k)
     end = g.condition.describe() + (f": {g.cause}" if g.cause else "") if g.over \
         else "not over after the last action"
-    return PostMortem(rows, g.score, end, deck.target)
+    pm = PostMortem(rows, g.score, end, deck.target)
+    if not explain_drops:
+        return pm
+    return PostMortem(rows, g.score, end, deck.target,
+                      _explain(pm, deck, rules, actions, names, certs, method,
+                               position_limit, deadline))
+
+
+def _explain(pm: PostMortem, deck: Deck, rules: Rules, actions: Sequence[Action],
+             names: Sequence[str], certs: dict[int, list[Action]], method: str,
+             position_limit: float | None, deadline: Deadline | None) -> dict[int, Explained]:
+    """Each drop's reason and alternatives (``Drop``), the positions replayed once more."""
+    drops = {d.position: d for d in pm.drops}
+    out: dict[int, Explained] = {}
+    g = Game.start(deck, rules)
+    for k, act in enumerate(actions, 1):
+        if k not in drops:
+            g.apply(act)
+            continue
+        d, before = drops[k], g.copy()
+        g.apply(act)
+        reason = explain(before, act, g, d.before, d.after, names)
+        clock = Deadline.after((deadline or NEVER).share(position_limit))
+        keep = keeps(before, act, d.before, certs.get(k - 1), method, clock)
+        text = instead_text(before, keep.actions, names)
+        out[k] = Explained(reason, keep, text)
+    return out
 
 
 def _solve(g: Game, method: str, limit: float | None,

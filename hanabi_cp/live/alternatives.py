@@ -1,0 +1,188 @@
+"""What instead: the legal actions at a position that keep its best score.
+
+``keeps(g, taken, goal)`` tries every legal action at ``g`` but ``taken`` (a play
+and a discard of each card in the mover's hand, a deck play where the rules allow
+one, and every clue the rules allow: each color and rank to each other player) and
+keeps those after which some game still scores ``goal``, the best score of ``g``.
+Each is asked the cheapest sound question, "does some game from here reach
+``goal``?" (the search's ``game(goal)``, which stops at the first such game), and
+each kept action comes with a certificate: the rest of a game from after it that
+the referee replays from ``g`` to a score of at least ``goal``.  With open hands
+every legal clue leaves the same state (a token spent, the turn passed), so one
+question answers every clue (each is still replayed), and when ``taken`` is a clue
+no clue keeps the score.  An action not decided within the time is left out and
+listed as undecided, never guessed.
+
+Cards are named as hanab.live shows them: slot 1 is the newest card of a hand, on
+the left (a referee hand lists deck orders oldest first, the newest last).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import SolverBug
+from ..method_registry import SolveOptions, Status
+from ..runtime.deadline import NEVER, Deadline
+from .actions import Action, Kind
+from .drop_reasons import kind_name, search_module
+from .referee import Game, IllegalMove, replay
+from .solve import solve_position
+
+
+@dataclass(frozen=True)
+class Keep:
+    """The actions at a position that keep its best score, and those left undecided."""
+
+    actions: tuple[Action, ...]
+    undecided: tuple[Action, ...] = ()
+
+
+def every_legal_action(g: Game) -> list[Action]:
+    """Every legal action of the player to move, each clue value to each other player
+    (``Game.legal_actions`` lists one clue per player): plays, discards, clues."""
+    if g.over:
+        return []
+    hand = list(reversed(g.hands[g.player]))            # slot 1 first
+    out = [Action.play(o) for o in hand]
+    top = g.deck_play()
+    if top is not None:
+        out.append(Action.play(top))
+    if g.can_discard():
+        out += [Action.discard(o) for o in hand]
+    if g.has_token():
+        assert g.tables is not None
+        v = g.tables.clues
+        for p in range(g.rules.players):
+            if p == g.player:
+                continue
+            for is_color in (False, True):
+                for value in v.clue_values(is_color):
+                    act = Action.color_clue(p, value) if is_color else Action.rank_clue(p, value)
+                    if _legal(g, act):
+                        out.append(act)
+    return out
+
+
+def _legal(g: Game, act: Action) -> bool:
+    try:
+        g.copy().apply(act)
+    except IllegalMove:
+        return False
+    return True
+
+
+_UNDECIDED = object()
+
+
+def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = None,
+          method: str = "auto", deadline: Deadline = NEVER) -> Keep:
+    """The legal actions at ``g`` but ``taken`` after which a game reaches ``goal``
+    (see the module).  ``known``: a complete game from ``g`` reaching ``goal`` (the
+    post-mortem's certificate), whose first action then needs no question."""
+    kept: list[Action] = []
+    undecided: list[Action] = []
+    rest_of_clues: object = None          # the clues' shared answer, once asked
+    for act in every_legal_action(g):
+        if act == taken or (act.is_clue and taken.is_clue):
+            continue
+        if act.is_clue and rest_of_clues is not None:
+            rest = rest_of_clues
+        elif known and (known[0] == act or (act.is_clue and known[0].is_clue)):
+            rest = list(known[1:])
+        else:
+            after = g.copy()
+            after.apply(act)
+            rest = _reaches(after, goal, method, deadline)
+        if act.is_clue:
+            rest_of_clues = rest
+        if rest is _UNDECIDED:
+            undecided.append(act)
+        elif rest is not None:
+            assert isinstance(rest, list)
+            _certify(g, act, rest, goal)
+            kept.append(act)
+    return Keep(tuple(kept), tuple(undecided))
+
+
+def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
+    """The rest of a game from ``h`` scoring at least ``goal``, None if no game does,
+    or _UNDECIDED when the time runs out first."""
+    if h.over:
+        return [] if h.score >= goal else None
+    if deadline.expired():
+        return _UNDECIDED
+    if method not in ("auto", "search"):
+        share = deadline.share(None)
+        out = solve_position(h, method, SolveOptions(time_limit=share, maximize=True))
+        if out.score is not None and out.score >= goal:
+            return list(out.actions or [])
+        return _UNDECIDED if out.status is Status.UNKNOWN else None
+    S = search_module()
+    clock = None if not deadline.bounded else _perf_deadline(deadline)
+    s = S.LiveSearch(h, clock)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * s.N + 4 * (h.rules.clues or 0) + 1000))
+    try:
+        got = s.game(goal)
+    except S.Timeout:
+        return _UNDECIDED
+    finally:
+        sys.setrecursionlimit(old)
+    return None if got is None else got[0]
+
+
+def _perf_deadline(deadline: Deadline) -> float:
+    """The deadline as the search reads it (``time.perf_counter``)."""
+    import time
+    return time.perf_counter() + deadline.remaining()
+
+
+def _certify(g: Game, act: Action, rest: list[Action], goal: int) -> None:
+    rep = replay(g.deck, g.rules, [act, *rest], g)
+    if not (rep.legal and rep.complete and rep.score >= goal):
+        raise SolverBug(f"the certificate of {g.describe(act)} does not reach {goal}: "
+                        f"{rep.error or f'score {rep.score}, complete {rep.complete}'}")
+
+
+def slot(g: Game, order: int) -> int:
+    """hanab.live's slot of the card ``order`` in its holder's hand (1: the newest)."""
+    for hand in g.hands:
+        if order in hand:
+            return len(hand) - hand.index(order)
+    raise ValueError(f"no hand holds card #{order}")
+
+
+def clue_word(g: Game, act: Action) -> str:
+    """A clue's value as players say it: ``1s``, ``red``."""
+    if act.kind is Kind.RANK_CLUE:
+        return f"{act.value}s"
+    from .postmortem import NO_VARIANT_COLORS      # the post-mortem's own names
+    colors = NO_VARIANT_COLORS if g.rules.variant is None else g.rules.variant.clue_colors
+    value = act.value or 0
+    return str(colors[value]).lower() if 0 <= value < len(colors) else f"color {value + 1}"
+
+
+def instead_text(g: Game, actions: Sequence[Action], names: Sequence[str]) -> str:
+    """The actions as a player would say them: ``Bob plays slot 2 (y1), or clues
+    Alice 1s`` (the clues to one player grouped: ``clues Alice (1s, 2s or red)``)."""
+    parts: list[str] = []
+    clues: dict[int, list[str]] = {}
+    for act in actions:
+        if act.is_clue:
+            clues.setdefault(act.target, []).append(clue_word(g, act))
+            continue
+        a, k = g.card(act.target)
+        card = kind_name(g.rules, a, k)
+        verb = "plays" if act.kind is Kind.PLAY else "discards"
+        if act.target == g.deck_play():
+            parts.append(f"{verb} the deck's last card ({card})")
+        else:
+            parts.append(f"{verb} slot {slot(g, act.target)} ({card})")
+    for p, words in clues.items():
+        shown = words[0] if len(words) == 1 else \
+            f"({', '.join(words[:-1])} or {words[-1]})"
+        parts.append(f"clues {names[p]} {shown}")
+    return f"{names[g.player]} " + ", or ".join(parts) if parts else ""
