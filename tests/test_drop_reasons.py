@@ -244,3 +244,59 @@ def test_keep_lists_every_legal_clue_and_names_slots():
     text = instead_text(g, keep.actions, NAMES)
     assert text == ("Alice plays slot 1 (y1), or plays slot 3 (r1), or clues Bob (2s, 3s, red "
                     "or yellow)")
+
+
+def test_a_variant_names_its_suits_and_clues():
+    """Rainbow: the fifth suit is m (touched by every color clue, no clue of its own)."""
+    from hanabi_cp.live.variants import variant
+    rules = Rules.for_players(2, 2, 1, variant=variant("Rainbow (5 Suits)"))
+    # Alice r1 m1, Bob m2 y1, the deck r2 m1: Alice clues, Bob discards the only m2
+    deck = Deck.of([(1, 1), (1, 5), (2, 5), (1, 2), (2, 1), (1, 5)], 2, 5)
+    pm = analyze(deck, rules, [Action.color_clue(1, 1), Action.discard(2)])
+    d = pm.drops[-1]
+    assert (d.before, d.after, d.reason_kind) == (4, 3, "pace")
+    assert d.reason.startswith("not enough turns left: 4 cards still to play (r1, r2, y1, m1), "
+                               "but only 3 turns can play one: 1 card in the deck, then the "
+                               "final round's 2 turns") and "m2 (the last m2 is lost)" in d.reason
+    g = Game.start(deck, rules)
+    clues = [instead_text(g, [a], NAMES) for a in every_legal_action(g) if a.is_clue]
+    # Bob's m2 and y1: 1s, 2s, and every color (each touches the rainbow m2)
+    assert clues == ["Alice clues Bob 1s", "Alice clues Bob 2s", "Alice clues Bob red",
+                     "Alice clues Bob yellow", "Alice clues Bob green", "Alice clues Bob blue"]
+
+
+def test_analyze_json_and_text_carry_reasons_and_alternatives(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from hanabi_cp.cli import main
+    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.live.replay_io import replay_json
+    from hanabi_cp.players.game import play_game
+    deck, rules = standard_deck(1), Rules.for_players(5)
+    game = play_game(deck, rules, "recommendation", 1)
+    path = tmp_path / "game.json"
+    path.write_text(replay_json(deck, rules, list(game.actions)))
+    res = CliRunner().invoke(main, ["analyze", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["drops"]
+    for drop in data["drops"]:
+        row = data["rows"][drop["position"]]
+        assert drop["reason_kind"] in dr.KINDS and drop["reason"] and drop["keep"]
+        assert row["reason"] == drop["reason"] and row["keep"] == drop["keep"]
+        taken = Action.from_json(game.actions[drop["position"] - 1].to_json())
+        keep = [Action.from_json(a) for a in drop["keep"]]
+        assert taken not in keep
+        before = Game.after(deck, rules, game.actions[:drop["position"] - 1])
+        for act in keep:       # each is legal there and keeps the best (the search, again)
+            h = before.copy()
+            h.apply(act)
+            from hanabi_cp.live.solve import solve_position
+            from hanabi_cp.method_registry import SolveOptions
+            assert solve_position(h, "search", SolveOptions(maximize=True)).score == drop["before"]
+    res = CliRunner().invoke(main, ["analyze", str(path)])
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("c lost: "))
+    assert lines[at + 1].startswith("c   why (") and lines[at + 2].startswith("c   instead: ")

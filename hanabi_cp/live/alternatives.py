@@ -27,7 +27,7 @@ from ..errors import SolverBug
 from ..method_registry import SolveOptions, Status
 from ..runtime.deadline import NEVER, Deadline
 from .actions import Action, Kind
-from .drop_reasons import kind_name, search_module
+from .drop_reasons import NO_VARIANT_COLORS, kind_name, search_module
 from .referee import Game, IllegalMove, replay
 from .solve import solve_position
 
@@ -159,7 +159,6 @@ def clue_word(g: Game, act: Action) -> str:
     """A clue's value as players say it: ``1s``, ``red``."""
     if act.kind is Kind.RANK_CLUE:
         return f"{act.value}s"
-    from .postmortem import NO_VARIANT_COLORS      # the post-mortem's own names
     colors = NO_VARIANT_COLORS if g.rules.variant is None else g.rules.variant.clue_colors
     value = act.value or 0
     return str(colors[value]).lower() if 0 <= value < len(colors) else f"color {value + 1}"

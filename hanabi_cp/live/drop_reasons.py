@@ -36,6 +36,9 @@ from .actions import Action, Kind
 from .referee import EndCondition, Game
 from .rules import Rules
 
+# hanab.live's No Variant suits (and the sixth of "6 Suits"): hanabi-cp's deck files
+# write them r y g b w m, so its w is hanab.live's Purple.
+NO_VARIANT_COLORS = ("Red", "Yellow", "Green", "Blue", "Purple", "Teal")
 KINDS = ("last_copy", "too_late", "pace", "tokens", "strikes", "other")
 # Deck cards left at most where ``last_draws`` runs the search's relaxation of the
 # last turns by dynamic programming (beyond the exact count of its last two draws),
@@ -269,8 +272,8 @@ def pace(g: Game, names: Sequence[str]) -> Reason | None:
     else:
         left, p = g.deck.N - g.drawn, g.rules.players
         turns = left + p
-        detail = (f"{turns} turns can play one: {left} cards in the deck, then the final "
-                  f"round's {p} turns")
+        detail = (f"{turns} turns can play one: {_count(left, 'card')} in the deck, then "
+                  f"the final round's {p} turns")
     if len(cards) <= turns:
         return None
     return Reason("pace", g.score + turns,

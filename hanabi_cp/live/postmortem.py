@@ -44,15 +44,12 @@ from ..model import Deck
 from ..method_registry import SolveOptions, Status
 from .actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps
-from .drop_reasons import Reason, explain, kind_name
+from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
 from .referee import Game, IllegalMove
 from .rules import Rules
 from .solve import LiveOutcome, solve_position
 
 PLAYER_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
-# hanab.live's No Variant suits (and the sixth of "6 Suits"): hanabi-cp's deck files
-# write them r y g b w m, so its w is hanab.live's Purple.
-NO_VARIANT_COLORS = ("Red", "Yellow", "Green", "Blue", "Purple", "Teal")
 # A position's share of the time: this many seconds unless the command's own
 # deadline leaves less.
 POSITION_LIMIT = 10.0
