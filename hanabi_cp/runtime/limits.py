@@ -106,6 +106,20 @@ def echo(token: str, limit: int = ECHO_CHARS) -> str:
     return f"{token[:limit]!r}... ({len(token):,} characters)"
 
 
+def ascii_int(token: str) -> int | None:
+    """``token`` as an integer if it is ASCII digits with an optional sign and at
+    most MAX_DIGITS significant digits, else None.  Not ``int()`` alone: it takes
+    '\u0661' (Arabic-Indic one), '1_0' and spaces; nor ``str.isdigit``: it takes '\u00b2'.
+
+    >>> ascii_int("-12"), ascii_int("\u00b2"), ascii_int("1_0"), ascii_int("9" * 19)
+    (-12, None, None, None)
+    """
+    body = token[1:] if token[:1] in "+-" else token
+    if not (body and body.isascii() and body.isdigit()) or too_many_digits(body):
+        return None
+    return int(token)
+
+
 def too_many_digits(token: str) -> bool:
     """True if the unsigned number ``token`` has more than MAX_DIGITS significant digits.
 
