@@ -124,7 +124,8 @@ def _fail(message: str) -> NoReturn:
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, sys.stdout.fileno())
             os.close(null)
-    click.echo(f"hanabi-cp: error: {message}", err=True)
+    from ..runtime.limits import cut_quoted
+    click.echo(f"hanabi-cp: error: {cut_quoted(message)}", err=True)   # user text: 60 chars
     sys.exit(2)
 
 

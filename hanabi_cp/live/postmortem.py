@@ -155,6 +155,8 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
         value = action.value or 0
         color = colors[value] if colors and 0 <= value < len(colors) else f"color {value + 1}"
         return f"{who} clues {to} {str(color).lower()}"
+    if not 0 <= action.target < deck.N:     # the referee refuses it next, in one line
+        return f"{who} names card #{action.target}, which the deck does not have"
     name = f"{card_name(rules, deck, action.target)} (#{action.target})"
     if action.target == g.deck_play():
         name += " from the deck"

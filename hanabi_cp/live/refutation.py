@@ -33,6 +33,7 @@ from typing import Any
 
 from ..errors import InputError, MethodRefused, SolverBug
 from ..formats.jsonpos import Shape, load_json
+from ..runtime.limits import clip, echo
 from ..runtime.compiled import load
 from ..runtime.deadline import NEVER, Deadline, TimeUp
 from .actions import Action
@@ -195,7 +196,8 @@ def from_data(data: Any, name: str) -> tuple[int, dict[tuple, int]]:
     if not is_refutation(data):
         raise InputError(name, None, f'a {FORMAT} ("format": "{FORMAT}")', "something else")
     if data.get("version") != VERSION:
-        raise InputError(name, None, f"version {VERSION}", f"version {data.get('version')!r}")
+        raise InputError(name, None, f"version {VERSION}",
+                         f"version {clip(json.dumps(data.get('version')))}")
     goal, rows = data.get("goal"), data.get("refuted")
     if not isinstance(goal, int) or isinstance(goal, bool) or not isinstance(rows, list):
         raise InputError(name, None, '"goal" an integer and "refuted" a list',
@@ -204,7 +206,11 @@ def from_data(data: Any, name: str) -> tuple[int, dict[tuple, int]]:
     for i, row in enumerate(rows):
         if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], list)
                 and isinstance(row[1], int) and not isinstance(row[1], bool)):
-            raise InputError(name, None, f"refuted[{i}] as [key, score]", json.dumps(row)[:60])
+            raise InputError(name, None, f"refuted[{i}] as [key, score]", echo(json.dumps(row)))
+        if _holds_object(row[0]):
+            raise InputError(name, None, f"refuted[{i}] as [key, score], the key nested lists "
+                             "of numbers, strings, true, false and null",
+                             echo(json.dumps(row[0])))
         refuted[_tupled(row[0])] = row[1]
     return goal, refuted
 
@@ -215,6 +221,12 @@ def _listed(x: Any) -> Any:
 
 def _tupled(x: Any) -> Any:
     return tuple(_tupled(y) for y in x) if isinstance(x, list) else x
+
+
+def _holds_object(x: Any) -> bool:
+    """Whether ``x`` is or holds a JSON object, which no state key has (nor could: a
+    dict is no dict key)."""
+    return isinstance(x, dict) or isinstance(x, list) and any(map(_holds_object, x))
 
 
 def refute_claim(start: Game, goal: int, deadline: Deadline,

@@ -45,7 +45,7 @@ from ..formats.jsonpos import Shape, describe, is_int, line_of, load_json
 from ..formats.textio import display_name, read_text, write_text
 from ..model import Deck
 from .actions import Action, Kind
-from .rules import HAND_SIZE, MAX_CLUES, STRIKES, Rules
+from .rules import HAND_SIZE, MAX_CLUES, MAX_PLAYERS, STRIKES, Rules
 from .variants import UnknownVariant, Variant, variant as find_variant
 
 PLAYER_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
@@ -126,12 +126,23 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     if "deck" in data:
         deck, _, _ = parse_deck_json(text, path)
         deck = _fit(deck, options.variant, shape)
+    _in_game(actions, len(names) if names else None, deck, shape, ("actions",))
     return Replay(actions, len(names) if names else None, deck, options, names)
+
+
+# Read-time ranges of an action's fields, before any game sees them: a player index
+# (clue targets, who ended the game) is below MAX_PLAYERS, a deck position below
+# MAX_CARDS, a clue's value (a color index or a rank) below MAX_CLUE_VALUE (no
+# variant has 100 colors or ranks), an end condition one of EndCondition's.  The
+# game file's own players and deck narrow them further (``_in_game``).
+MAX_CLUE_VALUE = 100
 
 
 def parse_actions(items, shape: Shape, where: tuple) -> list[Action]:
     """The actions of a JSON list at ``where`` (hanab.live's shape); InputError at
-    the first one out of shape."""
+    the first one out of shape or out of range."""
+    from ..runtime.limits import MAX_CARDS
+    from .referee import EndCondition
     if not isinstance(items, list):
         shape.fail(where, "a list of actions", describe(items))
     out: list[Action] = []
@@ -145,21 +156,41 @@ def parse_actions(items, shape: Shape, where: tuple) -> list[Action]:
             shape.fail(at, EXPECTED_ACTION, describe(item))
         kind, target, value = item["type"], item["target"], item.get("value")
         if kind in (4, 5):
-            if not (target >= -1 and is_int(value)):
-                shape.fail(at, 'an end of game {"type": 4 or 5, "target": a player or -1, '
-                           '"value": an end condition}', describe(item))
+            if not (-1 <= target < MAX_PLAYERS and is_int(value)
+                    and 0 <= value <= max(EndCondition)):
+                shape.fail(at, 'an end of game {"type": 4 or 5, "target": a player 0 to '
+                           f'{MAX_PLAYERS - 1} or -1, "value": an end condition 0 to '
+                           f'{max(EndCondition)}}}', describe(item))
             out.append(Action(Kind(kind), target, value))
             continue
         if not 0 <= kind <= 3 or target < 0:
             shape.fail(at, EXPECTED_ACTION, describe(item))
         if kind in (Kind.COLOR_CLUE, Kind.RANK_CLUE):
-            if not (is_int(value) and value >= 0):
-                shape.fail(at, "a clue with a \"value\" (an integer >= 0: a color index or "
-                           "a rank)", describe(item))
+            if not (is_int(value) and 0 <= value < MAX_CLUE_VALUE):
+                shape.fail(at, "a clue with a \"value\" (an integer 0 to "
+                           f"{MAX_CLUE_VALUE - 1}: a color index or a rank)", describe(item))
+            if target >= MAX_PLAYERS:
+                shape.fail(at, f'a clue to a player 0 to {MAX_PLAYERS - 1}', describe(item))
         else:
+            if target >= MAX_CARDS:
+                shape.fail(at, f"a card's deck position 0 to {MAX_CARDS - 1:,}",
+                           describe(item))
             value = None      # hanab.live exports give plays a value 0; it means nothing
         out.append(Action(Kind(kind), target, value))
     return out
+
+
+def _in_game(actions: list[Action], players: int | None, deck: Deck | None, shape: Shape,
+             where: tuple) -> None:
+    """Each action's player and card exist in the game file's own players and deck."""
+    for i, act in enumerate(actions):
+        if players is not None and (act.is_clue or act.ends_game) and act.target >= players:
+            shape.fail((*where, i), f"a player 0 to {players - 1} (the game has {players})",
+                       json.dumps(act.to_json()))
+        if deck is not None and act.kind in (Kind.PLAY, Kind.DISCARD) \
+                and act.target >= deck.N:
+            shape.fail((*where, i), f"a card of the deck, #0 to #{deck.N - 1}",
+                       json.dumps(act.to_json()))
 
 
 def _options(data: dict, shape: Shape, players: int | None) -> GameOptions:
