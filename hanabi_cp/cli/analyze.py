@@ -85,6 +85,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
     if figure_path is not None:
         from ..show.render import format_of
         fmt = format_of(figure_path)
+    if csv_path == "-" and as_json:
+        raise UsageError("analyze: --csv - and --json cannot both go to stdout")
     check_outputs("analyze", {"--csv": csv_path, "--figure": figure_path}, force,
                   {"GAME": game, "--deck": deck_path})
     stem = os.path.splitext(os.path.basename(game))[0]
@@ -105,6 +107,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         from ..show.render import render_game, write_bytes
         view = GameView(os.path.basename(game), deck, rules, actions, tuple(names), result)
         write_bytes(figure_path, render_game(view, fmt), force)
+    if csv_path == "-":         # stdout is the CSV: no report around it
+        return
     if as_json:
         echo_json({"game": game, "rules": rules.describe(), "variant": rules.variant_name,
                    "final_score": result.final_score, "end": result.end,

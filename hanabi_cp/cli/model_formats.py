@@ -25,7 +25,7 @@ def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool,
     if fmt == "mzn" and varmap is not None:
         raise UsageError("encode: --format mzn has no variable map (its output names the "
                          "chosen positions)")
-    if fmt == "mzn" and data is None and output != "-":
+    if fmt == "mzn" and data is None and output != "-" and not _device(output):
         data = os.path.splitext(output)[0] + ".dzn"
     binary_proto = fmt == "cpsat" and binary(output)
     if binary_proto and output == "-":
@@ -62,6 +62,13 @@ def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool,
     if output != "-":
         where = output + (f" and {data}" if data else "")
         note(f"c wrote {made.summary} ({fmt}) to {where}")
+
+
+def _device(path: str) -> bool:
+    """An existing output that is no regular file (/dev/null, a FIFO): it is written
+    in place, and no name is made from it (/dev/null.dzn): the data follows the model
+    in the same stream, as with -o -."""
+    return os.path.exists(path) and not os.path.isfile(path)
 
 
 def decode_other(deck: str, model: str, hand, certificate: str, fmt: str, maximize: bool,

@@ -57,14 +57,12 @@ def rows_of(name: str, result: PostMortem) -> list[dict]:
 
 
 def write_rows(csv_path: str, name: str, result: PostMortem, force: bool = False) -> None:
-    """One game's rows as a new CSV (``-``: stdout)."""
-    if csv_path != "-" and os.path.exists(csv_path):
-        if not force:
-            raise UsageError(f"{csv_path}: exists; use {{force}} to overwrite it", "force")
-        os.remove(csv_path)
-    table = ResultsCSV(csv_path, FIELDS, KEY)
-    for row in rows_of(name, result):
-        table.add(row)
+    """One game's rows as a new CSV (``-``: stdout), written whole to a temporary file
+    and renamed over ``csv_path`` (so ``force`` never loses the old file before the
+    new one is complete, and a device such as /dev/full is written in place)."""
+    from ..formats.outputs import write_text
+    from ..formats.results_csv import table_text
+    write_text(csv_path, table_text(FIELDS, rows_of(name, result)), force)
 
 
 def game_files(folder: str) -> list[str]:
