@@ -102,9 +102,8 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     from ..formats.outputs import writing
     try:
         os.makedirs(out_dir, exist_ok=True)
-        with writing(marker), open(marker, "w", encoding="utf-8") as f:
-            f.write("the games of this folder are incomplete: rerun the same hle play to "
-                    "finish them\n")
+        with writing(marker), open(marker, "w", encoding="utf-8"):
+            pass        # empty: its name says it, and a full disk still has room for it
     except OSError as exc:
         raise FileError(f"{out_dir}: cannot write the games: {exc.strerror}") from None
     click.echo(f"c seed: {seed} (games use HLE's seeds {seed}..{seed + games - 1}); agent "

@@ -58,9 +58,8 @@ def write_refutations(folder: str, stem: str, deck: Deck, rules: Rules, actions,
     marker = marker_name(folder, stem)
     try:
         os.makedirs(folder, exist_ok=True)
-        with open(marker, "w", encoding="utf-8") as f:
-            f.write(f"the refutations of {stem} in this folder are incomplete: rerun "
-                    "analyze --refutations to finish them\n")
+        with open(marker, "w", encoding="utf-8"):
+            pass        # empty: its name says it, and a full disk still has room for it
     except OSError as exc:
         raise FileError(f"{folder}: cannot write the refutations: {exc.strerror}") from None
     done = []
