@@ -105,3 +105,25 @@ def test_user_text_in_errors_is_cut_to_60_characters(tmp_path, game):
     for cmd in cases:
         err = one_line_error(run(cmd), "x" * 60)
         assert "x" * 61 not in err and len(err) < 400, (cmd[0], len(err))
+
+
+def test_the_time_limit_covers_every_position_of_the_post_mortem(game, tmp_path,
+                                                                 monkeypatch):
+    # Once the command's deadline has passed, no position is searched any more
+    # (each used to run the search's first pass: 25 s past a 2 s limit on 997).
+    import time
+
+    from hanabi_cp.live import postmortem
+    from hanabi_cp.runtime.deadline import Deadline
+    from hanabi_cp.studies.postmortems import load_game
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(game))
+    deck, rules, actions, names = load_game(str(path))
+    calls = []
+    real = postmortem.solve_position
+    monkeypatch.setattr(postmortem, "solve_position",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    passed = Deadline(1.0, time.monotonic() - 1)
+    result = postmortem.analyze(deck, rules, actions, names, deadline=passed)
+    assert calls == [] and len(result.rows) == len(actions) + 1
+    assert all(r.best is None or r.status == "OVER" for r in result.rows)
