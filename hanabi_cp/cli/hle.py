@@ -99,9 +99,10 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     resumed = os.path.isfile(marker)
     check_outputs("hle play", {"--csv": csv_path, **files}, force or resumed,
                   dirs_made=["--csv", *files], locked=["--csv"])
-    from ..formats.outputs import writing
+    from ..formats.outputs import exclusive, writing
     try:
         os.makedirs(out_dir, exist_ok=True)
+        exclusive(csv_path)         # its folder may only exist now (a no-op if locked)
         with writing(marker), open(marker, "w", encoding="utf-8"):
             pass        # empty: its name says it, and a full disk still has room for it
     except OSError as exc:
