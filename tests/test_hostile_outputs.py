@@ -171,6 +171,9 @@ def test_dash_and_devices(tmp_path, game):
     res = run(["analyze", game, "--csv", "-"])
     assert res.exit_code == 0
     assert res.stdout.splitlines()[0].startswith("file,position") and "c wrote" not in res.stdout
+    res = run(["play", DECK, "--players", 3, "--replay", "-"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["actions"]     # the JSON alone
+    assert "c wrote" not in res.output and "score" in res.stderr
     res = run(["analyze", game, "--refutations", "-"])
     assert res.exit_code == 2 and "--refutations - is not possible" in res.stderr
     res = run(["analyze", game, "--csv", "-", "--json"])

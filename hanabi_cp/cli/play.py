@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import click
 
 from ..runtime.deadline import TimeUp, ambient
@@ -131,38 +133,41 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
     from ..players.game import play_game
 
     check_outputs("play", {"--replay": replay_path}, force, {"DECK": deck_path})
+    # With --replay -, stdout is the game's JSON alone: the report goes to stderr.
+    say = click.echo if replay_path != "-" else functools.partial(click.echo, err=True)
     deadline = command_deadline(time_limit)     # the whole command: reading, game, bound
     try:
         with ambient(deadline):
             deck = load_deck(deck_path).deck
             game = play_game(deck, rules, cls, 0)
     except TimeUp as exc:
-        click.echo(f"c strategy: {cls.name}")
-        click.echo(f"c game: unfinished: {exc} (no score; raise --time-limit)")
+        say(f"c strategy: {cls.name}")
+        say(f"c game: unfinished: {exc} (no score; raise --time-limit)")
         return
     rep = replay(deck, rules, game.actions)
     assert rep.legal and rep.complete and rep.score == game.score, rep.error
-    click.echo(f"c strategy: {cls.name}")
-    click.echo(f"c deck: {deck_summary(deck)}")
-    click.echo(f"c rules: {rules.describe()}")
-    click.echo(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
+    say(f"c strategy: {cls.name}")
+    say(f"c deck: {deck_summary(deck)}")
+    say(f"c rules: {rules.describe()}")
+    say(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
     if bound:
         b = deck_bound(deck, rules, max(deadline.remaining(), 1e-3))
         check_bot(game, b)
         if b.best is None:
-            click.echo(f"c bound: undecided within {time_limit} s (a game scoring "
+            say(f"c bound: undecided within {time_limit} s (a game scoring "
                        f"{b.lower} was found)")
         else:
-            click.echo(f"c bound: best score {b.best} of {deck.target} with open hands "
+            say(f"c bound: best score {b.best} of {deck.target} with open hands "
                        f"({b.method}, {b.seconds:.3f} s, certificate replayed); regret "
                        f"{b.best - game.score}")
-    click.echo(f"score {game.score}")
+    say(f"score {game.score}")
     if replay_path is not None:
         why = hanab_live_can_replay(deck, rules)
         if why is not None:
-            click.echo(f"c note: hanab.live cannot import this game: {why}")
+            say(f"c note: hanab.live cannot import this game: {why}")
         write_replay(replay_path, deck, rules, list(game.actions), force)
-        click.echo(f"c wrote {replay_path}")
+        if replay_path != "-":
+            say(f"c wrote {replay_path}")
 
 
 @click.command("strategies", cls=StudyCommand)
