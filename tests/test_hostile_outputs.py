@@ -224,3 +224,16 @@ def test_hle_play_on_a_full_disk_is_marked_and_a_rerun_finishes(tmp_path):
         assert code == 0, err
         assert not os.path.exists(out / "hle-play-incomplete")
         assert len((out / "games.csv").read_text().splitlines()) == 21
+
+
+def test_a_proof_is_never_renamed_over_a_device(tmp_path):
+    # As root, os.replace onto /dev/null replaced the device node with the proof.
+    fifo = tmp_path / "p.fifo"
+    os.mkfifo(fifo)
+    lost = os.path.join(HERE, os.pardir, "instances", "standard-search-unwinnable-h3.txt")
+    for args in (["solve", lost, "--method", "sat", "--proof", fifo],
+                 ["solve", lost, "--rules", "live", "--players", 2, "--proof", fifo]):
+        res = run(args)
+        assert res.exit_code == 2 and "is a device or a FIFO" in res.stderr, res.output
+    import stat
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and sorted(os.listdir(tmp_path)) == ["p.fifo"]
