@@ -181,6 +181,10 @@ def test_dash_and_devices(tmp_path, game):
     res = run(["analyze", game, "--csv", "/dev/full", "--force"])
     assert res.exit_code == 2 and "/dev/full: cannot write: No space left" in res.stderr
     assert os.path.exists("/dev/full")
+    res = run(["study", "standard", "--count", 1, "--hands", 2, "--csv", tmp_path / "s.csv",
+               "--figure", "/dev/null", "--no-progress"])
+    assert res.exit_code == 2 and "a device or a FIFO" in res.stderr
+    assert not os.path.exists("/dev/null.png") and not os.path.exists(tmp_path / "s.csv")
     before = os.path.exists("/dev/null.dzn")
     res = run(["encode", DECK, "--hand", 2, "--format", "mzn", "-o", "/dev/null"])
     assert res.exit_code == 0 and "/dev/null.dzn" not in res.output

@@ -347,6 +347,14 @@ def refuse_folder_name(path: str) -> None:
         raise FileError(f"{path}: cannot write: {what}")
 
 
+def refuse_device_stem(option: str, path: str, names: str) -> None:
+    """A path that output names are made from (``names``: STEM.png, FILE.cnf) must
+    not be a device or a FIFO: ``/dev/null`` never becomes ``/dev/null.png``."""
+    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+        raise UsageError(f"{option} {path}: a device or a FIFO; {option} names {names}, "
+                         "made by adding to it: give a file name")
+
+
 # Outputs locked by this process: (path's folder, name) -> (descriptor, lock file).
 _LOCKED: dict[tuple[str, str], tuple[int, str]] = {}
 
