@@ -83,7 +83,9 @@ def test_refutation_with_an_object_in_a_key_and_a_long_version(tmp_path):
     path.write_text(json.dumps(ref))
     g = tmp_path / "g.json"
     assert run(["play", DECK, "--players", 3, "--replay", g]).exit_code == 0
-    one_line_error(run(["verify", g, path, "--rules", "live"]), str(path), "refuted[0]")
+    one_line_error(run(["verify", g, path, "--rules", "live"]), f"{path}:1:", "refuted[0]")
+    path.write_text(json.dumps(ref, indent=1))              # the line of the row
+    one_line_error(run(["verify", g, path, "--rules", "live"]), f"{path}:6:", "refuted[0]")
     ref["version"] = "v" * 100_000
     path.write_text(json.dumps(ref))
     err = one_line_error(run(["verify", g, path, "--rules", "live"]), "100,002 characters")

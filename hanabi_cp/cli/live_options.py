@@ -367,7 +367,7 @@ def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str,
     deal, or the state after the file's ``position`` actions)."""
     from ..live import refutation as refute
     name = display_name(path)
-    goal, table = refute.from_data(data, name)
+    goal, table = refute.from_data(data, name, text)
     position = refute.position_of(data, text, name)
     rules = game_rules(live, in_deck, deck, path)
     used, error = 0, None
