@@ -129,3 +129,11 @@ def test_the_time_limit_covers_every_position_of_the_post_mortem(game, tmp_path,
     result = postmortem.analyze(deck, rules, actions, names, deadline=passed)
     assert calls == [] and len(result.rows) == len(actions) + 1
     assert all(r.best is None or r.status == "OVER" for r in result.rows)
+
+
+def test_the_players_of_a_game_file_are_counted_when_read(tmp_path, game):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(dict(game, players=[f"P{i}" for i in range(100_000)]),
+                               indent=1))
+    one_line_error(run(["verify", DECK, path, "--rules", "live"]), f"{path}:2:",
+                   "2 to 6 player names, found 100,000 names")

@@ -45,7 +45,7 @@ from ..formats.jsonpos import Shape, describe, is_int, line_of, load_json
 from ..formats.textio import display_name, read_text, write_text
 from ..model import Deck
 from .actions import Action, Kind
-from .rules import HAND_SIZE, MAX_CLUES, MAX_PLAYERS, STRIKES, Rules
+from .rules import HAND_SIZE, MAX_CLUES, MAX_PLAYERS, MIN_PLAYERS, STRIKES, Rules
 from .variants import UnknownVariant, Variant, variant as find_variant
 
 PLAYER_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
@@ -120,6 +120,9 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
         if not (isinstance(names, list) and names and all(isinstance(x, str) for x in names)):
             shape.fail(("players",), '"players": a non-empty list of player names',
                        describe(names))
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            shape.fail(("players",), f'"players": {MIN_PLAYERS} to {MAX_PLAYERS} player names',
+                       f"{len(names):,} names")
         names = tuple(names)
     options = _options(data, shape, len(names) if names else None)
     deck = None
