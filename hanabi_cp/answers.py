@@ -24,6 +24,7 @@ from .errors import CertificateError, InputError
 from .model import Deck
 from .play_sequence import PlaySequence
 from .referee import replay
+from .runtime.deadline import NEVER, Deadline
 from .status import Status
 
 
@@ -336,7 +337,7 @@ def parse_dimacs(text: str, path: str = "<string>") -> DimacsAnswer:
 
 
 def dimacs_verdict(deck: Deck, h: int, enc, answer: DimacsAnswer, path: str,
-                   proof: str | None = None) -> Verdict:
+                   proof: str | None = None, deadline: Deadline = NEVER) -> Verdict:
     """A SAT solver's ``answer`` to ``enc`` (the compact CNF) as a checked verdict;
     ``proof``: a DRUP/DRAT proof file that must refute the CNF for an UNSAT answer
     to count as proved."""
@@ -372,7 +373,7 @@ def dimacs_verdict(deck: Deck, h: int, enc, answer: DimacsAnswer, path: str,
             return Verdict(Status.UNWINNABLE, reason="the SAT solver says unsatisfiable",
                            claim=claim_of("the SAT solver", LOST) +
                            "; decode --proof FILE checks its DRUP/DRAT proof")
-        check_refutation(cnf, proof)
+        check_refutation(cnf, proof, deadline)
         return Verdict(Status.UNWINNABLE, reason=f"proved: the SAT solver says unsatisfiable, "
                        f"and its proof {proof} refutes the encoding (checked by drup)")
     if answer.sat is None:
@@ -386,7 +387,7 @@ def dimacs_verdict(deck: Deck, h: int, enc, answer: DimacsAnswer, path: str,
     return Verdict(Status.WINNABLE, plays, rep.score)
 
 
-def check_refutation(cnf, proof: str) -> None:
+def check_refutation(cnf, proof: str, deadline: Deadline = NEVER) -> None:
     """Refuse unless ``proof`` (a text DRUP/DRAT file) refutes ``cnf``, by drup in a
     child process; the proof is read through the one reader (size cap, NUL check)."""
     import os
@@ -398,12 +399,12 @@ def check_refutation(cnf, proof: str) -> None:
     text = read_text(proof, "the proof")
     with tempfile.TemporaryDirectory(prefix="hanabi-cp-proof-") as tmp:
         cnf_path, proof_path = os.path.join(tmp, "f.cnf"), os.path.join(tmp, "p.drat")
-        write_cnf(cnf.clauses, cnf.num_vars, cnf_path)
+        write_cnf(cnf.clauses, cnf.num_vars, cnf_path, deadline=deadline)
         with open(proof_path, "w", encoding="utf-8") as f:
             f.write(text)
         del text
         try:
-            valid = check_within(cnf_path, proof_path)
+            valid = check_within(cnf_path, proof_path, deadline)   # killed at the deadline
         except FileError as exc:   # names the temporary copy: name the user's file
             raise FileError(f"{display_name(proof)}: cannot check the proof: "
                             f"{str(exc).split(': ', 1)[-1]}") from None

@@ -8,6 +8,7 @@ and non-ASCII digits give one line and exit 2."""
 
 import json
 import os
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -196,3 +197,20 @@ def test_binary_cpsat_answer_is_capped_and_read_once(tmp_path):
     a.write_bytes(b"\0" * 10)
     one_line_error(run(["decode", WON, a, "--hand", 2, "--format", "cpsat"]),
                    "not a CpSolverResponse")
+
+
+def test_the_time_limit_bounds_decode_proof_check_included(tmp_path, monkeypatch):
+    # A proof check that would run past the deadline is killed: UNKNOWN, never a claim
+    # (the stand-in checker would say "valid" after 60 s).
+    from hanabi_cp import proofs
+    proof = tmp_path / "p.drup"
+    assert run(["solve", SEARCH_LOST, "--method", "sat", "--proof", proof]).exit_code == 20
+    m = tmp_path / "m"
+    m.write_text("s UNSATISFIABLE\n")
+    slow = [sys.executable, "-c", "import time; time.sleep(60)"]
+    monkeypatch.setattr(proofs, "checker_command", lambda cnf, p: slow)
+    res = run(["decode", SEARCH_LOST, m, "--hand", 3, "--proof", proof, "--time-limit", 1,
+               "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["status"] == "UNKNOWN" and "proof check" in data["reason"]

@@ -144,9 +144,12 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
                    "DRAT proof (text), checked by drup against the rebuilt CNF; without it "
                    "UNWINNABLE is reported as the solver's claim.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON (sorted keys).")
+@time_limit_option("Seconds for the whole command: reading, rebuilding the encoding, "
+                   "checking the answer and the proof; on expiry `s UNKNOWN` (exit 0).")
 @force_option
 @click.pass_context
-def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, proof, as_json, force):
+def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, proof, as_json, time_limit,
+               force):
     """Turn an external solver's MODEL of `hanabi-cp encode DECK --hand H` into a
     play sequence, and check it with the referee.
 
@@ -164,23 +167,39 @@ def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, proof, as_jso
       cadical deck.cnf > deck.model   # any DIMACS solver (not part of hanabi-cp)
       hanabi-cp decode instances/standard-winnable-h2.txt deck.model --hand 2
     """
+    from ..runtime.deadline import TimeUp, ambient
+    from .common import command_deadline
     from .model_formats import decode_other, report
+    deadline = command_deadline(time_limit)
     if proof is not None and fmt != "dimacs":
         raise UsageError(f"decode: --proof goes with --format dimacs (a DRUP/DRAT proof "
                          f"refutes a CNF), not --format {fmt}")
-    if fmt != "dimacs":
-        ctx.exit(decode_other(deck, model, hand, certificate, fmt, maximize, force, as_json))
-    if maximize:
+    if maximize and fmt == "dimacs":
         raise UsageError("decode: --maximize does not go with --format dimacs")
     check_outputs("decode", {"--certificate": certificate}, force,
                   {"DECK": deck, "MODEL": model, "--proof": proof})
-    from ..answers import dimacs_verdict, parse_dimacs
-    from ..formats import read_text
-    from ..formats.textio import display_name
-    the_deck, h = load_instance(deck, hand)
-    answer = parse_dimacs(read_text(model, "the model"), display_name(model))
-    enc = encoding_of(the_deck, h)
-    verdict = dimacs_verdict(the_deck, h, enc, answer, display_name(model), proof)
+    try:
+        with ambient(deadline):
+            if fmt != "dimacs":
+                ctx.exit(decode_other(deck, model, hand, certificate, fmt, maximize, force,
+                                      as_json))
+            from ..answers import dimacs_verdict, parse_dimacs
+            from ..formats import read_text
+            from ..formats.textio import display_name
+            the_deck, h = load_instance(deck, hand)
+            answer = parse_dimacs(read_text(model, "the model"), display_name(model))
+            enc = encoding_of(the_deck, h)
+            verdict = dimacs_verdict(the_deck, h, enc, answer, display_name(model), proof,
+                                     deadline)
+    except TimeUp as exc:
+        # Undecided: nothing is claimed when the answer could not be checked in time.
+        if as_json:
+            echo_json({"status": Status.UNKNOWN.value, "reason": str(exc), "claim": None,
+                       "proved": False, "plays": None, "score": None})
+        else:
+            click.echo("s UNKNOWN")
+            click.echo(f"c reason: {exc}")
+        ctx.exit(0)
     ctx.exit(report(the_deck, h, verdict, as_json, certificate, force))
 
 
