@@ -67,8 +67,8 @@ class Variant:
 
     ``clue_colors`` is the list a colour clue's value indexes.  The ``special_*``
     rules apply to the cards of rank ``special_rank``; ``critical_rank`` has one
-    copy per suit; ``scarce_ones`` (a newer hanab.live rule, in no variant of this
-    catalogue) has two copies of each 1.
+    copy per suit; ``scarce_ones`` (the Scarce Ones family, hanab.live 2026) has two
+    copies of each 1.
 
     >>> from hanabi_cp.live.suits import SUITS
     >>> Variant.from_suits("Duo", (SUITS["Red"], SUITS["Rainbow"]), critical_rank=4)
