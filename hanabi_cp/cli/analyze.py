@@ -40,10 +40,13 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
                    "`verify GAME FILE --rules live` walks one again.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With a folder: a progress bar on stderr.")
+@click.option("--any-deck", is_flag=True,
+              help="Take a game whose deck its variant does not deal (refused otherwise); "
+                   "the output says so.")
 @execution_options
 @force_option
 def analyze(game, deck_path, players, method, position_limit, time_limit, as_json, csv_path,
-            figure_path, refutations_dir, progress, jobs, dask, force):
+            figure_path, refutations_dir, progress, any_deck, jobs, dask, force):
     """The post-mortem of GAME: the best score still reachable after every action.
 
     GAME is a hanab.live export, a certificate of `solve --rules live` or a game of
@@ -91,7 +94,9 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
     if refutations_dir is not None:
         check_refutation_dir(refutations_dir, stem, force)
     from ..studies.postmortems import load_game
-    deck, rules, actions, names = load_game(game, deck_path, players)
+    deck, rules, actions, names = load_game(game, deck_path, players, any_deck)
+    from .live_options import any_deck_line, deck_misfit
+    odd_deck = deck_misfit(deck, rules)
     result = pm_mod.analyze(deck, rules, actions, names, method, position_limit, deadline)
     refuted = None
     if refutations_dir is not None:
@@ -111,10 +116,13 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
                    "target": result.target, "rows": [r.as_dict() for r in result.rows],
                    "drops": [{"position": d.position, "before": d.before, "after": d.after,
                               "text": d.text} for d in result.drops],
-                   **({} if refuted is None else {"refutations": refuted})})
+                   **({} if refuted is None else {"refutations": refuted}),
+                   **({} if odd_deck is None else {"any_deck": odd_deck})})
         return
     click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
                f"(hanab.live {rules.variant_name}, open hands)")
+    if odd_deck is not None:
+        click.echo(any_deck_line(deck, rules))
     click.echo(f"c final score: {result.final_score} of {result.target} (end: {result.end})")
     for line in table(result):
         click.echo(line)

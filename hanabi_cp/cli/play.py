@@ -52,6 +52,9 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
               help="A hanab.live variant whose clues touch as No Variant's do (the "
                    "strategies read clues so): 6 Suits, 4 Suits, Black (6 Suits), "
                    "Critical Fours (5 Suits), ...; --games then plays its decks.")
+@click.option("--any-deck", is_flag=True,
+              help="With DECK and --variant: take a deck that the variant does not deal "
+                   "(refused otherwise); the output says so.")
 @click.option("--replay", "replay_path", default=None, metavar="OUT.json",
               help="With DECK: write the game as hanab.live's JSON game (importable there; "
                    "`hanabi-cp verify --rules live` replays it).")
@@ -73,8 +76,8 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
               help="With --games: a progress bar on stderr.")
 @execution_options
 @force_option
-def play(deck, strategy, players, hand_size, strikes, variant, replay_path, games, seed, bound,
-         time_limit, csv_path, progress, jobs, dask, force):
+def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_path, games, seed,
+         bound, time_limit, csv_path, progress, jobs, dask, force):
     """Play real-rules games with a hidden-information strategy.
 
     Every player follows --strategy and sees the other hands, the clues, piles,
@@ -95,8 +98,10 @@ def play(deck, strategy, players, hand_size, strikes, variant, replay_path, game
         if csv_path is not None:
             raise UsageError("play: --csv goes with --games")
         _play_one(deck, cls, _rules(players, hand_size, strikes, variant), replay_path, bound,
-                  time_limit, force)
+                  time_limit, force, any_deck)
         return
+    if any_deck:
+        raise UsageError("play: --any-deck goes with DECK (--games deals the variant's decks)")
     if deck is not None:
         raise UsageError("play: give a DECK or --games N, not both")
     if replay_path is not None:
@@ -124,7 +129,8 @@ def play(deck, strategy, players, hand_size, strikes, variant, replay_path, game
     click.echo(study_mod.summary(mine))
 
 
-def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> None:
+def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force,
+              any_deck: bool = False) -> None:
     from ..live.referee import replay
     from ..live.replay_io import hanab_live_can_replay, write_replay
     from ..players.bound import check_bot, deck_bound
@@ -132,9 +138,15 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
 
     check_outputs("play", {"--replay": replay_path}, force, {"DECK": deck_path})
     deadline = command_deadline(time_limit)     # the whole command: reading, game, bound
+    from .live_options import any_deck_line, deck_misfit
     try:
         with ambient(deadline):
             deck = load_deck(deck_path).deck
+            wrong = deck_misfit(deck, rules)
+            if wrong is not None and not any_deck:
+                raise UsageError(f"{deck_path}: not a deck that the variant "
+                                 f"{rules.variant_name!r} deals: {wrong} (--any-deck takes it "
+                                 f"anyway)")
             game = play_game(deck, rules, cls, 0)
     except TimeUp as exc:
         click.echo(f"c strategy: {cls.name}")
@@ -145,6 +157,8 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> N
     click.echo(f"c strategy: {cls.name}")
     click.echo(f"c deck: {deck_summary(deck)}")
     click.echo(f"c rules: {rules.describe()}")
+    if wrong is not None:
+        click.echo(any_deck_line(deck, rules))
     click.echo(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
     if bound:
         b = deck_bound(deck, rules, max(deadline.remaining(), 1e-3))

@@ -95,8 +95,10 @@ class Replay:
     names: tuple[str, ...] | None = None  # the players' names, if given
 
 
-def parse_replay(text: str, path: str = "<string>") -> Replay:
-    """Read a game's actions (and players, deck, options if present).
+def parse_replay(text: str, path: str = "<string>", any_deck: bool = False) -> Replay:
+    """Read a game's actions (and players, deck, options if present).  A deck that
+    its variant does not deal is an error naming the first card out of place, unless
+    ``any_deck`` (No Variant takes any deck: hanabi-cp's own decks of any size).
 
     >>> r = parse_replay('{"players": ["A", "B"], "actions": [{"type": 0, "target": 3}]}')
     >>> r.players, [str(a) for a in r.actions]
@@ -125,7 +127,7 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
     deck = None
     if "deck" in data:
         deck, _, _ = parse_deck_json(text, path)
-        deck = _fit(deck, options.variant, shape)
+        deck = _fit(deck, options.variant, shape, any_deck)
     return Replay(actions, len(names) if names else None, deck, options, names)
 
 
@@ -238,9 +240,10 @@ def _line(shape: Shape, where: tuple) -> int:
     return line_of(shape.text, where)
 
 
-def _fit(deck: Deck, variant: Variant | None, shape: Shape) -> Deck:
+def _fit(deck: Deck, variant: Variant | None, shape: Shape, any_deck: bool = False) -> Deck:
     """An export's deck under its variant: the variant's suits and ranks (an export
-    names no card kind that the deck happens not to hold), and exactly its cards."""
+    names no card kind that the deck happens not to hold), and exactly its cards
+    (unless ``any_deck``)."""
     if variant is None:
         return deck
     suits, n = len(variant.suits), variant.stack_size
@@ -248,14 +251,17 @@ def _fit(deck: Deck, variant: Variant | None, shape: Shape) -> Deck:
         shape.fail(("deck",), f"cards of the variant {variant.name!r} ({suits} suits, "
                    f"ranks 1 to {n})", f"suit index {deck.c - 1}, rank {deck.n}")
     deck = Deck.of(deck.cards, n, suits)
-    if sorted(deck.cards) != sorted(variant.deck_cards()):
-        shape.fail(("deck",), f"the {len(variant.deck_cards())} cards of the variant "
-                   f"{variant.name!r}", f"{deck.N} cards that differ from them")
+    wrong = None if any_deck else variant.misfit(deck.cards)
+    if wrong is not None:
+        at, what = wrong
+        shape.fail(("deck", at) if at >= 0 else ("deck",), f"a deck that the variant "
+                   f"{variant.name!r} deals ({variant.deck_size} cards; solve, verify, analyze "
+                   f"and play take another with --any-deck)", what)
     return deck
 
 
-def read_replay(path: str) -> Replay:
-    return parse_replay(read_text(path, "the game"), display_name(path))
+def read_replay(path: str, any_deck: bool = False) -> Replay:
+    return parse_replay(read_text(path, "the game"), display_name(path), any_deck)
 
 
 def options_json(rules: Rules) -> dict:

@@ -26,11 +26,12 @@ FIELDS = ["file", "position", "turn", "player", "action", "best", "hanablive_max
 KEY = ["file", "position"]
 
 
-def load_game(path: str, deck_path: str | None = None,
-              players: int | None = None) -> tuple[Deck, Rules, list[Action], tuple[str, ...]]:
+def load_game(path: str, deck_path: str | None = None, players: int | None = None,
+              any_deck: bool = False) -> tuple[Deck, Rules, list[Action], tuple[str, ...]]:
     """(deck, rules, actions, player names) of a game file; a bare list of actions
-    needs ``deck_path`` and ``players``."""
-    game = read_replay(path)
+    needs ``deck_path`` and ``players``; ``any_deck`` takes a deck its variant does
+    not deal."""
+    game = read_replay(path, any_deck)
     deck = game.deck
     if deck_path is not None:
         given = read_deck_file(deck_path).deck
