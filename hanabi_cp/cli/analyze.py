@@ -117,12 +117,16 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
                    "drops": [{"position": d.position, "before": d.before, "after": d.after,
                               "text": d.text} for d in result.drops],
                    **({} if refuted is None else {"refutations": refuted}),
-                   **({} if odd_deck is None else {"any_deck": odd_deck})})
+                   **({} if odd_deck is None else {"any_deck": odd_deck}),
+                   "as_recorded": _today_end(deck, rules, actions)})
         return
     click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
                f"(hanab.live {rules.variant_name}, open hands)")
     if odd_deck is not None:
         click.echo(any_deck_line(deck, rules))
+    older = _today_end(deck, rules, actions)
+    if older is not None:
+        click.echo(f"c as recorded: {older}; every action is analyzed as played")
     click.echo(f"c final score: {result.final_score} of {result.target} (end: {result.end})")
     for line in table(result):
         click.echo(line)
@@ -137,6 +141,16 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(f"c wrote {csv_path}")
     if figure_path is not None:
         click.echo(f"c wrote {figure_path}")
+
+
+def _today_end(deck, rules, actions) -> str | None:
+    """Where today's end rules would have ended an older game read as recorded."""
+    if rules.last_turn_unplayable:
+        return None
+    from dataclasses import replace
+
+    from ..live.older_games import as_recorded
+    return as_recorded(deck, replace(rules, last_turn_unplayable=True), actions).text
 
 
 def table(result) -> list[str]:

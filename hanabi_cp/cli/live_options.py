@@ -18,6 +18,7 @@ from ..runtime.limits import clip
 from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
                               parse_replay, replay_json, write_replay)
 from ..formats.textio import display_name, read_text
+from ..live.older_games import OLDER_RULES_UNTIL, as_recorded
 from ..live.referee import Game, IllegalMove, replay
 from ..live.rules import Rules, RulesError
 from ..live.clue_rules import clue_rules
@@ -352,6 +353,8 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     # the game file's options, or (a bare list of actions) those of a game given as DECK
     rules = game_rules(live, game if game.deck is not None or in_deck is None else in_deck,
                        deck, actions_path)
+    reading = as_recorded(deck, rules, game.actions)
+    rules = reading.rules
     rep = replay(deck, rules, game.actions)
     ok = rep.legal and rep.complete
     error = rep.error if not rep.legal else None if rep.complete else (
@@ -361,12 +364,17 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
                    "score": rep.score, "won": rep.won, "target": deck.target,
                    "strikes": rep.strikes, "turns": rep.turns, "error": error,
                    "step": rep.step, "end": rep.end_text, "end_condition": int(rep.condition),
-                   "rules": _rules_json(rules)} | _any_deck_json(deck, rules))
+                   "rules": _rules_json(rules), "today_end": reading.today_end,
+                   "as_recorded": reading.text}
+                  | _any_deck_json(deck, rules))
     else:
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
         _echo_any_deck(deck, rules)
         click.echo("s VERIFIED" if ok else "s REJECTED")
+        if reading.text is not None:
+            click.echo(f"c as recorded: {reading.text}; hanab.live's rule before "
+                       f"{OLDER_RULES_UNTIL} played on, and every action is read as played")
         if error:
             click.echo(f"c reason: {error}")
         click.echo(f"c score: {rep.score} of {deck.target}" + (" (won)" if rep.won else ""))

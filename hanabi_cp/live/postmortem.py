@@ -202,7 +202,9 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                 continue
         else:
             text, player, turn, act = "the deal", None, None, None
-        if g.over:
+        if g.over or g.today_end is not None:
+            # over, or past the end of today's rules in an older game (older_games):
+            # nothing still needed can be played, no point can be scored
             best, cert = g.score, []
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0))
             _tick(progress, k)

@@ -16,6 +16,7 @@ from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..formats.decks import read_deck_file
 from ..formats.results_csv import ResultsCSV
 from ..live.actions import Action
+from ..live.older_games import as_recorded
 from ..live.postmortem import PostMortem, analyze
 from ..live.replay_io import read_replay
 from ..live.rules import Rules
@@ -48,7 +49,8 @@ def load_game(path: str, deck_path: str | None = None, players: int | None = Non
     if count is None:
         raise UsageError(f"{path}: the game does not list its players: give {{players}}",
                          "players")
-    rules = game.options.rules(count)
+    # an older game whose actions run past today's end is read as recorded
+    rules = as_recorded(deck, game.options.rules(count), game.actions).rules
     names = game.names or tuple(f"player {i}" for i in range(count))
     return deck, rules, game.actions, names
 
