@@ -30,10 +30,11 @@ Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
   value whose copies are all lost (so a won game ends at once); once no card still
   needed can be played (every copy lost, or held by a player whose last turn is
   over; hanab.live's rule since 14 February 2019, ``Rules.last_turn_unplayable``:
-  under the older one the final round is played out, ``older_games``); or, beyond hanab.live's own setups, when the player to move has no legal
-  move.  With ``final_round`` off, the game instead ends when the deck and every
-  hand are empty.  A hanab.live game may also end by termination or vote
-  (actions of type 4 and 5): score 0.
+  under the older one the final round is played out, ``older_games``); or, beyond
+  hanab.live's own setups, when the player to move has no legal move.  With
+  ``final_round`` off, the game instead ends when the deck and every hand are
+  empty.  A hanab.live game may also end by termination or vote (actions of type 4
+  and 5): score 0.
 
 >>> from hanabi_cp.model import Deck
 >>> from hanabi_cp.live.rules import Rules
