@@ -24,6 +24,7 @@ from ..live.actions import Action, Kind
 from ..live.clue_rules import clue_rules
 from ..live.referee import Game, IllegalMove
 from ..live.rules import Rules
+from ..live.variants import Variant
 from ..model import Card, Deck
 from .strategy import Strategy, StrategyError, check_players, get_strategy
 from .view import NO_CLUES, CardClues, CheatView, ClueRecord, Turn, View, build_view
@@ -62,21 +63,51 @@ def check_clues(deck: Deck, rules: Rules) -> None:
     """The strategies read a color clue as naming one suit and touching exactly its
     cards, and a rank clue likewise (No Variant's clues): refuse a variant whose
     clues touch otherwise on this deck (rainbow, white, pink, ... suits; special
-    ranks; restricted clues), in one line."""
+    ranks; restricted clues), in one line naming the first card a clue touches
+    otherwise."""
     if rules.variant is None:
         return
-    v = clue_rules(rules, deck)
-    colors, ranks = v.clue_values(True), v.clue_values(False)
-    plain = len(colors) >= deck.c and all(r in ranks for r in range(1, deck.n + 1)) and all(
-        v.touches(True, x, k, a) == (x == k) for k in range(deck.c) for a in range(1, deck.n + 1)
-        for x in colors) and all(
-        v.touches(False, r, k, a) == (r == a) for k in range(deck.c)
-        for a in range(1, deck.n + 1) for r in ranks)
-    if not plain:
+    why = _other_touch(rules.variant, deck)
+    if why is not None:
         raise InvalidParameter(
             f"the strategies read clues as No Variant's (a color clue touches one suit, a "
             f"rank clue one rank); in the variant {rules.variant.name!r} clues touch "
-            f"otherwise, so they cannot play it")
+            f"otherwise: {why}, so they cannot play it")
+
+
+def _other_touch(variant: Variant, deck: Deck) -> str | None:
+    """The first clue and card of ``deck`` where the variant's touch differs from
+    No Variant's, in words (None: none differs).
+
+    >>> from hanabi_cp.live.variants import variant
+    >>> from hanabi_cp.generators import variant_deck
+    >>> def why(name):
+    ...     v = variant(name)
+    ...     return _other_touch(v, variant_deck(1, v.deck_cards(), v.stack_size, len(v.suits)))
+    >>> why("Rainbow (5 Suits)"), why("White (5 Suits)"), why("Pink (6 Suits)")
+    ('every color clue touches Rainbow 1', 'no color clue touches White 1', 'every rank clue touches Pink 1')
+    >>> why("Ambiguous (6 Suits)"), why("Rainbow-Ones (5 Suits)"), why("Black (6 Suits)") is None
+    ('a Red clue touches Mahogany 1', 'every color clue touches Red 1', True)
+    """
+    v = clue_rules(Rules.for_players(2, variant=variant), deck)
+    colors, ranks = tuple(v.clue_values(True)), tuple(v.clue_values(False))
+    for k, a in sorted({(k - 1, a) for a, k in deck.cards}):
+        name = variant.card_name(a, k)
+        for is_color, values, own in ((True, colors, k), (False, ranks, a)):
+            word = "color" if is_color else "rank"
+            by = tuple(x for x in values if v.touches(is_color, x, k, a))
+            if by == ((own,) if own in values else ()) and by:
+                continue
+            if not by:
+                return f"no {word} clue touches {name}"
+            if len(by) == len(values) > 1:
+                return f"every {word} clue touches {name}"
+            other = next((x for x in by if x != own), None)
+            if other is not None:
+                clue = variant.clue_colors[other] if is_color else str(other)
+                return f"a {clue} clue touches {name}"
+            return f"no {word} clue names {name}'s own {word} alone"
+    return None
 
 
 class _Engine:
