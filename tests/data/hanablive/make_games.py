@@ -71,6 +71,12 @@ def games():
                                      actions + [Action(Kind.END_GAME_BY_VOTE, -1, 10)])
     yield "no_variant_4p_before_2019", before_2019()
 
+    v = variant("Scarce Ones & Black (6 Suits)")       # hanab.live, March 2026
+    deck = variant_deck(108, v.deck_cards(), 5, 6)
+    rules = Rules.for_players(4, variant=v)
+    yield "scarce_ones_and_black_4p", export(1008, deck, rules,
+                                             play_game(deck, rules, "information", 8).actions)
+
 
 def before_2019() -> dict:
     """A game played as hanab.live played before 14 February 2019: in the final round
