@@ -118,7 +118,7 @@ def test_hanab_live_up_or_down_is_refused_naming_the_rule():
     (["generate", "standard", "--variant", "Sudoku (5 Suits)"],
      "variant 'Sudoku (5 Suits)' is not supported: Sudoku"),
     (["play", "instances/standard-winnable-h2.txt", "--variant", "Null (5 Suits)"],
-     "in the variant 'Null (5 Suits)' clues touch otherwise"),
+     "in the variant 'Null (5 Suits)' no color clue touches Null 1"),
 ])
 def test_variant_refusals_are_one_line(args, message, monkeypatch):
     monkeypatch.chdir(pathlib.Path(__file__).parent.parent)

@@ -49,9 +49,10 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
 @click.option("--strikes", type=Integer(1, MAX_STRIKES), default=3, show_default=True,
               help="Strikes that end the game with score 0.")
 @click.option("--variant", default=None, metavar="NAME",
-              help="A hanab.live variant whose clues touch as No Variant's do (the "
-                   "strategies read clues so): 6 Suits, 4 Suits, Black (6 Suits), "
-                   "Critical Fours (5 Suits), ...; --games then plays its decks.")
+              help="A hanab.live variant: recommendation, information and cheat read "
+                   "what its clues touch (rainbow, pink, prism, ... suits) where every card "
+                   "takes a clue of each type; infobot only where clues touch as No "
+                   "Variant's; --games then plays its decks.")
 @click.option("--any-deck", is_flag=True,
               help="With DECK and --variant: take a deck that the variant does not deal "
                    "(refused otherwise); the output says so.")
@@ -119,7 +120,7 @@ def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_
                f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
     rules = _rules(players, None, strikes, variant)       # refuses a variant up front
     from ..players.game import check_clues
-    check_clues(study_mod.deck_of(rules, seed), rules)
+    check_clues(study_mod.deck_of(rules, seed), rules, cls)
     rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
                          progress, strikes, execution, rules.variant_name)
     mine = [r for r in rows.rows if r["strategy"] == cls.name and int(r["players"]) == players

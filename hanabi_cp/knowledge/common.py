@@ -166,7 +166,7 @@ class Common:
     @lru_cache(maxsize=TRANSITIONS)  # noqa: B019
     def after_clue(self, p: int, is_color: bool, value: int, touched: tuple[int, ...]) -> Common:
         """A clue to p naming ``value`` (a color 1..C or a rank) touched ``touched`` slots."""
-        mask = self.space.color_masks[value] if is_color else self.space.rank_masks[value]
+        mask = self.space.clue_mask(is_color, value)
         tables = list(self.tables)
         tables[p] = tuple(t & mask if slot in touched else t & ~mask for slot, t in enumerate(tables[p]))
         return Common(self.space, self.board, tuple(tables))

@@ -55,24 +55,52 @@ def play_game(deck: Deck, rules: Rules, strategy: str | type[Strategy],
     """Play one game of ``strategy`` on ``deck``; StrategyError on an illegal move."""
     cls = get_strategy(strategy) if isinstance(strategy, str) else strategy
     check_players(cls, rules.players)
-    check_clues(deck, rules)
+    check_clues(deck, rules, cls)
     return _Engine(deck, rules, cls, seed).run()
 
 
-def check_clues(deck: Deck, rules: Rules) -> None:
-    """The strategies read a color clue as naming one suit and touching exactly its
-    cards, and a rank clue likewise (No Variant's clues): refuse a variant whose
-    clues touch otherwise on this deck (rainbow, white, pink, ... suits; special
-    ranks; restricted clues), in one line naming the first card a clue touches
-    otherwise."""
+def check_clues(deck: Deck, rules: Rules, cls: type[Strategy] | None = None) -> None:
+    """Refuse, in one line naming why, a variant whose clues the strategy ``cls``
+    cannot read on this deck.  A strategy that reads clues by what they touch in the
+    variant (``Strategy.reads_variant_clues``) learns from rainbow, pink, prism, ...
+    suits, but its hint code may need a clue of either type to any player: every card
+    must take one of each (not so with white, brown, null suits, mute or blind
+    variants).  The others read a color clue as naming one suit and touching exactly
+    its cards, and a rank clue likewise (No Variant's clues)."""
     if rules.variant is None:
+        return
+    if cls is not None and cls.reads_variant_clues:
+        why = _untouchable(rules, deck)
+        if why is not None:
+            raise InvalidParameter(
+                f"strategy {cls.name!r} may need to give a clue of either type to any "
+                f"player; in the variant {rules.variant.name!r} {why}, so it cannot play it")
         return
     why = _other_touch(rules.variant, deck)
     if why is not None:
+        who = "the strategies read" if cls is None else f"strategy {cls.name!r} reads"
         raise InvalidParameter(
-            f"the strategies read clues as No Variant's (a color clue touches one suit, a "
+            f"{who} clues as No Variant's (a color clue touches one suit, a "
             f"rank clue one rank); in the variant {rules.variant.name!r} clues touch "
-            f"otherwise: {why}, so they cannot play it")
+            f"otherwise: {why}, so {'they' if cls is None else 'it'} cannot play it")
+
+
+def _untouchable(rules: Rules, deck: Deck) -> str | None:
+    """The first card of ``deck`` that no clue of some type touches, where a clue of
+    that type must touch a card, in words (None: every card takes both types)."""
+    v = clue_rules(rules, deck)
+    for is_color in (True, False):
+        word = "color" if is_color else "rank"
+        values = v.clue_values(is_color)
+        if not values:
+            return f"there is no {word} clue"
+        if rules.empty_clues or v.always_legal(is_color):
+            continue
+        for a, k in sorted(set(deck.cards), key=lambda card: (card[1], card[0])):
+            if not any(v.touches(is_color, x, k - 1, a) for x in values):
+                assert rules.variant is not None
+                return f"no {word} clue touches {rules.variant.card_name(a, k - 1)}"
+    return None
 
 
 def _other_touch(variant: Variant, deck: Deck) -> str | None:
