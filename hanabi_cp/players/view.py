@@ -16,7 +16,10 @@ Conventions (those of ``hanabi_cp.model`` and ``live.actions``):
   the end); ``others[p]`` the identities of those cards, ``None`` for ``me``;
 - ``piles[color - 1]`` is the top value played of that color (0: none);
 - a color clue's ``value`` is the suit index ``color - 1`` (hanab.live's), a rank
-  clue's the rank; ``ClueRecord.color`` / ``.rank`` give them 1-based.
+  clue's the rank; ``ClueRecord.color`` / ``.rank`` give them 1-based.  In a
+  hanab.live variant a color clue's value indexes the variant's clue colors
+  (``Variant.clue_colors``), and what a clue touches is the variant's
+  (``View.touches``, ``View.clue_value``).
 
 Clue information (``notes[order]``, a ``CardClues``) is kept for every card in a hand:
 the color and rank a clue positively named, and the colors and ranks clues said it
@@ -38,7 +41,10 @@ from ..model import Card
 
 @dataclass(frozen=True, slots=True)
 class CardClues:
-    """What the clues said about one card in a hand."""
+    """What the clues said about one card in a hand: ``color`` and ``not_colors`` are
+    clue color numbers (1-based), which name suits in No Variant only; ``allows``
+    reads them so (in a variant, a strategy narrows by what a clue touches:
+    ``knowledge.cards.CardSpace.clue_masks``)."""
 
     color: int | None = None                    # named by a color clue (1-based)
     rank: int | None = None                     # named by a rank clue
