@@ -9,7 +9,7 @@ import click
 from ..errors import UsageError
 from ..formats.outputs import check_outputs
 from .common import command, command_deadline, echo_json, force_option, time_limit_option
-from .execution_options import execution_options, get_execution
+from .execution_options import execution_options
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
@@ -30,7 +30,8 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 @click.option("--json", "as_json", is_flag=True, help="Print the post-mortem as JSON.")
 @click.option("--csv", "csv_path", default=None, metavar="OUT.csv",
               help="One row per position (the deal first); with a folder GAME, per game "
-                   "and position, appended as each game is done (a rerun resumes).")
+                   "(its path in the folder) and position, appended as each game is done "
+                   "(a rerun resumes).")
 @click.option("--figure", "figure_path", default=None, metavar="OUT",
               help="Also draw the post-mortem as `show GAME -o OUT` does (.svg, .png or "
                    "an .html replay).")
@@ -38,20 +39,30 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
               help="Write the search's refutation of each lost position (no game scores "
                    "more than its best) into DIR, each walked again by the checker; "
                    "`verify GAME FILE --rules live` walks one again.")
+@click.option("--summary", is_flag=True,
+              help="With a folder: the table of its games per player count and subfolder "
+                   "(mean score, mean best, perfect %, the points lost split into "
+                   "unavoidable / visible / hidden / tempo, median turn lost).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With a folder: a progress bar on stderr.")
 @execution_options
 @force_option
 def analyze(game, deck_path, players, method, position_limit, time_limit, as_json, csv_path,
-            figure_path, refutations_dir, progress, jobs, dask, force):
+            figure_path, refutations_dir, summary, progress, jobs, dask, force):
     """The post-mortem of GAME: the best score still reachable after every action.
 
     GAME is a hanab.live export, a certificate of `solve --rules live` or a game of
     `play --replay`; every position (the deal, then after each action) is solved
     exactly with open hands, and the actions that lowered the best score are named,
-    beside hanab.live's own "max score" indicator (from the discards alone).  GAME
-    may be a folder of such files: then --csv is the result, one row per position
-    of every game, and --jobs / --dask share the games out.
+    beside hanab.live's own "max score" indicator (from the discards alone).
+
+    GAME may be a folder: every *.json file under it, subfolders too, each keyed by
+    its path relative to the folder; --csv is the result (one row per position of
+    every game, a rerun resumes) and --summary the table; --jobs / --dask share
+    the games out.  A game that cannot be read or replayed is a row of status
+    REFUSED with its one-line reason, the others go on, and the command ends
+    naming each refused file, with exit code 3.  --time-limit bounds the whole
+    folder: games it cuts short are not written, a rerun does them.
 
     \b
     Examples:
@@ -66,21 +77,15 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
     from .refutation_files import check_refutation_dir, refutations_line, write_refutations
     deadline = command_deadline(time_limit)
     if os.path.isdir(game):
-        if csv_path is None:
-            raise UsageError("analyze: a folder of games needs --csv OUT.csv (the rows are "
-                             "the result)")
-        if as_json or deck_path is not None or figure_path is not None \
-                or refutations_dir is not None:
-            raise UsageError("analyze: --json, --deck, --figure and --refutations go with "
-                             "one GAME file")
-        check_outputs("analyze", {"--csv": csv_path}, force, appended=["--csv"],
-                      dirs_made=["--csv"])
-        from ..studies.postmortems import run_folder
-        rows, added, games = run_folder(game, csv_path, method, position_limit, progress,
-                                        get_execution(jobs, dask), players)
-        click.echo(f"c games: {games} in {game}; rows: {len(rows.rows)} in {csv_path} "
-                   f"({added} new)")
+        from .analyze_folder import analyze_folder
+        analyze_folder(game, csv_path, summary, method, position_limit, deadline, progress,
+                       jobs, dask, players, force,
+                       {"--json": as_json, "--deck": deck_path is not None,
+                        "--figure": figure_path is not None,
+                        "--refutations": refutations_dir is not None})
         return
+    if summary:
+        raise UsageError("analyze: --summary goes with a folder of games")
     fmt = None
     if figure_path is not None:
         from ..show.render import format_of
