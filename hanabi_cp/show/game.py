@@ -110,11 +110,28 @@ def load(path: str, deck_path: str | None, players: int | None, method: str,
 
 
 def label(view: GameView, drop: Drop) -> str:
-    """A drop in a few words: ``t33 Alice discards b4`` (the card's deck position
-    and "the last copy" left to the full text)."""
+    """A drop in a few words: ``t33 Alice discards b4`` (the card's slot or deck
+    position and "the last copy" left to the full text)."""
     row = view.post.rows[drop.position]
     words = re.sub(r" \(#\d+\)", "", row.text).replace(", the last copy", "")
+    words = re.sub(r"slot \d+ \(([^)]*)\)", r"\1", words)
     return f"t{row.turn} {words}"
+
+
+def explanation(view: GameView, drop: Drop) -> list[str]:
+    """What the replay says under a drop: what the actor could know of the card
+    they moved, and so whether the loss was visible to them."""
+    row = view.post.rows[drop.position]
+    lines = []
+    who = view.names[row.player] if row.player is not None else "the player"
+    if row.seen == "tempo":
+        lines.append("tempo: a clue or a good play; what it cost is the turn, not the card")
+    elif row.seen is not None:
+        could = ", ".join(row.knew or ()) or "nothing"
+        lines.append(f"{who} could know the card was one of: {could}")
+        lines.append("visible: it lost points whatever the card was" if row.seen == "visible"
+                     else "hidden: some of those would have been harmless")
+    return lines
 
 
 def bounds(view: GameView, row: Row) -> tuple[int, int]:
