@@ -161,16 +161,17 @@ def table(result, verbose: bool = False) -> list[str]:
 
 def knowledge_line(row, names) -> str | None:
     """What the actor of a drop could know of the card they moved, and the class."""
+    from ..live.actions import Kind
+    from ..live.hidden_knowledge import seen_words
     if row.seen is None or row.player is None:
         return None
+    words = seen_words(row.seen, row.action is not None and row.action.kind is Kind.PLAY)
+    if row.seen == "tempo" or row.knew is None:
+        return f"c   seen: {words}"
     who = names[row.player] if 0 <= row.player < len(names) else f"player {row.player}"
-    if row.seen == "tempo":
-        return ("c   seen: tempo (a clue or a good play: the turn it took was the cost, "
-                "not the card)")
-    could = ", ".join(row.knew or ()) or "nothing (no identity left)"
-    why = ("every one of them lost points" if row.seen == "visible"
-           else "some of them would have been harmless")
-    return f"c   seen: {row.seen} ({who} could know it was one of {could}: {why})"
+    could = (f"knew it was {row.knew[0]}" if len(row.knew) == 1
+             else f"could know it was one of {', '.join(row.knew)}")
+    return f"c   seen: {who} {could}; {words}"
 
 
 def closing_line(result) -> str | None:

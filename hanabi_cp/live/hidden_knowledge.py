@@ -119,17 +119,39 @@ def playable(g: Game, card: Card) -> bool:
     return g.piles[card.color - 1] + 1 == card.value
 
 
-def seen(g: Game, action: Action, knew: Sequence[Card]) -> str | None:
+def seen(g: Game, action: Action, knew: Sequence[Card], lost: bool = False) -> str | None:
     """``visible``, ``hidden`` or ``tempo`` for ``action`` at position ``g`` (before
-    it), whose card's holder knew ``knew`` (see the module's text); None for the
-    end of a game."""
+    it), whose card's holder knew ``knew``, ``lost`` telling whether the action
+    lowered the best score (see the module's text); None for the end of a game.
+
+    An identity is harmful if a card of it, moved so, loses points: the card's own
+    identity where the action did; any identity by the plain rule (a misplay of a
+    card that is not playable; a discard of the last copy of a card the piles still
+    need and can reach)."""
     if action.ends_game:
         return None
     if action.is_clue:
         return "tempo"
     a, k = g.card(action.target)
+    actual = Card(a, k)
     if action.kind is Kind.PLAY:
-        if playable(g, Card(a, k)):
+        if playable(g, actual):
             return "tempo"
-        return "hidden" if any(playable(g, c) for c in knew) else "visible"
-    return "visible" if knew and all(critical(g, c) for c in knew) else "hidden"
+        harmful = [not playable(g, c) for c in knew]
+    else:
+        harmful = [critical(g, c) for c in knew]
+    harmful = [h or (lost and c == actual) for c, h in zip(knew, harmful)]
+    return "visible" if knew and all(harmful) else "hidden"
+
+
+def seen_words(seen: str | None, misplay: bool) -> str:
+    """``seen`` for a player: what made the action visible, hidden or tempo."""
+    if seen == "tempo":
+        return "tempo: a clue or a good play; what it cost is the turn, not the card"
+    if seen == "visible":
+        return ("visible: whatever it was among these, "
+                + ("playing" if misplay else "discarding") + " it lost points")
+    if seen == "hidden":
+        return ("hidden: some of these were playable" if misplay else
+                "hidden: some of these were not the last copy of a card still needed")
+    return ""

@@ -109,6 +109,18 @@ class Drop:
 
 @dataclass(frozen=True)
 class PostMortem:
+    """A game's post-mortem: one ``Row`` per position (the deal, then after each
+    action), the final score, how the game ended and the target (the deck's best).
+
+    >>> from hanabi_cp.model import Deck
+    >>> from hanabi_cp.live.actions import Action
+    >>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
+    >>> pm = analyze(deck, Rules.for_players(2, hand_size=2, clues=1),
+    ...              [Action.rank_clue(1, 1), Action.discard(3)])
+    >>> pm.final_score, pm.target, pm.end, [(d.position, d.before, d.after) for d in pm.drops]
+    (0, 4, 'not over after the last action', [(2, 4, 3)])
+    """
+
     rows: list[Row]
     final_score: int
     end: str                     # how the game ended (or "not over")
@@ -240,14 +252,15 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             if best is not None and cert and _same_move(cert[0], act):
                 cert = cert[1:]
                 rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                                 "certificate", 0.0, info))
+                                 "certificate", 0.0, info, _best_of(rows)))
                 _tick(progress, k)
                 continue
         else:
             text, player, turn, act, info = "the deal", None, None, None, _NO_CARD
         if g.over:
             best, cert = g.score, []
-            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0, info))
+            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0,
+                             info, _best_of(rows)))
             _tick(progress, k)
             continue
         out, seconds = _solve(g, method, position_limit, deadline)
@@ -258,14 +271,14 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                 best, cert = upper, out.actions    # a refereed game reaches the bound
             rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
                              "DECIDED" if best is not None else Status.UNKNOWN.value, out.method,
-                             seconds, info))
+                             seconds, info, _best_of(rows)))
             if best is not None:
                 upper = best
         else:
             best, cert = out.score, out.actions
             upper = best
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                             out.method, seconds, info))
+                             out.method, seconds, info, _best_of(rows)))
         _tick(progress, k)
     end = g.condition.describe() + (f": {g.cause}" if g.cause else "") if g.over \
         else "not over after the last action"
@@ -288,29 +301,48 @@ def _same_move(planned: Action, played: Action) -> bool:
     return planned == played or (planned.is_clue and played.is_clue)
 
 
-# (slot, card, knew, seen) of an action that moves no card of a hand
-CardInfo = tuple[int | None, str | None, tuple[str, ...] | None, str | None]
-_NO_CARD: CardInfo = (None, None, None, None)
+@dataclass(frozen=True)
+class CardInfo:
+    """What a row says of the card its action moved: the slot, the name, what its
+    holder could know it was, and the action's class if it kept the best score
+    and if it lowered it (``hidden_knowledge.seen``)."""
+
+    slot: int | None = None
+    card: str | None = None
+    knew: tuple[str, ...] | None = None
+    seen_kept: str | None = None
+    seen_lost: str | None = None
+
+
+_NO_CARD = CardInfo()
 
 
 def _card_info(g: Game, act: Action, book: ClueBook) -> CardInfo:
     """The slot and name of the card ``act`` moves at ``g`` (before it), what its
     holder could know it to be, and the action's class (``hidden_knowledge``)."""
     if act.is_clue:
-        return None, None, None, "tempo"
+        return CardInfo(seen_kept="tempo", seen_lost="tempo")
     if not act.is_move or not isinstance(act.target, int) \
             or not 0 <= act.target < g.deck.N or g.over:
         return _NO_CARD     # an end of game, or an illegal move the referee names next
     knew = book.knew(g, act.target)
     names = tuple(identity_name(g.rules, c.value, c.color) for c in knew)
-    return (slot_of(g, act.target), card_name(g.rules, g.deck, act.target), names,
-            seen_class(g, act, knew))
+    return CardInfo(slot_of(g, act.target), card_name(g.rules, g.deck, act.target), names,
+                    seen_class(g, act, knew), seen_class(g, act, knew, lost=True))
 
 
 def _row(k: int, turn, player, act, text: str, g: Game, best, lower, upper, status: str,
-         method: str, seconds: float, info: CardInfo = _NO_CARD) -> Row:
+         method: str, seconds: float, info: CardInfo = _NO_CARD,
+         before: int | None = None) -> Row:
+    lost = before is not None and best is not None and best < before
     return Row(k, turn, player, act, text, sum(g.piles), best, lower, upper,
-               g.max_reachable, status, method, seconds, *info, pace=hanablive_pace(g))
+               g.max_reachable, status, method, seconds, info.slot, info.card, info.knew,
+               info.seen_lost if lost else info.seen_kept, pace=hanablive_pace(g))
+
+
+def _best_of(rows: list[Row]) -> int | None:
+    """The best score at the last position so far (None: none, or undecided)."""
+    return rows[-1].best if rows else None
 
 
 def _tick(progress: Callable[[int], None] | None, k: int) -> None:

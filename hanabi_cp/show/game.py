@@ -121,16 +121,16 @@ def label(view: GameView, drop: Drop) -> str:
 def explanation(view: GameView, drop: Drop) -> list[str]:
     """What the replay says under a drop: what the actor could know of the card
     they moved, and so whether the loss was visible to them."""
+    from ..live.actions import Kind
+    from ..live.hidden_knowledge import seen_words
     row = view.post.rows[drop.position]
     lines = []
     who = view.names[row.player] if row.player is not None else "the player"
-    if row.seen == "tempo":
-        lines.append("tempo: a clue or a good play; what it cost is the turn, not the card")
-    elif row.seen is not None:
-        could = ", ".join(row.knew or ()) or "nothing"
-        lines.append(f"{who} could know the card was one of: {could}")
-        lines.append("visible: it lost points whatever the card was" if row.seen == "visible"
-                     else "hidden: some of those would have been harmless")
+    if row.seen != "tempo" and row.knew is not None:
+        lines.append(f"{who} could know the card was one of: {', '.join(row.knew) or 'nothing'}")
+    if row.seen is not None:
+        lines.append(seen_words(row.seen, row.action is not None
+                                and row.action.kind is Kind.PLAY))
     return lines
 
 
