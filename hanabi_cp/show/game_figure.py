@@ -180,8 +180,8 @@ def _drop_list(fig: Figure, view: GameView, columns: int, y0: float) -> None:
         fig.text(x0, y0, "no action lowered the best score", fontsize=8, va="top",
                  color="#444444")
         return
-    fig.text(x0, y0, "lost points (and whether the player could see it: visible, hidden, "
-             "or tempo, a turn lost):", fontsize=8, va="top", fontweight="bold")
+    fig.text(x0, y0, "lost points:  (visible or hidden: could the player see it from the clues "
+             "and the table; tempo: a turn lost)", fontsize=8, va="top", fontweight="bold")
     per = math.ceil(len(drops) / columns)
     col_w = (w - LEFT - RIGHT) / columns
     for i, d in enumerate(drops):
