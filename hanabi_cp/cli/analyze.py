@@ -39,6 +39,8 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
               help="Write the search's refutation of each lost position (no game scores "
                    "more than its best) into DIR, each walked again by the checker; "
                    "`verify GAME FILE --rules live` walks one again.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also show how each position was decided (search, certificate, ...).")
 @click.option("--summary", is_flag=True,
               help="With a folder: the table of its games per player count and subfolder "
                    "(mean score, mean best, perfect %, the points lost split into "
@@ -48,7 +50,7 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 @execution_options
 @force_option
 def analyze(game, deck_path, players, method, position_limit, time_limit, as_json, csv_path,
-            figure_path, refutations_dir, summary, progress, jobs, dask, force):
+            figure_path, refutations_dir, verbose, summary, progress, jobs, dask, force):
     """The post-mortem of GAME: the best score still reachable after every action.
 
     GAME is a hanab.live export, a certificate of `solve --rules live` or a game of
@@ -82,7 +84,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
                        jobs, dask, players, force,
                        {"--json": as_json, "--deck": deck_path is not None,
                         "--figure": figure_path is not None,
-                        "--refutations": refutations_dir is not None})
+                        "--refutations": refutations_dir is not None, "--verbose": verbose})
         return
     if summary:
         raise UsageError("analyze: --summary goes with a folder of games")
@@ -121,10 +123,16 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
     click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
                f"(hanab.live {rules.variant_name}, open hands)")
     click.echo(f"c final score: {result.final_score} of {result.target} (end: {result.end})")
-    for line in table(result):
+    for line in table(result, verbose):
         click.echo(line)
     for drop in result.drops:
         click.echo(f"c lost: {drop.text}")
+        extra = knowledge_line(result.rows[drop.position], names)
+        if extra is not None:
+            click.echo(extra)
+    closing = closing_line(result)
+    if closing is not None:
+        click.echo(closing)
     undecided = sum(r.best is None for r in result.rows)
     if undecided:
         click.echo(f"c undecided: {undecided} positions (best shown as lower..upper bound)")
@@ -136,17 +144,48 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(f"c wrote {figure_path}")
 
 
-def table(result) -> list[str]:
-    """The post-mortem as a text table, one line per position."""
+def table(result, verbose: bool = False) -> list[str]:
+    """The post-mortem as a text table, one line per position: hanab.live's turn,
+    the action, the score, the best score still reachable, hanab.live's max score
+    and pace; with ``verbose``, how each position was decided."""
     width = max([len(r.text) for r in result.rows] + [6])
-    lines = [f"{'pos':>4} {'turn':>4}  {'action':<{width}}  {'score':>5} {'best':>6} "
-             f"{'max':>4}  method"]
+    lines = [f"{'turn':>4}  {'action':<{width}}  {'score':>5} {'best':>6} {'max':>4} "
+             f"{'pace':>4}" + ("  method" if verbose else "")]
     for r in result.rows:
         if r.best is not None:
             best = str(r.best)
         else:
             best = f"{'' if r.lower is None else r.lower}..{'' if r.upper is None else r.upper}"
         turn = "" if r.turn is None else str(r.turn)
-        lines.append(f"{r.position:>4} {turn:>4}  {r.text:<{width}}  {r.score:>5} {best:>6} "
-                     f"{r.hanablive_max:>4}  {r.method or r.status.lower()}")
+        pace = "" if r.pace is None else str(r.pace)
+        line = (f"{turn:>4}  {r.text:<{width}}  {r.score:>5} {best:>6} {r.hanablive_max:>4} "
+                f"{pace:>4}")
+        lines.append(line + (f"  {r.method or r.status.lower()}" if verbose else ""))
     return lines
+
+
+def knowledge_line(row, names) -> str | None:
+    """What the actor of a drop could know of the card they moved, and the class."""
+    from ..live.actions import Kind
+    from ..live.hidden_knowledge import seen_words
+    if row.seen is None or row.player is None:
+        return None
+    words = seen_words(row.seen, row.action is not None and row.action.kind is Kind.PLAY)
+    if row.seen == "tempo" or row.knew is None:
+        return f"c   seen: {words}"
+    who = names[row.player] if 0 <= row.player < len(names) else f"player {row.player}"
+    could = (f"knew it was {row.knew[0]}" if len(row.knew) == 1
+             else f"could know it was one of {', '.join(row.knew)}")
+    return f"c   seen: {who} {could}; {words}"
+
+
+def closing_line(result) -> str | None:
+    """The line for a game whose best score never fell (none if it did, or if some
+    position is undecided)."""
+    if result.drops or not result.decided or not result.rows:
+        return None
+    deal = result.rows[0].best
+    if result.final_score == result.target:
+        return f"c won: {result.final_score} of {result.target}; the best score never fell"
+    return (f"c no points lost by play: the best score stayed {deal} from the deal to "
+            f"the end (final score {result.final_score} of {result.target})")
