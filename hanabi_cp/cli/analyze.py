@@ -73,6 +73,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
       hanabi-cp analyze game.json --csv positions.csv
       hanabi-cp analyze game.json --figure postmortem.png
       hanabi-cp analyze game.json --refutations proofs/
+      hanabi-cp analyze instances/games --summary
       hanabi-cp verify game.json proofs/game.position-33.refutation.json --rules live
     """
     from ..live import postmortem as pm_mod

@@ -42,8 +42,9 @@ def analyze_folder(folder: str, csv_path: str | None, summary: bool, method: str
         from ..studies.loss_table import summary as table
         click.echo(table(summary_rows(run), group="folder", score="mean score", split=True))
     if run.time_up is not None:
-        click.echo(f"c {run.time_up}: {run.not_reached} games not reached (not written; "
-                   f"a rerun resumes)")
+        left = (f"{run.not_reached} games not reached" if run.games
+                else "the folder was not listed to the end")
+        click.echo(f"c {run.time_up}: {left} (not written; a rerun resumes)")
     for name, reason in run.refused:
         click.echo(f"c refused: {name}: {reason}")
     if run.refused:

@@ -167,8 +167,9 @@ def run_folder(folder: str, csv_path: str | None, method: str = "auto",
                 run.analysed += 1
                 run.meta[name] = meta
                 run.rows[name] = value
-                for row in value if table is not None else ():
-                    table.add(row)
+                if table is not None:
+                    for row in value:
+                        table.add(row)
             elif kind == "refused":
                 _refuse(run, table, name, value, on_refused)
             else:

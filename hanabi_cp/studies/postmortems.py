@@ -3,7 +3,8 @@
 ``load_game`` reads a game file (a hanab.live export, a certificate, a game of
 ``play``) into the deck, the rules it records, the actions and the players' names;
 ``write_rows`` writes one game's rows as a CSV (``game_folders`` does a folder's).
-The CSV's ``reason`` is the one-line reason of a game refused in a folder.
+The CSV's columns are ``Row.as_dict``'s, after ``file``; its ``reason`` is the
+one-line reason of a game refused in a folder.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ..live.rules import Rules
 from ..model import Deck
 
 FIELDS = ["file", "position", "turn", "player", "action", "best", "hanablive_max", "status",
-          "score", "lower", "upper", "method", "seconds", "reason"]
+          "score", "lower", "upper", "method", "seconds", "slot", "card", "knew", "seen",
+          "pace", "reason"]
 KEY = ["file", "position"]
 
 
@@ -51,7 +53,14 @@ def load_game(path: str, deck_path: str | None = None,
 
 
 def rows_of(name: str, result: PostMortem) -> list[dict]:
-    return [{"file": name, **row.as_dict()} for row in result.rows]
+    """The CSV rows of one game (``knew``: its card names, space-separated)."""
+    out = []
+    for row in result.rows:
+        d = {"file": name, **row.as_dict()}
+        if isinstance(d.get("knew"), list):
+            d["knew"] = " ".join(d["knew"])
+        out.append(d)
+    return out
 
 
 def write_rows(csv_path: str, name: str, result: PostMortem, force: bool = False) -> None:
