@@ -142,7 +142,7 @@ def test_a_folder_that_cannot_be_listed_is_one_line(tmp_path):
     res = run("analyze", tmp_path, "--no-progress")
     assert res.exit_code == 2 and "needs --csv OUT.csv" in res.stderr and "--summary" in res.stderr
     res = run("analyze", tmp_path, "--summary", "--json")
-    assert res.exit_code == 2 and "--json go with one GAME file" in res.stderr
+    assert res.exit_code == 2 and "--json goes with one GAME file" in res.stderr
 
 
 def test_a_deadline_already_passed_writes_no_game(tmp_path):

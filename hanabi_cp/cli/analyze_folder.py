@@ -23,7 +23,8 @@ def analyze_folder(folder: str, csv_path: str | None, summary: bool, method: str
                          "the result) or --summary (the table)")
     given = [flag for flag, value in single.items() if value]
     if given:
-        raise UsageError(f"analyze: {', '.join(given)} go with one GAME file, not a folder")
+        verb = "goes" if len(given) == 1 else "go"
+        raise UsageError(f"analyze: {', '.join(given)} {verb} with one GAME file, not a folder")
     if csv_path == "-":
         raise UsageError("analyze: --csv - is not possible with a folder: a rerun resumes "
                          "from its CSV file")
