@@ -218,6 +218,12 @@ def test_summary_splits_the_losses_and_matches_the_games(tmp_path):
     mean = sum(results[i].final_score for i in lost) / len(lost)
     assert table["lost"][3] == f"{mean:.2f}" and table["lost"][5] == "0.0"
     # the split adds up to the target minus the final best, game by game
+    # the same table from the CSV's rows on a rerun (nothing analysed again)
+    out = tmp_path / "rows.csv"
+    assert run("analyze", folder, "--csv", out, "--no-progress").exit_code == 0
+    again = run("analyze", folder, "--csv", out, "--summary", "--no-progress")
+    assert "(0 analysed now, 0 refused)" in again.stdout
+    assert again.stdout.splitlines()[1:] == lines[1:]
     done = run_folder(str(folder), None)
     assert len(done.rows) == len(games) and not done.refused
     for name, row in zip(sorted(done.rows), summary_rows(done)):
