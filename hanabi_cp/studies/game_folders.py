@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import HanabiError, UsageError
@@ -131,8 +130,7 @@ def _printable(name: str) -> str:
 def run_folder(folder: str, csv_path: str | None, method: str = "auto",
                position_limit: float | None = 10.0, progress: bool = False,
                execution: Execution = SERIAL, players: int | None = None,
-               deadline: Deadline = NEVER, flags: dict[str, str] | None = None,
-               on_refused: Callable[[str, str], None] | None = None) -> FolderRun:
+               deadline: Deadline = NEVER, flags: dict[str, str] | None = None) -> FolderRun:
     """Analyse the games of ``folder`` not yet complete in the CSV (None: no CSV,
     every game, rows kept in memory only); ``flags`` spell the parameters a refusal
     names (the CLI's options)."""
@@ -152,17 +150,15 @@ def run_folder(folder: str, csv_path: str | None, method: str = "auto",
         run.not_reached = run.games - len(run.rows) - len(run.refused)
         return run
     for name, reason in list(run.refused):
-        _refuse(run, table, name, reason, on_refused)
+        _refuse(run, table, name, reason)
     from ..progress import bar as progress_bar
 
     tasks = [(g.path, g.name, method, position_limit, players, deadline.limit,
               _wall(deadline), flags or {}) for g in todo]
-    finished = 0
     with progress_bar(len(files), initial=len(files) - len(todo), enabled=progress,
                       unit=" games") as bar, run_tasks(_one, tasks, execution) as done:
         for index, (kind, value, meta) in done:
             name = todo[index].name
-            finished += 1
             if kind == "rows":
                 run.analysed += 1
                 run.meta[name] = meta
@@ -171,7 +167,7 @@ def run_folder(folder: str, csv_path: str | None, method: str = "auto",
                     for row in value:
                         table.add(row)
             elif kind == "refused":
-                _refuse(run, table, name, value, on_refused)
+                _refuse(run, table, name, value)
             else:
                 run.time_up = value
             bar.update(1)
@@ -219,14 +215,12 @@ def _todo(files: list[GameFile], table: ResultsCSV | None, run: FolderRun,
     return todo
 
 
-def _refuse(run: FolderRun, table: ResultsCSV | None, name: str, reason: str,
-            on_refused: Callable[[str, str], None] | None) -> None:
+def _refuse(run: FolderRun, table: ResultsCSV | None, name: str, reason: str) -> None:
+    """Note a refused game, and its row of status REFUSED in the CSV."""
     if (name, reason) not in run.refused:
         run.refused.append((name, reason))
     if table is not None:
         table.add({"file": name, "position": "", "status": REFUSED, "reason": reason})
-    if on_refused is not None:
-        on_refused(name, reason)
 
 
 def _wall(deadline: Deadline) -> float | None:
