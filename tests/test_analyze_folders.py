@@ -34,14 +34,14 @@ def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def small_games(seed: int, count: int, players: int = 2):
-    """Bot games on small decks, some of them lost, as (deck, rules, game)."""
+def small_games(seed: int, count: int, players: int = 2, strategy: str = "recommendation"):
+    """Bot games on small decks, most of them lost, as (deck, rules, game)."""
     rng = random.Random(seed)
     out = []
     for _ in range(count):
         deck = random_deck(rng, 3, 3, 2, exact_copies=True)
         rules = Rules.for_players(players, 2, rng.choice([1, 3]))
-        out.append((deck, rules, play_game(deck, rules, "recommendation", rng.randrange(99))))
+        out.append((deck, rules, play_game(deck, rules, strategy, rng.randrange(99))))
     return out
 
 
@@ -200,7 +200,7 @@ def test_time_limit_over_a_folder_then_a_rerun_completes_it(tmp_path):
 
 def test_summary_splits_the_losses_and_matches_the_games(tmp_path):
     folder = tmp_path / "games"
-    games = small_games(7, 12)
+    games = small_games(7, 8) + small_games(8, 4, strategy="cheat")
     for i, g in enumerate(games):
         write_game(folder / ("lost" if g[2].score < g[0].target else "won") / f"g{i}.json", *g)
     results = {}
@@ -212,11 +212,15 @@ def test_summary_splits_the_losses_and_matches_the_games(tmp_path):
     assert lines[1].startswith("| players | folder | games | mean score | fireworks built | "
                                "perfect % | imperfect | mean best | unavoidable | visible | "
                                "hidden | tempo | other |")
-    table = {line.split(" | ")[1]: line.split(" | ") for line in lines[3:] if line.startswith("| 2 |")}
+    table = {line.split(" | ")[1].split(" (")[0]: line.split(" | ") for line in lines[3:]
+             if line.startswith("| 2 |")}
     lost = [i for i, g in enumerate(games) if g[2].score < g[0].target]
     assert lost and int(table["lost"][2]) == len(lost)
     mean = sum(results[i].final_score for i in lost) / len(lost)
     assert table["lost"][3] == f"{mean:.2f}" and table["lost"][5] == "0.0"
+    # the small decks' own target: a won game is perfect
+    assert table["won"][1] == f"won ({games[0][0].target} points)"
+    assert table["won"][5] == "100.0" and table["won"][6] == "0"
     # the split adds up to the target minus the final best, game by game
     # the same table from the CSV's rows on a rerun (nothing analysed again)
     out = tmp_path / "rows.csv"
@@ -228,6 +232,6 @@ def test_summary_splits_the_losses_and_matches_the_games(tmp_path):
     assert len(done.rows) == len(games) and not done.refused
     for name, row in zip(sorted(done.rows), summary_rows(done)):
         target = done.meta[name][1]
-        assert row["group"] == os.path.dirname(name)
+        assert row["group"] == f"{os.path.dirname(name)} ({target} points)"
         assert sum(row["lost"].values()) == target - row["score"]
         assert set(row["lost"]) <= set(SPLIT) and not row["lost"].get("other")

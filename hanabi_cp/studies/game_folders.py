@@ -259,16 +259,21 @@ def _one(path: str, name: str, method: str, position_limit: float | None,
 
 def summary_rows(run: FolderRun) -> list[dict]:
     """One dict per analysed game for ``loss_table.summary``: its group (its folder,
-    and its variant unless No Variant), final score, fireworks, the deal's best
-    score, the turn after which the target was out of reach, and the points lost
-    per class (``loss_table.SPLIT``)."""
+    its variant unless No Variant, its target unless the variant's), final score,
+    fireworks, the deal's best score, the turn after which the target was out of
+    reach, and the points lost per class (``loss_table.SPLIT``)."""
+    from .strategies import NO_VARIANT, TARGET
+    from ..live.variants import variant as find_variant
     out = []
     for name, rows in sorted(run.rows.items()):
         players, target, variant = run.meta[name]
-        folder = os.path.dirname(name) or "."
-        out.append({"players": players, "variant": variant,
-                    "group": folder if variant == "No Variant" else f"{folder} ({variant})",
-                    "strikes": 0, **_outcome(rows, target)})
+        group = os.path.dirname(name) or "."
+        if variant != NO_VARIANT:
+            group += f" ({variant})"
+        if target != (TARGET if variant == NO_VARIANT else find_variant(variant).max_score):
+            group += f" ({target} points)"      # a deck of its own: one target per line
+        out.append({"players": players, "variant": variant, "target": target,
+                    "group": group, "strikes": 0, **_outcome(rows, target)})
     return out
 
 
