@@ -6,7 +6,8 @@ Written (``replay_json``; hanab.live's "JSON game" format, one action per line):
       "players": ["Alice", "Bob"],
       "deck": [{"suitIndex": 0, "rank": 1}, ...],
       "actions": [{"type": 0, "target": 3}, {"type": 3, "target": 1, "value": 2}, ...],
-      "options": {"variant": "No Variant"}
+      "options": {"variant": "No Variant"},
+      "hanabi_cp": {"hand_size": 5, "clues": 8, "strikes": 3, ...}
     }
 
 Read (``parse_replay``): that shape, a hanab.live game export (the same keys and
