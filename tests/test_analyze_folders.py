@@ -235,3 +235,19 @@ def test_summary_splits_the_losses_and_matches_the_games(tmp_path):
         assert row["group"] == f"{os.path.dirname(name)} ({target} points)"
         assert sum(row["lost"].values()) == target - row["score"]
         assert set(row["lost"]) <= set(SPLIT) and not row["lost"].get("other")
+
+
+def test_jobs_give_the_same_rows_and_refusals(tmp_path):
+    folder = tmp_path / "games"
+    for i, g in enumerate(small_games(9, 4)):
+        write_game(folder / f"s{i % 2}" / f"g{i}.json", *g)
+    (folder / "s1" / "broken.json").write_text("[")
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"rows-{jobs}.csv"
+        res = run("analyze", folder, "--csv", out, "--jobs", jobs, "--no-progress")
+        assert res.exit_code == EXIT_REFUSED, res.output
+        assert "c refused: s1/broken.json: " in res.stdout
+        outs.append(sorted((r["file"], r["position"], r["best"], r["status"], r["seen"],
+                            r["reason"]) for r in csv_rows(out)))
+    assert outs[0] == outs[1]
