@@ -150,3 +150,20 @@ def test_a_bad_rule_in_the_file_names_its_line(own, expected):
     with pytest.raises(InputError) as err:
         parse_replay(text, "g.json")
     assert str(err.value).startswith(expected)
+
+
+# hanab.live's JSON game (server/src/game_json.go, options.go: OptionsJSON): the keys
+# its importer reads; Go's decoder skips any other top-level key, such as ours.
+HANABLIVE_KEYS = {"id", "players", "deck", "actions", "options", "notes", "characters", "seed"}
+HANABLIVE_OPTIONS = {"startingPlayer", "variant", "timed", "timeBase", "timePerTurn",
+                     "speedrun", "cardCycle", "deckPlays", "emptyClues", "oneExtraCard",
+                     "oneLessCard", "allOrNothing", "detrimentalCharacters"}
+
+
+def test_hanab_live_reads_what_it_knows_and_skips_our_key():
+    rng = random.Random(7)
+    deck = standard_deck(4)
+    for _ in range(100):
+        data = json.loads(replay_json(deck, random_rules(rng), [Action.play(0)]))
+        assert set(data) - HANABLIVE_KEYS == {"hanabi_cp"}
+        assert set(data["options"]) <= HANABLIVE_OPTIONS
