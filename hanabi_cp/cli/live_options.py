@@ -160,15 +160,34 @@ def make_rules(live: dict, game: GameOptions | None = None, players: int | None 
                              f"{'hanab.live' if early_ends else 'hle'}'s end rules, but "
                              f"--end-rules {live['end_rules']} was given")
         early_ends = chosen_ends
-    clues = live.get("clues")
+    hand_size, clues, strikes = _recorded_counts(live, game, players, source)
     merged = GameOptions(variant, first, game.hand_size_change, tuple(sorted(flags)),
-                         early_ends)
+                         early_ends, game.hand_size, game.clues, game.strikes,
+                         game.final_round, game.recorded)
     try:
-        return merged.rules(players, live.get("hand_size"),
-                            8 if clues is None else None if clues == "unlimited" else clues,
-                            3 if live.get("strikes") is None else live["strikes"])
+        return merged.rules(players, hand_size, clues, strikes)
     except RulesError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"{source}: {exc}" if source else str(exc)) from None
+
+
+def _recorded_counts(live: dict, game: GameOptions, players: int, source: str):
+    """(hand size, clues, strikes) for ``GameOptions.rules``: the flags, or the
+    file's where none is given ("file" for its clues); a flag that contradicts what
+    the file records (its "hanabi_cp" key, or hanab.live's one-extra/one-less card)
+    is an error."""
+    flags = {key: live.get(key) for key in ("hand_size", "clues", "strikes")}
+    in_file = {"hand_size": game.file_hand_size(players),
+               "clues": "unlimited" if game.clues is None else game.clues,
+               "strikes": game.strikes}
+    binding = set(game.recorded) | ({"hand_size"} if game.hand_size_change else set())
+    for key, flag in flags.items():
+        if source and flag is not None and key in binding and str(flag) != str(in_file[key]):
+            name = key.replace("_", " ")
+            raise UsageError(f"{source}: the game records {name} {in_file[key]}, but "
+                             f"--{key.replace('_', '-')} {flag} was given")
+    clues = flags["clues"]
+    return (flags["hand_size"], "file" if clues is None else None if clues == "unlimited"
+            else clues, flags["strikes"])
 
 
 def _name(variant) -> str:
