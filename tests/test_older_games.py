@@ -114,3 +114,26 @@ def test_analyze_covers_every_recorded_action():
     text = run(["analyze", OLDER, "--position-limit", 10]).stdout
     assert ("c as recorded: today's end rules end the game after action #58 (turn 59): no card "
             "still needed can be played; every action is analyzed as played") in text
+
+
+def test_no_point_is_scored_after_todays_end():
+    # games played under the older rule: where today's rule ends one earlier, its
+    # score then is the recorded one (the extra turns score nothing), strikes aside
+    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.players.game import play_game
+    older_games = 0
+    for seed in range(1, 25):
+        deck = standard_deck(seed)
+        older = Rules.for_players(4, last_turn_unplayable=False)
+        game = play_game(deck, older, "recommendation", 1)
+        reading = as_recorded(deck, Rules.for_players(4), game.actions)
+        if reading.today_end is None:
+            assert replay(deck, Rules.for_players(4), game.actions).legal
+            continue
+        older_games += 1
+        cut = replay(deck, Rules.for_players(4), game.actions[:reading.today_end + 1])
+        assert cut.legal and cut.complete and cut.cause == "no card still needed can be played"
+        full = replay(deck, reading.rules, game.actions)
+        assert full.legal and full.complete
+        assert full.score == (0 if full.strikes >= 3 else cut.score)
+    assert older_games >= 3
