@@ -1,8 +1,8 @@
-"""The strategies in hanab.live's variants (issue 45, item 4): recommendation,
-information and cheat read a clue by what it touches in the variant (rainbow, pink,
-omni, prism, dual-colour, ambiguous suits and their dark versions, special ranks);
-a variant they cannot play (a card that no clue of some type touches: white, brown,
-null; mute) and infobot outside No Variant's clues are refused in one line."""
+"""The strategies in hanab.live's variants (issue 45, item 4): every strategy reads
+a clue by what it touches in the variant (rainbow, pink, omni, prism, dual-colour,
+ambiguous suits and their dark versions, special ranks); a variant they cannot play
+(a card that no clue of some type touches: white, brown, null; mute) is refused in
+one line naming that card."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.variants import variant
 from hanabi_cp.model import Card
 from hanabi_cp.players.game import play_game
+from hanabi_cp.players.strategies.infobot import Infobot
 from hanabi_cp.players.strategies.information import Information, space_of
 
 LEARNED = ["Rainbow (5 Suits)", "Pink (6 Suits)", "Omni (5 Suits)", "Prism (5 Suits)",
@@ -57,7 +58,35 @@ def test_information_learns_the_variants_clues_and_never_misplays(name):
         assert len(states) == 4 and all(s == states[0] for s in states)
 
 
-@pytest.mark.parametrize("strategy", ["recommendation", "cheat"])
+def _sound(cls, attr, bad):
+    """``cls`` checking after every turn that its public tables keep the true kind of
+    every card it sees."""
+    class Checking(cls):
+        def observe(self, view, turn):
+            super().observe(view, turn)
+            state = getattr(self, attr)
+            for p, cards in enumerate(view.others):
+                for slot, x in enumerate(cards or ()):
+                    if not state.tables[p][slot] >> state.space.kind(x.value, x.color) & 1:
+                        bad.append((turn.turn, p, slot, x))
+    Checking.name = cls.name
+    return Checking
+
+
+@pytest.mark.parametrize("name", LEARNED[:4] + LEARNED[6:])
+@pytest.mark.parametrize("cls, attr", [(Infobot, "common"), (Information, "public")])
+def test_the_tables_keep_every_true_card(name, cls, attr):
+    bad: list = []
+    for players in (2, 5):
+        for seed in range(2):
+            v, deck = deal(name, seed)
+            rules = Rules.for_players(players, variant=v)
+            game = play_game(deck, rules, _sound(cls, attr, bad), seed)
+            assert replay(deck, rules, game.actions).legal
+    assert bad == []
+
+
+@pytest.mark.parametrize("strategy", ["recommendation", "cheat", "infobot"])
 @pytest.mark.parametrize("name", LEARNED[:4])
 def test_the_other_strategies_play_legal_games(strategy, name):
     for seed in range(3):
@@ -93,9 +122,9 @@ def _view(v):
      "either type to any player; in the variant 'White (5 Suits)' no color clue touches White 1"),
     ("Brown (5 Suits)", "recommendation", "no rank clue touches Brown 1"),
     ("Color Mute (5 Suits)", "cheat", "there is no color clue"),
-    ("Rainbow (5 Suits)", "infobot", "strategy 'infobot' reads clues as No Variant's (a color "
-     "clue touches one suit, a rank clue one rank); in the variant 'Rainbow (5 Suits)' clues "
-     "touch otherwise: every color clue touches Rainbow 1, so it cannot play it"),
+    ("Null (5 Suits)", "infobot", "strategy 'infobot' may need to give a clue of either type "
+     "to any player; in the variant 'Null (5 Suits)' no color clue touches Null 1, so it "
+     "cannot play it"),
 ])
 def test_refusals_name_why(name, strategy, message):
     v, deck = deal(name, 0)
@@ -114,3 +143,19 @@ def test_empty_clues_let_a_white_suit_be_played():
     game = play_game(deck, rules, "information", 2)
     assert replay(deck, rules, game.actions).legal and game.strikes == 0
     assert any(a.kind is Kind.COLOR_CLUE for a in game.actions)
+
+
+def test_a_strategy_that_reads_no_variants_clues_is_refused_naming_the_card():
+    # a strategy of one's own reads clues as No Variant's unless it says otherwise
+    class Plain(Information):
+        name = "plain"
+        reads_variant_clues = False
+    v, deck = deal("Rainbow (5 Suits)", 0)
+    with pytest.raises(InvalidParameter) as info:
+        play_game(deck, Rules.for_players(3, variant=v), Plain, 0)
+    assert str(info.value) == (
+        "strategy 'plain' reads clues as No Variant's (a color clue touches one suit, a rank "
+        "clue one rank); in the variant 'Rainbow (5 Suits)' clues touch otherwise: every "
+        "color clue touches Rainbow 1, so it cannot play it")
+    v, deck = deal("Black (6 Suits)", 0)
+    assert play_game(deck, Rules.for_players(3, variant=v), Plain, 0).turns > 0

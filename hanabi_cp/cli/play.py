@@ -49,10 +49,9 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
 @click.option("--strikes", type=Integer(1, MAX_STRIKES), default=3, show_default=True,
               help="Strikes that end the game with score 0.")
 @click.option("--variant", default=None, metavar="NAME",
-              help="A hanab.live variant: recommendation, information and cheat read "
-                   "what its clues touch (rainbow, pink, prism, ... suits) where every card "
-                   "takes a clue of each type; infobot only where clues touch as No "
-                   "Variant's; --games then plays its decks.")
+              help="A hanab.live variant: the strategies read what its clues touch "
+                   "(rainbow, pink, prism, ... suits) where every card takes a clue of each "
+                   "type (not white, brown, null); --games then plays its decks.")
 @click.option("--any-deck", is_flag=True,
               help="With DECK and --variant: take a deck that the variant does not deal "
                    "(refused otherwise); the output says so.")

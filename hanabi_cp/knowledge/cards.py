@@ -61,7 +61,7 @@ class CardSpace:
     colors: int
     ranks: int = RANKS
     copies: tuple[int, ...] = ()
-    clue_masks: tuple[tuple[int, ...], tuple[int, ...]] | tuple[()] = ()
+    clue_masks: tuple[tuple[int, ...], ...] = ()      # () or (colors, ranks)
     kinds: int = field(init=False)
     full: int = field(init=False)            # every kind possible
     rank_masks: tuple[int, ...] = field(init=False)    # [rank] -> kinds of that rank (index 0 unused)
