@@ -137,14 +137,14 @@ class Game:
     lost_cards: list[int] = field(default_factory=list)  # discarded or misplayed positions
     condition: EndCondition = EndCondition.IN_PROGRESS
     cause: str = ""                                    # why a NORMAL end came, in words
+    # under hanab.live's end rules before 2019 (Rules.last_turn_unplayable off): the
+    # turn at which today's rules ended the game (no card still needed can be played)
+    today_end: int | None = None
     # per card kind (color - 1) * n + value - 1: copies lost; per color, the values
     # 1.. that each still have a copy not lost (hanab.live's "max score" per suit)
     lost_counts: list[int] = field(default_factory=list)
     caps: list[int] = field(default_factory=list)
     tables: Tables | None = None
-    # under hanab.live's end rules before 2019 (Rules.last_turn_unplayable off): the
-    # turn at which today's rules ended the game (no card still needed can be played)
-    today_end: int | None = None
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
