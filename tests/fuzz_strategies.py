@@ -196,6 +196,11 @@ def live_game_texts(draw) -> str:
             st.one_of(st.booleans(), size, junk, st.just("No Variant")), max_size=3))
     if draw(st.booleans()):
         data["first_player"] = draw(st.one_of(size, junk))
+    if draw(st.booleans()):           # hanabi-cp's own key: the rules options cannot say
+        data["hanabi_cp"] = draw(st.one_of(junk, st.dictionaries(
+            st.sampled_from(["hand_size", "clues", "strikes", "final_round", "end_rules"]),
+            st.one_of(st.booleans(), size, junk, st.sampled_from(["unlimited", "hle"])),
+            max_size=4)))
     if draw(st.integers(0, 5)) == 0:
         return json.dumps(data["actions"])        # a bare list of actions
     return json.dumps(data)

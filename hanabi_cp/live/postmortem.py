@@ -29,7 +29,10 @@ hanabi_cp.errors.InvalidParameter: the game's action #0: discard #0 (1:1): canno
 >>> [(r.position, r.best, r.hanablive_max) for r in pm.rows]
 [(0, 4, 4), (1, 4, 4), (2, 3, 3)]
 >>> print(pm.drops[0].text)
-turn 2, Bob discards y2 (#3), the last copy: best 4 -> 3
+turn 2, Bob discards slot 1 (y2), the last copy: best 4 -> 3
+>>> row = pm.rows[2]
+>>> row.slot, row.card, row.knew, row.seen, row.pace
+(1, 'y2', ('y2',), 'visible', 0)
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from ..errors import InvalidParameter
 from ..model import Deck
 from ..method_registry import SolveOptions, Status
 from .actions import Action, Kind
+from .hidden_knowledge import ClueBook, seen as seen_class
 from .referee import Game, IllegalMove
 from .rules import Rules
 from .solve import LiveOutcome, solve_position
@@ -74,13 +78,23 @@ class Row:
     status: str                  # DECIDED, UNKNOWN or OVER (the game has ended here)
     method: str
     seconds: float
+    # The played or discarded card: its hanab.live slot in the actor's hand (1 = the
+    # newest; None for a deck play), its name, what its holder could know it to be,
+    # and the action's class (visible, hidden, tempo: see ``hidden_knowledge``).
+    slot: int | None = None
+    card: str | None = None
+    knew: tuple[str, ...] | None = None
+    seen: str | None = None
+    pace: int | None = None      # hanab.live's pace here (None once the deck is empty)
 
     def as_dict(self) -> dict:
         return {"position": self.position, "turn": self.turn, "player": self.player,
                 "action": self.text, "best": self.best, "hanablive_max": self.hanablive_max,
                 "status": self.status, "score": self.score, "lower": self.lower,
                 "upper": self.upper, "method": self.method,
-                "seconds": round(self.seconds, 6)}
+                "seconds": round(self.seconds, 6), "slot": self.slot, "card": self.card,
+                "knew": None if self.knew is None else list(self.knew), "seen": self.seen,
+                "pace": self.pace}
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,18 @@ class Drop:
 
 @dataclass(frozen=True)
 class PostMortem:
+    """A game's post-mortem: one ``Row`` per position (the deal, then after each
+    action), the final score, how the game ended and the target (the deck's best).
+
+    >>> from hanabi_cp.model import Deck
+    >>> from hanabi_cp.live.actions import Action
+    >>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
+    >>> pm = analyze(deck, Rules.for_players(2, hand_size=2, clues=1),
+    ...              [Action.rank_clue(1, 1), Action.discard(3)])
+    >>> pm.final_score, pm.target, pm.end, [(d.position, d.before, d.after) for d in pm.drops]
+    (0, 4, 'not over after the last action', [(2, 4, 3)])
+    """
+
     rows: list[Row]
     final_score: int
     end: str                     # how the game ended (or "not over")
@@ -131,13 +157,35 @@ def card_name(rules: Rules, deck: Deck, order: int) -> str:
     """A deck card as hanab.live players write it: the suit's letter and the rank,
     e.g. ``r3`` (No Variant's suits are Red, Yellow, Green, Blue, Purple)."""
     a, k = deck.cards[order]
+    return identity_name(rules, a, k)
+
+
+def identity_name(rules: Rules, value: int, color: int) -> str:
+    """Value ``value`` of color ``color`` as hanab.live players write it (``r3``)."""
     if rules.variant is not None:
-        letter = rules.variant.suits[k - 1].abbreviation.lower()
-    elif k <= 6:
-        letter = "rygbpt"[k - 1]
+        letter = rules.variant.suits[color - 1].abbreviation.lower()
+    elif color <= 6:
+        letter = "rygbpt"[color - 1]
     else:
-        return f"{a}:{k}"
-    return f"{letter}{a}"
+        return f"{value}:{color}"
+    return f"{letter}{value}"
+
+
+def slot_of(g: Game, order: int) -> int | None:
+    """The hanab.live slot of card ``order`` in the hand of the player to move at
+    ``g`` (1 = the newest card, on the left); None if that hand does not hold it."""
+    hand = g.hands[g.player]
+    return len(hand) - hand.index(order) if order in hand else None
+
+
+def hanablive_pace(g: Game) -> int | None:
+    """hanab.live's pace, as its client computes it: the score plus the cards left
+    in the deck minus its "max score", plus the players (each has one more turn
+    after the last draw); none once the game is over or the deck is empty."""
+    left = g.deck.N - g.drawn
+    if g.over or left <= 0:
+        return None
+    return sum(g.piles) + left - g.max_reachable + g.rules.players
 
 
 def describe(g: Game, action: Action, names: Sequence[str]) -> str:
@@ -157,9 +205,13 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
         return f"{who} clues {to} {str(color).lower()}"
     if not 0 <= action.target < deck.N:     # the referee refuses it next, in one line
         return f"{who} names card #{action.target}, which the deck does not have"
-    name = f"{card_name(rules, deck, action.target)} (#{action.target})"
-    if action.target == g.deck_play():
-        name += " from the deck"
+    slot = slot_of(g, action.target)
+    if slot is not None:
+        name = f"slot {slot} ({card_name(rules, deck, action.target)})"
+    elif action.target == g.deck_play():
+        name = f"{card_name(rules, deck, action.target)} from the deck"
+    else:
+        name = f"{card_name(rules, deck, action.target)} (#{action.target})"
     a, k = g.card(action.target)
     kind = (k - 1) * deck.n + a - 1
     assert g.tables is not None
@@ -182,6 +234,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
     ``position_limit`` seconds at most per solve; ``deadline`` bounds the whole."""
     names = list(names or PLAYER_NAMES[:rules.players])
     g = Game.start(deck, rules)
+    book = ClueBook(g)
     rows: list[Row] = []
     cert: list[Action] | None = None        # a decided position's certificate, followed
     best: int | None = None
@@ -192,6 +245,8 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             text = describe(g, act, names)
             player, turn = g.player, g.turn + 1
             try:
+                info = _card_info(g, act, book)
+                book.observe(g, act)
                 g.apply(act)
             except IllegalMove as exc:
                 raise InvalidParameter(f"the game's action #{k - 1}: {g.describe(act)}: "
@@ -199,14 +254,17 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             if best is not None and cert and _same_move(cert[0], act):
                 cert = cert[1:]
                 rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                                 "certificate", 0.0))
+                                 "certificate", 0.0, info, _best_of(rows)))
                 _tick(progress, k)
                 continue
         else:
-            text, player, turn, act = "the deal", None, None, None
-        if g.over:
+            text, player, turn, act, info = "the deal", None, None, None, _NO_CARD
+        if g.over or g.today_end is not None:
+            # over, or past the end of today's rules in an older game (older_games):
+            # nothing still needed can be played, no point can be scored
             best, cert = g.score, []
-            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0))
+            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0,
+                             info, _best_of(rows)))
             _tick(progress, k)
             continue
         out, seconds = _solve(g, method, position_limit, deadline)
@@ -217,14 +275,14 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                 best, cert = upper, out.actions    # a refereed game reaches the bound
             rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
                              "DECIDED" if best is not None else Status.UNKNOWN.value, out.method,
-                             seconds))
+                             seconds, info, _best_of(rows)))
             if best is not None:
                 upper = best
         else:
             best, cert = out.score, out.actions
             upper = best
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                             out.method, seconds))
+                             out.method, seconds, info, _best_of(rows)))
         _tick(progress, k)
     end = g.condition.describe() + (f": {g.cause}" if g.cause else "") if g.over \
         else "not over after the last action"
@@ -252,10 +310,48 @@ def _same_move(planned: Action, played: Action) -> bool:
     return planned == played or (planned.is_clue and played.is_clue)
 
 
+@dataclass(frozen=True)
+class CardInfo:
+    """What a row says of the card its action moved: the slot, the name, what its
+    holder could know it was, and the action's class if it kept the best score
+    and if it lowered it (``hidden_knowledge.seen``)."""
+
+    slot: int | None = None
+    card: str | None = None
+    knew: tuple[str, ...] | None = None
+    seen_kept: str | None = None
+    seen_lost: str | None = None
+
+
+_NO_CARD = CardInfo()
+
+
+def _card_info(g: Game, act: Action, book: ClueBook) -> CardInfo:
+    """The slot and name of the card ``act`` moves at ``g`` (before it), what its
+    holder could know it to be, and the action's class (``hidden_knowledge``)."""
+    if act.is_clue:
+        return CardInfo(seen_kept="tempo", seen_lost="tempo")
+    if not act.is_move or not isinstance(act.target, int) \
+            or not 0 <= act.target < g.deck.N or g.over:
+        return _NO_CARD     # an end of game, or an illegal move the referee names next
+    knew = book.knew(g, act.target)
+    names = tuple(identity_name(g.rules, c.value, c.color) for c in knew)
+    return CardInfo(slot_of(g, act.target), card_name(g.rules, g.deck, act.target), names,
+                    seen_class(g, act, knew), seen_class(g, act, knew, lost=True))
+
+
 def _row(k: int, turn, player, act, text: str, g: Game, best, lower, upper, status: str,
-         method: str, seconds: float) -> Row:
+         method: str, seconds: float, info: CardInfo = _NO_CARD,
+         before: int | None = None) -> Row:
+    lost = before is not None and best is not None and best < before
     return Row(k, turn, player, act, text, sum(g.piles), best, lower, upper,
-               g.max_reachable, status, method, seconds)
+               g.max_reachable, status, method, seconds, info.slot, info.card, info.knew,
+               info.seen_lost if lost else info.seen_kept, pace=hanablive_pace(g))
+
+
+def _best_of(rows: list[Row]) -> int | None:
+    """The best score at the last position so far (None: none, or undecided)."""
+    return rows[-1].best if rows else None
 
 
 def _tick(progress: Callable[[int], None] | None, k: int) -> None:

@@ -15,7 +15,7 @@ import html
 import json
 import re
 
-from .game import GameView, bounds, positions, suits
+from .game import GameView, bounds, explanation, positions, suits
 from .game_chart import chart
 from .game_figure import BAND, BEST, MAX, SCORE
 from .game_html_template import TEMPLATE
@@ -48,6 +48,7 @@ def data(view: GameView) -> dict:
         "texts": [r.text for r in post.rows], "turns": [r.turn for r in post.rows],
         "rows": shown, "undecided": [r.best is None for r in post.rows],
         "drops": {str(d.position): [d.before, d.after] for d in post.drops},
+        "why": {str(d.position): explanation(view, d) for d in post.drops},
         "touched": [s["touched"] for s in states],
         "check": [{key: s[key] for key in CHECKED} for s in states],
         "alarm": ALARM, "lines": {"score": SCORE, "best": BEST, "max": MAX, "band": BAND},

@@ -36,6 +36,8 @@ button:hover { background: #eee; }
 .legend i { display: inline-block; width: 22px; height: 0; vertical-align: middle; margin: 0 4px 0 12px; }
 #now { font-size: 16px; font-weight: bold; margin: 4px 0 0; min-height: 22px; }
 #now.lost { color: #c62828; }
+#why { margin: 2px 0 0; padding: 0 0 0 18px; font-size: 14px; color: #333; max-width: 60em; }
+#why:empty { display: none; }
 .stats { display: flex; gap: 18px; flex-wrap: wrap; margin: 2px 0 8px; font-variant-numeric: tabular-nums; }
 .stat b { font-size: 15px; }
 .stat.warn b { color: #c62828; }
@@ -75,6 +77,7 @@ __BUTTONS__
 __CHART__
 <div class="legend" id="legend"></div>
 <div id="now"></div>
+<ul id="why"></ul>
 <div class="stats">
   <span class="stat">score (piles) <b id="score"></b></span>
   <span class="stat">best still reachable <b id="best"></b></span>
@@ -202,6 +205,13 @@ function render() {
   now.className = drop ? "lost" : "";
   const fell = drop ? " \u2014 best score " + drop[0] + " \u2192 " + drop[1] : "";
   now.textContent = step === 0 ? "the deal" : "turn " + D.turns[step] + ": " + D.texts[step] + fell;
+  const why = $("why");
+  why.replaceChildren();
+  for (const line of (drop && D.why[String(step)]) || []) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    why.appendChild(li);
+  }
   $("score").textContent = score + " of " + D.target;
   $("best").textContent = bestText(step);
   $("max").textContent = String(max);
