@@ -176,6 +176,9 @@ def test_dash_and_devices(tmp_path, game):
     assert "c wrote" not in res.output and "score" in res.stderr
     res = run(["analyze", game, "--refutations", "-"])
     assert res.exit_code == 2 and "--refutations - is not possible" in res.stderr
+    res = run(["hle", "play", "--games", 1, "--out", "-"])
+    assert res.exit_code == 2 and "--out - is not possible" in res.stderr
+    assert not os.path.exists("-")
     res = run(["analyze", game, "--csv", "-", "--json"])
     assert res.exit_code == 2 and "cannot both go to stdout" in res.stderr
     res = run(["analyze", game, "--csv", "/dev/full", "--force"])
