@@ -83,10 +83,10 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     """
     from ..interop.hle import require
     from ..interop.hle_agents import check_seed, play_game
-    require()
-    check_seed(seed, games)
     from .common import not_stdout
     not_stdout("hle play", "--out", out_dir, "a folder (the game files and games.csv)")
+    require()
+    check_seed(seed, games)
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise UsageError(f"hle play: --out {out_dir} is a file, not a folder")
     csv_path = csv_path or os.path.join(out_dir, "games.csv")
