@@ -361,8 +361,9 @@ def dimacs_verdict(deck: Deck, h: int, enc, answer: DimacsAnswer, path: str,
             raise CertificateError(f"{where(path, v_line)}: falsifies clause {bad} of the "
                                    "encoding: not a model of it")
     if proof is not None and answer.sat is not False:
-        raise UsageError(f"decode: --proof goes with an UNSATISFIABLE answer; {path} says "
-                         f"{'SATISFIABLE' if answer.sat else 'nothing decided'}")
+        raise UsageError("decode: {proof} goes with an UNSATISFIABLE answer; "
+                         f"{path} says {'SATISFIABLE' if answer.sat else 'nothing decided'}",
+                         "proof")
     if answer.sat is False:
         if answer.lits:
             raise contradiction(deck, h, plays, path, s_line, "UNSATISFIABLE", v_line)
