@@ -271,7 +271,8 @@ class CnfEnds:
         no clue (no token, or nobody else who can be clued)."""
         p, holds = self.lay.players, self.holds[k]
         stuck = self.var("stuck", k)
-        no_token = [self.tok[k][0]] if self.lay.tokens is not None else []
+        # fewer tokens than a clue costs (one unit, or two halves in Clue Starved)
+        no_token = self.tok[k][:self.lay.clue_cost] if self.lay.tokens is not None else []
         has = self.cluable.get(k)
         if has is None:               # a clue is legal without touching anything
             self.add(-stuck, *no_token)

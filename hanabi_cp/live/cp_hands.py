@@ -234,7 +234,11 @@ class CpEnds:
         if self.lay.tokens is None:
             m.add(no_token == 0)
         else:
-            m.add(self.tok[k] == 0).only_enforce_if(no_token)
+            # fewer tokens than a clue costs (one unit, or two halves in Clue Starved)
+            if self.lay.clue_cost == 1:
+                m.add(self.tok[k] == 0).only_enforce_if(no_token)
+            else:
+                m.add(self.tok[k] < self.lay.clue_cost).only_enforce_if(no_token)
         holds, has = self.holds[k], self.cluable.get(k)
         if has is None:               # a clue is legal without touching anything
             m.add_implication(stuck, no_token)

@@ -138,11 +138,13 @@ class Game:
     lost_counts: list[int] = field(default_factory=list)
     caps: list[int] = field(default_factory=list)
     tables: Tables | None = None
+    # the type of the game's last clue (True: colour), which Alternating Clues forbids next
+    last_clue: bool | None = None
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
         tables = Tables(deck, rules)
-        g = cls(deck, rules, piles=[0] * deck.c, clues=rules.clues, tables=tables,
+        g = cls(deck, rules, piles=[0] * deck.c, clues=rules.max_tokens, tables=tables,
                 lost_counts=[0] * (deck.n * deck.c))
         g.caps = [g._cap(k) for k in range(deck.c)]
         H, N = rules.hand_size, deck.N
@@ -204,10 +206,17 @@ class Game:
 
     def can_discard(self) -> bool:
         # clues is None exactly when the rules give unlimited tokens
-        return self.clues is None or self.clues < (self.rules.clues or 0)
+        return self.clues is None or self.clues < (self.rules.max_tokens or 0) \
+            or self.rules.discard_at_max
 
     def has_token(self) -> bool:
-        return self.clues is None or self.clues > 0
+        return self.clues is None or self.clues >= self.rules.clue_cost
+
+    def tokens_text(self) -> str:
+        """The token count as the rules count it, e.g. "8 of 8 clue tokens" (Clue
+        Starved counts halves)."""
+        unit = "half clue tokens" if self.rules.clue_cost == 2 else "clue tokens"
+        return f"{self.clues} of {self.rules.max_tokens} {unit}"
 
     def cluable(self, p: int) -> bool:
         """Whether the player to move could clue player p (tokens aside)."""
@@ -248,7 +257,8 @@ class Game:
         """A legal clue to player p (see ``some_clue``)."""
         assert self.tables is not None
         return some_clue(self.rules, self.tables.clues,
-                         [self.deck.cards[o] for o in self.hands[p]], p)
+                         [self.deck.cards[o] for o in self.hands[p]], p,
+                         self.last_clue if self.rules.alternating_clues else None)
 
     # ---- moves -------------------------------------------------------------
 
@@ -287,14 +297,14 @@ class Game:
             raise IllegalMove(f"player {me} does not hold this card")
         if action.kind is Kind.DISCARD:
             if not self.can_discard():
-                raise IllegalMove(f"cannot discard with {self.clues} of {self.rules.clues} clue tokens")
+                raise IllegalMove(f"cannot discard with {self.tokens_text()}")
             self._gain_clue()
             self._lose(order)
         else:
             a, k = self.card(order)
             if self.piles[k - 1] + 1 == a:
                 self.piles[k - 1] = a
-                if a == self.deck.n:
+                if a == self.deck.n and self.rules.top_gives_token:
                     self._gain_clue()
             else:
                 self.strikes += 1
@@ -331,7 +341,8 @@ class Game:
 
     def _clue(self, action: Action, me: int) -> None:
         if not self.has_token():
-            raise IllegalMove("cannot clue with no clue tokens")
+            raise IllegalMove("cannot clue with no clue tokens" if self.rules.clue_cost == 1
+                              else f"cannot clue with {self.tokens_text()} (a clue costs 2)")
         p = action.target
         if not isinstance(p, int) or not 0 <= p < self.rules.players or p == me:
             raise IllegalMove(f"player {me} cannot clue player {p}")
@@ -347,11 +358,16 @@ class Game:
                 v.touches(is_color, action.value, k - 1, a)
                 for a, k in map(self.card, self.hands[p])):
             raise IllegalMove(f"the clue touches no card of player {p}")
+        if self.rules.alternating_clues and self.last_clue is is_color:
+            was, need = ("color", "rank") if is_color else ("rank", "color")
+            raise IllegalMove(f"the previous clue was a {was} clue: in Alternating Clues "
+                              f"this one must be a {need} clue")
         if self.clues is not None:
-            self.clues -= 1
+            self.clues -= self.rules.clue_cost
+        self.last_clue = is_color
 
     def _gain_clue(self) -> None:
-        if self.clues is not None and self.clues < (self.rules.clues or 0):
+        if self.clues is not None and self.clues < (self.rules.max_tokens or 0):
             self.clues += 1
 
     def _last_card_drawn(self) -> None:
@@ -416,11 +432,14 @@ class Game:
         return str(action)
 
 
-def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int) -> Action:
+def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int,
+              avoid: bool | None = None) -> Action:
     """A legal clue to player p holding ``hand``: the rank of the first card a rank
     clue touches (its own rank if the variant allows), else a color that touches one,
-    else (where a clue may touch nothing) the first legal value."""
-    ranks, colors = v.clue_values(False), v.clue_values(True)
+    else (where a clue may touch nothing) the first legal value.  ``avoid``: a clue
+    type that may not be given (True: colour; Alternating Clues' previous type)."""
+    ranks = () if avoid is False else v.clue_values(False)
+    colors = () if avoid is True else v.clue_values(True)
     for a, k in hand:
         if a in ranks and v.touches(False, a, k - 1, a):
             return Action.rank_clue(p, a)
@@ -430,7 +449,7 @@ def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int) -> Action:
         for x in colors:
             if v.touches(True, x, k - 1, a):
                 return Action.color_clue(p, x)
-    if ranks and (rules.empty_clues or v.always_legal(False)):
+    if ranks and (rules.empty_clues or v.always_legal(False)) or not colors:
         return Action.rank_clue(p, ranks[0])
     return Action.color_clue(p, colors[0])
 

@@ -58,8 +58,9 @@ def refuses(start: Game) -> str | None:
     if rules.all_or_nothing:
         return ("all or nothing: its zero scores (a player without card or token) are not "
                 "in the encodings; use search")
-    if rules.clues is not None and rules.clues > MAX_TOKENS:
-        return (f"at most {MAX_TOKENS} clue tokens (found {rules.clues}): the encodings "
+    if rules.max_tokens is not None and rules.max_tokens > MAX_TOKENS:
+        found = rules.clues if rules.clue_cost == 1 else f"{rules.max_tokens} half"
+        return (f"at most {MAX_TOKENS} clue tokens (found {found}): the encodings "
                 f"count tokens one-hot per slot; use unlimited clues or another method")
     left, H = start.deck.N - start.drawn, rules.hand_size
     if left and any(len(hand) != H for hand in start.hands):
@@ -114,11 +115,15 @@ class Layout:
     turns).  ``slots`` bounds the slots a game can use (``slot_count``).
     ``hands`` counts each player's cards before the tail's first slot: H each
     while the deck lasts (a legal game's hands are full until the last draw), else
-    the position's counts.  ``run_cap`` bounds a run of clues (the token maximum,
+    the position's counts.  ``run_cap`` bounds a run of clues (the clues the token maximum pays for,
     or p + 1 with unlimited tokens: note §2).  ``strikes_left``: the strikes the
     rest of the game may add without striking out.  ``touchable[i]``: some legal
     clue touches card i; ``free_clue``: a clue is legal without touching.
     ``deck_play``: the last card may be played from the deck (at its own slot).
+    The token rules a variant may change (encodings/variants.md, 7): ``tokens``
+    and ``tokens_now`` count units of which a clue spends ``clue_cost``;
+    ``top_token``: a completed pile gives one back; ``discard_at_max``: a discard
+    is legal at the maximum (it then gives none).
     """
 
     N: int
@@ -144,6 +149,9 @@ class Layout:
     deck_play: bool
     speedrun: bool
     early_ends: bool         # hanab.live's ends once nothing more can score
+    clue_cost: int = 1
+    top_token: bool = True
+    discard_at_max: bool = False
 
     @classmethod
     def of(cls, start: Game) -> Layout:
@@ -164,11 +172,12 @@ class Layout:
         turns_left = None if left or not rules.final_round or start.end_turn is None \
             else start.end_turn - start.turn
         return cls(N, slot_count(start), p, H, start.player, left - 1, draw_slot, owner,
-                   live, hands, cap, rules.clues, start.clues,
+                   live, hands, cap, rules.max_tokens, start.clues,
                    rules.strikes - 1 - start.strikes, rules.final_round, turns_left,
                    list(start.piles), list(tables.touchable), tables.all_touchable,
                    tables.free_clue, rules.deck_plays and left > 0, rules.speedrun,
-                   rules.early_ends)
+                   rules.early_ends, rules.clue_cost, rules.top_gives_token,
+                   rules.discard_at_max)
 
     @property
     def tail(self) -> range:

@@ -140,7 +140,13 @@ class LiveSearch:
         self.n, self.c, self.N, self.p, self.H = n, c, N, rules.players, rules.hand_size
         self.target = n * c
         self.free_clues = rules.clues is None
-        self.max_clues = FREE if rules.clues is None else rules.clues
+        # the token rules (encodings/variants.md, 7): tokens are counted in the units
+        # a clue spends ``clue_cost`` of (Clue Starved: halves); the bounds below
+        # count a clue as one unit, which only lets them clue more
+        self.max_clues = FREE if rules.max_tokens is None else rules.max_tokens
+        self.clue_cost = rules.clue_cost
+        self.top_token = rules.top_gives_token
+        self.discard_at_max = rules.discard_at_max
         # all or nothing has no final round; a deck play draws and plays the last card
         self.final_round = rules.final_round and not rules.all_or_nothing
         self.deck_plays = rules.deck_plays
@@ -239,7 +245,7 @@ class LiveSearch:
         if self.strikes >= r.strikes or self.failed():
             return True
         me = self.turn % self.p
-        if r.all_or_nothing and not self.hands[me] and self.clues < 1:
+        if r.all_or_nothing and not self.hands[me] and self.clues < self.clue_cost:
             return True
         if self.end_turn is not None:
             if self.turn >= self.end_turn:
@@ -262,7 +268,7 @@ class LiveSearch:
         if self.strikes >= r.strikes or self.failed():
             return 0
         # hanab.live checks the softlock before the score (even a won game scores 0)
-        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < 1:
+        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < self.clue_cost:
             return 0
         return self.score
 
@@ -285,7 +291,7 @@ class LiveSearch:
 
     def can_clue(self) -> bool:
         me = self.turn % self.p
-        if self.clues <= 0:
+        if self.clues < self.clue_cost:
             return False
         if self.free_clue:
             return True
@@ -315,7 +321,7 @@ class LiveSearch:
         saved = (kind, order, self.clues, self.strikes, self.end_turn, self.score)
         if kind == CLUE:
             if not self.free_clues:
-                self.clues -= 1
+                self.clues -= self.clue_cost
             self.turn += 1
             self.trail.append(saved + (-1, -1, -1))
             return
@@ -341,7 +347,7 @@ class LiveSearch:
             if self.piles[k] + 1 == self.val[order]:
                 self.piles[k] += 1
                 self.score += 1
-                if self.val[order] == self.n and self.clues < self.max_clues:
+                if self.val[order] == self.n and self.clues < self.max_clues and self.top_token:
                     self.clues += 1
             else:
                 self.strikes += 1
@@ -868,7 +874,7 @@ class LiveSearch:
         me = self.turn % self.p
         hand = self.hands[me]
         piles, val, col, cid = self.piles, self.val, self.col, self.cid
-        can_discard = self.free_clues or self.clues < self.max_clues
+        can_discard = self.free_clues or self.clues < self.max_clues or self.discard_at_max
         plays, spare, needed, seen = [], [], [], set()
         trash: list[int] = []          # one trash card per touchability (see ``key``)
         caps, touchable = self.caps, self.touchable

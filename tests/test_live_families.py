@@ -1,0 +1,160 @@
+"""hanab.live's rule-changing variant families (encodings/variants.md, 7) on tiny decks:
+from the deal and from positions reached by random legal play, search, sat and cpsat
+agree with brute force on the answer and the best score, every certificate replays
+from the position, and each family's rule changes some answer (the rule is not
+idle on the sample)."""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import replace
+
+import pytest
+
+from hanabi_cp.live.actions import Action
+from hanabi_cp.live.referee import Game, replay
+from hanabi_cp.live.rules import Rules
+from hanabi_cp.live.solve import live_methods, solve_position
+from hanabi_cp.live.variants import Variant, all_variants, derive_clue_colors, variant
+from hanabi_cp.model import Deck
+from hanabi_cp.method_registry import SolveOptions, Status
+
+# Per family: the rule's field of Variant (turned off for the counterpart that shows
+# the rule is not idle), and the sample size (positions; sat and cpsat take the first
+# ENCODED of them).
+FAMILIES = {
+    "Throw It in a Hole": "throw_it_in_a_hole",
+}
+COUNT = 150
+BITING = 25
+ENCODED = 60
+
+
+@functools.cache
+def members(family: str) -> tuple[Variant, ...]:
+    return tuple(v for v in all_variants() if v.name.startswith(family) and v.unsupported() is None)
+
+
+def tiny_variant(v: Variant, c: int) -> Variant:
+    """``v`` on its last c suits (so a tiny deck holds its special suit), rules kept."""
+    suits = v.suits[-c:]
+    return replace(v, suits=suits, clue_colors=derive_clue_colors(suits))
+
+
+def tiny_position(rng: random.Random, family: str) -> Game:
+    """A tiny deck of a random member of the family, random options, and a position a
+    few random legal moves after the deal."""
+    while True:
+        n, c = rng.randint(1, 3), rng.randint(1, 3)
+        cards = [(a, k) for a in range(1, n + 1) for k in range(1, c + 1)
+                 for _ in range(rng.randint(1, 2))]
+        if len(cards) <= 8:
+            break
+    rng.shuffle(cards)
+    deck = Deck.of(cards, n, c)
+    v = tiny_variant(rng.choice(members(family)), c)
+    flags = {name: rng.random() < 0.15 for name in ("empty_clues", "speedrun", "all_or_nothing")}
+    flags["deck_plays"] = rng.random() < 0.15 and not v.discard_at_max
+    flags["early_ends"] = rng.random() < 0.85
+    players = rng.randint(2, 3)
+    rules = Rules(players, rng.randint(1, 2), rng.choice([0, 1, 2, 3, None]), rng.randint(1, 3),
+                  final_round=rng.random() < 0.85, first_player=rng.randrange(players),
+                  variant=v, **flags)
+    g = Game.start(deck, rules)
+    for _ in range(rng.randint(0, 4)):
+        moves = list(g.legal_actions())
+        if not moves:
+            break
+        g.apply(rng.choice(moves))
+    return g
+
+
+@functools.cache
+def oracle(family: str, seed: int = 45, count: int = COUNT) -> list:
+    """(position, brute force's best) for the deals where the rule changes the best
+    score (``biting``), then ``count`` random positions."""
+    rng = random.Random(seed)
+    out = list(biting(family))
+    for _ in range(count):
+        g = tiny_position(rng, family)
+        out.append((g, solve_position(g, "brute", SolveOptions(maximize=True))))
+    return out
+
+
+@functools.cache
+def biting(family: str, seed: int = 4500, most: int = BITING, scan: int = 5000) -> list:
+    """Up to ``most`` deals (of the first ``scan`` random ones) whose best score under
+    the variant differs from that under the variant without the family's rule, with
+    brute force's best under the variant: where a method that ignored the rule errs."""
+    rng, field, out = random.Random(seed), FAMILIES[family], []
+    for _ in range(scan):
+        g = tiny_position(rng, family)
+        g = Game.start(g.deck, g.rules)
+        v = g.rules.variant
+        assert v is not None
+        best = solve_position(g, "brute", SolveOptions(maximize=True))
+        plain = Game.start(g.deck, replace(g.rules, variant=replace(v, **{field: False})))
+        if solve_position(plain, "brute", SolveOptions(maximize=True)).score != best.score:
+            out.append((g, best))
+            if len(out) == most:
+                break
+    return out
+
+
+def check(name: str, sample: list) -> int:
+    method, compared = live_methods()[name], 0
+    for g, best in sample:
+        if method.refuses(g) is not None:
+            continue
+        compared += 1
+        for maximize in (False, True):
+            got = solve_position(g, name, SolveOptions(maximize=maximize))
+            where = (str(g.deck), g.rules, g.turn, maximize)
+            assert got.status is best.status, where
+            assert got.score == (best.score if maximize else None), where
+            if got.actions is not None:
+                rep = replay(g.deck, g.rules, got.actions, g)
+                assert got.verified and rep.legal and rep.complete, where
+                assert rep.score == (got.score if maximize else rep.score), where
+    return compared
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_sample_has_both_answers_and_positions(family):
+    sample = oracle(family)
+    assert {out.status for _, out in sample} == {Status.WINNABLE, Status.UNWINNABLE}
+    assert sum(g.turn > 0 for g, _ in sample) > len(sample) // 3
+    for g, out in sample:
+        if out.actions is not None:
+            rep = replay(g.deck, g.rules, out.actions, g)
+            assert rep.legal and rep.complete and rep.score == out.score
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_the_rule_changes_some_best_scores(family):
+    assert len(biting(family)) >= 10
+
+
+@pytest.mark.parametrize("method", ["search", "sat", "cpsat"])
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_method_equals_brute(family, method):
+    sample = oracle(family)
+    assert check(method, sample if method == "search" else sample[:ENCODED]) > 0
+
+
+def the_red_pile_completed(rules: Rules) -> Game:
+    """Two clues, then 1:1 and 2:1 played: the red pile (top value 2) complete."""
+    deck = Deck.of([(1, 1), (1, 2), (2, 1), (2, 2), (1, 1), (1, 2)], 2, 2)
+    g = Game.start(deck, rules)
+    for act in (Action.rank_clue(1, 2), Action.rank_clue(0, 1), Action.play(0), Action.play(2)):
+        g.apply(act)
+    assert g.piles == [2, 0]
+    return g
+
+
+def test_throw_it_in_a_hole_gives_no_token_for_a_completed_pile():
+    v = variant("Throw It in a Hole (4 Suits)")
+    rules = Rules.for_players(2, hand_size=2, clues=2, variant=v)
+    assert the_red_pile_completed(rules).clues == 0
+    assert the_red_pile_completed(replace(rules, variant=replace(v, throw_it_in_a_hole=False))).clues == 1
