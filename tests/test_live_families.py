@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from hanabi_cp.live.actions import Action
-from hanabi_cp.live.referee import Game, replay
+from hanabi_cp.live.referee import Game, IllegalMove, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.solve import live_methods, solve_position
 from hanabi_cp.live.variants import Variant, all_variants, derive_clue_colors, variant
@@ -25,6 +25,7 @@ from hanabi_cp.method_registry import SolveOptions, Status
 # ENCODED of them).
 FAMILIES = {
     "Throw It in a Hole": "throw_it_in_a_hole",
+    "Clue Starved": "clue_starved",
 }
 COUNT = 150
 BITING = 25
@@ -158,3 +159,28 @@ def test_throw_it_in_a_hole_gives_no_token_for_a_completed_pile():
     rules = Rules.for_players(2, hand_size=2, clues=2, variant=v)
     assert the_red_pile_completed(rules).clues == 0
     assert the_red_pile_completed(replace(rules, variant=replace(v, throw_it_in_a_hole=False))).clues == 1
+
+
+def test_clue_starved_counts_half_tokens():
+    v = variant("Clue Starved (5 Suits)")
+    deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2), (2, 1)], 2, 2)
+    g = Game.start(deck, Rules.for_players(2, hand_size=2, clues=1, variant=v))
+    assert g.clues == 2 and not g.can_discard()          # 1 token: 2 halves, the maximum
+    g.apply(Action.rank_clue(1, 1))                       # a clue spends both halves
+    assert g.clues == 0 and not g.can_clue()
+    g.apply(Action.discard(2))                            # a discard gives half a token back
+    assert g.clues == 1 and not g.can_clue()
+    with pytest.raises(IllegalMove, match="cannot clue with 1 of 2 half clue tokens"):
+        g.apply(Action.rank_clue(1, 1))
+    g.apply(Action.play(0))
+    g.apply(Action.discard(3))                            # the second half: one clue again
+    assert g.clues == 2 and g.can_clue()
+
+
+@pytest.mark.parametrize("name", ["Clue Starved (5 Suits)", "Throw It in a Hole (5 Suits)"])
+def test_the_strategies_refuse_a_family_whose_token_rules_they_do_not_know(name):
+    from hanabi_cp.errors import InvalidParameter
+    from hanabi_cp.players.game import check_clues
+    from hanabi_cp.generators import standard_deck
+    with pytest.raises(InvalidParameter, match="clue-token and clue rules"):
+        check_clues(standard_deck(5, 5), Rules.for_players(3, variant=variant(name)))

@@ -254,6 +254,16 @@ class Variant:
                     return f"{s.name} {rank}"
         return None
 
+    def unsupported_by_players(self) -> str:
+        """The first rule of play beyond the deck and clue touch that the variant
+        changes, in words (for the strategies, which know none of them)."""
+        for rule, words in (("clue_starved", "a discard gives half a clue token"),
+                            ("throw_it_in_a_hole", "a completed stack gives no clue token"),
+                            ("alternating_clues", "a clue must differ in type from the previous one")):
+            if getattr(self, rule):
+                return words
+        return "a discard is legal with every clue token"
+
     # ---- what hanabi-cp models -------------------------------------------------
 
     def unsupported(self) -> str | None:
@@ -272,8 +282,6 @@ class Variant:
             return "Up or Down (stacks go up or down, START cards)"
         if self.sudoku:
             return "Sudoku"
-        if self.clue_starved:
-            return "Clue Starved (a discard gives half a clue token)"
         if self.alternating_clues:
             return "Alternating Clues (a clue must differ in type from the previous one)"
         for s in self.suits:

@@ -65,6 +65,12 @@ def check_clues(deck: Deck, rules: Rules) -> None:
     ranks; restricted clues), in one line."""
     if rules.variant is None:
         return
+    if rules.clue_cost != 1 or not rules.top_gives_token or rules.discard_at_max \
+            or rules.alternating_clues:
+        raise InvalidParameter(
+            f"the strategies play by No Variant's clue-token and clue rules; the variant "
+            f"{rules.variant.name!r} changes them ({rules.variant.unsupported_by_players()}), "
+            f"so they cannot play it")
     v = clue_rules(rules, deck)
     colors, ranks = v.clue_values(True), v.clue_values(False)
     plain = len(colors) >= deck.c and all(r in ranks for r in range(1, deck.n + 1)) and all(
