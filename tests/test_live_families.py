@@ -14,19 +14,31 @@ import pytest
 
 from hanabi_cp.live.actions import Action
 from hanabi_cp.live.referee import Game, IllegalMove, replay
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.live.rules import Rules, RulesError
 from hanabi_cp.live.solve import live_methods, solve_position
 from hanabi_cp.live.variants import Variant, all_variants, derive_clue_colors, variant
 from hanabi_cp.model import Deck
 from hanabi_cp.method_registry import SolveOptions, Status
 
-# Per family: the rule's field of Variant (turned off for the counterpart that shows
-# the rule is not idle), and the sample size (positions; sat and cpsat take the first
-# ENCODED of them).
+
+
+def _flag(field: str) -> tuple:
+    return (lambda v: getattr(v, field), lambda v: replace(v, **{field: False}))
+
+
+def _uninverted(v: Variant) -> Variant:
+    return replace(v, suits=tuple(replace(s, inverted=False) for s in v.suits))
+
+
+# Per family: which variants are its members, and the variant without the family's
+# rule (the counterpart that shows the rule is not idle on the sample).
 FAMILIES = {
-    "Throw It in a Hole": "throw_it_in_a_hole",
-    "Clue Starved": "clue_starved",
+    "Throw It in a Hole": _flag("throw_it_in_a_hole"),
+    "Clue Starved": _flag("clue_starved"),
+    "Orange": (lambda v: v.discard_at_max, _uninverted),
 }
+# Random positions per family, deals where the rule changes the best score, and how
+# many of the sample sat and cpsat take (the first ENCODED).
 COUNT = 150
 BITING = 25
 ENCODED = 60
@@ -34,7 +46,8 @@ ENCODED = 60
 
 @functools.cache
 def members(family: str) -> tuple[Variant, ...]:
-    return tuple(v for v in all_variants() if v.name.startswith(family) and v.unsupported() is None)
+    member = FAMILIES[family][0]
+    return tuple(v for v in all_variants() if member(v) and v.unsupported() is None)
 
 
 def tiny_variant(v: Variant, c: int) -> Variant:
@@ -54,7 +67,10 @@ def tiny_position(rng: random.Random, family: str) -> Game:
             break
     rng.shuffle(cards)
     deck = Deck.of(cards, n, c)
-    v = tiny_variant(rng.choice(members(family)), c)
+    while True:         # (an Orange suit may not be among the last c)
+        v = tiny_variant(rng.choice(members(family)), c)
+        if FAMILIES[family][0](v):
+            break
     flags = {name: rng.random() < 0.15 for name in ("empty_clues", "speedrun", "all_or_nothing")}
     flags["deck_plays"] = rng.random() < 0.15 and not v.discard_at_max
     flags["early_ends"] = rng.random() < 0.85
@@ -88,14 +104,14 @@ def biting(family: str, seed: int = 4500, most: int = BITING, scan: int = 5000) 
     """Up to ``most`` deals (of the first ``scan`` random ones) whose best score under
     the variant differs from that under the variant without the family's rule, with
     brute force's best under the variant: where a method that ignored the rule errs."""
-    rng, field, out = random.Random(seed), FAMILIES[family], []
+    rng, without, out = random.Random(seed), FAMILIES[family][1], []
     for _ in range(scan):
         g = tiny_position(rng, family)
         g = Game.start(g.deck, g.rules)
         v = g.rules.variant
         assert v is not None
         best = solve_position(g, "brute", SolveOptions(maximize=True))
-        plain = Game.start(g.deck, replace(g.rules, variant=replace(v, **{field: False})))
+        plain = Game.start(g.deck, replace(g.rules, variant=without(v)))
         if solve_position(plain, "brute", SolveOptions(maximize=True)).score != best.score:
             out.append((g, best))
             if len(out) == most:
@@ -184,3 +200,17 @@ def test_the_strategies_refuse_a_family_whose_token_rules_they_do_not_know(name)
     from hanabi_cp.generators import standard_deck
     with pytest.raises(InvalidParameter, match="clue-token and clue rules"):
         check_clues(standard_deck(5, 5), Rules.for_players(3, variant=variant(name)))
+
+
+def test_orange_discards_at_the_maximum_for_nothing_and_refuses_deck_plays():
+    v = variant("Orange (5 Suits)")
+    deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1)], 2, 2)
+    g = Game.start(deck, Rules.for_players(2, hand_size=2, clues=1, variant=v))
+    assert g.clues == 1 and g.can_discard()
+    g.apply(Action.discard(1))                           # at the maximum: legal, no token
+    assert g.clues == 1
+    plain = Game.start(deck, Rules.for_players(2, hand_size=2, clues=1, variant=_uninverted(v)))
+    with pytest.raises(IllegalMove, match="cannot discard with 1 of 1 clue tokens"):
+        plain.apply(Action.discard(1))
+    with pytest.raises(RulesError, match="deck plays in 'Orange \\(5 Suits\\)' are not supported"):
+        Rules.for_players(2, variant=v, deck_plays=True)

@@ -284,9 +284,6 @@ class Variant:
             return "Sudoku"
         if self.alternating_clues:
             return "Alternating Clues (a clue must differ in type from the previous one)"
-        for s in self.suits:
-            if s.inverted:
-                return f"the {s.name} suit (playing and discarding its cards are swapped)"
         return None
 
 
