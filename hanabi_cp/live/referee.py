@@ -454,6 +454,20 @@ def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int,
     return Action.color_clue(p, colors[0])
 
 
+def typed_clues(start: Game, actions: Iterable[Action]) -> list[Action]:
+    """``actions`` from ``start`` with each clue replaced by ``Game.some_clue`` to the
+    same player in the state it is given in: in Alternating Clues, a method that
+    chooses no clue contents (the search) gets their types right this way, as every
+    clue it gives has a legal one (encodings/variants.md, 7.4)."""
+    g, out = start.copy(), []
+    for act in actions:
+        if act.is_clue and isinstance(act.target, int) and g.cluable(act.target):
+            act = g.some_clue(act.target)
+        g.apply(act)
+        out.append(act)
+    return out
+
+
 @dataclass(frozen=True)
 class LiveReplay:
     legal: bool              # every action was legal

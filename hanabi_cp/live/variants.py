@@ -283,7 +283,11 @@ class Variant:
         if self.sudoku:
             return "Sudoku"
         if self.alternating_clues:
-            return "Alternating Clues (a clue must differ in type from the previous one)"
+            one = self.one_type_touches()
+            if one is not None or not (self.clue_values(True) and self.clue_values(False)):
+                return (f"Alternating Clues (a clue must differ in type from the previous one) "
+                        f"with a card one clue type alone touches ({one}): the last clue's "
+                        f"type then decides who can be clued")
         return None
 
 

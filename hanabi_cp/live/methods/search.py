@@ -46,7 +46,7 @@ from ...runtime.deadline import TimeUp, ambient
 from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
-from ..referee import Game, some_clue
+from ..referee import Game, some_clue, typed_clues
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
 PLAY, DISCARD, CLUE = 0, 1, 2
@@ -1237,7 +1237,10 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     gc.disable()
     try:
         with ambient(options.clock()):      # the lost-deck reasons poll it
-            return _maximize(s, start) if options.maximize else _decide(s, start)
+            out = _maximize(s, start) if options.maximize else _decide(s, start)
+        if out.actions is not None and start.rules.alternating_clues:
+            out.actions = typed_clues(start, out.actions)
+        return out
     finally:
         sys.setrecursionlimit(old)
         if collecting:
