@@ -11,14 +11,18 @@ Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
   the first player (0 unless the rules say otherwise) moves first, then the next
   ones in turn;
 - play a card from your hand: if it is the next of its color, the pile grows (a card
-  of the top value n gives a clue token back, if below the maximum); otherwise it is
-  a strike and the card is lost.  With deck plays, the last card of the deck may be
-  played from it (drawn and played at once);
-- discard a card: only below the maximum of clue tokens; gives one back;
+  of the top value n gives a clue token back, if below the maximum, but not in
+  Throw It in a Hole); otherwise it is a strike and the card is lost.  With deck
+  plays, the last card of the deck may be played from it (drawn and played at once);
+- discard a card: only below the maximum of clue tokens (at any count in a variant
+  with an Orange suit); gives one back, if below the maximum;
 - clue: costs a token (needs one), goes to another player, names one of the
   variant's clue colors or ranks and must touch at least one of that player's
   cards (the variant says which cards a clue touches; with empty clues, or a clue
-  type that touches nothing in the variant, it need not); no card moves;
+  type that touches nothing in the variant, it need not); no card moves; in
+  Alternating Clues its type must differ from the game's previous clue's;
+- Clue Starved counts tokens in halves, as hanab.live's server does: twice the
+  tokens at the start and at most, a clue costs 2 (encodings/variants.md, 7);
 - after a play or a discard the player draws the next deck card, if any;
 - the game ends, as hanab.live's server ends it (``EndCondition``), at the third
   strike (score 0); with speedrun or all or nothing, once the best score still
