@@ -30,6 +30,10 @@ def _uninverted(v: Variant) -> Variant:
     return replace(v, suits=tuple(replace(s, inverted=False) for s in v.suits))
 
 
+def _unreversed(v: Variant) -> Variant:
+    return replace(v, suits=tuple(replace(s, reversed=False) for s in v.suits))
+
+
 # Per family: which variants are its members, and the variant without the family's
 # rule (the counterpart that shows the rule is not idle on the sample).
 FAMILIES = {
@@ -37,6 +41,7 @@ FAMILIES = {
     "Clue Starved": _flag("clue_starved"),
     "Orange": (lambda v: v.discard_at_max, _uninverted),
     "Alternating Clues": _flag("alternating_clues"),
+    "Reversed": (lambda v: any(s.reversed for s in v.suits), _unreversed),
 }
 # Random positions per family, deals where the rule changes the best score, and how
 # many of the sample sat and cpsat take (the first ENCODED).
@@ -68,8 +73,8 @@ def tiny_position(rng: random.Random, family: str) -> Game:
             break
     rng.shuffle(cards)
     deck = Deck.of(cards, n, c)
-    while True:         # (an Orange suit may not be among the last c, a colour clue
-        # may touch none of them)
+    while True:         # (an Orange or reversed suit may not be among the last c, a
+        # colour clue may touch none of them)
         v = tiny_variant(rng.choice(members(family)), c)
         if FAMILIES[family][0](v) and v.unsupported() is None:
             break
@@ -239,3 +244,23 @@ def test_orange_discards_at_the_maximum_for_nothing_and_refuses_deck_plays():
         plain.apply(Action.discard(1))
     with pytest.raises(RulesError, match="deck plays in 'Orange \\(5 Suits\\)' are not supported"):
         Rules.for_players(2, variant=v, deck_plays=True)
+
+
+def test_a_reversed_suit_is_played_from_five_down_to_one():
+    v = variant("Reversed (3 Suits)")                   # Red, Green, Blue Reversed
+    assert [s.reversed for s in v.suits] == [False, False, True]
+    deck = Deck.of([(5, 3), (3, 3), (1, 3), (4, 3), (2, 3), (5, 3)], 5, 3)
+    rules = Rules.for_players(2, hand_size=3, clues=2, final_round=False, variant=v)
+    g = Game.start(deck, rules)
+    g.apply(Action.color_clue(1, 2))                      # a blue clue (Blue Reversed)
+    with pytest.raises(IllegalMove, match="the clue touches no card of player 0"):
+        g.copy().apply(Action.rank_clue(0, 4))            # player 0 holds 5, 3, 1
+    g.apply(Action.rank_clue(0, 1))
+    for order in (0, 3, 1, 4, 2):                         # 5, 4, 3, 2, 1
+        g.apply(Action.play(order))
+    assert g.piles == [0, 0, 5] and g.strikes == 0
+    assert g.clues == 1                                   # the 1 completed the pile
+    assert g.over and g.score == 5 == g.max_reachable
+    h = Game.start(deck, rules)
+    h.apply(Action.play(2))                               # a 1 first: a strike
+    assert h.strikes == 1 and h.piles == [0, 0, 0] and h.max_reachable == 4

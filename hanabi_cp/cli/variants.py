@@ -15,8 +15,8 @@ from .common import command, echo_json
 def variants_cmd(words, show_all, as_json):
     """List hanab.live's variants that hanabi-cp supports (name, suits, cards, maximum
     score): every one whose rules the referee and the exact methods model (the deck,
-    which cards a clue touches, and the token and clue rules of Throw It in a Hole,
-    Clue Starved, Orange and Alternating Clues).  WORDs keep the names that contain
+    which cards a clue touches, and the rules of Throw It in a Hole, Clue Starved,
+    Orange, Alternating Clues and reversed suits).  WORDs keep the names that contain
     them all (case-insensitive).
 
     \b

@@ -10,10 +10,11 @@ Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
 - player i is dealt deck cards i*H .. (i+1)*H - 1 (fewer if the deck runs out);
   the first player (0 unless the rules say otherwise) moves first, then the next
   ones in turn;
-- play a card from your hand: if it is the next of its color, the pile grows (a card
-  of the top value n gives a clue token back, if below the maximum, but not in
-  Throw It in a Hole); otherwise it is a strike and the card is lost.  With deck
-  plays, the last card of the deck may be played from it (drawn and played at once);
+- play a card from your hand: if it is the next of its color, the pile grows (the
+  card that completes it gives a clue token back, if below the maximum, but not in
+  Throw It in a Hole; a reversed suit is played from n down to 1); otherwise it is
+  a strike and the card is lost.  With deck plays, the last card of the deck may be
+  played from it (drawn and played at once);
 - discard a card: only below the maximum of clue tokens (at any count in a variant
   with an Orange suit); gives one back, if below the maximum;
 - clue: costs a token (needs one), goes to another player, names one of the
@@ -105,6 +106,9 @@ class Tables:
         for a, k in deck.cards:
             self.totals[(k - 1) * n + a - 1] += 1
         self.clues = v = clue_rules(rules, deck)
+        # per color index: a reversed suit, played from the top value n down to 1
+        suits = getattr(rules.variant, "suits", ())
+        self.down = [bool(getattr(s, "reversed", False)) for s in suits[:c]] + [False] * (c - len(suits[:c]))
         colors, ranks = v.clue_values(True), v.clue_values(False)
         self.free_clue = bool((rules.empty_clues or v.always_legal(True)) and colors
                               or (rules.empty_clues or v.always_legal(False)) and ranks)
@@ -127,7 +131,9 @@ class Game:
     deck: Deck
     rules: Rules
     hands: list[list[int]] = field(default_factory=list)
-    piles: list[int] = field(default_factory=list)   # piles[k]: top value of color k+1
+    # piles[k]: the cards on the pile of color k+1 (its top value, but in a reversed
+    # suit, played n down to 1, the top value is n + 1 - piles[k])
+    piles: list[int] = field(default_factory=list)
     drawn: int = 0                                     # next deck position to draw
     clues: int | None = None                           # None: unlimited tokens
     strikes: int = 0
@@ -306,9 +312,9 @@ class Game:
             self._lose(order)
         else:
             a, k = self.card(order)
-            if self.piles[k - 1] + 1 == a:
-                self.piles[k - 1] = a
-                if a == self.deck.n and self.rules.top_gives_token:
+            if self.next_value(k - 1) == a:
+                self.piles[k - 1] += 1
+                if self.piles[k - 1] == self.deck.n and self.rules.top_gives_token:
                     self._gain_clue()
             else:
                 self.strikes += 1
@@ -324,24 +330,35 @@ class Game:
             if self.drawn == N:
                 self._last_card_drawn()
 
+    def value_at(self, k: int, height: int) -> int:
+        """The value of the ``height``-th card (from 1) of color index k's pile."""
+        assert self.tables is not None
+        return self.deck.n + 1 - height if self.tables.down[k] else height
+
+    def next_value(self, k: int) -> int:
+        """The value color index k's pile takes next (n + 1 or 0 once complete)."""
+        return self.value_at(k, self.piles[k] + 1)
+
     def _lose(self, order: int) -> None:
         a, k = self.card(order)
         self.lost_cards.append(order)
         x = (k - 1) * self.deck.n + a - 1
         self.lost_counts[x] += 1
         assert self.tables is not None
-        if self.lost_counts[x] == self.tables.totals[x] and a <= self.caps[k - 1]:
-            self.caps[k - 1] = a - 1
+        height = self.value_at(k - 1, a)        # (the map is its own inverse)
+        if self.lost_counts[x] == self.tables.totals[x] and height <= self.caps[k - 1]:
+            self.caps[k - 1] = height - 1
 
     def _cap(self, k: int) -> int:
-        """Color index k's values 1.. that each have a copy not lost."""
+        """Color index k's pile heights 1.. whose values each have a copy not lost."""
         n = self.deck.n
         assert self.tables is not None
         totals, base = self.tables.totals, k * n
-        a = 0
-        while a < n and totals[base + a] > self.lost_counts[base + a]:
-            a += 1
-        return a
+        h = 0
+        while h < n and totals[base + self.value_at(k, h + 1) - 1] \
+                > self.lost_counts[base + self.value_at(k, h + 1) - 1]:
+            h += 1
+        return h
 
     def _clue(self, action: Action, me: int) -> None:
         if not self.has_token():
@@ -419,7 +436,7 @@ class Game:
         for k, top in enumerate(self.piles):
             if top == n:
                 continue
-            need = (top + 1, k + 1)
+            need = (self.next_value(k), k + 1)
             if any(cards[o] == need for o in range(self.drawn, self.deck.N)) \
                     or any(cards[o] == need for o in live):
                 return False

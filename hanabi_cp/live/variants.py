@@ -13,8 +13,8 @@ into hanabi-cp's model and which variants the exact methods support.
 >>> from hanabi_cp.live.variants import NO_VARIANT
 >>> variant("Black (6 Suits)").copies(5, 1), NO_VARIANT.copies(0, 1)
 (1, 3)
->>> variant("Reversed (6 Suits)").unsupported()
-'reversed suits (Teal Reversed is played 5 to 1)'
+>>> variant("Sudoku (5 Suits)").unsupported()
+'Sudoku'
 >>> variant("Rainbow (7 Suits)")
 Traceback (most recent call last):
 ...
@@ -275,9 +275,6 @@ class Variant:
         >>> variant("Up or Down & Orange (5 Suits)").unsupported()
         'Up or Down (stacks go up or down, START cards)'
         """
-        for s in self.suits:
-            if s.reversed:
-                return f"reversed suits ({s.name} is played 5 to 1)"
         if self.up_or_down:
             return "Up or Down (stacks go up or down, START cards)"
         if self.sudoku:

@@ -46,6 +46,7 @@ from ...runtime.deadline import TimeUp, ambient
 from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
+from ..pile_order import in_pile_order
 from ..referee import Game, some_clue, typed_clues
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -133,6 +134,9 @@ class LiveSearch:
     RELAX_CHUNK = 1 << 16
 
     def __init__(self, start: Game, deadline: float | None = None):
+        # reversed suits: the search plays the deck renamed by pile order, whose
+        # games are the real deck's (encodings/variants.md, 7.5)
+        start = in_pile_order(start)
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
         self.deck, self.rules, self.deadline = deck, rules, deadline
@@ -1252,6 +1256,9 @@ def _lost(start: Game) -> str | None:
     position (reached from its deal by the referee, as every ``Game`` is) of a deal
     that cannot be won cannot be won either: the actions that led to it, then a win
     from it, would win the deal."""
+    assert start.tables is not None
+    if any(start.tables.down):
+        return None     # the reasons read values in pile order: not a reversed suit's
     why = lost_reason(start.deck, start.rules)
     if why is None or start.turn == 0:
         return why
@@ -1263,6 +1270,9 @@ def _deal_bound(start: Game, floor: int) -> tuple[int, str | None]:
     (``score_bound``), no lower than ``floor``, and its reason; it bounds every
     position of a game on the deal as ``_lost`` says.  (target, None) when the
     clock runs out first: the search's own clock then stops it."""
+    assert start.tables is not None
+    if any(start.tables.down):
+        return start.deck.target, None      # as in ``_lost``
     try:
         bound, why = score_bound(start.deck, start.rules, floor)
     except TimeUp:
