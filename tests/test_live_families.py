@@ -40,7 +40,10 @@ FAMILIES = {
     "Throw It in a Hole": _flag("throw_it_in_a_hole"),
     "Clue Starved": _flag("clue_starved"),
     "Orange": (lambda v: v.discard_at_max, _uninverted),
-    "Alternating Clues": _flag("alternating_clues"),
+    "Alternating Clues": (lambda v: v.alternating_clues and v.one_type_touches() is None,
+                          lambda v: replace(v, alternating_clues=False)),
+    "Alternating Clues, one type": (lambda v: v.alternating_clues and v.one_type_touches() is not None,
+                                    lambda v: replace(v, alternating_clues=False)),
     "Reversed": (lambda v: any(s.reversed for s in v.suits), _unreversed),
 }
 # Random positions per family, deals where the rule changes the best score, and how
@@ -82,7 +85,9 @@ def tiny_position(rng: random.Random, family: str) -> Game:
     flags["deck_plays"] = rng.random() < 0.15 and not v.discard_at_max
     flags["early_ends"] = rng.random() < 0.85
     players = rng.randint(2, 3)
-    rules = Rules(players, rng.randint(1, 2), rng.choice([0, 1, 2, 3, None]), rng.randint(1, 3),
+    # (unlimited tokens are refused where one clue type alone touches a card)
+    clues = rng.choice([0, 1, 2, 3] if family == "Alternating Clues, one type" else [0, 1, 2, 3, None])
+    rules = Rules(players, rng.randint(1, 2), clues, rng.randint(1, 3),
                   final_round=rng.random() < 0.85, first_player=rng.randrange(players),
                   variant=v, **flags)
     g = Game.start(deck, rules)

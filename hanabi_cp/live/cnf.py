@@ -302,4 +302,7 @@ class LiveCnf(CnfEnds):
         fates = [next(f for f, x in self.fate[i].items() if x in true) for i in order]
         runs = [next(j for j, x in enumerate(self.run[k]) if x in true)
                 for k in range(len(order) + 1)]
-        return to_actions(self.start, order, fates, runs)
+        first = None
+        if self.lay.by_type is not None and self.lay.last_clue is None:
+            first = self.next_color[0] in true
+        return to_actions(self.start, order, fates, runs, first)

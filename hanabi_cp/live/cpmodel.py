@@ -323,5 +323,8 @@ class LiveCpModel(CpEnds):
         fates = [next(x for x, v in self.fate[i].items() if solver.boolean_value(v))
                  for i in order]
         runs = [solver.value(self.run[k]) for k in range(len(order) + 1)]
-        return to_actions(self.start, order, fates, runs)
+        first = None
+        if self.lay.by_type is not None and self.lay.last_clue is None:
+            first = solver.boolean_value(self.next_color[0])
+        return to_actions(self.start, order, fates, runs, first)
 

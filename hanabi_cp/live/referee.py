@@ -112,6 +112,20 @@ class Tables:
         colors, ranks = v.clue_values(True), v.clue_values(False)
         self.free_clue = bool((rules.empty_clues or v.always_legal(True)) and colors
                               or (rules.empty_clues or v.always_legal(False)) and ranks)
+        # Alternating Clues where a card is touched by one clue type only: per type
+        # (index 1: colour, 0: rank), whether a clue of it is legal touching nothing,
+        # and which deck cards it touches (else None: the type never matters)
+        self.by_type: tuple[list[bool], list[bool]] | None = None
+        self.free_type = ((rules.empty_clues or v.always_legal(False)) and bool(ranks),
+                          (rules.empty_clues or v.always_legal(True)) and bool(colors))
+        if rules.alternating_clues:
+            kinds_t = {(a, k): (any(v.touches(False, x, k - 1, a) for x in ranks),
+                                any(v.touches(True, x, k - 1, a) for x in colors))
+                       for a, k in set(deck.cards)}
+            if any(r != c for r, c in kinds_t.values()) or not (colors and ranks) \
+                    or self.free_type[0] != self.free_type[1]:
+                self.by_type = ([kinds_t[card][0] for card in deck.cards],
+                                [kinds_t[card][1] for card in deck.cards])
         if getattr(v, "every_card_touchable", False):
             self.touchable = [True] * deck.N
             self.all_touchable = True
@@ -233,10 +247,19 @@ class Game:
         if p == self.player:
             return False
         assert self.tables is not None
+        if self.tables.by_type is not None and self.last_clue is not None:
+            return self.cluable_by(p, not self.last_clue)
         if self.tables.free_clue:
             return True
         touchable = self.tables.touchable
         return any(touchable[o] for o in self.hands[p])
+
+    def cluable_by(self, p: int, color: bool) -> bool:
+        """Whether player p could be clued by a clue of that type (tokens, turn and
+        Alternating Clues aside); only where ``Tables.by_type`` is set."""
+        assert self.tables is not None and self.tables.by_type is not None
+        touched = self.tables.by_type[color]
+        return self.tables.free_type[color] or any(touched[o] for o in self.hands[p])
 
     def can_clue(self) -> bool:
         return self.has_token() and any(self.cluable(p) for p in range(self.rules.players))
@@ -259,16 +282,34 @@ class Game:
         if self.can_discard():
             yield from (Action.discard(o) for o in hand)
         if self.has_token():
+            first = self.rules.alternating_clues and self.last_clue is None
             for p in range(self.rules.players):
-                if self.cluable(p):
+                if first and p != self.player:
+                    # the game's first clue in Alternating Clues: its type decides
+                    # every later clue's, so one of each type
+                    yield from self._first_clues(p)
+                elif self.cluable(p):
                     yield self.some_clue(p)
 
-    def some_clue(self, p: int) -> Action:
-        """A legal clue to player p (see ``some_clue``)."""
+    def _first_clues(self, p: int) -> Iterator[Action]:
+        """A legal clue of each type to player p, when the game has had no clue."""
         assert self.tables is not None
+        if self.tables.by_type is None:      # both types touch alike: one is enough
+            if self.cluable(p):
+                yield self.some_clue(p)
+            return
+        for color in (False, True):
+            if self.cluable_by(p, color):
+                yield self.some_clue(p, color)
+
+    def some_clue(self, p: int, color: bool | None = None) -> Action:
+        """A legal clue to player p (see ``some_clue``), of that type if given."""
+        assert self.tables is not None
+        avoid = None if color is None else not color
+        if avoid is None and self.rules.alternating_clues:
+            avoid = self.last_clue
         return some_clue(self.rules, self.tables.clues,
-                         [self.deck.cards[o] for o in self.hands[p]], p,
-                         self.last_clue if self.rules.alternating_clues else None)
+                         [self.deck.cards[o] for o in self.hands[p]], p, avoid)
 
     # ---- moves -------------------------------------------------------------
 
@@ -477,13 +518,15 @@ def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int,
 
 def typed_clues(start: Game, actions: Iterable[Action]) -> list[Action]:
     """``actions`` from ``start`` with each clue replaced by ``Game.some_clue`` to the
-    same player in the state it is given in: in Alternating Clues, a method that
-    chooses no clue contents (the search) gets their types right this way, as every
-    clue it gives has a legal one (encodings/variants.md, 7.4)."""
+    same player in the state it is given in (the game's first clue keeps its type,
+    which decides the others'): in Alternating Clues, a method that chooses no clue
+    contents (the search) gets their types right this way, as every clue it gives
+    has a legal one (encodings/variants.md, 7.4)."""
     g, out = start.copy(), []
     for act in actions:
-        if act.is_clue and isinstance(act.target, int) and g.cluable(act.target):
-            act = g.some_clue(act.target)
+        if act.is_clue and isinstance(act.target, int) and 0 <= act.target < len(g.hands):
+            act = g.some_clue(act.target, act.kind is Kind.COLOR_CLUE if g.last_clue is None
+                              else None)
         g.apply(act)
         out.append(act)
     return out

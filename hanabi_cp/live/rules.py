@@ -82,6 +82,12 @@ class Rules:
         why = None if self.variant is None else self.variant.unsupported()
         if why is not None:
             raise RulesError(f"variant {self.variant_name!r} is not supported: {why}")
+        if self.clues is None and self.alternating_clues \
+                and self.variant.one_type_touches() is not None:        # type: ignore[union-attr]
+            # a chain of free clues then turns on (player, type), which the methods'
+            # chains of free clues do not follow
+            raise RulesError(f"unlimited clue tokens in {self.variant_name!r} are not supported: "
+                             f"a card one clue type alone touches makes the clues' order matter")
         if self.deck_plays and self.discard_at_max:
             # hanab.live's server then also lets the last card be discarded from the
             # deck (trying to play an orange card discards it): not modelled

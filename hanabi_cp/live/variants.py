@@ -245,7 +245,10 @@ class Variant:
     def one_type_touches(self) -> str | None:
         """The first card of the deck that clues of one type touch and clues of the
         other do not (so the type of the last clue, in Alternating Clues, decides
-        whether its holder can be clued), as "Suit rank", or None."""
+        whether its holder can be clued), as "Suit rank", or None; "no colour clue"
+        or "no rank clue" when the variant offers one type only."""
+        if not self.clue_values(True) or not self.clue_values(False):
+            return f"no {'colour' if not self.clue_values(True) else 'rank'} clue"
         for i, s in enumerate(self.suits):
             for rank in self.ranks:
                 by_color = any(self.touches(True, x, i, rank) for x in self.clue_values(True))
@@ -279,12 +282,6 @@ class Variant:
             return "Up or Down (stacks go up or down, START cards)"
         if self.sudoku:
             return "Sudoku"
-        if self.alternating_clues:
-            one = self.one_type_touches()
-            if one is not None or not (self.clue_values(True) and self.clue_values(False)):
-                return (f"Alternating Clues (a clue must differ in type from the previous one) "
-                        f"with a card one clue type alone touches ({one}): the last clue's "
-                        f"type then decides who can be clued")
         return None
 
 
