@@ -25,7 +25,8 @@ import time
 
 QUICK_ARGS = ["--quick"]
 VARIANTS = ("No Variant", "Throw It in a Hole (5 Suits)", "Clue Starved (5 Suits)",
-            "Orange (5 Suits)", "Alternating Clues (5 Suits)", "Reversed (5 Suits)")
+            "Orange (5 Suits)", "Alternating Clues (5 Suits)", "Alternating Clues & White (5 Suits)",
+            "Reversed (5 Suits)")
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -71,7 +72,7 @@ def main(argv=None) -> None:
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
           f"({os.cpu_count()} cores); winnable? on seeds 1..{args.seeds}, auto, "
           f"time limit {args.time_limit} s", flush=True)
-    print(f"{'variant':<30} {'p':>2} {'won':>5} {'lost':>5} {'unk':>4} {'p50 ms':>7} "
+    print(f"{'variant':<36} {'p':>2} {'won':>5} {'lost':>5} {'unk':>4} {'p50 ms':>7} "
           f"{'p99 ms':>7} {'max ms':>8} {'p50 x':>6} {'p99 x':>6}", flush=True)
     for p in (int(x) for x in args.players.split(",")):
         base = None
@@ -81,7 +82,7 @@ def main(argv=None) -> None:
             p50, p99 = statistics.median(t), percentile(t, 99)
             if base is None:
                 base = (p50, p99)
-            print(f"{name:<30} {p:>2} {got['WINNABLE']:>5} {got['UNWINNABLE']:>5} "
+            print(f"{name:<36} {p:>2} {got['WINNABLE']:>5} {got['UNWINNABLE']:>5} "
                   f"{got['UNKNOWN']:>4} {p50 * 1e3:>7.2f} {p99 * 1e3:>7.2f} {max(t) * 1e3:>8.1f} "
                   f"{p50 / base[0]:>6.2f} {p99 / base[1]:>6.2f}", flush=True)
     load = os.getloadavg()
