@@ -7,6 +7,7 @@ idle on the sample)."""
 from __future__ import annotations
 
 import functools
+import json
 import random
 from dataclasses import replace
 
@@ -269,3 +270,29 @@ def test_a_reversed_suit_is_played_from_five_down_to_one():
     h = Game.start(deck, rules)
     h.apply(Action.play(2))                               # a 1 first: a strike
     assert h.strikes == 1 and h.piles == [0, 0, 0] and h.max_reachable == 4
+
+
+@pytest.mark.parametrize("name", ["Throw It in a Hole (5 Suits)", "Clue Starved (5 Suits)",
+                                  "Orange (5 Suits)", "Alternating Clues & White (5 Suits)",
+                                  "Orange Reversed (5 Suits)"])
+def test_generate_solve_verify_and_analyze_a_deal_of_each_family(tmp_path, name):
+    # the commands as a user runs them: a deck of the variant, a certificate in
+    # hanab.live's format, and that game verified and analysed from its file
+    from click.testing import CliRunner
+    from hanabi_cp.cli import main
+
+    def run(*args):
+        return CliRunner().invoke(main, [str(a) for a in args])
+
+    deck, game = tmp_path / "deck.txt", tmp_path / "game.json"
+    assert run("generate", "standard", "--seed", 3, "--variant", name, "-o", deck).exit_code == 0
+    res = run("solve", deck, "--rules", "live", "--players", 3, "--variant", name,
+              "--maximize", "--certificate", game)
+    assert res.exit_code in (10, 20), res.output
+    assert f"(hanab.live {name}, open hands)" in res.stdout
+    assert "c certificate verified by the referee" in res.stdout
+    assert json.loads(game.read_text())["options"]["variant"] == name
+    res = run("verify", deck, game, "--rules", "live")
+    assert res.exit_code == 0 and "s VERIFIED" in res.stdout, res.output
+    res = run("analyze", game, "--time-limit", 20)
+    assert res.exit_code == 0, res.output
