@@ -229,12 +229,14 @@ def test_clue_starved_counts_half_tokens():
     assert g.clues == 2 and g.can_clue()
 
 
-@pytest.mark.parametrize("name", ["Clue Starved (5 Suits)", "Throw It in a Hole (5 Suits)"])
+@pytest.mark.parametrize("name", ["Clue Starved (5 Suits)", "Throw It in a Hole (5 Suits)",
+                                  "Orange (5 Suits)", "Alternating Clues (5 Suits)",
+                                  "Reversed (5 Suits)"])
 def test_the_strategies_refuse_a_family_whose_token_rules_they_do_not_know(name):
     from hanabi_cp.errors import InvalidParameter
     from hanabi_cp.players.game import check_clues
     from hanabi_cp.generators import standard_deck
-    with pytest.raises(InvalidParameter, match="clue-token and clue rules"):
+    with pytest.raises(InvalidParameter, match="No Variant's rules of play"):
         check_clues(standard_deck(5, 5), Rules.for_players(3, variant=variant(name)))
 
 

@@ -265,6 +265,9 @@ class Variant:
                             ("alternating_clues", "a clue must differ in type from the previous one")):
             if getattr(self, rule):
                 return words
+        for s in self.suits:
+            if s.reversed:
+                return f"{s.name} is played from 5 down to 1"
         return "a discard is legal with every clue token"
 
     # ---- what hanabi-cp models -------------------------------------------------

@@ -66,9 +66,10 @@ def check_clues(deck: Deck, rules: Rules) -> None:
     if rules.variant is None:
         return
     if rules.clue_cost != 1 or not rules.top_gives_token or rules.discard_at_max \
-            or rules.alternating_clues:
+            or rules.alternating_clues \
+            or any(getattr(s, "reversed", False) for s in getattr(rules.variant, "suits", ())):
         raise InvalidParameter(
-            f"the strategies play by No Variant's clue-token and clue rules; the variant "
+            f"the strategies play by No Variant's rules of play; the variant "
             f"{rules.variant.name!r} changes them ({rules.variant.unsupported_by_players()}), "
             f"so they cannot play it")
     v = clue_rules(rules, deck)
