@@ -166,6 +166,14 @@ def test_the_rule_changes_some_best_scores(family):
     assert len(biting(family)) >= 10
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["search", "sat", "cpsat"])
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_method_equals_brute_on_more_positions(family, method):
+    sample = oracle(family, seed=1045, count=800)
+    assert check(method, sample if method == "search" else sample[:250]) > 0
+
+
 def test_alternating_clues_changes_no_best_score_but_every_clue_type_is_checked():
     # encodings/variants.md, 7.4: where every card that a clue touches is touched by
     # a clue of each type, the rule changes no best score; the certificates must
