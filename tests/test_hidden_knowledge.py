@@ -66,14 +66,16 @@ def recount(g: Game, history: list[tuple[Game, Action]], order: int) -> list[Car
         shown = sum(1 for p, hand in enumerate(g.hands) if p != me
                     for o in hand if g.deck.cards[o] == card)
         shown += sum(1 for o in g.lost_cards if g.deck.cards[o] == card)
-        shown += 1 if g.piles[card.color - 1] >= card.value else 0
+        on_pile = [g.value_at(card.color - 1, h) for h in range(1, g.piles[card.color - 1] + 1)]
+        shown += on_pile.count(card.value)
         if ok and shown < copies:
             out.append(card)
     return sorted(out, key=lambda c: (c.color, c.value))
 
 
 @pytest.mark.parametrize("name", [None, "Rainbow (5 Suits)", "Black (6 Suits)",
-                                  "Pink (5 Suits)", "Null (5 Suits)", "Prism (5 Suits)"])
+                                  "Pink (5 Suits)", "Null (5 Suits)", "Prism (5 Suits)",
+                                  "Reversed (5 Suits)", "Clue Starved (5 Suits)"])
 def test_knew_is_its_definition_on_random_games(name):
     rng = random.Random(20261128)
     print("seed 20261128")

@@ -8,8 +8,9 @@ identities (value, color) it could still be for its holder at that moment:
   touched it says the identity is one the clue touches, a clue to that hand that
   did not touch it says it is not (the variant's touch rules, ``clue_rules``);
 - minus the identities all of whose copies the holder can see: in the other
-  players' hands, on the piles (one played copy per value up to each pile's top)
-  and among the lost cards (discards and misplays).
+  players' hands, on the piles (one played copy of each value a pile holds; a
+  reversed suit's pile holds its values from the top down) and among the lost
+  cards (discards and misplays).
 
 This is the information a convention-free player has: no inference from what the
 clue giver meant (conventions differ between groups, and a post-mortem that
@@ -101,8 +102,8 @@ def _visible(g: Game, me: int) -> Counter:
         if p != me:
             seen.update(cards[o] for o in hand)
     seen.update(cards[o] for o in g.lost_cards)
-    for k, top in enumerate(g.piles, 1):
-        seen.update(Card(a, k) for a in range(1, top + 1))
+    for k, height in enumerate(g.piles, 1):
+        seen.update(Card(g.value_at(k - 1, h), k) for h in range(1, height + 1))
     return seen
 
 
@@ -110,13 +111,15 @@ def critical(g: Game, card: Card) -> bool:
     """Whether ``card`` is the last copy not lost of a value the piles still need
     and can still reach (every lower value has a copy left)."""
     assert g.tables is not None
-    x = (card.color - 1) * g.deck.n + card.value - 1
+    k, n = card.color - 1, g.deck.n
+    x = k * n + card.value - 1
+    height = n + 1 - card.value if g.tables.down[k] else card.value   # its place on the pile
     return (g.lost_counts[x] + 1 == g.tables.totals[x]
-            and g.piles[card.color - 1] < card.value <= g.caps[card.color - 1])
+            and g.piles[k] < height <= g.caps[k])
 
 
 def playable(g: Game, card: Card) -> bool:
-    return g.piles[card.color - 1] + 1 == card.value
+    return g.next_value(card.color - 1) == card.value
 
 
 def seen(g: Game, action: Action, knew: Sequence[Card], lost: bool = False) -> str | None:

@@ -215,10 +215,10 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
     a, k = g.card(action.target)
     kind = (k - 1) * deck.n + a - 1
     assert g.tables is not None
-    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < a
+    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < g.value_at(k - 1, a)
     if action.kind is Kind.DISCARD:
         verb = "discards"
-    elif g.piles[k - 1] + 1 == a:
+    elif g.next_value(k - 1) == a:
         return f"{who} plays {name}"
     else:
         verb = "misplays"
@@ -415,7 +415,7 @@ def first_loss(deck: Deck, rules: Rules, actions: Sequence[Action],
         kind = "ended"
     else:
         a, k = before.card(act.target)
-        kind = "play" if before.piles[k - 1] + 1 == a else "misplay"
+        kind = "play" if before.next_value(k - 1) == a else "misplay"
     return Loss(hi, before.turn + 1, kind, text)
 
 

@@ -69,6 +69,13 @@ def check_clues(deck: Deck, rules: Rules, cls: type[Strategy] | None = None) -> 
     its cards, and a rank clue likewise (No Variant's clues)."""
     if rules.variant is None:
         return
+    if rules.clue_cost != 1 or not rules.top_gives_token or rules.discard_at_max \
+            or rules.alternating_clues \
+            or any(getattr(s, "reversed", False) for s in getattr(rules.variant, "suits", ())):
+        raise InvalidParameter(
+            f"the strategies play by No Variant's rules of play; the variant "
+            f"{rules.variant.name!r} changes them ({rules.variant.unsupported_by_players()}), "
+            f"so they cannot play it")
     if cls is not None and cls.reads_variant_clues:
         why = _untouchable(rules, deck)
         if why is not None:
