@@ -160,6 +160,10 @@ def games(tmp_path_factory):
     paths = {name: write_game(folder, f"{name}.json", players)
              for name, players in (("four", 4), ("two", 2), ("six", 6))}
     paths["rainbow"] = write_variant_game(folder)[0]
+    # families whose tokens or piles follow other rules: the page must step them too
+    for stem, variant in (("starved", "Clue Starved (5 Suits)"), ("reversed", "Reversed (5 Suits)"),
+                          ("hole", "Throw It in a Hole (5 Suits)")):
+        paths[stem] = write_variant_game(folder, variant, stem, 4)[0]
     out = {}
     for name, path in paths.items():
         page = folder / f"{name}.html"
@@ -242,7 +246,7 @@ def test_game_keys_buttons_and_chart_move(browser, games):
     assert tab.console() == []
 
 
-@pytest.mark.parametrize("name", ["four", "two", "six", "rainbow"])
+@pytest.mark.parametrize("name", ["four", "two", "six", "rainbow", "starved", "reversed", "hole"])
 def test_game_self_test_passes(browser, games, name):
     tab = Page(browser, f"{games[name][0]}#selftest")
     assert tab.evaluate("document.body.dataset.selftest") == "ok"

@@ -25,6 +25,12 @@ from .suit_colors import fill
 CHECKED = ("hands", "piles", "clues", "strikes", "drawn", "lost", "endTurn", "mover")
 
 
+def suits_down(view: GameView) -> list[bool]:
+    """Per suit of the deck: whether it is played from n down to 1 (reversed)."""
+    from ..live.referee import Tables
+    return Tables(view.deck, view.rules).down
+
+
 def data(view: GameView) -> dict:
     """What the page's script needs."""
     deck, rules, post = view.deck, view.rules, view.post
@@ -37,7 +43,9 @@ def data(view: GameView) -> dict:
         "head": view.heading, "rules": rules.describe(), "outcome": view.outcome,
         "end": post.end, "over": not post.end.startswith("not over"),
         "names": list(view.names), "P": rules.players, "H": rules.hand_size,
-        "first": rules.first_player, "clueMax": rules.clues, "strikeMax": rules.strikes,
+        "first": rules.first_player, "clueMax": rules.max_tokens, "strikeMax": rules.strikes,
+        "clueCost": rules.clue_cost, "topGivesToken": rules.top_gives_token,
+        "down": list(suits_down(view)),
         "deckPlays": rules.deck_plays,
         "finalRound": rules.final_round and not rules.all_or_nothing,
         "N": deck.N, "n": deck.n, "target": post.target,

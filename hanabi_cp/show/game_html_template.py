@@ -122,6 +122,8 @@ function fresh() {
 
 function mover(s) { return (s.turn + D.first) % D.P; }
 function gain(s) { if (s.clues !== null && s.clues < D.clueMax) s.clues += 1; }
+// A pile holds a count of cards; a reversed suit's is played from n down to 1.
+function valueAt(j, height) { return D.down[j] ? D.n + 1 - height : height; }
 function lastDrawn(s) { if (D.finalRound) s.endTurn = s.turn + D.P + 1; }
 function lose(s, o) { s.lost.push(o); }
 
@@ -132,7 +134,7 @@ function apply(s) {
   s.drew = -1;
   if (kind === 4 || kind === 5) return;           // the game ended without a move
   if (kind === 2 || kind === 3) {
-    if (s.clues !== null) s.clues -= 1;
+    if (s.clues !== null) s.clues -= D.clueCost;
     s.turn += 1;
     return;
   }
@@ -141,7 +143,10 @@ function apply(s) {
   if (kind === 1) { gain(s); lose(s, o); }
   else {
     const a = D.cards[2 * o], k = D.cards[2 * o + 1];
-    if (s.piles[k - 1] + 1 === a) { s.piles[k - 1] = a; if (a === D.n) gain(s); }
+    if (valueAt(k - 1, s.piles[k - 1] + 1) === a) {
+      s.piles[k - 1] += 1;
+      if (s.piles[k - 1] === D.n && D.topGivesToken) gain(s);
+    }
     else { s.strikes += 1; lose(s, o); s.misplays.push(o); }
   }
   if (fromDeck) { s.drawn += 1; lastDrawn(s); }
@@ -215,7 +220,9 @@ function render() {
   $("score").textContent = score + " of " + D.target;
   $("best").textContent = bestText(step);
   $("max").textContent = String(max);
-  $("clues").textContent = s.clues === null ? "unlimited" : s.clues + " of " + D.clueMax;
+  // Clue Starved counts half tokens (a clue costs 2): shown in whole tokens
+  $("clues").textContent = s.clues === null ? "unlimited"
+    : s.clues / D.clueCost + " of " + D.clueMax / D.clueCost;
   $("clues").dataset.count = s.clues === null ? "unlimited" : String(s.clues);
   $("strikes").textContent = s.strikes + " of " + D.strikeMax;
   $("strikes").dataset.count = String(s.strikes);
@@ -237,7 +244,7 @@ function render() {
     let shown = empty(D.suits[j].letter);
     if (v > 0) {
       // the pile's top card: the deck card of that suit and rank played last
-      const o = lastPlayed(s, j + 1, v);
+      const o = lastPlayed(s, j + 1, valueAt(j, v));
       shown = tile(o, o === movedNow ? "now" : "");
     }
     box.appendChild(shown);
