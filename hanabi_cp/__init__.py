@@ -49,6 +49,7 @@ _LAZY = {
     "assignment_from_play": "api",
     # real rules, pictures, cross-checking
     "Rules": "live.rules", "RulesError": "live.rules", "LiveOutcome": "live.solve", "solve_live": "api",
+    "analyze": "api", "PostMortem": "live.postmortem",
     "draw": "api", "cross_check": "api", "Report": "harness.runner",
     "TimeUp": "runtime.deadline",
     # other engines' games: a module (DeepMind's Hanabi Learning Environment)
@@ -73,7 +74,8 @@ __all__ = [
     # the reduction from SAT
     "Reduction", "reduce_cnf", "play_from_assignment", "assignment_from_play",
     # real rules, pictures, cross-checking
-    "Rules", "RulesError", "LiveOutcome", "solve_live", "draw", "cross_check", "Report",
+    "Rules", "RulesError", "LiveOutcome", "solve_live", "analyze", "PostMortem", "draw",
+    "cross_check", "Report",
     # other engines' games
     "hle",
     # errors
@@ -120,7 +122,7 @@ sys.modules[__name__].__class__ = _Package
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import (assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
+    from .api import (analyze, assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
                       parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay,
                       solve, solve_live)
     from .formula import CNF
@@ -132,6 +134,7 @@ if TYPE_CHECKING:
     from .generators import random_deck, random_kcnf, standard_deck
     from .harness.runner import Report
     from .interop import hle
+    from .live.postmortem import PostMortem
     from .live.rules import Rules, RulesError
     from .live.solve import LiveOutcome
     from .min_hand import MinHand

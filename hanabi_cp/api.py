@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .encoders.encoding import CnfEncoding
     from .formats.decks import DeckFile
     from .harness.runner import Report
+    from .live.actions import Action
+    from .live.postmortem import PostMortem
     from .live.rules import Rules
     from .live.solve import LiveOutcome
     from .min_hand import MinHand
@@ -254,6 +256,55 @@ def solve_live(deck: Deck, rules: Rules | int, method: str = "auto",
     if not isinstance(rules, Rules):
         rules = Rules.for_players(rules)
     return decide(deck, rules, method, _options(options, settings))
+
+
+def analyze(game: str | Deck, rules: Rules | int | None = None,
+            actions: Sequence[Action] | None = None, *, deck: str | None = None,
+            players: int | None = None, method: str = "auto", position_limit: float | None = 10.0,
+            time_limit: float | None = None) -> PostMortem:
+    """The post-mortem of a real game, as ``hanabi-cp analyze``: the best score still
+    reachable (open hands, exact) after every action, the actions that lowered it,
+    and for each play and discard its slot, what its holder could know the card was
+    (``knew``) and whether the loss was ``visible``, ``hidden`` or ``tempo``.
+
+    ``game`` is a game file (a hanab.live export, a certificate of ``solve --rules
+    live``, a game of ``play --replay``; ``deck=`` and ``players=`` for a bare list
+    of actions), or a :class:`Deck` with ``rules`` (a :class:`Rules` or a number of
+    players) and ``actions``.  ``position_limit`` bounds each position's solve,
+    ``time_limit`` the whole.
+
+    >>> import hanabi_cp as hc
+    >>> pm = hc.analyze("instances/games/standard-winnable-4p.json")
+    >>> pm.final_score, pm.target, [r.best for r in pm.rows][:2]
+    (23, 25, [25, 25])
+    >>> drop = pm.drops[0]
+    >>> print(drop.text)
+    turn 33, Alice discards slot 4 (b4), the last copy: best 25 -> 23
+    >>> row = pm.rows[drop.position]
+    >>> row.slot, row.card, row.seen, len(row.knew)
+    (4, 'b4', 'hidden', 12)
+    >>> from hanabi_cp.live.actions import Action
+    >>> deck = hc.parse_deck("1r 2r 1y 2y 1r 1y")
+    >>> rules = hc.Rules.for_players(2, hand_size=2, clues=1)
+    >>> [r.best for r in hc.analyze(deck, rules, [Action.rank_clue(1, 1), Action.discard(3)]).rows]
+    [4, 4, 3]
+    """
+    from .live.postmortem import analyze as post_mortem
+    from .live.rules import Rules
+    from .runtime.deadline import Deadline
+    from .errors import InvalidParameter
+    if isinstance(game, Deck):
+        if rules is None or actions is None:
+            raise InvalidParameter("analyze of a Deck needs rules and actions")
+        the_rules = rules if isinstance(rules, Rules) else Rules.for_players(rules)
+        the_deck, moves, names = game, list(actions), None
+    else:
+        if rules is not None or actions is not None:
+            raise InvalidParameter("rules and actions go with a Deck, not a game file")
+        from .studies.postmortems import load_game
+        the_deck, the_rules, moves, names = load_game(str(game), deck, players)
+    deadline = None if time_limit is None else Deadline.after(time_limit)
+    return post_mortem(the_deck, the_rules, moves, names, method, position_limit, deadline)
 
 
 def draw(path: str, deck: Deck, h: int | None = None, plays: PlaySequence | str | Outcome | None = None,

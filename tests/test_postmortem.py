@@ -110,6 +110,46 @@ def test_analyze_cli_text_json_and_csv(game_file, tmp_path):
     assert run(["analyze", path, "--csv", out]).exit_code == 2          # no overwriting
 
 
+def test_analyze_json_rows_name_slots_cards_knowledge_and_pace(game_file):
+    from hanabi_cp.live.postmortem import card_name, hanablive_pace, slot_of
+    path, game = game_file
+    data = json.loads(run(["analyze", path, "--json"]).stdout)
+    deck, rules = standard_deck(1), Rules.for_players(5)
+    g = Game.start(deck, rules)
+    # the deal: 50 cards, 5 players of 4: 30 left, max 25, so 0 + 30 - 25 + 5
+    assert data["rows"][0]["pace"] == hanablive_pace(g) == 10
+    moves = 0
+    for act, row in zip(game.actions, data["rows"][1:]):
+        if act.is_move:
+            moves += 1
+            hand = g.hands[g.player]
+            assert row["slot"] == len(hand) - hand.index(act.target) == slot_of(g, act.target)
+            assert row["card"] == card_name(rules, deck, act.target) and row["card"] in row["knew"]
+            assert row["seen"] in ("visible", "hidden", "tempo")
+            if g.piles[deck.cards[act.target].color - 1] + 1 == deck.cards[act.target].value:
+                assert row["seen"] == "tempo"
+        else:
+            assert row["slot"] is None and row["knew"] is None and row["seen"] == "tempo"
+        g.apply(act)
+        left = deck.N - g.drawn
+        assert row["pace"] == (None if g.over or left == 0 else
+                               sum(g.piles) + left - g.max_reachable + rules.players)
+    assert moves > 20
+    text = run(["analyze", path]).stdout
+    assert "  method" not in text.splitlines()[2] and " pace" in text.splitlines()[2]
+    assert "  method" in run(["analyze", path, "--verbose"]).stdout.splitlines()[2]
+
+
+def test_a_game_that_never_lost_its_best_score_says_so(tmp_path):
+    deck, rules = standard_deck(2), Rules.for_players(3)
+    game = play_game(deck, rules, "cheat", 2)
+    assert game.score == 25
+    path = tmp_path / "won.json"
+    path.write_text(replay_json(deck, rules, list(game.actions)))
+    res = run(["analyze", path])
+    assert res.exit_code == 0 and "c won: 25 of 25; the best score never fell" in res.stdout
+
+
 def test_analyze_a_folder_resumes(game_file, tmp_path):
     path, game = game_file
     folder = tmp_path / "games"

@@ -146,7 +146,8 @@ GAME_STATE = """JSON.stringify({step: +document.getElementById("step").textConte
   lost: JSON.parse(document.getElementById("discards").dataset.lost),
   mover: document.getElementById("mover").dataset.player,
   now: document.getElementById("now").textContent,
-  lossShown: document.getElementById("now").className === "lost"})"""
+  lossShown: document.getElementById("now").className === "lost",
+  why: [...document.querySelectorAll("#why li")].map((li) => li.textContent)})"""
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +160,10 @@ def games(tmp_path_factory):
     paths = {name: write_game(folder, f"{name}.json", players)
              for name, players in (("four", 4), ("two", 2), ("six", 6))}
     paths["rainbow"] = write_variant_game(folder)[0]
+    # families whose tokens or piles follow other rules: the page must step them too
+    for stem, variant in (("starved", "Clue Starved (5 Suits)"), ("reversed", "Reversed (5 Suits)"),
+                          ("hole", "Throw It in a Hole (5 Suits)")):
+        paths[stem] = write_variant_game(folder, variant, stem, 4)[0]
     out = {}
     for name, path in paths.items():
         page = folder / f"{name}.html"
@@ -199,13 +204,24 @@ def test_game_step_fragment_shows_the_referee_state(browser, games, name):
 
 def test_game_shows_the_actions_that_lost_points(browser, games):
     from hanabi_cp.live.postmortem import analyze
+    from hanabi_cp.show.game import explanation
     url, game = games["two"]
     drops = analyze(*game).drops
     assert len(drops) > 3
     for d in drops[:3]:
         shown = game_state(Page(browser, f"{url}#step={d.position}"))
         assert shown["lossShown"] and shown["now"].endswith(f"best score {d.before} \u2192 {d.after}")
-    assert not game_state(Page(browser, f"{url}#step={drops[0].position - 1}"))["lossShown"]
+        assert shown["why"] == explanation(view_of(game, url), d) and shown["why"]
+    before = game_state(Page(browser, f"{url}#step={drops[0].position - 1}"))
+    assert not before["lossShown"] and before["why"] == []
+
+
+def view_of(game, url):
+    from hanabi_cp.live.postmortem import analyze
+    from hanabi_cp.show.game import GameView
+    deck, rules, actions, names = game
+    return GameView(url, deck, rules, actions, tuple(names),
+                    analyze(deck, rules, actions, names))
 
 
 def test_game_keys_buttons_and_chart_move(browser, games):
@@ -230,7 +246,7 @@ def test_game_keys_buttons_and_chart_move(browser, games):
     assert tab.console() == []
 
 
-@pytest.mark.parametrize("name", ["four", "two", "six", "rainbow"])
+@pytest.mark.parametrize("name", ["four", "two", "six", "rainbow", "starved", "reversed", "hole"])
 def test_game_self_test_passes(browser, games, name):
     tab = Page(browser, f"{games[name][0]}#selftest")
     assert tab.evaluate("document.body.dataset.selftest") == "ok"

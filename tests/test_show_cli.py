@@ -163,14 +163,14 @@ def write_game(folder, name="game.json", players=4, strategy="recommendation"):
     return path
 
 
-def write_variant_game(folder):
-    """A won game of hanab.live's "Rainbow (6 Suits)": a certificate of `solve --rules
-    live`, 3 players."""
+def write_variant_game(folder, variant=RAINBOW, stem="rainbow", seed=3):
+    """A won game of hanab.live's "Rainbow (6 Suits)" (or ``variant``): a certificate
+    of `solve --rules live`, 3 players."""
     import json
-    deck = folder / "rainbow-deck.json"
-    assert run(["generate", "standard", "--variant", RAINBOW, "--seed", 3, "-o", deck]).exit_code == 0
-    path = folder / "rainbow.json"
-    res = run(["solve", deck, "--rules", "live", "--players", 3, "--variant", RAINBOW,
+    deck = folder / f"{stem}-deck.json"
+    assert run(["generate", "standard", "--variant", variant, "--seed", seed, "-o", deck]).exit_code == 0
+    path = folder / f"{stem}.json"
+    res = run(["solve", deck, "--rules", "live", "--players", 3, "--variant", variant,
                "--certificate", path])
     assert res.exit_code == 10, res.output
     return path, json.loads(path.read_text())

@@ -14,8 +14,9 @@ from .common import command, echo_json
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
 def variants_cmd(words, show_all, as_json):
     """List hanab.live's variants that hanabi-cp supports (name, suits, cards, maximum
-    score): every one whose rules, with open hands, differ from No Variant only in
-    the deck and in which cards a clue touches.  WORDs keep the names that contain
+    score): every one whose rules the referee and the exact methods model (the deck,
+    which cards a clue touches, and the rules of Throw It in a Hole, Clue Starved,
+    Orange, Alternating Clues and reversed suits).  WORDs keep the names that contain
     them all (case-insensitive).
 
     \b

@@ -212,7 +212,7 @@ class LiveCnf(CnfEnds):
 
     def _tokens(self) -> None:
         lay = self.lay
-        S, M, cap, now = lay.slots, lay.tokens, lay.run_cap, lay.tokens_now
+        S, M, cap, now, cost = lay.slots, lay.tokens, lay.run_cap, lay.tokens_now, lay.clue_cost
         assert M is not None and now is not None
         self.tok = [[self.var("tokens", k, v) for v in range(M + 1)] for k in range(S + 1)]
         self.gain = [self.var("gain", k) for k in range(S)]
@@ -220,11 +220,12 @@ class LiveCnf(CnfEnds):
             self.exactly_one(self.tok[k])
             for j in range(cap + 1):
                 if k == 0:
-                    self.add(-self.run[0][j], *([self.tok[0][now - j]] if j <= now else []))
+                    after = now - cost * j
+                    self.add(-self.run[0][j], *([self.tok[0][after]] if after >= 0 else []))
                     continue
                 for v in range(M + 1):
                     for g in (0, 1):
-                        after = v + g - j
+                        after = v + g - cost * j
                         lits = [-self.tok[k - 1][v], self.gain[k - 1] if g == 0 else -self.gain[k - 1],
                                 -self.run[k][j]]
                         self.add(*lits, *([self.tok[k][after]] if 0 <= after <= M else []))
@@ -232,12 +233,28 @@ class LiveCnf(CnfEnds):
                 break
             dis, top, _ = self.kind[k]
             full = self.tok[k][M]
+            if not (lay.top_token and not lay.discard_at_max):
+                self._gains(k, dis, top, full)
+                continue
             self.add(-dis, -full)
             # A discard gives a token back; the play of a top card one if below the max.
             self.add(-self.gain[k], dis, top)
             self.add(-self.gain[k], dis, -full)
             self.add(-dis, self.gain[k])
             self.add(-top, full, self.gain[k])
+
+    def _gains(self, k: int, dis: int, top: int, full: int) -> None:
+        """The token slot k gains where a variant changes the rule (encodings/variants.md,
+        7): gain <-> (a discard, or a top card where it gives one) and below the max;
+        a discard at the max only where the variant allows it."""
+        lay, gain = self.lay, self.gain[k]
+        if not lay.discard_at_max:
+            self.add(-dis, -full)
+        sources = [dis, top] if lay.top_token else [dis]
+        self.add(-gain, *sources)
+        self.add(-gain, -full)
+        for x in sources:
+            self.add(-x, full, gain)
 
     # ---- final round --------------------------------------------------------
 
@@ -285,4 +302,7 @@ class LiveCnf(CnfEnds):
         fates = [next(f for f, x in self.fate[i].items() if x in true) for i in order]
         runs = [next(j for j, x in enumerate(self.run[k]) if x in true)
                 for k in range(len(order) + 1)]
-        return to_actions(self.start, order, fates, runs)
+        first = None
+        if self.lay.by_type is not None and self.lay.last_clue is None:
+            first = self.next_color[0] in true
+        return to_actions(self.start, order, fates, runs, first)

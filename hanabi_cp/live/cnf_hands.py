@@ -69,6 +69,64 @@ class CnfEnds:
             self.cluable = {k: [h[0] for h in hk] for k, hk in touch.items()}
         for k, has in self.cluable.items():
             self._clue_targets(k, has)
+        # typed[k][t]: per player, can be clued by a clue of type t (1: colour) during
+        # run k (None: a clue of that type needs no target)
+        self.typed: dict[int, list[list[int] | None]] = {}
+        if lay.clue_targets_checked == "typed":
+            self._typed_targets()
+
+    def _typed_targets(self) -> None:
+        """Alternating Clues where a card is touched by one clue type only
+        (encodings/variants.md, 7.4): counts of the cards each type touches,
+        ``next_color[k]`` (the type the first clue of run k takes: the types
+        alternate over the game) and ``no_clue[k]`` (no clue before run k), and
+        each clue's target by its type."""
+        lay = self.lay
+        assert lay.by_type is not None
+        S, p = lay.slots, lay.players
+        tracks: list[dict[int, list[list[int]]] | None] = []
+        for t in (0, 1):
+            if lay.free_type[t]:
+                tracks.append(None)
+                continue
+            member = lay.by_type[t]
+            init = [sum(member[o] for o in hand) for hand in self.start.hands]
+            tracks.append(self._track(f"touch{t}", 0, init, member))
+        nxt = self.next_color = [self.var("next_color", k) for k in range(S + 2)]
+        none = self.no_clue = [self.var("no_clue", k) for k in range(S + 2)]
+        if lay.last_clue is None:
+            self.add(none[0])
+        else:
+            self.add(-none[0])
+            self.add(-nxt[0] if lay.last_clue else nxt[0])
+        for k in range(S + 1):
+            x, y = nxt[k], nxt[k + 1]
+            for j in range(lay.run_cap + 1):
+                r = self.run[k][j]
+                same = j % 2 == 0           # an even run keeps the next type
+                self.add(-r, -x, y if same else -y)
+                self.add(-r, x, -y if same else y)
+            self.add(-none[k + 1], none[k])
+            self.add(-none[k + 1], self.run[k][0])
+            self.add(none[k + 1], -none[k], -self.run[k][0])
+        for k in range(S + 1):
+            has = self.typed[k] = [None if tr is None else [h[0] for h in tr[k]] for tr in tracks]
+            # the givers repeat after p clues and the types after 2: 2p covers both
+            for j in range(1, min(lay.run_cap, 2 * p) + 1):
+                ge = self.var("run_ge", k, j)
+                for jj in range(j, lay.run_cap + 1):
+                    self.add(-self.run[k][jj], ge)
+                for t in (0, 1):
+                    ht = has[t]
+                    if ht is None:
+                        continue
+                    # clue j is of type t iff next_color[k] == (t == 1) xor (j even)
+                    first_color = (t == 1) != (j % 2 == 0)
+                    off = -nxt[k] if first_color else nxt[k]
+                    for q0 in self.movers_before(k):
+                        q = (q0 + j) % p
+                        prev = [-self.mover[k - 1][q0]] if k else []
+                        self.add(*prev, -ge, off, *(ht[x] for x in range(p) if x != q))
 
     def moves(self, k: int, q: int) -> int:
         """Player q moves slot k (used_k and mover_{k,q})."""
@@ -271,7 +329,10 @@ class CnfEnds:
         no clue (no token, or nobody else who can be clued)."""
         p, holds = self.lay.players, self.holds[k]
         stuck = self.var("stuck", k)
-        no_token = [self.tok[k][0]] if self.lay.tokens is not None else []
+        # fewer tokens than a clue costs (one unit, or two halves in Clue Starved)
+        no_token = self.tok[k][:self.lay.clue_cost] if self.lay.tokens is not None else []
+        if k in self.typed:
+            return self._stuck_typed(k, stuck, no_token)
         has = self.cluable.get(k)
         if has is None:               # a clue is legal without touching anything
             self.add(-stuck, *no_token)
@@ -282,6 +343,24 @@ class CnfEnds:
                 for x in range(p):
                     if x != q:
                         self.add(-stuck, -m, *no_token, -has[x])
+        return stuck
+
+    def _stuck_typed(self, k: int, stuck: int, no_token: list[int]) -> int:
+        """``_stuck`` where clue types matter: for each type the next clue may take
+        (next_color[k + 1], or either before the game's first clue), nobody else
+        can be clued by it."""
+        p, holds, has = self.lay.players, self.holds[k], self.typed[k]
+        nxt, none = self.next_color[k + 1], self.no_clue[k + 1]
+        for q in range(p):
+            m = self.mover[k][q]
+            self.add(-stuck, -m, -holds[q][0])
+            for t in (0, 1):
+                not_t = -nxt if t == 1 else nxt        # the next clue is not of type t
+                ht = has[t]
+                for x in [None] if ht is None else [x for x in range(p) if x != q]:
+                    target = [] if x is None or ht is None else [-ht[x]]
+                    self.add(-stuck, -m, *no_token, *target, not_t)
+                    self.add(-stuck, -m, *no_token, *target, -none)
         return stuck
 
     def _empty(self, k: int) -> int:

@@ -72,6 +72,62 @@ class CpEnds:
             self.cluable = {k: [h[1] for h in hk] for k, hk in touch.items()}
         for k, has in self.cluable.items():
             self._clue_targets(k, has)
+        # typed[k][t]: per player, can be clued by a clue of type t (1: colour) during
+        # run k (None: a clue of that type needs no target)
+        self.typed: dict[int, list[list[Var] | None]] = {}
+        if lay.clue_targets_checked == "typed":
+            self._typed_targets()
+
+    def _typed_targets(self) -> None:
+        """Alternating Clues where a card is touched by one clue type only
+        (encodings/variants.md, 7.4): counts of the cards each type touches,
+        ``next_color[k]`` (the type the first clue of run k takes: the types
+        alternate over the game) and ``no_clue[k]`` (no clue before run k), and
+        each clue's target by its type."""
+        m, lay = self.m, self.lay
+        assert lay.by_type is not None
+        S, p = lay.slots, lay.players
+        tracks: list[dict[int, list[tuple[Var, Var]]] | None] = []
+        for t in (0, 1):
+            if lay.free_type[t]:
+                tracks.append(None)
+                continue
+            member = lay.by_type[t]
+            init = [sum(member[o] for o in hand) for hand in self.start.hands]
+            tracks.append(self._track(f"touch{t}", 0, init, member))
+        nxt = self.next_color = [m.new_bool_var(f"next_color_{k}") for k in range(S + 2)]
+        none = self.no_clue = [m.new_bool_var(f"no_clue_{k}") for k in range(S + 2)]
+        if lay.last_clue is None:
+            m.add(none[0] == 1)
+        else:
+            m.add(none[0] == 0)
+            m.add(nxt[0] == (0 if lay.last_clue else 1))
+        for k in range(S + 1):
+            # next_color[k + 1] = next_color[k] xor (run k is odd)
+            odd = m.new_bool_var(f"odd_run_{k}")
+            m.add(odd == sum(x for j, x in enumerate(self.is_run[k]) if j % 2))
+            m.add_bool_xor([nxt[k], odd, ~nxt[k + 1]])
+            m.add_implication(none[k + 1], none[k])
+            m.add_implication(none[k + 1], self.is_run[k][0])
+            m.add_bool_or([none[k + 1], ~none[k], ~self.is_run[k][0]])
+        for k in range(S + 1):
+            has = self.typed[k] = [None if tr is None else [h[1] for h in tr[k]] for tr in tracks]
+            # the givers repeat after p clues and the types after 2: 2p covers both
+            for j in range(1, min(lay.run_cap, 2 * p) + 1):
+                ge = m.new_bool_var(f"run_ge_{k}_{j}")
+                m.add(self.run[k] >= j).only_enforce_if(ge)
+                m.add(self.run[k] <= j - 1).only_enforce_if(~ge)
+                for t in (0, 1):
+                    ht = has[t]
+                    if ht is None:
+                        continue
+                    # clue j is of type t iff next_color[k] == (t == 1) xor (j even)
+                    first_color = (t == 1) != (j % 2 == 0)
+                    is_t = nxt[k] if first_color else ~nxt[k]
+                    for q0 in self.movers_before(k):
+                        others = sum(ht[x] for x in range(p) if x != (q0 + j) % p)
+                        when = [self.mover[k - 1][q0]] if k else []
+                        m.add(others >= 1).only_enforce_if([*when, ge, is_t])
 
     def moves(self, k: int) -> list[Var]:
         """Per player q: q moves slot k (one of them iff slot k is used)."""
@@ -234,8 +290,14 @@ class CpEnds:
         if self.lay.tokens is None:
             m.add(no_token == 0)
         else:
-            m.add(self.tok[k] == 0).only_enforce_if(no_token)
+            # fewer tokens than a clue costs (one unit, or two halves in Clue Starved)
+            if self.lay.clue_cost == 1:
+                m.add(self.tok[k] == 0).only_enforce_if(no_token)
+            else:
+                m.add(self.tok[k] < self.lay.clue_cost).only_enforce_if(no_token)
         holds, has = self.holds[k], self.cluable.get(k)
+        if k in self.typed:
+            return self._stuck_typed(k, stuck, no_token)
         if has is None:               # a clue is legal without touching anything
             m.add_implication(stuck, no_token)
         for q in range(p):
@@ -243,6 +305,26 @@ class CpEnds:
             if has is not None:
                 others = sum(has[x] for x in range(p) if x != q)
                 m.add(others == 0).only_enforce_if([stuck, self.mover[k][q], ~no_token])
+        return stuck
+
+    def _stuck_typed(self, k: int, stuck: Var, no_token: Var) -> Var:
+        """``_stuck`` where clue types matter: for each type the next clue may take
+        (next_color[k + 1], or either before the game's first clue), nobody else
+        can be clued by it."""
+        m, p, holds, has = self.m, self.lay.players, self.holds[k], self.typed[k]
+        nxt, none = self.next_color[k + 1], self.no_clue[k + 1]
+        for q in range(p):
+            mv = self.mover[k][q]
+            m.add(holds[q][0] == 0).only_enforce_if([stuck, mv])
+            for t in (0, 1):
+                is_t = nxt if t == 1 else ~nxt
+                ht = has[t]
+                for may in (is_t, none):       # the next clue may be of type t
+                    if ht is None:
+                        m.add_bool_or([~stuck, ~mv, no_token, ~may])
+                    else:
+                        others = sum(ht[x] for x in range(p) if x != q)
+                        m.add(others == 0).only_enforce_if([stuck, mv, ~no_token, may])
         return stuck
 
     def _empty(self, k: int) -> Var:

@@ -185,25 +185,36 @@ class LiveCpModel(CpEnds):
     # ---- clue tokens: a running count per slot ----------------------------------
 
     def _tokens(self) -> None:
-        m, S, M, now = self.m, self.lay.slots, self.lay.tokens, self.lay.tokens_now
+        lay = self.lay
+        m, S, M, now, cost = self.m, lay.slots, lay.tokens, lay.tokens_now, lay.clue_cost
         assert M is not None and now is not None
         # tok[k]: the tokens before slot k's move, after its run of clues
         self.tok = [m.new_int_var(0, M, f"tokens_{k}") for k in range(S + 1)]
         gains: list = []        # per slot: a discard, a top card's token
         for k in range(S + 1):
             before = self.tok[k - 1] + sum(gains[k - 1]) if k else now
-            m.add(self.tok[k] == before - self.run[k])
+            m.add(self.tok[k] == before - (self.run[k] if cost == 1 else cost * self.run[k]))
             if k == S:
                 break
             dis, top, _ = self.kind[k]
             below = m.new_bool_var(f"below_max_{k}")
             m.add(self.tok[k] <= M - 1).only_enforce_if(below)
             m.add(self.tok[k] >= M).only_enforce_if(~below)
-            m.add_implication(dis, below)
+            if lay.discard_at_max:
+                # a discard is legal at the max too, and then gives nothing (Orange)
+                dis_gain = m.new_bool_var(f"discard_gain_{k}")
+                m.add_bool_and([dis, below]).only_enforce_if(dis_gain)
+                m.add_bool_or([~dis, ~below, dis_gain])
+            else:
+                m.add_implication(dis, below)
+                dis_gain = dis
+            if not lay.top_token:           # Throw It in a Hole: a top card gives none
+                gains.append((dis_gain,))
+                continue
             back = m.new_bool_var(f"top_gain_{k}")    # a top card's token, below the max
             m.add_bool_and([top, below]).only_enforce_if(back)
             m.add_bool_or([~top, ~below, back])
-            gains.append((dis, back))
+            gains.append((dis_gain, back))
 
     # ---- the final round: no turn after the p turns that follow the last draw ---
 
@@ -312,5 +323,8 @@ class LiveCpModel(CpEnds):
         fates = [next(x for x, v in self.fate[i].items() if solver.boolean_value(v))
                  for i in order]
         runs = [solver.value(self.run[k]) for k in range(len(order) + 1)]
-        return to_actions(self.start, order, fates, runs)
+        first = None
+        if self.lay.by_type is not None and self.lay.last_clue is None:
+            first = solver.boolean_value(self.next_color[0])
+        return to_actions(self.start, order, fates, runs, first)
 

@@ -29,7 +29,10 @@ hanabi_cp.errors.InvalidParameter: the game's action #0: discard #0 (1:1): canno
 >>> [(r.position, r.best, r.hanablive_max) for r in pm.rows]
 [(0, 4, 4), (1, 4, 4), (2, 3, 3)]
 >>> print(pm.drops[0].text)
-turn 2, Bob discards y2 (#3), the last copy: best 4 -> 3
+turn 2, Bob discards slot 1 (y2), the last copy: best 4 -> 3
+>>> row = pm.rows[2]
+>>> row.slot, row.card, row.knew, row.seen, row.pace
+(1, 'y2', ('y2',), 'visible', 0)
 """
 
 from __future__ import annotations
@@ -38,13 +41,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..runtime.deadline import NEVER, Deadline
+from ..runtime.deadline import NEVER, Deadline, TimeUp
 from ..errors import InvalidParameter
 from ..model import Deck
 from ..method_registry import SolveOptions, Status
 from .actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
+from .hidden_knowledge import ClueBook, seen as seen_class
 from .referee import Game, IllegalMove
 from .rules import Rules
 from .solve import LiveOutcome, solve_position
@@ -73,13 +77,23 @@ class Row:
     status: str                  # DECIDED, UNKNOWN or OVER (the game has ended here)
     method: str
     seconds: float
+    # The played or discarded card: its hanab.live slot in the actor's hand (1 = the
+    # newest; None for a deck play), its name, what its holder could know it to be,
+    # and the action's class (visible, hidden, tempo: see ``hidden_knowledge``).
+    slot: int | None = None
+    card: str | None = None
+    knew: tuple[str, ...] | None = None
+    seen: str | None = None
+    pace: int | None = None      # hanab.live's pace here (None once the deck is empty)
 
     def as_dict(self) -> dict:
         return {"position": self.position, "turn": self.turn, "player": self.player,
                 "action": self.text, "best": self.best, "hanablive_max": self.hanablive_max,
                 "status": self.status, "score": self.score, "lower": self.lower,
                 "upper": self.upper, "method": self.method,
-                "seconds": round(self.seconds, 6)}
+                "seconds": round(self.seconds, 6), "slot": self.slot, "card": self.card,
+                "knew": None if self.knew is None else list(self.knew), "seen": self.seen,
+                "pace": self.pace}
 
 
 @dataclass(frozen=True)
@@ -119,6 +133,18 @@ class Explained:
 
 @dataclass(frozen=True)
 class PostMortem:
+    """A game's post-mortem: one ``Row`` per position (the deal, then after each
+    action), the final score, how the game ended and the target (the deck's best).
+
+    >>> from hanabi_cp.model import Deck
+    >>> from hanabi_cp.live.actions import Action
+    >>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
+    >>> pm = analyze(deck, Rules.for_players(2, hand_size=2, clues=1),
+    ...              [Action.rank_clue(1, 1), Action.discard(3)])
+    >>> pm.final_score, pm.target, pm.end, [(d.position, d.before, d.after) for d in pm.drops]
+    (0, 4, 'not over after the last action', [(2, 4, 3)])
+    """
+
     rows: list[Row]
     final_score: int
     end: str                     # how the game ended (or "not over")
@@ -160,7 +186,29 @@ def card_name(rules: Rules, deck: Deck, order: int) -> str:
     """A deck card as hanab.live players write it: the suit's letter and the rank,
     e.g. ``r3`` (No Variant's suits are Red, Yellow, Green, Blue, Purple)."""
     a, k = deck.cards[order]
-    return kind_name(rules, a, k)
+    return identity_name(rules, a, k)
+
+
+def identity_name(rules: Rules, value: int, color: int) -> str:
+    """Value ``value`` of color ``color`` as hanab.live players write it (``r3``)."""
+    return kind_name(rules, value, color)
+
+
+def slot_of(g: Game, order: int) -> int | None:
+    """The hanab.live slot of card ``order`` in the hand of the player to move at
+    ``g`` (1 = the newest card, on the left); None if that hand does not hold it."""
+    hand = g.hands[g.player]
+    return len(hand) - hand.index(order) if order in hand else None
+
+
+def hanablive_pace(g: Game) -> int | None:
+    """hanab.live's pace, as its client computes it: the score plus the cards left
+    in the deck minus its "max score", plus the players (each has one more turn
+    after the last draw); none once the game is over or the deck is empty."""
+    left = g.deck.N - g.drawn
+    if g.over or left <= 0:
+        return None
+    return sum(g.piles) + left - g.max_reachable + g.rules.players
 
 
 def describe(g: Game, action: Action, names: Sequence[str]) -> str:
@@ -178,16 +226,22 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
         value = action.value or 0
         color = colors[value] if colors and 0 <= value < len(colors) else f"color {value + 1}"
         return f"{who} clues {to} {str(color).lower()}"
-    name = f"{card_name(rules, deck, action.target)} (#{action.target})"
-    if action.target == g.deck_play():
-        name += " from the deck"
+    if not 0 <= action.target < deck.N:     # the referee refuses it next, in one line
+        return f"{who} names card #{action.target}, which the deck does not have"
+    slot = slot_of(g, action.target)
+    if slot is not None:
+        name = f"slot {slot} ({card_name(rules, deck, action.target)})"
+    elif action.target == g.deck_play():
+        name = f"{card_name(rules, deck, action.target)} from the deck"
+    else:
+        name = f"{card_name(rules, deck, action.target)} (#{action.target})"
     a, k = g.card(action.target)
     kind = (k - 1) * deck.n + a - 1
     assert g.tables is not None
-    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < a
+    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < g.value_at(k - 1, a)
     if action.kind is Kind.DISCARD:
         verb = "discards"
-    elif g.piles[k - 1] + 1 == a:
+    elif g.next_value(k - 1) == a:
         return f"{who} plays {name}"
     else:
         verb = "misplays"
@@ -207,6 +261,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
     alternatives together)."""
     names = list(names or PLAYER_NAMES[:rules.players])
     g = Game.start(deck, rules)
+    book = ClueBook(g)
     rows: list[Row] = []
     certs: dict[int, list[Action]] = {}     # per decided position, its certificate
     cert: list[Action] | None = None        # a decided position's certificate, followed
@@ -218,6 +273,8 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             text = describe(g, act, names)
             player, turn = g.player, g.turn + 1
             try:
+                info = _card_info(g, act, book)
+                book.observe(g, act)
                 g.apply(act)
             except IllegalMove as exc:
                 raise InvalidParameter(f"the game's action #{k - 1}: {g.describe(act)}: "
@@ -225,15 +282,18 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             if best is not None and cert and _same_move(cert[0], act):
                 cert = cert[1:]
                 rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                                 "certificate", 0.0))
+                                 "certificate", 0.0, info, _best_of(rows)))
                 certs[k] = cert
                 _tick(progress, k)
                 continue
         else:
-            text, player, turn, act = "the deal", None, None, None
-        if g.over:
+            text, player, turn, act, info = "the deal", None, None, None, _NO_CARD
+        if g.over or g.today_end is not None:
+            # over, or past the end of today's rules in an older game (older_games):
+            # nothing still needed can be played, no point can be scored
             best, cert = g.score, []
-            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0))
+            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0,
+                             info, _best_of(rows)))
             _tick(progress, k)
             continue
         out, seconds = _solve(g, method, position_limit, deadline)
@@ -244,14 +304,14 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                 best, cert = upper, out.actions    # a refereed game reaches the bound
             rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
                              "DECIDED" if best is not None else Status.UNKNOWN.value, out.method,
-                             seconds))
+                             seconds, info, _best_of(rows)))
             if best is not None:
                 upper = best
         else:
             best, cert = out.score, out.actions
             upper = best
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                             out.method, seconds))
+                             out.method, seconds, info, _best_of(rows)))
         if cert is not None:
             certs[k] = cert
         _tick(progress, k)
@@ -288,6 +348,11 @@ def _explain(pm: PostMortem, deck: Deck, rules: Rules, actions: Sequence[Action]
 
 def _solve(g: Game, method: str, limit: float | None,
            deadline: Deadline | None) -> tuple[LiveOutcome, float]:
+    if deadline is not None and deadline.expired():
+        # The command's time is up: the rest of the positions are not reached, and
+        # cost nothing (no search's first pass per position: 997 of them took 25 s).
+        return LiveOutcome(Status.UNKNOWN, reason=str(TimeUp(deadline.limit, "the "
+                                                             "post-mortem"))), 0.0
     share = (deadline or NEVER).share(limit)
     started = time.perf_counter()
     options = SolveOptions(time_limit=None if share is None else max(share, 0.0),
@@ -302,10 +367,48 @@ def _same_move(planned: Action, played: Action) -> bool:
     return planned == played or (planned.is_clue and played.is_clue)
 
 
+@dataclass(frozen=True)
+class CardInfo:
+    """What a row says of the card its action moved: the slot, the name, what its
+    holder could know it was, and the action's class if it kept the best score
+    and if it lowered it (``hidden_knowledge.seen``)."""
+
+    slot: int | None = None
+    card: str | None = None
+    knew: tuple[str, ...] | None = None
+    seen_kept: str | None = None
+    seen_lost: str | None = None
+
+
+_NO_CARD = CardInfo()
+
+
+def _card_info(g: Game, act: Action, book: ClueBook) -> CardInfo:
+    """The slot and name of the card ``act`` moves at ``g`` (before it), what its
+    holder could know it to be, and the action's class (``hidden_knowledge``)."""
+    if act.is_clue:
+        return CardInfo(seen_kept="tempo", seen_lost="tempo")
+    if not act.is_move or not isinstance(act.target, int) \
+            or not 0 <= act.target < g.deck.N or g.over:
+        return _NO_CARD     # an end of game, or an illegal move the referee names next
+    knew = book.knew(g, act.target)
+    names = tuple(identity_name(g.rules, c.value, c.color) for c in knew)
+    return CardInfo(slot_of(g, act.target), card_name(g.rules, g.deck, act.target), names,
+                    seen_class(g, act, knew), seen_class(g, act, knew, lost=True))
+
+
 def _row(k: int, turn, player, act, text: str, g: Game, best, lower, upper, status: str,
-         method: str, seconds: float) -> Row:
+         method: str, seconds: float, info: CardInfo = _NO_CARD,
+         before: int | None = None) -> Row:
+    lost = before is not None and best is not None and best < before
     return Row(k, turn, player, act, text, sum(g.piles), best, lower, upper,
-               g.max_reachable, status, method, seconds)
+               g.max_reachable, status, method, seconds, info.slot, info.card, info.knew,
+               info.seen_lost if lost else info.seen_kept, pace=hanablive_pace(g))
+
+
+def _best_of(rows: list[Row]) -> int | None:
+    """The best score at the last position so far (None: none, or undecided)."""
+    return rows[-1].best if rows else None
 
 
 def _tick(progress: Callable[[int], None] | None, k: int) -> None:
@@ -369,7 +472,7 @@ def first_loss(deck: Deck, rules: Rules, actions: Sequence[Action],
         kind = "ended"
     else:
         a, k = before.card(act.target)
-        kind = "play" if before.piles[k - 1] + 1 == a else "misplay"
+        kind = "play" if before.next_value(k - 1) == a else "misplay"
     return Loss(hi, before.turn + 1, kind, text)
 
 

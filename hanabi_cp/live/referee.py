@@ -10,15 +10,20 @@ Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
 - player i is dealt deck cards i*H .. (i+1)*H - 1 (fewer if the deck runs out);
   the first player (0 unless the rules say otherwise) moves first, then the next
   ones in turn;
-- play a card from your hand: if it is the next of its color, the pile grows (a card
-  of the top value n gives a clue token back, if below the maximum); otherwise it is
+- play a card from your hand: if it is the next of its color, the pile grows (the
+  card that completes it gives a clue token back, if below the maximum, but not in
+  Throw It in a Hole; a reversed suit is played from n down to 1); otherwise it is
   a strike and the card is lost.  With deck plays, the last card of the deck may be
   played from it (drawn and played at once);
-- discard a card: only below the maximum of clue tokens; gives one back;
+- discard a card: only below the maximum of clue tokens (at any count in a variant
+  with an Orange suit); gives one back, if below the maximum;
 - clue: costs a token (needs one), goes to another player, names one of the
   variant's clue colors or ranks and must touch at least one of that player's
   cards (the variant says which cards a clue touches; with empty clues, or a clue
-  type that touches nothing in the variant, it need not); no card moves;
+  type that touches nothing in the variant, it need not); no card moves; in
+  Alternating Clues its type must differ from the game's previous clue's;
+- Clue Starved counts tokens in halves, as hanab.live's server does: twice the
+  tokens at the start and at most, a clue costs 2 (encodings/variants.md, 7);
 - after a play or a discard the player draws the next deck card, if any;
 - the game ends, as hanab.live's server ends it (``EndCondition``), at the third
   strike (score 0); with speedrun or all or nothing, once the best score still
@@ -29,10 +34,12 @@ Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
   score equals the best score still reachable, each color counted up to its first
   value whose copies are all lost (so a won game ends at once); once no card still
   needed can be played (every copy lost, or held by a player whose last turn is
-  over); or, beyond hanab.live's own setups, when the player to move has no legal
-  move.  With ``final_round`` off, the game instead ends when the deck and every
-  hand are empty.  A hanab.live game may also end by termination or vote
-  (actions of type 4 and 5): score 0.
+  over; hanab.live's rule since 14 February 2019, ``Rules.last_turn_unplayable``:
+  under the older one the final round is played out, ``older_games``); or, beyond
+  hanab.live's own setups, when the player to move has no legal move.  With
+  ``final_round`` off, the game instead ends when the deck and every hand are
+  empty.  A hanab.live game may also end by termination or vote (actions of type 4
+  and 5): score 0.
 
 >>> from hanabi_cp.model import Deck
 >>> from hanabi_cp.live.rules import Rules
@@ -85,6 +92,8 @@ class EndCondition(enum.IntEnum):
         return self.name.lower().replace("_", " ")
 
 
+NOTHING_PLAYABLE = "no card still needed can be played"
+
 # The end conditions an action of type 4 (end game) may carry.
 END_GAME_VALUES = (EndCondition.TIMEOUT, EndCondition.TERMINATED, EndCondition.IDLE_TIMEOUT,
                    EndCondition.ALL_OR_NOTHING_FAIL)
@@ -101,9 +110,26 @@ class Tables:
         for a, k in deck.cards:
             self.totals[(k - 1) * n + a - 1] += 1
         self.clues = v = clue_rules(rules, deck)
+        # per color index: a reversed suit, played from the top value n down to 1
+        suits = getattr(rules.variant, "suits", ())
+        self.down = [bool(getattr(s, "reversed", False)) for s in suits[:c]] + [False] * (c - len(suits[:c]))
         colors, ranks = v.clue_values(True), v.clue_values(False)
         self.free_clue = bool((rules.empty_clues or v.always_legal(True)) and colors
                               or (rules.empty_clues or v.always_legal(False)) and ranks)
+        # Alternating Clues where a card is touched by one clue type only: per type
+        # (index 1: colour, 0: rank), whether a clue of it is legal touching nothing,
+        # and which deck cards it touches (else None: the type never matters)
+        self.by_type: tuple[list[bool], list[bool]] | None = None
+        self.free_type = ((rules.empty_clues or v.always_legal(False)) and bool(ranks),
+                          (rules.empty_clues or v.always_legal(True)) and bool(colors))
+        if rules.alternating_clues:
+            kinds_t = {(a, k): (any(v.touches(False, x, k - 1, a) for x in ranks),
+                                any(v.touches(True, x, k - 1, a) for x in colors))
+                       for a, k in set(deck.cards)}
+            if any(r != c for r, c in kinds_t.values()) or not (colors and ranks) \
+                    or self.free_type[0] != self.free_type[1]:
+                self.by_type = ([kinds_t[card][0] for card in deck.cards],
+                                [kinds_t[card][1] for card in deck.cards])
         if getattr(v, "every_card_touchable", False):
             self.touchable = [True] * deck.N
             self.all_touchable = True
@@ -123,7 +149,9 @@ class Game:
     deck: Deck
     rules: Rules
     hands: list[list[int]] = field(default_factory=list)
-    piles: list[int] = field(default_factory=list)   # piles[k]: top value of color k+1
+    # piles[k]: the cards on the pile of color k+1 (its top value, but in a reversed
+    # suit, played n down to 1, the top value is n + 1 - piles[k])
+    piles: list[int] = field(default_factory=list)
     drawn: int = 0                                     # next deck position to draw
     clues: int | None = None                           # None: unlimited tokens
     strikes: int = 0
@@ -133,16 +161,21 @@ class Game:
     lost_cards: list[int] = field(default_factory=list)  # discarded or misplayed positions
     condition: EndCondition = EndCondition.IN_PROGRESS
     cause: str = ""                                    # why a NORMAL end came, in words
+    # under hanab.live's end rules before 2019 (Rules.last_turn_unplayable off): the
+    # turn at which today's rules ended the game (no card still needed can be played)
+    today_end: int | None = None
     # per card kind (color - 1) * n + value - 1: copies lost; per color, the values
     # 1.. that each still have a copy not lost (hanab.live's "max score" per suit)
     lost_counts: list[int] = field(default_factory=list)
     caps: list[int] = field(default_factory=list)
     tables: Tables | None = None
+    # the type of the game's last clue (True: colour), which Alternating Clues forbids next
+    last_clue: bool | None = None
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
         tables = Tables(deck, rules)
-        g = cls(deck, rules, piles=[0] * deck.c, clues=rules.clues, tables=tables,
+        g = cls(deck, rules, piles=[0] * deck.c, clues=rules.max_tokens, tables=tables,
                 lost_counts=[0] * (deck.n * deck.c))
         g.caps = [g._cap(k) for k in range(deck.c)]
         H, N = rules.hand_size, deck.N
@@ -204,20 +237,36 @@ class Game:
 
     def can_discard(self) -> bool:
         # clues is None exactly when the rules give unlimited tokens
-        return self.clues is None or self.clues < (self.rules.clues or 0)
+        return self.clues is None or self.clues < (self.rules.max_tokens or 0) \
+            or self.rules.discard_at_max
 
     def has_token(self) -> bool:
-        return self.clues is None or self.clues > 0
+        return self.clues is None or self.clues >= self.rules.clue_cost
+
+    def tokens_text(self) -> str:
+        """The token count as the rules count it, e.g. "8 of 8 clue tokens" (Clue
+        Starved counts halves)."""
+        unit = "half clue tokens" if self.rules.clue_cost == 2 else "clue tokens"
+        return f"{self.clues} of {self.rules.max_tokens} {unit}"
 
     def cluable(self, p: int) -> bool:
         """Whether the player to move could clue player p (tokens aside)."""
         if p == self.player:
             return False
         assert self.tables is not None
+        if self.tables.by_type is not None and self.last_clue is not None:
+            return self.cluable_by(p, not self.last_clue)
         if self.tables.free_clue:
             return True
         touchable = self.tables.touchable
         return any(touchable[o] for o in self.hands[p])
+
+    def cluable_by(self, p: int, color: bool) -> bool:
+        """Whether player p could be clued by a clue of that type (tokens, turn and
+        Alternating Clues aside); only where ``Tables.by_type`` is set."""
+        assert self.tables is not None and self.tables.by_type is not None
+        touched = self.tables.by_type[color]
+        return self.tables.free_type[color] or any(touched[o] for o in self.hands[p])
 
     def can_clue(self) -> bool:
         return self.has_token() and any(self.cluable(p) for p in range(self.rules.players))
@@ -240,15 +289,34 @@ class Game:
         if self.can_discard():
             yield from (Action.discard(o) for o in hand)
         if self.has_token():
+            first = self.rules.alternating_clues and self.last_clue is None
             for p in range(self.rules.players):
-                if self.cluable(p):
+                if first and p != self.player:
+                    # the game's first clue in Alternating Clues: its type decides
+                    # every later clue's, so one of each type
+                    yield from self._first_clues(p)
+                elif self.cluable(p):
                     yield self.some_clue(p)
 
-    def some_clue(self, p: int) -> Action:
-        """A legal clue to player p (see ``some_clue``)."""
+    def _first_clues(self, p: int) -> Iterator[Action]:
+        """A legal clue of each type to player p, when the game has had no clue."""
         assert self.tables is not None
+        if self.tables.by_type is None:      # both types touch alike: one is enough
+            if self.cluable(p):
+                yield self.some_clue(p)
+            return
+        for color in (False, True):
+            if self.cluable_by(p, color):
+                yield self.some_clue(p, color)
+
+    def some_clue(self, p: int, color: bool | None = None) -> Action:
+        """A legal clue to player p (see ``some_clue``), of that type if given."""
+        assert self.tables is not None
+        avoid = None if color is None else not color
+        if avoid is None and self.rules.alternating_clues:
+            avoid = self.last_clue
         return some_clue(self.rules, self.tables.clues,
-                         [self.deck.cards[o] for o in self.hands[p]], p)
+                         [self.deck.cards[o] for o in self.hands[p]], p, avoid)
 
     # ---- moves -------------------------------------------------------------
 
@@ -287,14 +355,14 @@ class Game:
             raise IllegalMove(f"player {me} does not hold this card")
         if action.kind is Kind.DISCARD:
             if not self.can_discard():
-                raise IllegalMove(f"cannot discard with {self.clues} of {self.rules.clues} clue tokens")
+                raise IllegalMove(f"cannot discard with {self.tokens_text()}")
             self._gain_clue()
             self._lose(order)
         else:
             a, k = self.card(order)
-            if self.piles[k - 1] + 1 == a:
-                self.piles[k - 1] = a
-                if a == self.deck.n:
+            if self.next_value(k - 1) == a:
+                self.piles[k - 1] += 1
+                if self.piles[k - 1] == self.deck.n and self.rules.top_gives_token:
                     self._gain_clue()
             else:
                 self.strikes += 1
@@ -310,28 +378,40 @@ class Game:
             if self.drawn == N:
                 self._last_card_drawn()
 
+    def value_at(self, k: int, height: int) -> int:
+        """The value of the ``height``-th card (from 1) of color index k's pile."""
+        assert self.tables is not None
+        return self.deck.n + 1 - height if self.tables.down[k] else height
+
+    def next_value(self, k: int) -> int:
+        """The value color index k's pile takes next (n + 1 or 0 once complete)."""
+        return self.value_at(k, self.piles[k] + 1)
+
     def _lose(self, order: int) -> None:
         a, k = self.card(order)
         self.lost_cards.append(order)
         x = (k - 1) * self.deck.n + a - 1
         self.lost_counts[x] += 1
         assert self.tables is not None
-        if self.lost_counts[x] == self.tables.totals[x] and a <= self.caps[k - 1]:
-            self.caps[k - 1] = a - 1
+        height = self.value_at(k - 1, a)        # (the map is its own inverse)
+        if self.lost_counts[x] == self.tables.totals[x] and height <= self.caps[k - 1]:
+            self.caps[k - 1] = height - 1
 
     def _cap(self, k: int) -> int:
-        """Color index k's values 1.. that each have a copy not lost."""
+        """Color index k's pile heights 1.. whose values each have a copy not lost."""
         n = self.deck.n
         assert self.tables is not None
         totals, base = self.tables.totals, k * n
-        a = 0
-        while a < n and totals[base + a] > self.lost_counts[base + a]:
-            a += 1
-        return a
+        h = 0
+        while h < n and totals[base + self.value_at(k, h + 1) - 1] \
+                > self.lost_counts[base + self.value_at(k, h + 1) - 1]:
+            h += 1
+        return h
 
     def _clue(self, action: Action, me: int) -> None:
         if not self.has_token():
-            raise IllegalMove("cannot clue with no clue tokens")
+            raise IllegalMove("cannot clue with no clue tokens" if self.rules.clue_cost == 1
+                              else f"cannot clue with {self.tokens_text()} (a clue costs 2)")
         p = action.target
         if not isinstance(p, int) or not 0 <= p < self.rules.players or p == me:
             raise IllegalMove(f"player {me} cannot clue player {p}")
@@ -347,11 +427,16 @@ class Game:
                 v.touches(is_color, action.value, k - 1, a)
                 for a, k in map(self.card, self.hands[p])):
             raise IllegalMove(f"the clue touches no card of player {p}")
+        if self.rules.alternating_clues and self.last_clue is is_color:
+            was, need = ("color", "rank") if is_color else ("rank", "color")
+            raise IllegalMove(f"the previous clue was a {was} clue: in Alternating Clues "
+                              f"this one must be a {need} clue")
         if self.clues is not None:
-            self.clues -= 1
+            self.clues -= self.rules.clue_cost
+        self.last_clue = is_color
 
     def _gain_clue(self) -> None:
-        if self.clues is not None and self.clues < (self.rules.clues or 0):
+        if self.clues is not None and self.clues < (self.rules.max_tokens or 0):
             self.clues += 1
 
     def _last_card_drawn(self) -> None:
@@ -379,8 +464,12 @@ class Game:
             self._end(EndCondition.NORMAL, "every pile is complete")
         elif r.early_ends and score == best:
             self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
-        elif r.early_ends and self.end_turn is not None and self._nothing_playable():
-            self._end(EndCondition.NORMAL, "no card still needed can be played")
+        elif r.early_ends and self.end_turn is not None and self.today_end is None \
+                and self._nothing_playable():
+            if r.last_turn_unplayable:
+                self._end(EndCondition.NORMAL, NOTHING_PLAYABLE)
+            else:
+                self.today_end = self.turn          # the older rules play on
         elif not r.final_round and self.drawn == self.deck.N and not any(self.hands):
             self._end(EndCondition.NORMAL, "the deck and the hands are empty")
         elif not hand and not self.can_clue() and self.deck_play() is None:
@@ -399,7 +488,7 @@ class Game:
         for k, top in enumerate(self.piles):
             if top == n:
                 continue
-            need = (top + 1, k + 1)
+            need = (self.next_value(k), k + 1)
             if any(cards[o] == need for o in range(self.drawn, self.deck.N)) \
                     or any(cards[o] == need for o in live):
                 return False
@@ -416,11 +505,14 @@ class Game:
         return str(action)
 
 
-def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int) -> Action:
+def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int,
+              avoid: bool | None = None) -> Action:
     """A legal clue to player p holding ``hand``: the rank of the first card a rank
     clue touches (its own rank if the variant allows), else a color that touches one,
-    else (where a clue may touch nothing) the first legal value."""
-    ranks, colors = v.clue_values(False), v.clue_values(True)
+    else (where a clue may touch nothing) the first legal value.  ``avoid``: a clue
+    type that may not be given (True: colour; Alternating Clues' previous type)."""
+    ranks = () if avoid is False else v.clue_values(False)
+    colors = () if avoid is True else v.clue_values(True)
     for a, k in hand:
         if a in ranks and v.touches(False, a, k - 1, a):
             return Action.rank_clue(p, a)
@@ -430,9 +522,25 @@ def some_clue(rules: Rules, v: ClueRules, hand: list[Card], p: int) -> Action:
         for x in colors:
             if v.touches(True, x, k - 1, a):
                 return Action.color_clue(p, x)
-    if ranks and (rules.empty_clues or v.always_legal(False)):
+    if ranks and (rules.empty_clues or v.always_legal(False)) or not colors:
         return Action.rank_clue(p, ranks[0])
     return Action.color_clue(p, colors[0])
+
+
+def typed_clues(start: Game, actions: Iterable[Action]) -> list[Action]:
+    """``actions`` from ``start`` with each clue replaced by ``Game.some_clue`` to the
+    same player in the state it is given in (the game's first clue keeps its type,
+    which decides the others'): in Alternating Clues, a method that chooses no clue
+    contents (the search) gets their types right this way, as every clue it gives
+    has a legal one (encodings/variants.md, 7.4)."""
+    g, out = start.copy(), []
+    for act in actions:
+        if act.is_clue and isinstance(act.target, int) and 0 <= act.target < len(g.hands):
+            act = g.some_clue(act.target, act.kind is Kind.COLOR_CLUE if g.last_clue is None
+                              else None)
+        g.apply(act)
+        out.append(act)
+    return out
 
 
 @dataclass(frozen=True)

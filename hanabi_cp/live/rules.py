@@ -66,6 +66,12 @@ class Rules:
     # best still reachable from the discards, or nothing needed is playable); other
     # engines (the Hanabi Learning Environment) play on to the final round
     early_ends: bool = True
+    # hanab.live's end since 14 February 2019 (its commit 6ee5c74a): in the final round
+    # the cards of a player whose last turn is over count as unplayable, so the game
+    # ends once no card still needed can be played.  False: the rule before, under
+    # which such a game went on until the final round was over (older games as they
+    # were recorded; no point can be scored in those extra turns)
+    last_turn_unplayable: bool = True
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -82,6 +88,17 @@ class Rules:
         why = None if self.variant is None else self.variant.unsupported()
         if why is not None:
             raise RulesError(f"variant {self.variant_name!r} is not supported: {why}")
+        if self.clues is None and self.alternating_clues \
+                and self.variant.one_type_touches() is not None:        # type: ignore[union-attr]
+            # a chain of free clues then turns on (player, type), which the methods'
+            # chains of free clues do not follow
+            raise RulesError(f"unlimited clue tokens in {self.variant_name!r} are not supported: "
+                             f"a card one clue type alone touches makes the clues' order matter")
+        if self.deck_plays and self.discard_at_max:
+            # hanab.live's server then also lets the last card be discarded from the
+            # deck (trying to play an orange card discards it): not modelled
+            raise RulesError(f"deck plays in {self.variant_name!r} are not supported: with an "
+                             f"Orange suit the last card may also be discarded from the deck")
 
     @classmethod
     def for_players(cls, players: int, hand_size: int | None = None,
@@ -94,6 +111,40 @@ class Rules:
                 raise RulesError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, found {players}")
             hand_size = HAND_SIZE[players]
         return cls(players, hand_size, clues, strikes, final_round, **options)
+
+    # ---- the token rules, which some variants change (encodings/variants.md, 7);
+    # read with defaults, so that a stand-in variant of the tests need not say them ----
+
+    @property
+    def clue_cost(self) -> int:
+        """The tokens a clue spends (2 in Clue Starved, whose tokens count halves)."""
+        return getattr(self.variant, "clue_cost", 1)
+
+    @property
+    def max_tokens(self) -> int | None:
+        """The start and maximum of the game's token count, in the units a clue
+        spends ``clue_cost`` of (None: unlimited).
+
+        >>> from hanabi_cp.live.variants import variant
+        >>> Rules.for_players(3, variant=variant("Clue Starved (5 Suits)")).max_tokens
+        16
+        """
+        return None if self.clues is None else self.clues * self.clue_cost
+
+    @property
+    def top_gives_token(self) -> bool:
+        """Whether completing a pile gives a token back (not in Throw It in a Hole)."""
+        return getattr(self.variant, "top_gives_token", True)
+
+    @property
+    def discard_at_max(self) -> bool:
+        """Whether a discard is legal at the maximum of tokens (Orange suits)."""
+        return getattr(self.variant, "discard_at_max", False)
+
+    @property
+    def alternating_clues(self) -> bool:
+        """Whether a clue must differ in type from the game's previous clue."""
+        return getattr(self.variant, "alternating_clues", False)
 
     def with_options(self, **changes) -> Rules:
         return replace(self, **changes)
@@ -120,6 +171,8 @@ class Rules:
         out += [name.replace("_", " ") for name in _OPTION_FLAGS if getattr(self, name)]
         if not self.early_ends:
             out.append("no early end (the game goes on while points are out of reach)")
+        elif not self.last_turn_unplayable:
+            out.append("hanab.live's end rules before 14 February 2019")
         return out
 
     def describe(self) -> str:
@@ -133,4 +186,4 @@ class Rules:
 
 
 _OPTION_FLAGS = tuple(f.name for f in fields(Rules) if f.type == "bool"
-                      and f.name not in ("final_round", "early_ends"))
+                      and f.name not in ("final_round", "early_ends", "last_turn_unplayable"))

@@ -58,8 +58,9 @@ def refuses(start: Game) -> str | None:
     if rules.all_or_nothing:
         return ("all or nothing: its zero scores (a player without card or token) are not "
                 "in the encodings; use search")
-    if rules.clues is not None and rules.clues > MAX_TOKENS:
-        return (f"at most {MAX_TOKENS} clue tokens (found {rules.clues}): the encodings "
+    if rules.max_tokens is not None and rules.max_tokens > MAX_TOKENS:
+        found = rules.clues if rules.clue_cost == 1 else f"{rules.max_tokens} half"
+        return (f"at most {MAX_TOKENS} clue tokens (found {found}): the encodings "
                 f"count tokens one-hot per slot; use unlimited clues or another method")
     left, H = start.deck.N - start.drawn, rules.hand_size
     if left and any(len(hand) != H for hand in start.hands):
@@ -114,11 +115,18 @@ class Layout:
     turns).  ``slots`` bounds the slots a game can use (``slot_count``).
     ``hands`` counts each player's cards before the tail's first slot: H each
     while the deck lasts (a legal game's hands are full until the last draw), else
-    the position's counts.  ``run_cap`` bounds a run of clues (the token maximum,
+    the position's counts.  ``run_cap`` bounds a run of clues (the clues the token maximum pays for,
     or p + 1 with unlimited tokens: note §2).  ``strikes_left``: the strikes the
     rest of the game may add without striking out.  ``touchable[i]``: some legal
     clue touches card i; ``free_clue``: a clue is legal without touching.
     ``deck_play``: the last card may be played from the deck (at its own slot).
+    The token rules a variant may change (encodings/variants.md, 7): ``tokens``
+    and ``tokens_now`` count units of which a clue spends ``clue_cost``;
+    ``top_token``: a completed pile gives one back; ``discard_at_max``: a discard
+    is legal at the maximum (it then gives none).  ``by_type``: in Alternating
+    Clues where a card is touched by one clue type only, per type (1: colour, 0:
+    rank) the cards it touches (else None); ``free_type``: per type, a clue of it
+    is legal touching nothing; ``last_clue``: the position's last clue's type.
     """
 
     N: int
@@ -144,6 +152,12 @@ class Layout:
     deck_play: bool
     speedrun: bool
     early_ends: bool         # hanab.live's ends once nothing more can score
+    clue_cost: int = 1
+    top_token: bool = True
+    discard_at_max: bool = False
+    by_type: tuple[list[bool], list[bool]] | None = None
+    free_type: tuple[bool, bool] = (False, False)
+    last_clue: bool | None = None
 
     @classmethod
     def of(cls, start: Game) -> Layout:
@@ -164,11 +178,13 @@ class Layout:
         turns_left = None if left or not rules.final_round or start.end_turn is None \
             else start.end_turn - start.turn
         return cls(N, slot_count(start), p, H, start.player, left - 1, draw_slot, owner,
-                   live, hands, cap, rules.clues, start.clues,
+                   live, hands, cap, rules.max_tokens, start.clues,
                    rules.strikes - 1 - start.strikes, rules.final_round, turns_left,
                    list(start.piles), list(tables.touchable), tables.all_touchable,
                    tables.free_clue, rules.deck_plays and left > 0, rules.speedrun,
-                   rules.early_ends)
+                   rules.early_ends, rules.clue_cost, rules.top_gives_token,
+                   rules.discard_at_max, tables.by_type, tables.free_type,
+                   start.last_clue if tables.by_type is not None else None)
 
     @property
     def tail(self) -> range:
@@ -190,6 +206,8 @@ class Layout:
         always legal (``free_clue``); "hands" when every card is touchable (then a
         player holding a card can be clued, and only in the tail can a hand be
         empty, Lemma 1); "touch" otherwise (touchable cards, from slot 0)."""
+        if self.by_type is not None:
+            return "typed"
         if self.free_clue:
             return None
         return "hands" if self.all_touchable else "touch"
@@ -211,7 +229,7 @@ class Layout:
 
 
 def to_actions(start: Game, order: Sequence[int], fates: Sequence[str],
-               runs: Sequence[int]) -> list[Action]:
+               runs: Sequence[int], first_clue: bool | None = None) -> list[Action]:
     """The rest of the game from the position ``start`` that moves card ``order[k]``
     at slot k (played for fates P and S, discarded for D) after ``runs[k]`` clues,
     then ``runs[len(order)]`` clues, up to where the referee ends it.  Each clue
@@ -221,7 +239,9 @@ def to_actions(start: Game, order: Sequence[int], fates: Sequence[str],
     The referee may end the game before the encoding's end, at one of hanab.live's
     early ends (the score equals the best score still reachable; in the final
     round, nothing still needed can be played): no pile grows after either, so the
-    game cut there scores as much (encodings/live-cpsat.md §4)."""
+    game cut there scores as much (encodings/live-cpsat.md §4).  ``first_clue``: in
+    Alternating Clues with ``Layout.by_type``, the type of the game's first clue
+    (True: colour) when the position has had none: it decides every later one's."""
     g = start.copy()
     out: list[Action] = []
 
@@ -237,11 +257,15 @@ def to_actions(start: Game, order: Sequence[int], fates: Sequence[str],
             if g.over:
                 return
             p = g.rules.players
-            targets = [(g.player + j) % p for j in range(1, p) if g.cluable((g.player + j) % p)]
+            typed = first_clue is not None and g.last_clue is None \
+                and g.tables is not None and g.tables.by_type is not None
+            targets = [(g.player + j) % p for j in range(1, p)
+                       if (g.cluable_by((g.player + j) % p, bool(first_clue)) if typed
+                           else g.cluable((g.player + j) % p))]
             if not targets:
                 raise SolverBug(f"decoded game: action #{len(out)}: player {g.player} "
                                 f"has nobody to clue")
-            move(g.some_clue(targets[0]))
+            move(g.some_clue(targets[0], first_clue if typed else None))
 
     for k, card in enumerate(order):
         clues(runs[k])

@@ -13,8 +13,8 @@ into hanabi-cp's model and which variants the exact methods support.
 >>> from hanabi_cp.live.variants import NO_VARIANT
 >>> variant("Black (6 Suits)").copies(5, 1), NO_VARIANT.copies(0, 1)
 (1, 3)
->>> variant("Reversed (6 Suits)").unsupported()
-'reversed suits (Teal Reversed is played 5 to 1)'
+>>> variant("Sudoku (5 Suits)").unsupported()
+'Sudoku'
 >>> variant("Rainbow (7 Suits)")
 Traceback (most recent call last):
 ...
@@ -67,8 +67,8 @@ class Variant:
 
     ``clue_colors`` is the list a colour clue's value indexes.  The ``special_*``
     rules apply to the cards of rank ``special_rank``; ``critical_rank`` has one
-    copy per suit; ``scarce_ones`` (a newer hanab.live rule, in no variant of this
-    catalogue) has two copies of each 1.
+    copy per suit; ``scarce_ones`` (the Scarce Ones family, hanab.live 2026) has two
+    copies of each 1.
 
     >>> from hanabi_cp.live.suits import SUITS
     >>> Variant.from_suits("Duo", (SUITS["Red"], SUITS["Rainbow"]), critical_rank=4)
@@ -159,6 +159,47 @@ class Variant:
     def deck_size(self) -> int:
         return sum(self.copies(i, rank) for i in range(len(self.suits)) for rank in self.ranks)
 
+    def card_name(self, rank: int, suit_index: int) -> str:
+        """A card in words: "Black 1", "Teal START", or by its numbers off the variant."""
+        if not 0 <= suit_index < len(self.suits):
+            return f"a card of suit index {suit_index}, rank {rank}"
+        return f"{self.suits[suit_index].name} {'START' if rank == START else rank}"
+
+    def misfit(self, cards: Iterable[tuple[int, int]]) -> tuple[int, str] | None:
+        """None if ``cards`` ((rank, suit index + 1) pairs in deck order, the shape of
+        :meth:`deck_cards`) are a deck this variant deals, in any order; else the
+        deck position of the first card out of place (-1 when a card is missing)
+        and what is wrong, in words.
+
+        >>> v = variant("Black (6 Suits)")
+        >>> v.misfit(v.deck_cards()) is None
+        True
+        >>> v.misfit([(1, 6), (2, 6), (1, 6)])
+        (2, 'card #2 is a second Black 1, but Black (6 Suits) deals 1')
+        >>> v.misfit(v.deck_cards()[1:])
+        (-1, 'the deck has 2 Red 1s, but Black (6 Suits) deals 3 (54 cards, not 55)')
+        """
+        seen: dict[tuple[int, int], int] = {}
+        count = 0
+        for i, (rank, color) in enumerate(cards):
+            count += 1
+            seen[(rank, color)] = k = seen.get((rank, color), 0) + 1
+            copies = self.copies(color - 1, rank) if 0 < color <= len(self.suits) else 0
+            if k > copies:
+                name = self.card_name(rank, color - 1)
+                if copies == 0:
+                    return i, f"card #{i} is {name}, which {self.name} does not deal"
+                return i, f"card #{i} is a {_ordinal(k)} {name}, but {self.name} deals {copies}"
+        for i in range(len(self.suits)):
+            for rank in self.ranks:
+                have, copies = seen.get((rank, i + 1), 0), self.copies(i, rank)
+                if have < copies:
+                    many = "no" if have == 0 else str(have)
+                    plural = "s" if have > 1 else ""
+                    return -1, (f"the deck has {many} {self.card_name(rank, i)}{plural}, but "
+                                f"{self.name} deals {copies} ({count} cards, not {self.deck_size})")
+        return None
+
     # ---- clues ---------------------------------------------------------------
 
     def clue_values(self, color_clue: bool) -> tuple[int, ...]:
@@ -221,35 +262,76 @@ class Variant:
                 return value == self.clue_ranks[suit_index % len(self.clue_ranks)]
         return value == rank
 
+    # ---- rules of play beyond the deck and clue touch ---------------------------
+
+    @property
+    def clue_cost(self) -> int:
+        """The tokens a clue spends, counted as hanab.live's server counts them: in
+        Clue Starved a discard gives half a token, so the server counts halves (a
+        clue costs 2, a discard gives 1, the maximum is twice 8)."""
+        return 2 if self.clue_starved else 1
+
+    @property
+    def top_gives_token(self) -> bool:
+        """Whether completing a stack gives a token back (not in Throw It in a Hole)."""
+        return not self.throw_it_in_a_hole
+
+    @property
+    def discard_at_max(self) -> bool:
+        """Whether a discard is legal at the maximum of tokens (it then gives none):
+        with an Orange or Dark Orange suit, where hanab.live's server lifts that check
+        for every card (encodings/variants.md, 7)."""
+        return any(s.inverted for s in self.suits)
+
+    def one_type_touches(self) -> str | None:
+        """The first card of the deck that clues of one type touch and clues of the
+        other do not (so the type of the last clue, in Alternating Clues, decides
+        whether its holder can be clued), as "Suit rank", or None; "no colour clue"
+        or "no rank clue" when the variant offers one type only."""
+        if not self.clue_values(True) or not self.clue_values(False):
+            return f"no {'colour' if not self.clue_values(True) else 'rank'} clue"
+        for i, s in enumerate(self.suits):
+            for rank in self.ranks:
+                by_color = any(self.touches(True, x, i, rank) for x in self.clue_values(True))
+                by_rank = any(self.touches(False, x, i, rank) for x in self.clue_values(False))
+                if by_color != by_rank:
+                    return f"{s.name} {rank}"
+        return None
+
+    def unsupported_by_players(self) -> str:
+        """The first rule of play beyond the deck and clue touch that the variant
+        changes, in words (for the strategies, which know none of them)."""
+        for rule, words in (("clue_starved", "a discard gives half a clue token"),
+                            ("throw_it_in_a_hole", "a completed stack gives no clue token"),
+                            ("alternating_clues", "a clue must differ in type from the previous one")):
+            if getattr(self, rule):
+                return words
+        for s in self.suits:
+            if s.reversed:
+                return f"{s.name} is played from 5 down to 1"
+        return "a discard is legal with every clue token"
+
     # ---- what hanabi-cp models -------------------------------------------------
 
     def unsupported(self) -> str | None:
-        """None when the variant changes only the deck and which cards clues touch
-        (with open hands the rest of the game is No Variant's); otherwise the
-        first rule that is not modelled.
+        """None when hanabi-cp's referee and exact methods model every rule of the
+        variant (encodings/variants.md, 7); otherwise the first rule that is not.
 
         >>> variant("Synesthesia (5 Suits)").unsupported() is None
         True
         >>> variant("Up or Down & Orange (5 Suits)").unsupported()
         'Up or Down (stacks go up or down, START cards)'
         """
-        for s in self.suits:
-            if s.reversed:
-                return f"reversed suits ({s.name} is played 5 to 1)"
         if self.up_or_down:
             return "Up or Down (stacks go up or down, START cards)"
         if self.sudoku:
             return "Sudoku"
-        if self.throw_it_in_a_hole:
-            return "Throw It in a Hole (no clue token for a completed stack, hidden plays)"
-        if self.clue_starved:
-            return "Clue Starved (a discard gives half a clue token)"
-        if self.alternating_clues:
-            return "Alternating Clues (a clue must differ in type from the previous one)"
-        for s in self.suits:
-            if s.inverted:
-                return f"the {s.name} suit (playing and discarding its cards are swapped)"
         return None
+
+
+def _ordinal(k: int) -> str:
+    words = ("first", "second", "third", "fourth", "fifth")
+    return words[k - 1] if k <= len(words) else f"{k}th"
 
 
 # ---- the catalogue ---------------------------------------------------------------

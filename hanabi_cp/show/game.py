@@ -110,11 +110,29 @@ def load(path: str, deck_path: str | None, players: int | None, method: str,
 
 
 def label(view: GameView, drop: Drop) -> str:
-    """A drop in a few words: ``t33 Alice discards b4`` (the card's deck position
-    and "the last copy" left to the full text)."""
+    """A drop in a few words: ``t33 Alice discards b4`` (the card's slot or deck
+    position and "the last copy" left to the full text)."""
     row = view.post.rows[drop.position]
     words = re.sub(r" \(#\d+\)", "", row.text).replace(", the last copy", "")
+    words = re.sub(r"slot \d+ \(([^)]*)\)", r"\1", words)
     return f"t{row.turn} {words}"
+
+
+def explanation(view: GameView, drop: Drop) -> list[str]:
+    """What the replay says under a drop: what the actor could know of the card
+    they moved, and so whether the loss was visible to them."""
+    from ..live.actions import Kind
+    from ..live.hidden_knowledge import seen_words
+    row = view.post.rows[drop.position]
+    lines = []
+    who = view.names[row.player] if row.player is not None else "the player"
+    if row.seen != "tempo" and row.knew is not None:
+        lines.append(f"{who} knew the card was {row.knew[0]}" if len(row.knew) == 1 else
+                     f"{who} could know the card was one of: {', '.join(row.knew) or 'nothing'}")
+    if row.seen is not None:
+        lines.append(seen_words(row.seen, row.action is not None
+                                and row.action.kind is Kind.PLAY))
+    return lines
 
 
 def bounds(view: GameView, row: Row) -> tuple[int, int]:

@@ -15,7 +15,7 @@ import html
 import json
 import re
 
-from .game import GameView, bounds, positions, suits
+from .game import GameView, bounds, explanation, positions, suits
 from .game_chart import chart
 from .game_figure import BAND, BEST, MAX, SCORE
 from .game_html_template import TEMPLATE
@@ -23,6 +23,12 @@ from .palette import ALARM
 from .suit_colors import fill
 
 CHECKED = ("hands", "piles", "clues", "strikes", "drawn", "lost", "endTurn", "mover")
+
+
+def suits_down(view: GameView) -> list[bool]:
+    """Per suit of the deck: whether it is played from n down to 1 (reversed)."""
+    from ..live.referee import Tables
+    return Tables(view.deck, view.rules).down
 
 
 def data(view: GameView) -> dict:
@@ -37,7 +43,9 @@ def data(view: GameView) -> dict:
         "head": view.heading, "rules": rules.describe(), "outcome": view.outcome,
         "end": post.end, "over": not post.end.startswith("not over"),
         "names": list(view.names), "P": rules.players, "H": rules.hand_size,
-        "first": rules.first_player, "clueMax": rules.clues, "strikeMax": rules.strikes,
+        "first": rules.first_player, "clueMax": rules.max_tokens, "strikeMax": rules.strikes,
+        "clueCost": rules.clue_cost, "topGivesToken": rules.top_gives_token,
+        "down": list(suits_down(view)),
         "deckPlays": rules.deck_plays,
         "finalRound": rules.final_round and not rules.all_or_nothing,
         "N": deck.N, "n": deck.n, "target": post.target,
@@ -48,6 +56,7 @@ def data(view: GameView) -> dict:
         "texts": [r.text for r in post.rows], "turns": [r.turn for r in post.rows],
         "rows": shown, "undecided": [r.best is None for r in post.rows],
         "drops": {str(d.position): [d.before, d.after] for d in post.drops},
+        "why": {str(d.position): explanation(view, d) for d in post.drops},
         "touched": [s["touched"] for s in states],
         "check": [{key: s[key] for key in CHECKED} for s in states],
         "alarm": ALARM, "lines": {"score": SCORE, "best": BEST, "max": MAX, "band": BAND},

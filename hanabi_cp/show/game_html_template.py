@@ -36,6 +36,8 @@ button:hover { background: #eee; }
 .legend i { display: inline-block; width: 22px; height: 0; vertical-align: middle; margin: 0 4px 0 12px; }
 #now { font-size: 16px; font-weight: bold; margin: 4px 0 0; min-height: 22px; }
 #now.lost { color: #c62828; }
+#why { margin: 2px 0 0; padding: 0 0 0 18px; font-size: 14px; color: #333; max-width: 60em; }
+#why:empty { display: none; }
 .stats { display: flex; gap: 18px; flex-wrap: wrap; margin: 2px 0 8px; font-variant-numeric: tabular-nums; }
 .stat b { font-size: 15px; }
 .stat.warn b { color: #c62828; }
@@ -75,6 +77,7 @@ __BUTTONS__
 __CHART__
 <div class="legend" id="legend"></div>
 <div id="now"></div>
+<ul id="why"></ul>
 <div class="stats">
   <span class="stat">score (piles) <b id="score"></b></span>
   <span class="stat">best still reachable <b id="best"></b></span>
@@ -119,6 +122,8 @@ function fresh() {
 
 function mover(s) { return (s.turn + D.first) % D.P; }
 function gain(s) { if (s.clues !== null && s.clues < D.clueMax) s.clues += 1; }
+// A pile holds a count of cards; a reversed suit's is played from n down to 1.
+function valueAt(j, height) { return D.down[j] ? D.n + 1 - height : height; }
 function lastDrawn(s) { if (D.finalRound) s.endTurn = s.turn + D.P + 1; }
 function lose(s, o) { s.lost.push(o); }
 
@@ -129,7 +134,7 @@ function apply(s) {
   s.drew = -1;
   if (kind === 4 || kind === 5) return;           // the game ended without a move
   if (kind === 2 || kind === 3) {
-    if (s.clues !== null) s.clues -= 1;
+    if (s.clues !== null) s.clues -= D.clueCost;
     s.turn += 1;
     return;
   }
@@ -138,7 +143,10 @@ function apply(s) {
   if (kind === 1) { gain(s); lose(s, o); }
   else {
     const a = D.cards[2 * o], k = D.cards[2 * o + 1];
-    if (s.piles[k - 1] + 1 === a) { s.piles[k - 1] = a; if (a === D.n) gain(s); }
+    if (valueAt(k - 1, s.piles[k - 1] + 1) === a) {
+      s.piles[k - 1] += 1;
+      if (s.piles[k - 1] === D.n && D.topGivesToken) gain(s);
+    }
     else { s.strikes += 1; lose(s, o); s.misplays.push(o); }
   }
   if (fromDeck) { s.drawn += 1; lastDrawn(s); }
@@ -202,10 +210,19 @@ function render() {
   now.className = drop ? "lost" : "";
   const fell = drop ? " \u2014 best score " + drop[0] + " \u2192 " + drop[1] : "";
   now.textContent = step === 0 ? "the deal" : "turn " + D.turns[step] + ": " + D.texts[step] + fell;
+  const why = $("why");
+  why.replaceChildren();
+  for (const line of (drop && D.why[String(step)]) || []) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    why.appendChild(li);
+  }
   $("score").textContent = score + " of " + D.target;
   $("best").textContent = bestText(step);
   $("max").textContent = String(max);
-  $("clues").textContent = s.clues === null ? "unlimited" : s.clues + " of " + D.clueMax;
+  // Clue Starved counts half tokens (a clue costs 2): shown in whole tokens
+  $("clues").textContent = s.clues === null ? "unlimited"
+    : s.clues / D.clueCost + " of " + D.clueMax / D.clueCost;
   $("clues").dataset.count = s.clues === null ? "unlimited" : String(s.clues);
   $("strikes").textContent = s.strikes + " of " + D.strikeMax;
   $("strikes").dataset.count = String(s.strikes);
@@ -227,7 +244,7 @@ function render() {
     let shown = empty(D.suits[j].letter);
     if (v > 0) {
       // the pile's top card: the deck card of that suit and rank played last
-      const o = lastPlayed(s, j + 1, v);
+      const o = lastPlayed(s, j + 1, valueAt(j, v));
       shown = tile(o, o === movedNow ? "now" : "");
     }
     box.appendChild(shown);

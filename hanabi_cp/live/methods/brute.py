@@ -66,7 +66,8 @@ class BestScore:
         cards = self.deck.cards
         left = None if g.end_turn is None else g.end_turn - g.turn
         return (tuple(tuple(sorted(cards[o] for o in hand)) for hand in g.hands), g.drawn,
-                tuple(g.piles), g.clues, g.strikes, g.player, left, g.over)
+                tuple(g.piles), g.clues, g.strikes, g.player, left, g.over,
+                g.last_clue if self.rules.alternating_clues else None)
 
     def clue_cycles(self, g: Game) -> bool:
         # Clues cycle only when they cost nothing and no final-round turn is counted.

@@ -9,6 +9,7 @@ from ...runtime.deadline import TimeUp
 from ...method_registry import SolveOptions, Status
 from ..hint import hint_choices
 from ..schedule import refuses
+from ..pile_order import in_pile_order
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -18,6 +19,8 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     if dealt is not None:
         return dealt
     from ..cpmodel import LiveCpModel      # OR-Tools loads only when this method runs
+
+    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
 
     deadline = options.clock()
     try:

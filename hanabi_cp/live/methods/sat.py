@@ -38,6 +38,7 @@ from ...method_registry import SolveOptions, Status
 from ..cnf import LiveCnf
 from ..hint import hint_choices
 from ..schedule import ZERO_ENDS, first_legal_game, refuses
+from ..pile_order import in_pile_order
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -46,6 +47,7 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
+    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
     deadline = options.clock()
     solver = check_solver(options.solver)
     try:

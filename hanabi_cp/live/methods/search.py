@@ -46,7 +46,8 @@ from ...runtime.deadline import TimeUp, ambient
 from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
-from ..referee import Game, some_clue
+from ..pile_order import in_pile_order
+from ..referee import Game, some_clue, typed_clues
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
 PLAY, DISCARD, CLUE = 0, 1, 2
@@ -133,6 +134,9 @@ class LiveSearch:
     RELAX_CHUNK = 1 << 16
 
     def __init__(self, start: Game, deadline: float | None = None):
+        # reversed suits: the search plays the deck renamed by pile order, whose
+        # games are the real deck's (encodings/variants.md, 7.5)
+        start = in_pile_order(start)
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
         self.deck, self.rules, self.deadline = deck, rules, deadline
@@ -140,7 +144,13 @@ class LiveSearch:
         self.n, self.c, self.N, self.p, self.H = n, c, N, rules.players, rules.hand_size
         self.target = n * c
         self.free_clues = rules.clues is None
-        self.max_clues = FREE if rules.clues is None else rules.clues
+        # the token rules (encodings/variants.md, 7): tokens are counted in the units
+        # a clue spends ``clue_cost`` of (Clue Starved: halves); the bounds below
+        # count a clue as one unit, which only lets them clue more
+        self.max_clues = FREE if rules.max_tokens is None else rules.max_tokens
+        self.clue_cost = rules.clue_cost
+        self.top_token = rules.top_gives_token
+        self.discard_at_max = rules.discard_at_max
         # all or nothing has no final round; a deck play draws and plays the last card
         self.final_round = rules.final_round and not rules.all_or_nothing
         self.deck_plays = rules.deck_plays
@@ -154,6 +164,19 @@ class LiveSearch:
         tables = start.tables
         assert tables is not None
         self.touchable, self.free_clue = tables.touchable, tables.free_clue
+        # Alternating Clues where a card is touched by one clue type only: a clue
+        # move carries its type (1: colour, 0: rank), the last one is part of the
+        # state (-1: none yet) (encodings/variants.md, 7.4)
+        self.by_type = tables.by_type
+        self.free_type = tables.free_type
+        self.last_clue = -1 if start.last_clue is None or self.by_type is None \
+            else int(start.last_clue)
+        # per card, what a trash card (see ``key``) counts by: which clues can touch
+        # it (whether any does, or with ``by_type`` which types do)
+        by_type = self.by_type
+        self.tclass = [-1 - (by_type[0][o] + 2 * by_type[1][o]) if by_type is not None
+                       else -1 if tables.all_touchable else -1 - (not tables.touchable[o])
+                       for o in range(N)]
         self.clue_rules = tables.clues
         self.all_touchable = tables.all_touchable
         self.totals = tables.totals
@@ -239,7 +262,7 @@ class LiveSearch:
         if self.strikes >= r.strikes or self.failed():
             return True
         me = self.turn % self.p
-        if r.all_or_nothing and not self.hands[me] and self.clues < 1:
+        if r.all_or_nothing and not self.hands[me] and self.clues < self.clue_cost:
             return True
         if self.end_turn is not None:
             if self.turn >= self.end_turn:
@@ -262,7 +285,7 @@ class LiveSearch:
         if self.strikes >= r.strikes or self.failed():
             return 0
         # hanab.live checks the softlock before the score (even a won game scores 0)
-        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < 1:
+        if r.all_or_nothing and not self.hands[self.turn % self.p] and self.clues < self.clue_cost:
             return 0
         return self.score
 
@@ -285,8 +308,11 @@ class LiveSearch:
 
     def can_clue(self) -> bool:
         me = self.turn % self.p
-        if self.clues <= 0:
+        if self.clues < self.clue_cost:
             return False
+        if self.by_type is not None:
+            return any(self.cluable_by(q, t) for t in self.clue_types()
+                       for q in range(self.p) if q != me)
         if self.free_clue:
             return True
         touchable = self.touchable
@@ -295,15 +321,25 @@ class LiveSearch:
     def cluable(self, q: int) -> bool:
         return self.free_clue or any(self.touchable[o] for o in self.hands[q])
 
-    def clue_action(self) -> Action:
+    def clue_types(self) -> tuple[int, ...]:
+        """With ``by_type``: the types the next clue may have."""
+        return (0, 1) if self.last_clue < 0 else (1 - self.last_clue,)
+
+    def cluable_by(self, q: int, t: int) -> bool:
+        assert self.by_type is not None
+        touched = self.by_type[t]
+        return self.free_type[t] or any(touched[o] for o in self.hands[q])
+
+    def clue_action(self, t: int = -1) -> Action:
         """A legal clue for the player to move: to the next player who can be clued
-        (the referee's ``some_clue``)."""
+        (the referee's ``some_clue``); of type ``t`` with ``by_type``."""
         me = self.turn % self.p
         for d in range(1, self.p):
             q = (me + d) % self.p
-            if self.cluable(q):
+            if self.cluable(q) if self.by_type is None else self.cluable_by(q, t):
                 return some_clue(self.rules, self.clue_rules,
-                                 [self.deck.cards[o] for o in self.hands[q]], q)
+                                 [self.deck.cards[o] for o in self.hands[q]], q,
+                                 None if self.by_type is None else t == 0)
         raise AssertionError("no player to clue")
 
     def deck_top(self) -> int:
@@ -312,10 +348,13 @@ class LiveSearch:
 
     def do(self, kind: int, order: int) -> None:
         """Carry out a move of the player to move (``undo`` takes it back)."""
-        saved = (kind, order, self.clues, self.strikes, self.end_turn, self.score)
+        saved = (kind, order, self.clues, self.strikes, self.end_turn, self.score,
+                 self.last_clue)
         if kind == CLUE:
             if not self.free_clues:
-                self.clues -= 1
+                self.clues -= self.clue_cost
+            if self.by_type is not None:
+                self.last_clue = order
             self.turn += 1
             self.trail.append(saved + (-1, -1, -1))
             return
@@ -341,7 +380,7 @@ class LiveSearch:
             if self.piles[k] + 1 == self.val[order]:
                 self.piles[k] += 1
                 self.score += 1
-                if self.val[order] == self.n and self.clues < self.max_clues:
+                if self.val[order] == self.n and self.clues < self.max_clues and self.top_token:
                     self.clues += 1
             else:
                 self.strikes += 1
@@ -371,8 +410,8 @@ class LiveSearch:
         return -1
 
     def undo(self) -> None:
-        kind, order, self.clues, self.strikes, self.end_turn, score, at, drew, old_cap = \
-            self.trail.pop()
+        kind, order, self.clues, self.strikes, self.end_turn, score, self.last_clue, at, drew, \
+            old_cap = self.trail.pop()
         self.turn -= 1
         if kind == CLUE:
             return
@@ -852,14 +891,15 @@ class LiveSearch:
     def key(self) -> tuple:
         cid, val, col, piles, caps = self.cid, self.val, self.col, self.piles, self.caps
         # A trash card (already played, or above its color's cap: losing it changes
-        # nothing) counts only by whether a clue can touch it.
-        trash = -1 if self.all_touchable else None
-        touchable = self.touchable
+        # nothing) counts only by which clues can touch it (``tclass``).
+        tclass = self.tclass
         hands = tuple(tuple(sorted(
-            cid[o] if piles[col[o]] < val[o] <= caps[col[o]]
-            else trash if trash is not None else -1 - (not touchable[o])
+            cid[o] if piles[col[o]] < val[o] <= caps[col[o]] else tclass[o]
             for o in hand)) for hand in self.hands)
         left = None if self.end_turn is None else self.end_turn - self.turn
+        if self.by_type is not None:
+            return (self.drawn, tuple(piles), self.clues, self.strikes, self.turn % self.p,
+                    left, hands, self.last_clue)
         return (self.drawn, tuple(piles), self.clues, self.strikes, self.turn % self.p,
                 left, hands)
 
@@ -868,15 +908,14 @@ class LiveSearch:
         me = self.turn % self.p
         hand = self.hands[me]
         piles, val, col, cid = self.piles, self.val, self.col, self.cid
-        can_discard = self.free_clues or self.clues < self.max_clues
+        can_discard = self.free_clues or self.clues < self.max_clues or self.discard_at_max
         plays, spare, needed, seen = [], [], [], set()
-        trash: list[int] = []          # one trash card per touchability (see ``key``)
-        caps, touchable = self.caps, self.touchable
+        trash: list[int] = []          # one trash card per ``tclass`` (see ``key``)
+        caps = self.caps
         for o in hand:
             k, v = col[o], val[o]
             if v <= piles[k] or v > caps[k]:
-                if not trash or (not self.all_touchable and len(trash) == 1
-                                 and touchable[trash[0]] != touchable[o]):
+                if all(self.tclass[t] != self.tclass[o] for t in trash):
                     trash.append(o)
                 continue
             x = cid[o]
@@ -896,7 +935,11 @@ class LiveSearch:
         if good_top:
             out.append((PLAY, top))
         spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
-        clue = [(CLUE, -1)] if self.can_clue() else []
+        if self.by_type is None:
+            clue = [(CLUE, -1)] if self.can_clue() else []
+        else:
+            clue = [(CLUE, t) for t in self.clue_types() if self.clues >= self.clue_cost
+                    and any(self.cluable_by(q, t) for q in range(self.p) if q != me)]
         dead = [(DISCARD, o) for o in trash] if can_discard else []
         discards = [(DISCARD, o) for o in spare] if can_discard else []
         if clue and self.N - self.drawn <= self.LATE_CLUE and self.clues < FREE \
@@ -1103,7 +1146,7 @@ class LiveSearch:
         while self.trail:
             kind, order = self.trail[-1][0], self.trail[-1][1]
             self.undo()
-            out.append(self.clue_action() if kind == CLUE else
+            out.append(self.clue_action(order) if kind == CLUE else
                        Action.discard(order) if kind == DISCARD else Action.play(order))
         out.reverse()
         return out
@@ -1231,7 +1274,10 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     gc.disable()
     try:
         with ambient(options.clock()):      # the lost-deck reasons poll it
-            return _maximize(s, start) if options.maximize else _decide(s, start)
+            out = _maximize(s, start) if options.maximize else _decide(s, start)
+        if out.actions is not None and start.rules.alternating_clues:
+            out.actions = typed_clues(start, out.actions)
+        return out
     finally:
         sys.setrecursionlimit(old)
         if collecting:
@@ -1243,6 +1289,9 @@ def _lost(start: Game) -> str | None:
     position (reached from its deal by the referee, as every ``Game`` is) of a deal
     that cannot be won cannot be won either: the actions that led to it, then a win
     from it, would win the deal."""
+    assert start.tables is not None
+    if any(start.tables.down):
+        return None     # the reasons read values in pile order: not a reversed suit's
     why = lost_reason(start.deck, start.rules)
     if why is None or start.turn == 0:
         return why
@@ -1254,6 +1303,9 @@ def _deal_bound(start: Game, floor: int) -> tuple[int, str | None]:
     (``score_bound``), no lower than ``floor``, and its reason; it bounds every
     position of a game on the deal as ``_lost`` says.  (target, None) when the
     clock runs out first: the search's own clock then stops it."""
+    assert start.tables is not None
+    if any(start.tables.down):
+        return start.deck.target, None      # as in ``_lost``
     try:
         bound, why = score_bound(start.deck, start.rules, floor)
     except TimeUp:

@@ -1,0 +1,93 @@
+"""Benchmark: hanab.live's rule-changing variant families beside No Variant, "winnable?"
+on the same seeded shuffles (issue 45's speed goal: the new families keep No
+Variant's tail).
+
+For each variant of ``VARIANTS`` and each player count (hanab.live's hand sizes, 8
+clues, 3 strikes), ``solve_position`` with method ``auto`` on the variant's decks
+of seeds 1..``--seeds`` (``generators.variant_deck``: No Variant's is
+``standard_deck(seed)``), timed by the wall clock from ``Game.start`` to the
+certified answer. Per row: decided, won, lost, unknown, the 50th and 99th
+percentiles and the largest time in ms, and the ratios of the family's p50 and
+p99 to No Variant's at the same player count, measured in the same run.
+
+    .venv/bin/python -m bench.live_families                 # 200 deals, 3-5 players
+    .venv/bin/python -m bench.live_families --quick         # 30 deals, 3 players
+    .venv/bin/python -m bench.live_families --seeds 1000 --players 3,4,5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+QUICK_ARGS = ["--quick"]
+VARIANTS = ("No Variant", "Throw It in a Hole (5 Suits)", "Clue Starved (5 Suits)",
+            "Orange (5 Suits)", "Alternating Clues (5 Suits)", "Alternating Clues & White (5 Suits)",
+            "Reversed (5 Suits)")
+
+
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    i = min(len(xs) - 1, max(0, int(round(q / 100 * len(xs) + 0.5)) - 1))
+    return xs[i]
+
+
+def sweep(name: str, players: int, seeds: int, time_limit: float) -> dict:
+    from hanabi_cp.generators import variant_deck
+    from hanabi_cp.live.referee import Game
+    from hanabi_cp.live.rules import Rules
+    from hanabi_cp.live.solve import solve_position
+    from hanabi_cp.live.variants import variant
+    from hanabi_cp.method_registry import SolveOptions
+    v = variant(name)
+    rules = Rules.for_players(players, variant=v)
+    cards = v.deck_cards()
+    times, status = [], {"WINNABLE": 0, "UNWINNABLE": 0, "UNKNOWN": 0}
+    for seed in range(1, seeds + 1):
+        deck = variant_deck(seed, cards, v.stack_size, len(v.suits))
+        t = time.perf_counter()
+        out = solve_position(Game.start(deck, rules), "auto", SolveOptions(time_limit=time_limit))
+        times.append(time.perf_counter() - t)
+        assert out.status.value == "UNKNOWN" or out.verified or out.actions is None
+        status[out.status.value] += 1
+    return {"times": times, **status}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.live_families",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", type=int, default=200, help="deals per variant and player count")
+    ap.add_argument("--players", default="3,4,5", help="comma-separated player counts")
+    ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per question")
+    ap.add_argument("--quick", action="store_true", help="30 deals, 3 players")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.seeds, args.players = 30, "3"
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    sweep("No Variant", 3, 1, args.time_limit)     # imports and caches outside the clock
+    load = os.getloadavg()
+    print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"({os.cpu_count()} cores); winnable? on seeds 1..{args.seeds}, auto, "
+          f"time limit {args.time_limit} s", flush=True)
+    print(f"{'variant':<36} {'p':>2} {'won':>5} {'lost':>5} {'unk':>4} {'p50 ms':>7} "
+          f"{'p99 ms':>7} {'max ms':>8} {'p50 x':>6} {'p99 x':>6}", flush=True)
+    for p in (int(x) for x in args.players.split(",")):
+        base = None
+        for name in VARIANTS:
+            got = sweep(name, p, args.seeds, args.time_limit)
+            t = got["times"]
+            p50, p99 = statistics.median(t), percentile(t, 99)
+            if base is None:
+                base = (p50, p99)
+            print(f"{name:<36} {p:>2} {got['WINNABLE']:>5} {got['UNWINNABLE']:>5} "
+                  f"{got['UNKNOWN']:>4} {p50 * 1e3:>7.2f} {p99 * 1e3:>7.2f} {max(t) * 1e3:>8.1f} "
+                  f"{p50 / base[0]:>6.2f} {p99 / base[1]:>6.2f}", flush=True)
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
