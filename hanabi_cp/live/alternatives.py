@@ -9,8 +9,9 @@ Each is asked the cheapest sound question, "does some game from here reach
 each kept action comes with a certificate: the rest of a game from after it that
 the referee replays from ``g`` to a score of at least ``goal``.  With open hands
 every legal clue leaves the same state (a token spent, the turn passed), so one
-question answers every clue (each is still replayed), and when ``taken`` is a clue
-no clue keeps the score.  An action not decided within the time is left out and
+question answers every clue (each is still replayed; in Alternating Clues, every
+clue of one type), and when ``taken`` is a clue no clue of its group keeps the
+score.  An action not decided within the time is left out and
 listed as undecided, never guessed.
 
 Cards are named as hanab.live shows them: slot 1 is the newest card of a hand, on
@@ -28,7 +29,7 @@ from ..method_registry import SolveOptions, Status
 from ..runtime.deadline import NEVER, Deadline
 from .actions import Action, Kind
 from .drop_reasons import NO_VARIANT_COLORS, kind_name, search_module
-from .referee import Game, IllegalMove, replay
+from .referee import Game, IllegalMove, replay, typed_clues
 from .solve import solve_position
 
 
@@ -84,20 +85,25 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
     post-mortem's certificate), whose first action then needs no question."""
     kept: list[Action] = []
     undecided: list[Action] = []
-    rest_of_clues: object = None          # the clues' shared answer, once asked
+    shared: dict[object, object] = {}      # per group of clues, its answer once asked
     for act in every_legal_action(g):
-        if act == taken or (act.is_clue and taken.is_clue):
+        group = _clue_group(g, act)
+        if act == taken or (group is not None and group == _clue_group(g, taken)):
             continue
-        if act.is_clue and rest_of_clues is not None:
-            rest = rest_of_clues
-        elif known and (known[0] == act or (act.is_clue and known[0].is_clue)):
+        if group in shared:
+            rest = shared[group]
+        elif known and (known[0] == act
+                        or (group is not None and group == _clue_group(g, known[0])))\
+                and _replays(g, act, list(known[1:]), goal):
+            # (a certificate the post-mortem followed past a clue of the other type,
+            # in Alternating Clues, may not replay as it stands: then asked anew)
             rest = list(known[1:])
         else:
             after = g.copy()
             after.apply(act)
             rest = _reaches(after, goal, method, deadline)
-        if act.is_clue:
-            rest_of_clues = rest
+        if group is not None:
+            shared[group] = rest
         if rest is _UNDECIDED:
             undecided.append(act)
         elif rest is not None:
@@ -105,6 +111,15 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
             _certify(g, act, rest, goal)
             kept.append(act)
     return Keep(tuple(kept), tuple(undecided))
+
+
+def _clue_group(g: Game, act: Action) -> object:
+    """The clues that leave the same state as ``act`` (None for a play or discard):
+    every clue, but in Alternating Clues those of its type (which the next clue
+    may not have)."""
+    if not act.is_clue:
+        return None
+    return act.kind if g.rules.alternating_clues else "clue"
 
 
 def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
@@ -131,13 +146,22 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
         return _UNDECIDED
     finally:
         sys.setrecursionlimit(old)
-    return None if got is None else got[0]
+    if got is None:
+        return None
+    # the search chooses no clue's content: in Alternating Clues, the types of its
+    # clues are set as the referee wants them (``typed_clues``)
+    return typed_clues(h, got[0]) if h.rules.alternating_clues else got[0]
 
 
 def _perf_deadline(deadline: Deadline) -> float:
     """The deadline as the search reads it (``time.perf_counter``)."""
     import time
     return time.perf_counter() + deadline.remaining()
+
+
+def _replays(g: Game, act: Action, rest: list[Action], goal: int) -> bool:
+    rep = replay(g.deck, g.rules, [act, *rest], g)
+    return rep.legal and rep.complete and rep.score >= goal
 
 
 def _certify(g: Game, act: Action, rest: list[Action], goal: int) -> None:

@@ -89,20 +89,22 @@ def _turns_left_players(g: Game) -> set[int] | None:
 class _Stop:
     """Why color ``color`` stops where it does: ``why`` is ``lost`` (every copy of
     ``value`` lost), ``missing`` (no copy in the deck), ``bottom`` (``value``'s only
-    copy left is the deck's last card: ``value`` may be played, nothing above it)
+    copy left is the deck's last card: ``value`` may be played, nothing after it)
     or ``late_hand`` (every copy of ``value`` left is held by ``holders``, none with
-    a turn left)."""
+    a turn left).  ``height``: the pile height ``value`` would make (its value but
+    in a reversed suit, played from the top value down)."""
 
     color: int
     value: int
+    height: int
     why: str
     holders: tuple[int, ...] = ()
 
 
 def _reach(g: Game, late: bool) -> tuple[list[int], list[_Stop]]:
-    """Per color (index color - 1), the highest value a game from ``g`` can still
-    play, and why each color stops below the top; with ``late`` also the too-late
-    rules, else only the lost copies."""
+    """Per color (index color - 1), the highest pile height a game from ``g`` can
+    still reach, and why each color stops below the top; with ``late`` also the
+    too-late rules, else only the lost copies."""
     deck, rules = g.deck, g.rules
     n, N = deck.n, deck.N
     assert g.tables is not None
@@ -120,29 +122,35 @@ def _reach(g: Game, late: bool) -> tuple[list[int], list[_Stop]]:
     bottom = late and _final_round(rules) and not rules.deck_plays and g.drawn < N
     reach, stops = [], []
     for k in range(1, deck.c + 1):
-        v = g.piles[k - 1] + 1
+        h = g.piles[k - 1] + 1
         stop = None
-        while v <= n and stop is None:
+        while h <= n and stop is None:
+            v = g.value_at(k - 1, h)
             x = (k - 1) * n + v - 1
             holders = held.get(x, [])
             if totals[x] == 0:
-                stop = _Stop(k, v, "missing")
+                stop = _Stop(k, v, h, "missing")
             elif g.lost_counts[x] == totals[x]:
-                stop = _Stop(k, v, "lost")
+                stop = _Stop(k, v, h, "lost")
             elif late and movers is not None and not in_deck.get(x) \
                     and not any(q in movers for q in holders):
-                stop = _Stop(k, v, "late_hand", tuple(sorted(set(holders))))
-            elif bottom and not holders and in_deck.get(x) == [N - 1] and v < n:
-                stop = _Stop(k, v, "bottom")
-                v += 1              # the bottom card itself may be played
+                stop = _Stop(k, v, h, "late_hand", tuple(sorted(set(holders))))
+            elif bottom and not holders and in_deck.get(x) == [N - 1] and h < n:
+                stop = _Stop(k, v, h, "bottom")
+                h += 1              # the bottom card itself may be played
             else:
-                v += 1
+                h += 1
         if stop is not None:
             stops.append(stop)
-            reach.append(v - 1 if stop.why == "bottom" else stop.value - 1)
+            reach.append(stop.height if stop.why == "bottom" else stop.height - 1)
         else:
             reach.append(n)
     return reach, stops
+
+
+def _heights(g: Game, color: int, low: int, high: int) -> list[tuple[int, int]]:
+    """The cards (value, color) that make pile heights ``low`` .. ``high``."""
+    return [(g.value_at(color - 1, h), color) for h in range(low, high + 1)]
 
 
 def _stop_text(g: Game, s: _Stop, names: Sequence[str], action: Action | None,
@@ -152,14 +160,14 @@ def _stop_text(g: Game, s: _Stop, names: Sequence[str], action: Action | None,
     rules, n = g.rules, g.deck.n
     card = kind_name(rules, s.value, s.color)
     if s.why == "bottom":
-        after = _names(rules, [(a, s.color) for a in range(s.value + 1, n + 1)])
+        after = _names(rules, _heights(g, s.color, s.height + 1, n))
         other = "other" if _moved_kind(before, action) == (s.value, s.color) else "only"
         cause = f"the {other} {card}{' left' if other == 'only' else ''} is the deck's last card"
         if short:
             return f"{after} ({cause})"
         return (f"{cause}: drawn last, it can be played on the game's last turn at the "
                 f"earliest, so {after} cannot follow it")
-    gone = _names(rules, [(a, s.color) for a in range(s.value, n + 1)])
+    gone = _names(rules, _heights(g, s.color, s.height, n))
     if s.why == "missing":
         cause = f"the deck has no {card}"
     elif s.why == "late_hand":
@@ -248,8 +256,8 @@ def too_late(g: Game, names: Sequence[str], action: Action | None = None,
 def _to_play(g: Game) -> tuple[list[tuple[int, int]], list[_Stop]]:
     """The cards a game from ``g`` may still play (value, color), color by color."""
     reach, stops = _reach(g, True)
-    return [(a, k) for k in range(1, g.deck.c + 1)
-            for a in range(g.piles[k - 1] + 1, reach[k - 1] + 1)], stops
+    return [card for k in range(1, g.deck.c + 1)
+            for card in _heights(g, k, g.piles[k - 1] + 1, reach[k - 1])], stops
 
 
 def _others(g: Game, stops: list[_Stop], names: Sequence[str]) -> str:
@@ -289,14 +297,15 @@ def final_round(g: Game, names: Sequence[str]) -> Reason | None:
     S = search_module()
     cards, stops = _to_play(g)
     wanted = set(cards)
-    hands = [[(k - 1, a) for a, k in map(g.card, hand) if (a, k) in wanted]
+    # by pile height (a reversed suit's values count down; the map is its own inverse)
+    hands = [[(k - 1, g.value_at(k - 1, a)) for a, k in map(g.card, hand) if (a, k) in wanted]
              for hand in g.hands]
     p, first = g.rules.players, g.rules.first_player
     order = [(t + first) % p for t in range(g.turn, g.end_turn)]
     most = S.most_plays(order, hands, list(g.piles))
     if most >= len(cards):
         return None
-    held = "; ".join(f"{names[q]}: {_names(g.rules, [(a, k + 1) for k, a in hands[q]]) or 'none'}"
+    held = "; ".join(f"{names[q]}: {_names(g.rules, [(g.value_at(k, h), k + 1) for k, h in hands[q]]) or 'none'}"
                      for q in dict.fromkeys(order))
     who = ", then ".join(names[q] for q in order)
     return Reason("pace", g.score + most,
@@ -393,7 +402,7 @@ def last_draws(g: Game, names: Sequence[str]) -> Reason | None:
         full = bound
     else:
         bound = _relaxed_bound(g, None)
-        full = None if bound is None else _relaxed_bound(g, g.rules.clues)
+        full = None if bound is None else _relaxed_bound(g, g.rules.max_tokens)
     if bound is None:
         return None
     cards, stops = _to_play(g)
@@ -404,12 +413,13 @@ def last_draws(g: Game, names: Sequence[str]) -> Reason | None:
     counted = (f"counting the last {last} and the final round turn by turn (who "
                f"draws each card, who can stall with a clue while a token is left)")
     if full is not None and full > bound:
+        unit = "half clue tokens" if g.rules.clue_cost == 2 else "clue tokens"
         return Reason("tokens", bound,
                       f"too few clue tokens to wait for the last cards: {counted}, with "
-                      f"{g.clues} token{'s' if g.clues != 1 else ''} at most "
+                      f"{g.clues} of {g.rules.max_tokens} {unit} at most "
                       f"{bound - g.score} of the {len(cards)} cards still to play "
-                      f"({_names(g.rules, cards)}) can be played, with "
-                      f"{g.rules.clues} tokens {full - g.score}{_others(g, stops, names)}")
+                      f"({_names(g.rules, cards)}) can be played, with all "
+                      f"{g.rules.max_tokens} {full - g.score}{_others(g, stops, names)}")
     return Reason("pace", bound,
                   f"not enough turns left: {counted}, at most {bound - g.score} of the "
                   f"{len(cards)} cards still to play ({_names(g.rules, cards)}) can be "
