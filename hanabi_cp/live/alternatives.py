@@ -29,6 +29,7 @@ from ..method_registry import SolveOptions, Status
 from ..runtime.deadline import NEVER, Deadline
 from .actions import Action, Kind
 from .drop_reasons import NO_VARIANT_COLORS, kind_name, search_module
+from .older_games import under_today
 from .referee import Game, IllegalMove, replay, typed_clues
 from .solve import solve_position
 
@@ -82,7 +83,10 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
           method: str = "auto", deadline: Deadline = NEVER) -> Keep:
     """The legal actions at ``g`` but ``taken`` after which a game reaches ``goal``
     (see the module).  ``known``: a complete game from ``g`` reaching ``goal`` (the
-    post-mortem's certificate), whose first action then needs no question."""
+    post-mortem's certificate), whose first action then needs no question.  An
+    older game's position is asked under today's end rules (``under_today``: the
+    same moves and best score; the certificates are complete games under them)."""
+    g = under_today(g)
     kept: list[Action] = []
     undecided: list[Action] = []
     shared: dict[object, object] = {}      # per group of clues, its answer once asked
@@ -199,7 +203,8 @@ def instead_text(g: Game, actions: Sequence[Action], names: Sequence[str]) -> st
             continue
         a, k = g.card(act.target)
         card = kind_name(g.rules, a, k)
-        verb = "plays" if act.kind is Kind.PLAY else "discards"
+        verb = "discards" if act.kind is Kind.DISCARD else \
+            "plays" if g.next_value(k - 1) == a else "misplays"
         if act.target == g.deck_play():
             parts.append(f"{verb} the deck's last card ({card})")
         else:
