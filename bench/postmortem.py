@@ -6,7 +6,9 @@ rules) and each is analysed (``live.postmortem.analyze``: the best score after
 every action, ``--position-limit`` seconds at most per position).  Printed per
 player count: games, positions, undecided positions, the median and p99 time per
 game and per position (positions answered by following the previous certificate
-cost nothing and count as such), and the machine's load beside it.
+cost nothing and count as such), the median of the same games analysed without the
+drops' reasons and alternatives (``explain_drops=False``) and the ratio of the two
+medians, and the machine's load beside it.
 
     .venv/bin/python -m bench.postmortem                  # 100 games per player count
     .venv/bin/python -m bench.postmortem --quick          # 10 games, 3 and 5 players
@@ -21,6 +23,7 @@ import time
 
 from hanabi_cp.generators import standard_deck
 from hanabi_cp.live.postmortem import analyze
+from hanabi_cp.live.reasons import _sweep_reasons
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.players.game import play_game
 from hanabi_cp.players.strategy import strategies
@@ -42,14 +45,23 @@ def main(argv=None) -> None:
           f"0..{games - 1}), position limit {args.position_limit:g} s; load "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'p':>2} {'games':>5} {'positions':>9} {'undecided':>9} {'game p50':>9} "
-          f"{'game p99':>9} {'pos p50':>8} {'pos p99':>8} {'pos max':>8}")
+          f"{'game p99':>9} {'pos p50':>8} {'pos p99':>8} {'pos max':>8} "
+          f"{'plain p50':>9} {'ratio':>5}")
     for p in players:
         names = [n for n, cls in sorted(strategies().items())
                  if cls.min_players <= p <= cls.max_players]
-        per_game, per_position, undecided = [], [], 0
+        per_game, per_position, undecided, plain = [], [], 0, []
         for seed in range(games):
             deck, rules = standard_deck(seed), Rules.for_players(p)
             game = play_game(deck, rules, names[seed % len(names)], seed)
+            # the same game without the drops' reasons and alternatives, for the ratio
+            # (each run from cold caches: the deal's lost-deck reasons are memoised)
+            _sweep_reasons.cache_clear()
+            start = time.perf_counter()
+            analyze(deck, rules, game.actions, position_limit=args.position_limit,
+                    explain_drops=False)
+            plain.append(time.perf_counter() - start)
+            _sweep_reasons.cache_clear()
             start = time.perf_counter()
             pm = analyze(deck, rules, game.actions, position_limit=args.position_limit)
             per_game.append(time.perf_counter() - start)
@@ -58,8 +70,9 @@ def main(argv=None) -> None:
         print(f"{p:>2} {games:>5} {len(per_position):>9} {undecided:>9} "
               f"{_ms(percentile(per_game, 50)):>9} {_ms(percentile(per_game, 99)):>9} "
               f"{_ms(percentile(per_position, 50)):>8} "
-              f"{_ms(percentile(per_position, 99)):>8} {_ms(max(per_position)):>8}",
-              flush=True)
+              f"{_ms(percentile(per_position, 99)):>8} {_ms(max(per_position)):>8} "
+              f"{_ms(percentile(plain, 50)):>9} "
+              f"{percentile(per_game, 50) / percentile(plain, 50):>5.2f}", flush=True)
     print(f"load after: {os.getloadavg()[0]:.1f}")
 
 
