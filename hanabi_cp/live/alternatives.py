@@ -16,6 +16,17 @@ listed as undecided, never guessed.
 
 Cards are named as hanab.live shows them: slot 1 is the newest card of a hand, on
 the left (a referee hand lists deck orders oldest first, the newest last).
+
+>>> from hanabi_cp.model import Deck
+>>> from hanabi_cp.live.rules import Rules
+>>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
+>>> rules = Rules.for_players(2, hand_size=2, clues=1)
+>>> g = Game.after(deck, rules, [Action.rank_clue(1, 1)])     # Bob to move: y1 y2
+>>> keep = keeps(g, Action.discard(3), 4)      # Bob discarded y2, the only one
+>>> keep.actions, instead_text(g, keep.actions, ["Alice", "Bob"])
+((Action(kind=<Kind.PLAY: 0>, target=2, value=None),), 'Bob plays slot 2 (y1)')
+>>> [str(a) for a in keeps(g, Action.discard(3), 4, deadline=Deadline.after(0)).undecided]
+['play #3', 'play #2', 'discard #2']
 """
 
 from __future__ import annotations

@@ -23,6 +23,15 @@ the order they are tried:
 - ``last_draws``: with few cards left, the search's relaxation of the last turns
   (who draws each card, who can stall with a clue: ``tokens`` when more tokens
   would let more cards be played, else ``pace``).
+
+>>> from hanabi_cp.model import Deck
+>>> from hanabi_cp.live.rules import Rules
+>>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
+>>> rules = Rules.for_players(2, hand_size=2, clues=1)
+>>> before = Game.after(deck, rules, [Action.rank_clue(1, 1)])
+>>> after = Game.after(deck, rules, [Action.rank_clue(1, 1), Action.discard(3)])
+>>> explain(before, Action.discard(3), after, 4, 3, ["Alice", "Bob"])
+Reason(kind='last_copy', bound=3, text='the last y2 is discarded, so y2 can no longer be played')
 """
 
 from __future__ import annotations
