@@ -14,7 +14,7 @@ import pytest
 from hanabi_cp.generators import random_deck, standard_deck
 from hanabi_cp.live.actions import Action
 from hanabi_cp.live.methods.brute import MAX_CARDS
-from hanabi_cp.live import refutation
+from hanabi_cp.live import race, refutation
 from hanabi_cp.live.methods.search import PLAY, LiveSearch, most_plays
 from hanabi_cp.live.reasons import (CHECKS, _ways, lost_reasons, score_bound,
                                    squeeze_reason)
@@ -864,6 +864,7 @@ def test_auto_tries_the_next_solver_when_one_gives_up(monkeypatch):
         return real(m, start, options)
 
     monkeypatch.setattr(live_solve, "_run", run)
+    monkeypatch.setattr(race, "ENABLED", False)   # the sequential portfolio
     out = solve_live(standard_deck(1), Rules.for_players(3), options=SolveOptions(time_limit=60))
     assert out.status is Status.WINNABLE and out.verified, out.reason
     assert out.stats["solver"] == SAT_PORTFOLIO[1]
@@ -891,6 +892,7 @@ def test_auto_undecided_keeps_the_best_game_and_the_lowest_bound_of_any_stage(mo
                            stats={"upper_bound": 25} if m.name == "cpsat" else {})
 
     monkeypatch.setattr(live_solve, "_run", run)
+    monkeypatch.setattr(race, "ENABLED", False)   # the sequential portfolio
     out = solve_live(deck, rules, options=SolveOptions(time_limit=60, maximize=True))
     assert out.status is Status.UNKNOWN and out.score == 24      # (_run replays; mocked here)
     assert out.reason == "gave up (test); upper bound 24 of 25 (by search)"
@@ -917,6 +919,7 @@ def test_a_chosen_sat_solver_gets_the_sat_stage_s_weight(monkeypatch):
             return LiveOutcome(Status.UNKNOWN, reason="gave up (test)")
 
         monkeypatch.setattr(live_solve, "_run", undecided)
+        monkeypatch.setattr(race, "ENABLED", False)   # the sequential portfolio
         solve_live(standard_deck(1), Rules.for_players(3),
                    options=SolveOptions(time_limit=10, solver=solver))
         names = [name for name, _ in asked]
