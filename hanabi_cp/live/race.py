@@ -46,6 +46,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -187,6 +188,9 @@ class Crew:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
+        # SIGINT held back until the lane ignores it (``_lane_main``): Ctrl-C is this
+        # process's to handle, and a lane forked with our handler would print a traceback
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             for plan in self.plan:
                 ours, theirs = ctx.Pipe(duplex=False)
@@ -203,6 +207,8 @@ class Crew:
         except OSError:         # no more processes: the stages run here after the search
             self.failed = True
             self.stop()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def collect(self, timeout: float) -> None:
         """Read what the lanes have sent within ``timeout`` seconds."""
@@ -282,6 +288,7 @@ def _lane_main(conn, start: Game, options: SolveOptions, names: list[tuple[str, 
 
     WATCH.set(None)         # forked from inside the search: this process has no lanes
     interrupts.in_worker()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})    # ignored now
     # The search turned the cycle collector off; what it holds, forked from this
     # process, is never freed here: frozen, the collector never walks it (nor copies
     # its pages).
