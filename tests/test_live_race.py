@@ -252,3 +252,40 @@ def test_ctrl_c_ends_the_command_and_its_lanes(tmp_path):
     gone, alive = psutil.wait_procs([psutil.Process(p) for p in lanes if psutil.pid_exists(p)],
                                     timeout=10)
     assert not alive
+
+
+@pytest.mark.parametrize("racing", [False, True])
+def test_a_game_that_reaches_another_stage_s_bound_decides_the_best_score(monkeypatch, racing):
+    """The search proves 24 the most but finds no game in its time; CaDiCaL finds a
+    game of 24 and asks in vain for 25: together they decide it (UNWINNABLE, 24, the
+    game replayed), and the stages after them do not run.  The same in the race,
+    where the search's bound arrives at the end."""
+    from hanabi_cp.live.solve import SAT_PORTFOLIO
+    deck, rules = standard_deck(5), Rules.for_players(2, hand_size=4)
+    game = solve_position(Game.start(deck, rules), "search", SolveOptions(maximize=True))
+    assert game.score == 24
+    asked = []
+
+    def run(m, start, options):
+        asked.append((m.name, options.solver))
+        if m.name == "search":
+            return LiveOutcome(Status.UNKNOWN, [], None, "gave up (test)", method="search",
+                               stats={"upper_bound": 24})
+        if (m.name, options.solver) == ("sat", SAT_PORTFOLIO[0]):
+            return live_solve.certify_live(start, LiveOutcome(
+                Status.UNKNOWN, game.actions, 24, "gave up (test)", method="sat"))
+        return LiveOutcome(Status.UNKNOWN, reason="gave up (test)", method=m.name)
+
+    monkeypatch.setattr(live_solve, "_run", run)
+    monkeypatch.setattr(race, "_run", run)
+    monkeypatch.setattr(race, "ENABLED", racing)
+    monkeypatch.setattr(race, "RACE_START", 0.0)
+    monkeypatch.setattr(race, "cores", lambda: 2)
+    out = solve_position(Game.start(deck, rules), "auto",
+                         SolveOptions(time_limit=5, maximize=True))
+    assert out.status is Status.UNWINNABLE and out.score == 24 and out.verified
+    assert out.reason == ("search: no complete game scores more than 24 of 25; sat found a "
+                          "game scoring 24")
+    assert out.stats["bound_by"] == "search" and out.method == "sat"
+    if not racing:
+        assert asked == [("search", SAT_PORTFOLIO[0]), ("sat", SAT_PORTFOLIO[0])]

@@ -223,9 +223,25 @@ class Tally:
             self.bound = (out.stats["upper_bound"], by)
 
     def outcome(self, target: int) -> LiveOutcome:
-        """The UNKNOWN answer: the best game found and the lowest bound (``_with_bound``)."""
+        """The answer of the stages together: the best game found and the lowest bound
+        (``_with_bound``), decided when they meet (``met``), else UNKNOWN."""
         assert self.best is not None
-        return _with_bound(self.best, self.bound, target)
+        return self.met(target) or _with_bound(self.best, self.bound, target)
+
+    def met(self, target: int) -> LiveOutcome | None:
+        """The best score, decided when one stage's game (replayed by the referee)
+        reaches another's upper bound (a proof: the search's bound, CP-SAT's), else
+        None.  Each stage alone may have run out of time: the search proving the
+        bound without finding the game, SAT finding it and then asking in vain for
+        one card more."""
+        best, bound = self.best, self.bound
+        if best is None or best.score is None or bound is None or best.score < bound[0]:
+            return None
+        out = _with_bound(best, bound, target)     # a game above a bound: SolverBug
+        return replace(out, status=Status.WINNABLE if best.score == target else Status.UNWINNABLE,
+                       reason=f"{bound[1]}: no complete game scores more than {bound[0]} of "
+                              f"{target}; {best.method} found a game scoring {best.score}",
+                       stats={**out.stats, "upper_bound": bound[0], "bound_by": bound[1]})
 
 
 def run_stages(start: Game, options: SolveOptions, steps: list[tuple[LiveMethod, str]],
@@ -253,6 +269,9 @@ def run_stages(start: Game, options: SolveOptions, steps: list[tuple[LiveMethod,
         tally.add(out, m.name)
         if report is not None:
             report(tally)
+        met = tally.met(start.deck.target)
+        if met is not None:
+            return met
     return tally.outcome(start.deck.target)
 
 
