@@ -34,8 +34,8 @@ file: no second writer, no file half-written by a lane that is stopped), inside
 a worker process (a sweep's pool already uses the cores), on one core, off Linux
 (fork is the start method there, and safe), when the search is not the first
 stage, or with less than MIN_LANE_SECONDS for the lanes.
-If the lanes cannot be started (no processes allowed), the remaining stages run
-here after the search, in the time it left.
+If the lanes cannot be started (no processes allowed), the search stops there
+and the remaining stages run here after it, in the time left.
 """
 
 from __future__ import annotations
@@ -126,8 +126,8 @@ def race(start: Game, options: SolveOptions, steps: list[Stage], weights: list[f
             WATCH.reset(token)
         if out.status is not Status.UNKNOWN:
             return out
+        tally.add(out, first.name)
         if crew.answer is None:
-            tally.add(out, first.name)
             if not crew.started and clock.remaining() > MIN_LANE_SECONDS:
                 crew.known = tally.known    # the search stopped early (memory short)
                 crew.launch()
@@ -166,7 +166,8 @@ class Crew:
     def poll(self, found: Found | None) -> bool:
         """For the search (``WATCH``), with its best game so far: start the lanes
         when it is time (with that game, replayed here, as their incumbent); True
-        once one has answered."""
+        once one has answered, or when they could not start (the stages then run
+        here, after the search, as in the sequential portfolio)."""
         if not self.started:
             if time.monotonic() < self.start_at:
                 return False
@@ -177,7 +178,7 @@ class Crew:
                 self.known = (found[1], tuple(game.actions or ()))
             self.launch()
         self.collect(0.0)
-        return self.answer is not None
+        return self.answer is not None or self.failed
 
     def launch(self) -> None:
         self.started = True
