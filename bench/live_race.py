@@ -15,6 +15,7 @@ time).  Totals at the end: decided by each, and the ratio of the summed times.
     .venv/bin/python -m bench.live_race                      # the whole set, 10 s each
     .venv/bin/python -m bench.live_race --time-limit 30 --only deals
     .venv/bin/python -m bench.live_race --only positions --questions winnable
+    .venv/bin/python -m bench.live_race --only positions --games 616,927 --questions best
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ POSITIONS = [(616, k) for k in (18, 19, 20)] + [(927, k) for k in (25, 26, 27)] 
     + [(474, k) for k in (10, 11, 12, 13)] + [(839, 32)]
 
 
-def questions(only: str, asked: str) -> list[tuple[str, int, int, int, bool]]:
+def questions(only: str, asked: str, games: set[int] | None = None
+              ) -> list[tuple[str, int, int, int, bool]]:
     out = list(DEALS) if only in ("all", "deals") else []
     if only in ("all", "positions"):
         for maximize in {"both": (False, True), "winnable": (False,), "best": (True,)}[asked]:
             out += [(f"6p {g} after {k}{' best' if maximize else ''}", 6, g, k, maximize)
-                    for g, k in POSITIONS]
+                    for g, k in POSITIONS if games is None or g in games]
     return out
 
 
@@ -72,7 +74,10 @@ def main(argv=None) -> None:
     ap.add_argument("--time-limit", type=float, default=10.0)
     ap.add_argument("--only", choices=("all", "deals", "positions"), default="all")
     ap.add_argument("--questions", choices=("both", "winnable", "best"), default="both")
+    ap.add_argument("--games", default=None,
+                    help="comma-separated bot games: only their positions (e.g. 616,927)")
     args = ap.parse_args(argv)
+    games = None if args.games is None else {int(g) for g in args.games.split(",")}
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     from hanabi_cp.live.solve import live_methods
     from hanabi_cp.runtime.compiled import load as compiled
@@ -84,7 +89,7 @@ def main(argv=None) -> None:
     print("| question | sequential | s | race | s | seq / race | load (1 / 5 / 15 min) |")
     print("|---|---|---|---|---|---|---|")
     totals = {False: [0.0, 0], True: [0.0, 0]}
-    for label, p, seed, k, maximize in questions(args.only, args.questions):
+    for label, p, seed, k, maximize in questions(args.only, args.questions, games):
         start = position(p, seed, k)
         row = []
         for racing in (False, True):
