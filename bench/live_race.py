@@ -8,8 +8,9 @@ seed 1653; and at 6 players the bot-game positions the sweeps left undecided at
 score.  Each question is asked of both portfolios in turn in this one process
 (``race.ENABLED`` off, then on), with the same ``--time-limit``; the load
 average (``os.getloadavg``) is printed beside each pair, since the race needs a
-second core.  Per question: the answer and wall time of each, and the ratio
-sequential / race (above 1: the race is faster; an UNKNOWN counts its full
+second core (without an idle one, ``auto`` stays sequential unless
+``--busy-too``).  Per question: the answer (and the method that gave it) and
+wall time of each, and the ratio sequential / race (above 1: the race is faster; an UNKNOWN counts its full
 time).  Totals at the end: decided by each, and the ratio of the summed times.
 
     .venv/bin/python -m bench.live_race                      # the whole set, 10 s each
@@ -74,6 +75,8 @@ def main(argv=None) -> None:
     ap.add_argument("--time-limit", type=float, default=10.0)
     ap.add_argument("--only", choices=("all", "deals", "positions"), default="all")
     ap.add_argument("--questions", choices=("both", "winnable", "best"), default="both")
+    ap.add_argument("--busy-too", action="store_true",
+                    help="race even when no core is idle (race.MIN_IDLE_CORES = 0)")
     ap.add_argument("--games", default=None,
                     help="comma-separated bot games: only their positions (e.g. 616,927)")
     args = ap.parse_args(argv)
@@ -83,9 +86,13 @@ def main(argv=None) -> None:
     from hanabi_cp.runtime.compiled import load as compiled
     from hanabi_cp.live.methods import search
     live_methods()
+    if args.busy_too:
+        from hanabi_cp.live import race
+        race.MIN_IDLE_CORES = 0.0
     core = "compiled" if compiled(search.__name__, search.__file__) else "python"
-    print(f"# auto, sequential vs race, --time-limit {args.time_limit:g} s; search core: "
-          f"{core}; cores: {len(os.sched_getaffinity(0))}")
+    print(f"# auto, sequential vs race{' (even with no core idle)' if args.busy_too else ''}, "
+          f"--time-limit {args.time_limit:g} s; search core: {core}; "
+          f"cores: {len(os.sched_getaffinity(0))}")
     print("| question | sequential | s | race | s | seq / race | load (1 / 5 / 15 min) |")
     print("|---|---|---|---|---|---|---|")
     totals = {False: [0.0, 0], True: [0.0, 0]}

@@ -50,6 +50,7 @@ def eager(monkeypatch):
     monkeypatch.setattr(race, "RACE_START", 0.0)
     monkeypatch.setattr(race, "MIN_LANE_SECONDS", 0.0)
     monkeypatch.setattr(race, "cores", lambda: 2)
+    monkeypatch.setattr(race, "MIN_IDLE_CORES", 0.0)     # a busy machine races too
     before = children()
     yield
     assert children() <= before, "a lane outlived its race"
@@ -231,7 +232,9 @@ def test_ctrl_c_ends_the_command_and_its_lanes(tmp_path):
     psutil = pytest.importorskip("psutil")
     deck = tmp_path / "deck.txt"
     deck.write_text(deck_to_text(standard_deck(1653)))
-    args = [sys.executable, "-m", "hanabi_cp", "solve", str(deck), "--rules", "live",
+    # the command as the entry point runs it, racing even on a busy machine
+    args = [sys.executable, "-c", "from hanabi_cp.live import race; race.MIN_IDLE_CORES = 0; "
+            "from hanabi_cp.cli import main; main()", "solve", str(deck), "--rules", "live",
             "--players", "6", "--time-limit", "60"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True,
@@ -280,6 +283,7 @@ def test_a_game_that_reaches_another_stage_s_bound_decides_the_best_score(monkey
     monkeypatch.setattr(race, "_run", run)
     monkeypatch.setattr(race, "ENABLED", racing)
     monkeypatch.setattr(race, "RACE_START", 0.0)
+    monkeypatch.setattr(race, "MIN_IDLE_CORES", 0.0)
     monkeypatch.setattr(race, "cores", lambda: 2)
     out = solve_position(Game.start(deck, rules), "auto",
                          SolveOptions(time_limit=5, maximize=True))
@@ -289,3 +293,34 @@ def test_a_game_that_reaches_another_stage_s_bound_decides_the_best_score(monkey
     assert out.stats["bound_by"] == "search" and out.method == "sat"
     if not racing:
         assert asked == [("search", SAT_PORTFOLIO[0]), ("sat", SAT_PORTFOLIO[0])]
+
+
+def test_on_a_busy_machine_the_portfolio_stays_sequential(monkeypatch):
+    """No core idle while the search ran its first second: no lane; the search stops
+    at its first share and the stages follow here, by weight, as without the race."""
+    monkeypatch.setattr(race, "cores", lambda: 2)
+    monkeypatch.setattr(race, "RACE_START", 0.0)
+    monkeypatch.setattr(race, "idle_cores", lambda before, after: 0.1)
+    asked = []
+
+    def run(m, start, options):
+        asked.append((m.name, options.solver, options.time_limit))
+        if m.name == "search":
+            watch = race.WATCH.get()
+            t = time.monotonic()
+            while not watch(None):
+                time.sleep(0.01)
+            asked.append(("stopped after", round(time.monotonic() - t, 1)))
+            assert not watch.__self__.lanes
+        return LiveOutcome(Status.UNKNOWN, reason="gave up (test)", method=m.name)
+
+    monkeypatch.setattr(live_solve, "_run", run)
+    monkeypatch.setattr(race, "_run", run)
+    before = children()
+    out = solve_position(Game.start(standard_deck(1), Rules.for_players(3)), "auto",
+                         SolveOptions(time_limit=4))
+    assert out.status is Status.UNKNOWN and children() <= before
+    assert asked[1] == ("stopped after", 1.0)       # a quarter of 4 s
+    assert [a[:2] for a in asked[2:]] == [("sat", "cadical195"), ("sat", "glucose4"),
+                                          ("cpsat", "cadical195")]
+    assert asked[2][2] == pytest.approx(3.0 * 6 / 9, abs=0.2)

@@ -7,8 +7,9 @@ two cores or more, and the search as the first stage, ``auto`` races instead:
 
 - the search runs in this process with the whole limit, as alone;
 - once it has run ``min(RACE_START, FIRST_SHARE of the limit)`` seconds without an
-  answer (most deals take under a millisecond and never get there), the other
-  stages start in *lanes*, one process each (one lane per core beside this one,
+  answer (most deals take under a millisecond and never get there), and if the
+  machine had a core idle meanwhile (MIN_IDLE_CORES), the other stages start in
+  *lanes*, one process each (one lane per core beside this one,
   the stages dealt to them in turn), each lane running its stages one after the
   other by their weights (``STAGE_WEIGHTS``) in the time left.  A lane is forked
   from this process: it starts in milliseconds with the position and every module
@@ -35,7 +36,9 @@ a worker process (a sweep's pool already uses the cores), on one core, off Linux
 (fork is the start method there, and safe), when the search is not the first
 stage, or with less than MIN_LANE_SECONDS for the lanes.
 If the lanes cannot be started (no processes allowed), the search stops there
-and the remaining stages run here after it, in the time left.
+and the remaining stages run here after it, in the time left; if no core was
+idle, the search stops at its first share (FIRST_SHARE of the limit) and they
+run here after it: the sequential portfolio.
 """
 
 from __future__ import annotations
@@ -66,9 +69,17 @@ from .solve import (FIRST_SHARE, Known, LiveMethod, LiveOutcome, Tally, _run, ce
 # Turn the race off (the benchmark compares it with the sequential portfolio).
 ENABLED = True
 # Seconds of search before the lanes start, at most FIRST_SHARE of the limit: a
-# search that has not answered by then is on the hard tail, where a process start
-# (a few milliseconds once the fork server runs) is nothing.
+# search that has not answered by then is on the hard tail, where a fork (a few
+# milliseconds) is nothing.
 RACE_START = 1.0
+# The lanes start only if the machine had this many cores idle, on average, while
+# the search ran (``/proc/stat``).  On a machine whose cores are all busy the lanes
+# do not get a core of their own: the command's share of the CPU is split between
+# the search and the lanes (measured: CaDiCaL beside the search got half the CPU
+# seconds it got alone, at load 4 on 2 cores), and the sequential portfolio, which
+# gives the SAT stage all of it, decides more.  The search then stops at its first
+# share and the stages follow it here, as without the race.
+MIN_IDLE_CORES = 0.5
 # No race when the lanes would get less than this.
 MIN_LANE_SECONDS = 1.0
 # The lanes' deadline is this much before the command's: time to send their best game.
@@ -112,9 +123,11 @@ def race(start: Game, options: SolveOptions, steps: list[Stage], weights: list[f
     """``auto``'s answer with the search here and the other stages in lanes."""
     (first, solver), rest = steps[0], steps[1:]
     total = clock.remaining()
+    now = time.monotonic()
     crew = Crew(start, options, [[(rest[i], weights[1 + i]) for i in lane]
                                  for lane in lanes(rest, cores() - 1)],
-                clock, known, time.monotonic() + min(RACE_START, total * FIRST_SHARE))
+                clock, known, now + min(RACE_START, total * FIRST_SHARE),
+                now + total * FIRST_SHARE, cpu_times())
     tally = Tally(known)
     try:
         token = WATCH.set(crew.poll)
@@ -128,10 +141,10 @@ def race(start: Game, options: SolveOptions, steps: list[Stage], weights: list[f
             return out
         tally.add(out, first.name)
         if crew.answer is None:
-            if not crew.started and clock.remaining() > MIN_LANE_SECONDS:
+            if not crew.started and not crew.busy and clock.remaining() > MIN_LANE_SECONDS:
                 crew.known = tally.known    # the search stopped early (memory short)
                 crew.launch()
-            if crew.failed:
+            if crew.failed or crew.busy:
                 return run_stages(start, options, rest, weights[1:], clock, tally, None)
             crew.wait()
         return crew.result(tally, start.deck.target)
@@ -158,9 +171,12 @@ class Crew:
     clock: Deadline
     known: Known | None
     start_at: float
+    share_ends: float               # the search's first share, as in the sequential portfolio
+    cpu: tuple[int, int] | None     # ``cpu_times()`` as the search started
     lanes: list[Lane] = field(default_factory=list)
     started: bool = False
     failed: bool = False            # the lanes could not be started
+    busy: bool = False              # no core idle: sequential (MIN_IDLE_CORES)
     answer: LiveOutcome | None = None
 
     def poll(self, found: Found | None) -> bool:
@@ -168,9 +184,14 @@ class Crew:
         when it is time (with that game, replayed here, as their incumbent); True
         once one has answered, or when they could not start (the stages then run
         here, after the search, as in the sequential portfolio)."""
+        if self.busy:
+            return time.monotonic() >= self.share_ends
         if not self.started:
             if time.monotonic() < self.start_at:
                 return False
+            if idle_cores(self.cpu, cpu_times()) < MIN_IDLE_CORES:
+                self.busy = True
+                return time.monotonic() >= self.share_ends
             if found is not None and self.options.maximize and \
                     (self.known is None or found[1] > self.known[0]):
                 game = certify_live(self.start, LiveOutcome(Status.UNKNOWN, list(found[0]),
@@ -277,6 +298,33 @@ class Crew:
             lane.conn.close()
             lane.process.close()
         self.lanes = []
+
+
+def cpu_times() -> tuple[int, int] | None:
+    """(idle, total) CPU time of the whole machine so far, in clock ticks summed
+    over its cores (``/proc/stat``), or None where it cannot be read."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            ticks = [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    if len(ticks) < 5:
+        return None
+    return ticks[3] + ticks[4], sum(ticks)      # idle + iowait; user .. steal
+
+
+def idle_cores(before: tuple[int, int] | None, after: tuple[int, int] | None,
+               count: int | None = None) -> float:
+    """How many of the machine's ``count`` cores (default: all) were idle on average
+    between two ``cpu_times()`` (infinite when unknown: too short a time to tell,
+    or no ``/proc/stat``).
+
+    >>> idle_cores((100, 1000), (150, 1100), 2), idle_cores(None, (1, 2))
+    (1.0, inf)
+    """
+    if before is None or after is None or after[1] <= before[1]:
+        return float("inf")
+    return (after[0] - before[0]) / (after[1] - before[1]) * (count or os.cpu_count() or 1)
 
 
 def _lane_main(conn, start: Game, options: SolveOptions, names: list[tuple[str, str]],
