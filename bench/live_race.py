@@ -10,8 +10,9 @@ score.  Each question is asked of both portfolios in turn in this one process
 average (``os.getloadavg``) is printed beside each pair, since the race needs a
 second core (without an idle one, ``auto`` stays sequential unless
 ``--busy-too``).  Per question: the answer (and the method that gave it) and
-wall time of each, and the ratio sequential / race (above 1: the race is faster; an UNKNOWN counts its full
-time).  Totals at the end: decided by each, and the ratio of the summed times.
+wall time of each, and the ratio sequential / race (above 1: the race is
+faster; an UNKNOWN counts its full time).  Totals at the end: decided by each,
+and the ratio of the summed times.
 
     .venv/bin/python -m bench.live_race                      # the whole set, 10 s each
     .venv/bin/python -m bench.live_race --time-limit 30 --only deals
