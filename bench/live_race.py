@@ -1,5 +1,5 @@
 """Benchmark: ``auto`` racing the encodings beside the search (``live.race``) against
-the sequential portfolio, on the hard set of issue 47.
+the sequential portfolio, on the hard set: what the sweeps left undecided at 10 s.
 
 The hard set: the best score of 2 players, seed 4004; "winnable?" on 6 players,
 seed 1653; and at 6 players the bot-game positions the sweeps left undecided at
