@@ -10,10 +10,7 @@ families (families.py) go through here; DIMACS keeps its own path in cli/encode.
 | opb | PB competition OPB | minisat+, RoundingSat, ... | ``s``/``o``/``v`` lines |
 | wcnf | MaxSAT Evaluation WCNF | RC2, ... | ``s``/``o``/``v`` lines |
 
-Reading back never trusts the solver: an assignment must satisfy the rebuilt
-formula (cpsat, opb, wcnf) before it is decoded, and the play it decodes to is
-replayed by the referee; only "no solution" and "optimal" are taken on the
-solver's word, and said so (``Verdict.reason``).
+Reading an answer back is answers.py's: it never trusts the solver.
 """
 
 from __future__ import annotations
@@ -21,11 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .errors import CertificateError, UsageError
+from .errors import UsageError
 from .model import Deck
-from .play_sequence import PlaySequence
 from .status import Status
-from .referee import replay
 
 FORMATS = ("dimacs", "cpsat", "mzn", "opb", "wcnf")
 BINARY_SUFFIXES = (".pb", ".bin", ".binpb")
@@ -114,124 +109,3 @@ def _cpsat(deck: Deck, h: int, maximize: bool, comments: Sequence[str],
         content = "".join(f"# {c}\n" for c in comments) + str(proto) + "\n"
     size = f"{len(proto.variables)} variables, {len(proto.constraints)} constraints"
     return Written([("model", content)], size, enc.status, enc.reason, enc.varmap())
-
-
-@dataclass
-class Verdict:
-    """What a solver's answer established, after the referee: WINNABLE with the
-    play; UNWINNABLE (the solver's word, ``reason`` says so) with the best play
-    when the answer had one; UNKNOWN with the best play found."""
-
-    status: Status
-    plays: PlaySequence | None = None
-    score: int | None = None
-    reason: str | None = None
-
-
-def read(fmt: str, deck: Deck, h: int, maximize: bool, content: bytes, path: str) -> Verdict:
-    """``content``, a solver's answer to ``encode --format fmt``, as a checked verdict."""
-    if fmt == "cpsat":
-        return _checked(deck, h, *_read_cpsat(deck, h, maximize, content, path))
-    text = content.decode("utf-8", errors="replace")
-    if fmt == "mzn":
-        from .encoders.mzn import parse_output
-        found = parse_output(text, path)
-        if found.unsatisfiable:
-            from .encoders.mzn import build
-            pre = None if maximize else build(deck, h).reason
-            return Verdict(Status.UNWINNABLE, reason=f"preprocessing: {pre}" if pre else
-                           "MiniZinc says the model has no solution (the solver's word, "
-                           "not checked)")
-        if found.picks is None:
-            return Verdict(Status.UNKNOWN, reason="the output has no solution")
-        from .encoders.encoding import decode_picks
-        chosen = set(found.picks)
-        if any(not 0 <= q < deck.N for q in chosen):
-            raise CertificateError(f"{path}: picks a position outside 1..{deck.N}")
-        return _checked(deck, h, decode_picks(deck, chosen), found.score, found.complete,
-                        "MiniZinc")
-    from .encoders import pbmodels, score
-    from .formats.pbformats import parse_answer
-    answer = parse_answer(text, path)
-    enc = pbmodels.opb_win(deck, h)[0] if fmt == "opb" and not maximize else score.build(deck, h)
-    back = pbmodels.read_back(enc, answer, path)
-    who = _who("the PB solver" if fmt == "opb" else "the MaxSAT solver", enc)
-    if back.sat is False:
-        if fmt == "wcnf" or maximize:
-            raise CertificateError(f"{path}: says the score model has no solution, but "
-                                   "playing nothing always is one: a wrong answer")
-        return Verdict(Status.UNWINNABLE, reason=_no_solution(who, "says unsatisfiable"))
-    if back.plays is None:
-        return Verdict(Status.UNKNOWN, reason=f"{who} answered {answer.status or 'nothing'}")
-    return _checked(deck, h, back.plays, back.score, back.optimal, who)
-
-
-def _read_cpsat(deck: Deck, h: int, maximize: bool, content: bytes, path: str):
-    from google.protobuf import text_format
-    from google.protobuf.message import DecodeError
-    from ortools.sat import cp_model_pb2
-    msg = cp_model_pb2.CpSolverResponse()
-    try:
-        if binary(path):
-            msg.ParseFromString(content)
-        else:
-            text_format.Parse(content.decode("utf-8", errors="replace"), msg)
-    except (DecodeError, text_format.ParseError) as exc:
-        raise CertificateError(f"{path}: not a CpSolverResponse: "
-                               f"{str(exc).splitlines()[0][:160]}") from None
-    status = cp_model_pb2.CpSolverStatus.Name(msg.status)
-    enc = cpsat_encoding(deck, h, maximize)
-    if status == "INFEASIBLE":
-        return None, None, True, _who("CP-SAT", enc)
-    if status not in ("OPTIMAL", "FEASIBLE"):
-        return None, None, False, f"CP-SAT ({status})"
-    values = list(msg.solution)
-    if enc.formula is None:
-        raise CertificateError(f"{path}: claims a solution, but preprocessing proved the "
-                               f"deck lost ({enc.reason})")
-    if len(values) != len(enc.formula.Proto().variables):
-        raise CertificateError(f"{path}: {len(values)} values for a model of "
-                               f"{len(enc.formula.Proto().variables)} variables: not a "
-                               f"solution of this deck's {'score' if maximize else 'win'} model")
-    plays = enc.decode(values.__getitem__)
-    sc = sum(values[v] for v in enc.played.values()) if maximize else deck.target
-    return plays, sc, status == "OPTIMAL", "CP-SAT"
-
-
-PRE = "preprocessing: "
-
-
-def _who(solver: str, enc) -> str:
-    """The solver; or, when preprocessing decided the model, its reason (ours,
-    checked: a "no solution" then needs nobody's word)."""
-    if getattr(enc, "status", None) is Status.UNWINNABLE:
-        return PRE + str(enc.reason)
-    return solver
-
-
-def _no_solution(who: str, words: str) -> str:
-    return who if who.startswith(PRE) else f"{who} {words} (its word, not checked)"
-
-
-def _checked(deck: Deck, h: int, plays: PlaySequence | None, claimed: int | None,
-             complete: bool, who: str) -> Verdict:
-    """The referee on a decoded play: a win, or the score of a legal play."""
-    if plays is None:
-        if complete:
-            return Verdict(Status.UNWINNABLE,
-                           reason=_no_solution(who, "says the model has no solution"))
-        return Verdict(Status.UNKNOWN, reason=f"{who}: no solution in the answer")
-    rep = replay(deck, h, plays)
-    if not rep.legal:
-        raise CertificateError(f"the decoded play is illegal: {rep.error}")
-    if claimed is not None and rep.score != claimed:
-        raise CertificateError(f"the answer claims {claimed} cards played, the referee "
-                               f"counts {rep.score}")
-    if rep.won:
-        return Verdict(Status.WINNABLE, plays, rep.score)
-    if complete:
-        return Verdict(Status.UNWINNABLE, plays, rep.score, reason=(
-            f"{who} says at most {rep.score} of {deck.target} cards can be played "
-            "(optimality is its word; the play is checked)"))
-    return Verdict(Status.UNKNOWN, plays, rep.score,
-                   reason=f"{who}: best play found scores {rep.score} of {deck.target}")

@@ -76,6 +76,17 @@ def cnf_path_for(proof_path: str) -> str:
     return proof_path + ".cnf"
 
 
+def check_proof_path(proof_path: str) -> None:
+    """Refuse a proof path that is a device or a FIFO (``/dev/null``): the proof is
+    renamed into place with its CNF beside it (``/dev/null.cnf``), and a rename over
+    a device node would replace the device itself."""
+    for path in (proof_path, cnf_path_for(proof_path)):
+        if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+            raise InvalidParameter("{proof} " + proof_path + ": a proof is a regular file "
+                                   "written with its CNF beside it (FILE.cnf); "
+                                   f"{path} is a device or a FIFO", "proof")
+
+
 def write_cnf(clauses, num_vars: int, path: str, comments=(), deadline: Deadline = NEVER) -> None:
     with open(path, "w") as out:
         for c in comments:
@@ -108,6 +119,7 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
     if proof_path == "-":      # not stdout: the proof needs its CNF beside it
         raise InvalidParameter("{proof} -: a DRUP proof is written with the CNF it refutes, "
                                "FILE and FILE.cnf; give a file name", "proof")
+    check_proof_path(proof_path)
     try:
         with SatSession(clauses, solver, deadline, proof=True) as s:
             ok, model, _ = s.solve(phase="SAT search (with proof logging)")

@@ -159,6 +159,17 @@ model_token = st.one_of(number, number.map(lambda x: "-" + x),
                                          "SATISFIABLE", "INDET"]), junk)
 model_texts = token_text(model_token)
 
+# PB, MaxSAT and MiniZinc answers (decode --format opb|wcnf|mzn): status, cost and
+# value lines, literals of every spelling, MiniZinc's separators and assignments.
+answer_token = st.one_of(model_token, number.map(lambda x: "x" + x),
+                         number.map(lambda x: "-x" + x), st.text(alphabet="01", min_size=2,
+                                                                  max_size=12),
+                         st.sampled_from(["o", "s OPTIMUM FOUND", "s UNSUPPORTED", "o -3",
+                                          "picks = [1, 2];", "picks = [];", "score = 2;",
+                                          "score = \u00b2;", "----------", "==========",
+                                          "=====UNSATISFIABLE=====", "\u0661", "x\u00b2"]))
+answer_texts = token_text(answer_token)
+
 
 # --- real-rules games (hanab.live game JSON, read by `verify --rules live`) -------------
 
@@ -185,6 +196,11 @@ def live_game_texts(draw) -> str:
             st.one_of(st.booleans(), size, junk, st.just("No Variant")), max_size=3))
     if draw(st.booleans()):
         data["first_player"] = draw(st.one_of(size, junk))
+    if draw(st.booleans()):           # hanabi-cp's own key: the rules options cannot say
+        data["hanabi_cp"] = draw(st.one_of(junk, st.dictionaries(
+            st.sampled_from(["hand_size", "clues", "strikes", "final_round", "end_rules"]),
+            st.one_of(st.booleans(), size, junk, st.sampled_from(["unlimited", "hle"])),
+            max_size=4)))
     if draw(st.integers(0, 5)) == 0:
         return json.dumps(data["actions"])        # a bare list of actions
     return json.dumps(data)

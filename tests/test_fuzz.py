@@ -26,8 +26,9 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from capped import assert_verdict_or_one_line_error, capped, invoke, needs_fork
-from fuzz_strategies import (decks, deck_texts, dimacs_texts, formulas, huge, live_game_texts,
-                             model_texts, plays_texts, positive_size, reader_number, size)
+from fuzz_strategies import (answer_texts, decks, deck_texts, dimacs_texts, formulas, huge,
+                             live_game_texts, model_texts, plays_texts, positive_size,
+                             reader_number, size)
 from hanabi_cp.cli.encode import parse_model
 from hanabi_cp.errors import HanabiError
 from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck_file, parse_dimacs, parse_plays
@@ -141,6 +142,20 @@ def test_fuzz_live_game_reader(slow):
 @tiers
 def test_fuzz_model_reader(slow):
     fuzz(model_texts, lambda text: read_or_refuse(parse_model, text), 60, slow)
+
+
+@tiers
+def test_fuzz_answers_of_every_format(slow):
+    # The whole read-back (answers.read): a checked verdict or one line, whatever
+    # the answer claims about itself.
+    from hanabi_cp.answers import read
+    from hanabi_cp.model import Deck
+    deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2)])
+
+    def check(text: str) -> None:
+        for fmt, maximize in (("opb", False), ("opb", True), ("wcnf", False), ("mzn", True)):
+            read_or_refuse(lambda t: read(fmt, deck, 1, maximize, t, "a.txt"), text)
+    fuzz(answer_texts, check, 60, slow)
 
 
 # --- commands ---------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 ``tests/data/hanablive/`` holds games re-created by hanabi-cp's own players in the
 shape of hanab.live's exports (``make_games.py`` there), among them variants,
 options (startingPlayer, deckPlays with a deck play, emptyClues with an empty clue,
-oneExtraCard) and games ended by a termination and by a vote.
+oneExtraCard), games ended by a termination and by a vote, a Scarce Ones game (a
+family of 2026) and a No Variant game played on past today's end (hanab.live's end
+rules before February 2019: tests/test_older_games.py).
 
 hanab.live's own test games (packages/client/test_data in Hanabi-Live/hanabi-live)
 are GPL-3.0 and not bundled; with ``HANABLIVE_TEST_DATA`` naming a folder of them,
@@ -116,7 +118,7 @@ def test_hanab_live_up_or_down_is_refused_naming_the_rule():
     (["generate", "standard", "--variant", "Sudoku (5 Suits)"],
      "variant 'Sudoku (5 Suits)' is not supported: Sudoku"),
     (["play", "instances/standard-winnable-h2.txt", "--variant", "Null (5 Suits)"],
-     "in the variant 'Null (5 Suits)' clues touch otherwise"),
+     "in the variant 'Null (5 Suits)' no color clue touches Null 1"),
 ])
 def test_variant_refusals_are_one_line(args, message, monkeypatch):
     monkeypatch.chdir(pathlib.Path(__file__).parent.parent)

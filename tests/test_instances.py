@@ -14,10 +14,12 @@ HERE = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 ANSWERS = json.load(open(os.path.join(HERE, "answers.json")))
 DECKS = sorted(ANSWERS["decks"].items())
 FORMULAS = sorted(ANSWERS["formulas"].items())
+GAMES = sorted(ANSWERS["games"].items())
 
 
 def test_every_bundled_file_has_a_stated_answer():
-    listed = {name for name, _ in DECKS} | {name for name, _ in FORMULAS}
+    listed = {name for name, _ in DECKS} | {name for name, _ in FORMULAS} \
+        | {name for name, _ in GAMES}
     on_disk = set()
     for root, _, files in os.walk(HERE):
         for f in files:
@@ -63,3 +65,11 @@ def test_deck_headers_give_a_winning_hand():
         df = read_deck_file(os.path.join(HERE, name))
         if df.h is not None:
             assert str(df.h) in info["answers"], name
+
+
+@pytest.mark.parametrize("name,info", GAMES, ids=[n for n, _ in GAMES])
+def test_game_post_mortems(name, info):
+    import hanabi_cp as hc
+    pm = hc.analyze(os.path.join(HERE, name))
+    assert pm.final_score == info["final_score"]
+    assert [[d.position, d.before, d.after] for d in pm.drops] == info["drops"]

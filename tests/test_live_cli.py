@@ -178,8 +178,8 @@ BAD = {
         'clue, 3 rank clue (4 and 5: end of game), "target": an integer >= 0, "value": an '
         'integer >= 0 for a clue}, found {"type": 1}',
     "bad_live_clue_value.json":
-        'bad_live_clue_value.json:3: expected a clue with a "value" (an integer >= 0: a color '
-        'index or a rank), found {"type": 2, "target": 1}',
+        'bad_live_clue_value.json:3: expected a clue with a "value" (an integer 0 to 99: a '
+        'color index or a rank), found {"type": 2, "target": 1}',
     "bad_live_variant.json":
         "bad_live_variant.json:5: expected a variant hanab.live lists, found unknown variant "
         "'Rainbow (7 Suits)'; nearest: Rainbow (6 Suits), Rainbow (5 Suits), Rainbow (4 Suits)",

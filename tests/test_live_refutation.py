@@ -169,7 +169,7 @@ def test_analyze_writes_the_refutation_of_every_lost_position(tmp_path):
     assert a_file.exit_code == 2 and "cannot write refutations into it: not a directory" \
         in a_file.stderr
     folder = run(["analyze", tmp_path, "--csv", tmp_path / "x.csv", "--refutations", refs])
-    assert folder.exit_code == 2 and "--refutations go with one GAME file" in folder.stderr
+    assert folder.exit_code == 2 and "--refutations goes with one GAME file" in folder.stderr
 
 
 def test_refute_positions_gives_up_where_no_time_is_left():

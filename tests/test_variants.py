@@ -17,11 +17,11 @@ from hanabi_cp.live.variants import (START, UnknownVariant, Variant, all_variant
                                      variant)
 from hanabi_cp.model import Card
 
-# SHA-256 of hanab.live's packages/game/src/json/variants.json at commit 06936aec
-# (2,393 variants), written as variant_diff writes it: the sorted lines
+# SHA-256 of hanab.live's packages/game/src/json/variants.json at commit 8503cd84
+# (August 2026, 2,426 variants), written as variant_diff writes it: the sorted lines
 # "name|suit,suit,...|rules" joined by newlines.  To recompute it from a copy of that
 # file: python -m hanabi_cp.live.variant_diff path/to/variants.json ("digest of the file").
-HANABLIVE_06936AEC_DIGEST = "b11a0802edd2d18f5d6dde507d184d013da2e83a184ae55d5b73cd7ca66f2210"
+HANABLIVE_8503CD84_DIGEST = "77d3a890882773aa54da022c9f849cb0f46bc569b7487c682ef5f5ab8b5b20ac"
 
 RANKS = (1, 2, 3, 4, 5)
 
@@ -34,13 +34,13 @@ def touched(v: Variant, color_clue: bool, value: int) -> set[tuple[str, int]]:
 # ---- the catalogue is hanab.live's list ------------------------------------------
 
 def test_catalogue_size_and_supported_count():
-    assert len(all_variants()) == 2393
-    assert len({v.name for v in all_variants()}) == 2393
-    assert len(supported_variants()) == 1923
+    assert len(all_variants()) == 2426
+    assert len({v.name for v in all_variants()}) == 2426
+    assert len(supported_variants()) == 1953
 
 
-def test_catalogue_digest_equals_hanab_live_06936aec():
-    assert digest([catalogue_line(v) for v in all_variants()]) == HANABLIVE_06936AEC_DIGEST
+def test_catalogue_digest_equals_hanab_live_8503cd84():
+    assert digest([catalogue_line(v) for v in all_variants()]) == HANABLIVE_8503CD84_DIGEST
 
 
 def test_catalogue_against_a_reference_file():
@@ -72,11 +72,17 @@ def test_families_by_their_naming_rules():
     assert "Black & Dark Rainbow (5 Suits)" not in names and "Black & Dark Rainbow (6 Suits)" in names
     assert "Rainbow & Dark Rainbow (6 Suits)" not in names      # clues treat them alike
     assert "Clue Starved & Black (6 Suits)" not in names and "Critical Fours & Black (5 Suits)" not in names
+    # Scarce Ones (hanab.live, March 2026) comes between Critical Fours and Clue Starved
+    scarce = [n for n in names if n.startswith("Scarce Ones")]
+    assert len(scarce) == 33 and "Scarce Ones & Black (5 Suits)" not in names
+    order = [v.name for v in all_variants()]
+    assert order.index("Critical Fours & Dark Orange (6 Suits)") + 1 == order.index("Scarce Ones (6 Suits)")
+    assert order.index("Scarce Ones & Dark Orange (6 Suits)") + 1 == order.index("Clue Starved (6 Suits)")
 
 
 def test_generation_is_lazy():
     # The catalogue is built on first use only: importing the module or naming the
-    # default variant builds none of the 2,393 names (speed is bench's, not a test's).
+    # default variant builds none of the 2,426 names (speed is bench's, not a test's).
     names = [v.name for v in variant_families.generate()]
     assert len(names) == len(set(names))
     code = ("import hanabi_cp.live.variants as v; assert v.all_variants.cache_info().currsize == 0; "
@@ -226,15 +232,30 @@ def test_copies_per_rank(name, index, copies):
 
 
 def test_scarce_ones_copies():
-    # Not in this catalogue (a newer hanab.live rule); the rule is the deck's only change.
+    # One 1 fewer in each suit (hanab.live's deck.ts and game_deck.go); a dark suit keeps one.
     v = Variant.from_suits("Scarce", (SUITS["Red"], SUITS["Black"]), scarce_ones=True)
     assert [v.copies(0, r) for r in RANKS] == [2, 2, 2, 2, 1] and v.copies(1, 1) == 1
+    six = variant("Scarce Ones & Black (6 Suits)")
+    assert six.deck_size == 5 * 9 + 5 and six.unsupported() is None and six.max_score == 30
+    assert variant("Scarce Ones (5 Suits)").deck_size == 45
+    assert variant("Scarce Ones & Orange (5 Suits)").unsupported().startswith("the Orange suit")
+
+
+def test_suits_renamed_in_2026():
+    # hanab.live renamed the Matryoshka and mix suits (January 2026); in the Ambiguous &
+    # Dual-Color Mix the green shade became Jungle, which Yellow clues touch too.
+    assert [s.name for s in variant("Matryoshka (3 Suits)").suits] == ["Ruby", "Yam", "Geas"]
+    mix = variant("Ambiguous & Dual-Color Mix")
+    assert [s.name for s in mix.suits] == ["Peach", "Tangerine", "Magenta", "Violet", "Lime", "Jungle"]
+    assert mix.clue_colors == ("Red", "Yellow", "Blue", "Green")
+    assert touched(mix, True, 1) >= {("Jungle", 1), ("Lime", 5)}
+    assert suit("Dark Orange").abbreviation == "O" and suit("Gold").clue_colors == ("Red", "Green")
 
 
 def test_deck_sizes():
     # hanab.live's deck sizes over the catalogue (FACTS: 30 (326), 32 (11), 40 (359), ...).
     sizes = collections.Counter(v.deck_size for v in all_variants())
-    assert sizes == {30: 326, 32: 11, 40: 359, 45: 431, 50: 447, 51: 11, 54: 22, 55: 411, 60: 375}
+    assert sizes == {30: 326, 32: 11, 40: 359, 45: 442, 50: 458, 51: 11, 54: 33, 55: 411, 60: 375}
     assert variant("Up or Down & Black (6 Suits)").deck_size == 5 * 9 + 6
     assert variant("Sudoku (4 Suits)").max_score == 16 and variant("Black (6 Suits)").max_score == 30
 
@@ -265,7 +286,7 @@ def test_unknown_name_names_the_nearest():
 
 def test_unsupported_reasons():
     reasons = collections.Counter((v.unsupported() or "supported").split(" (")[0] for v in all_variants())
-    assert reasons == {"supported": 1923, "the Orange suit": 159, "the Dark Orange suit": 80,
+    assert reasons == {"supported": 1953, "the Orange suit": 161, "the Dark Orange suit": 81,
                        "Alternating Clues": 66, "Throw It in a Hole": 44, "reversed suits": 33,
                        "Up or Down": 33, "Sudoku": 33, "Clue Starved": 22}
     assert all(v.unsupported() is None or isinstance(v.unsupported(), str) for v in all_variants())

@@ -9,7 +9,7 @@ import click
 from ..errors import UsageError
 from ..formats.outputs import check_outputs
 from .common import command, command_deadline, echo_json, force_option, time_limit_option
-from .execution_options import execution_options, get_execution
+from .execution_options import execution_options
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
@@ -30,7 +30,8 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 @click.option("--json", "as_json", is_flag=True, help="Print the post-mortem as JSON.")
 @click.option("--csv", "csv_path", default=None, metavar="OUT.csv",
               help="One row per position (the deal first); with a folder GAME, per game "
-                   "and position, appended as each game is done (a rerun resumes).")
+                   "(its path in the folder) and position, appended as each game is done "
+                   "(a rerun resumes).")
 @click.option("--figure", "figure_path", default=None, metavar="OUT",
               help="Also draw the post-mortem as `show GAME -o OUT` does (.svg, .png or "
                    "an .html replay).")
@@ -40,20 +41,34 @@ from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
                    "`verify GAME FILE --rules live` walks one again.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Also show how each position was decided (search, certificate, ...).")
+@click.option("--summary", is_flag=True,
+              help="With a folder: the table of its games per player count and subfolder "
+                   "(mean score, mean best, perfect %, the points lost split into "
+                   "unavoidable / visible / hidden / tempo, median turn lost).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With a folder: a progress bar on stderr.")
+@click.option("--any-deck", is_flag=True,
+              help="Take a game whose deck its variant does not deal (refused otherwise); "
+                   "the output says so.")
 @execution_options
 @force_option
 def analyze(game, deck_path, players, method, position_limit, time_limit, as_json, csv_path,
-            figure_path, refutations_dir, verbose, progress, jobs, dask, force):
+            figure_path, refutations_dir, verbose, summary, progress, any_deck, jobs, dask,
+            force):
     """The post-mortem of GAME: the best score still reachable after every action.
 
     GAME is a hanab.live export, a certificate of `solve --rules live` or a game of
     `play --replay`; every position (the deal, then after each action) is solved
     exactly with open hands, and the actions that lowered the best score are named,
-    beside hanab.live's own "max score" indicator (from the discards alone).  GAME
-    may be a folder of such files: then --csv is the result, one row per position
-    of every game, and --jobs / --dask share the games out.
+    beside hanab.live's own "max score" indicator (from the discards alone).
+
+    GAME may be a folder: every *.json file under it, subfolders too, each keyed by
+    its path relative to the folder; --csv is the result (one row per position of
+    every game, a rerun resumes) and --summary the table; --jobs / --dask share
+    the games out.  A game that cannot be read or replayed is a row of status
+    REFUSED with its one-line reason, the others go on, and the command ends
+    naming each refused file, with exit code 3.  --time-limit bounds the whole
+    folder: games it cuts short are not written, a rerun does them.
 
     \b
     Examples:
@@ -62,38 +77,38 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
       hanabi-cp analyze game.json --csv positions.csv
       hanabi-cp analyze game.json --figure postmortem.png
       hanabi-cp analyze game.json --refutations proofs/
+      hanabi-cp analyze instances/games --summary
       hanabi-cp verify game.json proofs/game.position-33.refutation.json --rules live
     """
     from ..live import postmortem as pm_mod
     from .refutation_files import check_refutation_dir, refutations_line, write_refutations
     deadline = command_deadline(time_limit)
     if os.path.isdir(game):
-        if csv_path is None:
-            raise UsageError("analyze: a folder of games needs --csv OUT.csv (the rows are "
-                             "the result)")
-        if as_json or deck_path is not None or figure_path is not None \
-                or refutations_dir is not None:
-            raise UsageError("analyze: --json, --deck, --figure and --refutations go with "
-                             "one GAME file")
-        check_outputs("analyze", {"--csv": csv_path}, force, appended=["--csv"],
-                      dirs_made=["--csv"])
-        from ..studies.postmortems import run_folder
-        rows, added, games = run_folder(game, csv_path, method, position_limit, progress,
-                                        get_execution(jobs, dask), players)
-        click.echo(f"c games: {games} in {game}; rows: {len(rows.rows)} in {csv_path} "
-                   f"({added} new)")
+        from .analyze_folder import analyze_folder
+        analyze_folder(game, csv_path, summary, method, position_limit, deadline, progress,
+                       jobs, dask, players, force,
+                       {"--json": as_json, "--deck": deck_path is not None,
+                        "--figure": figure_path is not None,
+                        "--refutations": refutations_dir is not None, "--verbose": verbose,
+                        "--any-deck": any_deck})
         return
+    if summary:
+        raise UsageError("analyze: --summary goes with a folder of games")
     fmt = None
     if figure_path is not None:
         from ..show.render import format_of
         fmt = format_of(figure_path)
+    if csv_path == "-" and as_json:
+        raise UsageError("analyze: --csv - and --json cannot both go to stdout")
     check_outputs("analyze", {"--csv": csv_path, "--figure": figure_path}, force,
                   {"GAME": game, "--deck": deck_path})
     stem = os.path.splitext(os.path.basename(game))[0]
     if refutations_dir is not None:
         check_refutation_dir(refutations_dir, stem, force)
     from ..studies.postmortems import load_game
-    deck, rules, actions, names = load_game(game, deck_path, players)
+    deck, rules, actions, names = load_game(game, deck_path, players, any_deck)
+    from .live_options import any_deck_line, deck_misfit
+    odd_deck = deck_misfit(deck, rules)
     result = pm_mod.analyze(deck, rules, actions, names, method, position_limit, deadline)
     refuted = None
     if refutations_dir is not None:
@@ -107,16 +122,25 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         from ..show.render import render_game, write_bytes
         view = GameView(os.path.basename(game), deck, rules, actions, tuple(names), result)
         write_bytes(figure_path, render_game(view, fmt), force)
+    if csv_path == "-":         # stdout is the CSV: no report around it
+        return
     if as_json:
         echo_json({"game": game, "rules": rules.describe(), "variant": rules.variant_name,
                    "final_score": result.final_score, "end": result.end,
                    "target": result.target, "rows": [r.as_dict() for r in result.rows],
                    "drops": [{"position": d.position, "before": d.before, "after": d.after,
                               "text": d.text} for d in result.drops],
-                   **({} if refuted is None else {"refutations": refuted})})
+                   **({} if refuted is None else {"refutations": refuted}),
+                   **({} if odd_deck is None else {"any_deck": odd_deck}),
+                   "as_recorded": _today_end(deck, rules, actions)})
         return
     click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
                f"(hanab.live {rules.variant_name}, open hands)")
+    if odd_deck is not None:
+        click.echo(any_deck_line(deck, rules))
+    older = _today_end(deck, rules, actions)
+    if older is not None:
+        click.echo(f"c as recorded: {older}; every action is analyzed as played")
     click.echo(f"c final score: {result.final_score} of {result.target} (end: {result.end})")
     for line in table(result, verbose):
         click.echo(line)
@@ -137,6 +161,16 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(f"c wrote {csv_path}")
     if figure_path is not None:
         click.echo(f"c wrote {figure_path}")
+
+
+def _today_end(deck, rules, actions) -> str | None:
+    """Where today's end rules would have ended an older game read as recorded."""
+    if rules.last_turn_unplayable:
+        return None
+    from dataclasses import replace
+
+    from ..live.older_games import as_recorded
+    return as_recorded(deck, replace(rules, last_turn_unplayable=True), actions).text
 
 
 def table(result, verbose: bool = False) -> list[str]:

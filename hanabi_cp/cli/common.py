@@ -35,7 +35,8 @@ class UsageLine(click.ClickException):
     exit_code = 2
 
     def show(self, file=None) -> None:
-        click.echo(f"{PROG}: error: {self.format_message()}", err=True)
+        from ..runtime.limits import cut_quoted
+        click.echo(f"{PROG}: error: {cut_quoted(self.format_message())}", err=True)
 
 
 class Command(click.Command):

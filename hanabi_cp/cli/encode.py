@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import CertificateError, InputError, UsageError
-from ..runtime.limits import MAX_DIGITS, echo, effective_hand, too_many_digits
+from ..errors import UsageError
+from ..runtime.limits import effective_hand
 from ..sat_backend import DEFAULT_SOLVER
 from ..status import Status
 from ..referee import replay
@@ -123,42 +123,9 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
     >>> parse_model("s SATISFIABLE\\nv 1 -2 0\\n")
     (True, [1, -2])
     """
-    from itertools import chain
-
-    from ..formats.textio import text_lines, token_runs
-    status, lits = None, []
-    for no, line in enumerate(text_lines(text), start=1):
-        runs = token_runs(line, "reading the model")
-        words = next(runs)
-        if not words or words[0] == "c":
-            continue
-        head = words[0]
-        if head == "s" or head in ("SAT", "UNSAT", "SATISFIABLE", "UNSATISFIABLE"):
-            word = words[1] if head == "s" and len(words) > 1 else head
-            if word in ("SAT", "SATISFIABLE"):
-                status = True
-            elif word in ("UNSAT", "UNSATISFIABLE"):
-                status = False
-            elif word in ("UNKNOWN", "INDET", "INDETERMINATE"):
-                status = None
-            else:
-                raise InputError(path, no, "SATISFIABLE, UNSATISFIABLE or UNKNOWN", echo(word))
-            continue
-        if head == "v":
-            words = words[1:]
-        for w in chain.from_iterable(chain((words,), runs)):
-            try:
-                lit = int(w) if not too_many_digits(w.lstrip("+-")) else None
-            except ValueError:
-                lit = None
-            if lit is None:
-                raise InputError(path, no, f"a literal (an integer of at most {MAX_DIGITS} digits)",
-                                 echo(w))
-            if lit != 0:
-                lits.append(lit)
-    if status is None and lits:
-        status = True
-    return status, lits
+    from ..answers import parse_dimacs
+    answer = parse_dimacs(text, path)
+    return answer.sat, answer.lits
 
 
 @command("decode")
@@ -172,15 +139,27 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
                "output), opb (a PB solver's), wcnf (a MaxSAT solver's).")
 @maximize_option("The file was encoded with --maximize (cpsat, opb; mzn and wcnf say it "
                  "in the answer).")
+@click.option("--proof", default=None, metavar="FILE",
+              help="With --format dimacs and an UNSATISFIABLE answer: the solver's DRUP or "
+                   "DRAT proof (text), checked by drup against the rebuilt CNF; without it "
+                   "UNWINNABLE is reported as the solver's claim.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON (sorted keys).")
+@time_limit_option("Seconds for the whole command: reading, rebuilding the encoding, "
+                   "checking the answer and the proof; on expiry `s UNKNOWN` (exit 0).")
 @force_option
 @click.pass_context
-def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, force):
+def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, proof, as_json, time_limit,
+               force):
     """Turn an external solver's MODEL of `hanabi-cp encode DECK --hand H` into a
     play sequence, and check it with the referee.
 
     The encoding is rebuilt from DECK and H, and the model must satisfy every clause
-    of it.  Exit codes as for solve: 10 verified win, 20 solver says unsatisfiable
-    (or, for an optimum, that the verified best play is all there is).
+    of it.  An answer is evidence, not a verdict: one that says "no solution" and
+    gives a model, or whose cost line is not what its assignment scores, is an
+    error; a "no" or an optimum that a greedy game beats is an error; a "no" without
+    a checked proof (--proof) is reported as the solver's claim (`c claim:`).  Exit
+    codes as for solve: 10 verified win, 20 unwinnable (proved, or the solver's
+    claim; or, for an optimum, that the verified best play is all there is).
 
     \b
     Example (run from a clone's root: instances/ is the repository's):
@@ -188,47 +167,40 @@ def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, force):
       cadical deck.cnf > deck.model   # any DIMACS solver (not part of hanabi-cp)
       hanabi-cp decode instances/standard-winnable-h2.txt deck.model --hand 2
     """
-    if fmt != "dimacs":
-        from .model_formats import decode_other
-        ctx.exit(decode_other(deck, model, hand, certificate, fmt, maximize, force))
-    if maximize:
+    from ..runtime.deadline import TimeUp, ambient
+    from .common import command_deadline
+    from .model_formats import decode_other, report
+    deadline = command_deadline(time_limit)
+    if proof is not None and fmt != "dimacs":
+        raise UsageError(f"decode: --proof goes with --format dimacs (a DRUP/DRAT proof "
+                         f"refutes a CNF), not --format {fmt}")
+    if maximize and fmt == "dimacs":
         raise UsageError("decode: --maximize does not go with --format dimacs")
-    check_outputs("decode", {"--certificate": certificate}, force, {"DECK": deck, "MODEL": model})
-    the_deck, h = load_instance(deck, hand)
-    sat, lits = read_model(model)
-    enc = encoding_of(the_deck, h)
-    if sat is False:
-        click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
-        click.echo("s UNWINNABLE")
-        why = f"preprocessing: {enc.reason}" if enc.status is Status.UNWINNABLE else \
-            "the external solver says unsatisfiable (not checked; use solve --proof for a checked proof)"
-        click.echo(f"c reason: {why}")
-        ctx.exit(20)
-    if sat is None:
-        raise CertificateError(f"{model}: no model found (the solver answered UNKNOWN or nothing)")
-    if enc.status is Status.UNWINNABLE:
-        raise CertificateError(f"{model}: claims a model, but the encoding of {deck} at h = {h} is "
-                               f"unsatisfiable ({enc.reason})")
-    cnf = enc.cnf
-    too_big = [l for l in lits if abs(l) > cnf.num_vars]
-    if too_big:
-        raise CertificateError(f"{model}: literal {too_big[0]} outside 1..{cnf.num_vars}: not a model "
-                               f"of `hanabi-cp encode {deck} --hand {h}`")
-    assignment = {abs(l): l > 0 for l in lits}
-    bad = cnf.first_falsified(assignment)
-    if bad is not None:
-        raise CertificateError(f"{model}: falsifies clause {bad} of the encoding of {deck} at h = {h}: "
-                               "not a model of that encoding")
-    click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
-    plays = enc.decode(lits)
-    rep = replay(the_deck, h, plays)
-    if not rep.won:
-        from ..errors import SolverBug
-        raise SolverBug(f"decoded model does not win: {rep.error}")
-    click.echo("s WINNABLE")
-    click.echo("c certificate verified by the referee")
-    write_plays_to(certificate, plays, force)
-    ctx.exit(10)
+    check_outputs("decode", {"--certificate": certificate}, force,
+                  {"DECK": deck, "MODEL": model, "--proof": proof})
+    try:
+        with ambient(deadline):
+            if fmt != "dimacs":
+                ctx.exit(decode_other(deck, model, hand, certificate, fmt, maximize, force,
+                                      as_json))
+            from ..answers import dimacs_verdict, parse_dimacs
+            from ..formats import read_text
+            from ..formats.textio import display_name
+            the_deck, h = load_instance(deck, hand)
+            answer = parse_dimacs(read_text(model, "the model"), display_name(model))
+            enc = encoding_of(the_deck, h)
+            verdict = dimacs_verdict(the_deck, h, enc, answer, display_name(model), proof,
+                                     deadline)
+    except TimeUp as exc:
+        # Undecided: nothing is claimed when the answer could not be checked in time.
+        if as_json:
+            echo_json({"status": Status.UNKNOWN.value, "reason": str(exc), "claim": None,
+                       "proved": False, "plays": None, "score": None})
+        else:
+            click.echo("s UNKNOWN")
+            click.echo(f"c reason: {exc}")
+        ctx.exit(0)
+    ctx.exit(report(the_deck, h, verdict, as_json, certificate, force))
 
 
 @command("min-hand")

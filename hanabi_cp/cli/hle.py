@@ -5,12 +5,11 @@ refuse in one line without it."""
 
 from __future__ import annotations
 
-import csv
 import os
 
 import click
 
-from ..errors import UsageError
+from ..errors import FileError, UsageError
 from ..formats.outputs import check_outputs
 from .common import Group, NestedCommand, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
@@ -43,6 +42,10 @@ def hle() -> None:
       hanabi-cp hle play --agent simple --players 3 --games 5 --seed 1 --out games/
       hanabi-cp analyze games/ --csv games/positions.csv
     """
+
+
+# The marker of a folder of games that a run has not finished.
+INCOMPLETE = "hle-play-incomplete"
 
 
 def game_file(agent: str, players: int, seed: int) -> str:
@@ -80,41 +83,61 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     """
     from ..interop.hle import require
     from ..interop.hle_agents import check_seed, play_game
+    from .common import not_stdout
+    not_stdout("hle play", "--out", out_dir, "a folder (the game files and games.csv)")
     require()
     check_seed(seed, games)
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise UsageError(f"hle play: --out {out_dir} is a file, not a folder")
     csv_path = csv_path or os.path.join(out_dir, "games.csv")
+    if csv_path == "-":
+        raise UsageError("hle play: --csv - is not possible: the CSV lists the game files "
+                         "beside them; give a file name")
     files = {f"game {i}": os.path.join(out_dir, game_file(agent, players, seed + i))
              for i in range(games)}
-    check_outputs("hle play", {"--csv": csv_path, **files}, force,
-                  dirs_made=["--csv", *files])
-    os.makedirs(out_dir, exist_ok=True)
+    # A folder that a run left incomplete (a full disk, an interrupt) says so in its
+    # marker; the rerun overwrites that run's files without --force and finishes it.
+    marker = os.path.join(out_dir, INCOMPLETE)
+    resumed = os.path.isfile(marker)
+    check_outputs("hle play", {"--csv": csv_path, **files}, force or resumed,
+                  dirs_made=["--csv", *files], locked=["--csv"])
+    from ..formats.outputs import exclusive, writing
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        exclusive(csv_path)         # its folder may only exist now (a no-op if locked)
+        with writing(marker), open(marker, "w", encoding="utf-8"):
+            pass        # empty: its name says it, and a full disk still has room for it
+    except OSError as exc:
+        raise FileError(f"{out_dir}: cannot write the games: {exc.strerror}") from None
     click.echo(f"c seed: {seed} (games use HLE's seeds {seed}..{seed + games - 1}); agent "
                f"{agent}, {players} players")
     from ..progress import track
 
+    from ..formats.results_csv import table_text
     from ..formats.textio import write_text
-    scores = []
-    with open(csv_path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, PLAY_FIELDS, lineterminator="\n")
-        writer.writeheader()
-        for i in track(range(games), enabled=progress, unit=" games"):
-            played = play_game(agent, players, seed + i)
-            g = played.game
-            rep = g.replay()
-            if not (rep.legal and rep.complete and rep.score == g.score):
-                from ..errors import SolverBug
-                raise SolverBug(f"seed {seed + i}: HLE scored {g.score}, our referee "
-                                f"{rep.score}: {rep.error or 'the game does not end there'}")
-            path = files[f"game {i}"]
-            write_text(path, g.json(), force)
-            writer.writerow({"game": i, "seed": seed + i, "players": players, "agent": agent,
-                             "hle_score": g.score, "score": rep.score, "piles": played.piles,
-                             "lives": played.lives, "turns": rep.turns, "dealt": g.dealt,
-                             "file": os.path.basename(path)})
-            fh.flush()
-            scores.append(g.score)
+    scores, rows = [], []
+    for i in track(range(games), enabled=progress, unit=" games"):
+        played = play_game(agent, players, seed + i)
+        g = played.game
+        rep = g.replay()
+        if not (rep.legal and rep.complete and rep.score == g.score):
+            from ..errors import SolverBug
+            raise SolverBug(f"seed {seed + i}: HLE scored {g.score}, our referee "
+                            f"{rep.score}: {rep.error or 'the game does not end there'}")
+        path = files[f"game {i}"]
+        try:
+            write_text(path, g.json(), True)
+        except FileError as exc:
+            raise FileError(f"{out_dir}: incomplete: {i} of {games} games written "
+                            f"({INCOMPLETE} says so; a rerun finishes them): {exc}") from None
+        rows.append({"game": i, "seed": seed + i, "players": players, "agent": agent,
+                     "hle_score": g.score, "score": rep.score, "piles": played.piles,
+                     "lives": played.lives, "turns": rep.turns, "dealt": g.dealt,
+                     "file": os.path.basename(path)})
+        scores.append(g.score)
+    # The CSV last, whole, renamed into place: it lists only games that are there.
+    write_text(csv_path, table_text(PLAY_FIELDS, rows), True)
+    os.remove(marker)
     click.echo(f"c games: {games} in {out_dir}, each replayed by the referee under HLE's "
                f"end rules with HLE's score; mean score {sum(scores) / games:.2f}")
     click.echo(f"c wrote {csv_path}")

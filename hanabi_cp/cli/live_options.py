@@ -18,6 +18,7 @@ from ..runtime.limits import clip
 from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
                               parse_replay, replay_json, write_replay)
 from ..formats.textio import display_name, read_text
+from ..live.older_games import OLDER_RULES_UNTIL, as_recorded
 from ..live.referee import Game, IllegalMove, replay
 from ..live.rules import Rules, RulesError
 from ..live.clue_rules import clue_rules
@@ -31,7 +32,7 @@ from .proof_lines import echo_proof, proof_outputs
 from .numbers import MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, Integer
 
 LIVE_ONLY = ("players", "hand_size", "clues", "strikes", "variant", "first_player",
-             "game_options", "end_rules")
+             "game_options", "end_rules", "any_deck")
 
 
 class ClueCount(click.ParamType):
@@ -99,6 +100,10 @@ def live_options(func):
                           "Learning Environment's: only at the last strike, the maximum "
                           "score or after the final round) [default: hanab.live, or a game "
                           "file's \"hanabi_cp\" key]."),
+        click.option("--any-deck", is_flag=True,
+                     help="With --rules live: take a deck that the variant does not deal "
+                          "(other cards or other counts; refused otherwise); the output "
+                          "says so."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -112,7 +117,7 @@ OPTION_FLAGS = {"deck-plays": "deck_plays", "empty-clues": "empty_clues",
 
 def check_solitaire(live: dict) -> None:
     """With --rules solitaire, none of the real-game options may be given."""
-    given = [name for name in LIVE_ONLY if live.get(name) not in (None, ())]
+    given = [name for name in LIVE_ONLY if live.get(name) not in (None, (), False)]
     if given:
         flag = "--" + given[0].replace("_", "-").replace("game-options", "option")
         raise UsageError(f"{flag} needs --rules live")
@@ -155,41 +160,60 @@ def make_rules(live: dict, game: GameOptions | None = None, players: int | None 
                              f"{'hanab.live' if early_ends else 'hle'}'s end rules, but "
                              f"--end-rules {live['end_rules']} was given")
         early_ends = chosen_ends
-    clues = live.get("clues")
+    hand_size, clues, strikes = _recorded_counts(live, game, players, source)
     merged = GameOptions(variant, first, game.hand_size_change, tuple(sorted(flags)),
-                         early_ends)
+                         early_ends, game.hand_size, game.clues, game.strikes,
+                         game.final_round, game.recorded)
     try:
-        return merged.rules(players, live.get("hand_size"),
-                            8 if clues is None else None if clues == "unlimited" else clues,
-                            3 if live.get("strikes") is None else live["strikes"])
+        return merged.rules(players, hand_size, clues, strikes)
     except RulesError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(f"{source}: {exc}" if source else str(exc)) from None
+
+
+def _recorded_counts(live: dict, game: GameOptions, players: int, source: str):
+    """(hand size, clues, strikes) for ``GameOptions.rules``: the flags, or the
+    file's where none is given ("file" for its clues); a flag that contradicts what
+    the file records (its "hanabi_cp" key, or hanab.live's one-extra/one-less card)
+    is an error."""
+    flags = {key: live.get(key) for key in ("hand_size", "clues", "strikes")}
+    in_file = {"hand_size": game.file_hand_size(players),
+               "clues": "unlimited" if game.clues is None else game.clues,
+               "strikes": game.strikes}
+    binding = set(game.recorded) | ({"hand_size"} if game.hand_size_change else set())
+    for key, flag in flags.items():
+        if source and flag is not None and key in binding and str(flag) != str(in_file[key]):
+            name = key.replace("_", " ")
+            raise UsageError(f"{source}: the game records {name} {in_file[key]}, but "
+                             f"--{key.replace('_', '-')} {flag} was given")
+    clues = flags["clues"]
+    return (flags["hand_size"], "file" if clues is None else None if clues == "unlimited"
+            else clues, flags["strikes"])
 
 
 def _name(variant) -> str:
     return "No Variant" if variant is None else variant.name
 
 
-def load_game_deck(path: str) -> tuple[Deck, Replay | None]:
+def load_game_deck(path: str, any_deck: bool = False) -> tuple[Deck, Replay | None]:
     """A deck for --rules live, and the game when DECK is a game file with a deck (a
     hanab.live export, a certificate): its variant, options and players count."""
     from ..formats.decks import looks_like_json, parse_deck_file
     text = read_text(path, "the deck")
     name = display_name(path)
     if looks_like_json(text):
-        game = _game_with_deck(text, name)
+        game = _game_with_deck(text, name, any_deck)
         if game is not None:
             assert game.deck is not None
             return game.deck, game
     return parse_deck_file(text, name).deck, None
 
 
-def _game_with_deck(text: str, name: str) -> Replay | None:
+def _game_with_deck(text: str, name: str, any_deck: bool = False) -> Replay | None:
     """The game in a JSON text holding both "deck" and "actions", else None."""
     from ..formats.jsonpos import load_json
     data = load_json(text, name)
     if isinstance(data, dict) and "deck" in data and "actions" in data:
-        return parse_replay(text, name)
+        return parse_replay(text, name, any_deck)
     return None
 
 
@@ -205,7 +229,27 @@ def game_rules(live: dict, game: Replay | None, deck: Deck, source: str) -> Rule
         clue_rules(rules, deck)
     except RulesError as exc:
         raise UsageError(f"{source}: {exc}") from None
+    wrong = deck_misfit(deck, rules)
+    if wrong is not None and not live.get("any_deck"):
+        raise UsageError(f"{source}: not a deck that the variant {rules.variant_name!r} "
+                         f"deals: {wrong} (--any-deck takes it anyway)")
     return rules
+
+
+def deck_misfit(deck: Deck, rules: Rules) -> str | None:
+    """What makes ``deck`` not one that the variant of ``rules`` deals, or None (No
+    Variant, the default, takes any deck: hanabi-cp's decks of any size)."""
+    if rules.variant is None:
+        return None
+    wrong = rules.variant.misfit(deck.cards)
+    return None if wrong is None else wrong[1]
+
+
+def any_deck_line(deck: Deck, rules: Rules) -> str | None:
+    """The ``c`` line saying that --any-deck took a deck that is not the variant's."""
+    wrong = deck_misfit(deck, rules)
+    return None if wrong is None else (f"c any deck: not a deck that {rules.variant_name} "
+                                       f"deals ({wrong}); taken as given (--any-deck)")
 
 
 def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_json: bool,
@@ -219,19 +263,21 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
                          f"--method sat or auto")
     check_outputs("solve", {**proof_outputs(proof, certificate), "--refutation": refutation},
                   force, {"DECK": deck_path})
-    deck, game = load_game_deck(deck_path)
+    deck, game = load_game_deck(deck_path, bool(live.get("any_deck")))
     rules = game_rules(live, game, deck, deck_path)
     out = solve_live(deck, rules, method, options)
     written = None if refutation is None else write_refutation(
         Game.start(deck, rules), out, refutation, force, options.clock())
     if as_json:
         echo_json({**out.to_json(), "rules": _rules_json(rules)}
-                  | ({} if written is None else {"refutation": written}))
+                  | ({} if written is None else {"refutation": written})
+                  | _any_deck_json(deck, rules))
     else:
         how = f"{out.method} (auto)" if method == "auto" else out.method
         click.echo(f"c method: {how}")
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
+        _echo_any_deck(deck, rules)
         sizes = {k: v for k, v in sorted(out.stats.items())
                  if k in ("nodes", "refuted", "states", "variables", "clauses", "constraints")}
         if sizes:
@@ -312,12 +358,12 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
                          "--hand-size")
     if deck_path == "-" and actions_path == "-":
         raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
-    deck, in_deck = load_game_deck(deck_path)
+    deck, in_deck = load_game_deck(deck_path, bool(live.get("any_deck")))
     text = read_text(actions_path, "the game")
     data = _refutation_data(text, display_name(actions_path))
     if data is not None:
         return _verify_refutation(ctx, deck, in_deck, data, text, actions_path, as_json, live)
-    game = parse_replay(text, display_name(actions_path))
+    game = parse_replay(text, display_name(actions_path), bool(live.get("any_deck")))
     if game.players is not None and live.get("players") not in (None, game.players):
         raise UsageError(f"{actions_path}: the game has {game.players} players, "
                          f"but --players {live['players']} was given")
@@ -326,6 +372,8 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     # the game file's options, or (a bare list of actions) those of a game given as DECK
     rules = game_rules(live, game if game.deck is not None or in_deck is None else in_deck,
                        deck, actions_path)
+    reading = as_recorded(deck, rules, game.actions)
+    rules = reading.rules
     rep = replay(deck, rules, game.actions)
     ok = rep.legal and rep.complete
     error = rep.error if not rep.legal else None if rep.complete else (
@@ -335,11 +383,17 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
                    "score": rep.score, "won": rep.won, "target": deck.target,
                    "strikes": rep.strikes, "turns": rep.turns, "error": error,
                    "step": rep.step, "end": rep.end_text, "end_condition": int(rep.condition),
-                   "rules": _rules_json(rules)})
+                   "rules": _rules_json(rules), "today_end": reading.today_end,
+                   "as_recorded": reading.text}
+                  | _any_deck_json(deck, rules))
     else:
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
+        _echo_any_deck(deck, rules)
         click.echo("s VERIFIED" if ok else "s REJECTED")
+        if reading.text is not None:
+            click.echo(f"c as recorded: {reading.text}; hanab.live's rule before "
+                       f"{OLDER_RULES_UNTIL} played on, and every action is read as played")
         if error:
             click.echo(f"c reason: {error}")
         click.echo(f"c score: {rep.score} of {deck.target}" + (" (won)" if rep.won else ""))
@@ -347,6 +401,17 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
             click.echo(f"c end: {rep.end_text}")
         click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")
     ctx.exit(0 if ok else 1)
+
+
+def _any_deck_json(deck: Deck, rules: Rules) -> dict:
+    wrong = deck_misfit(deck, rules)
+    return {} if wrong is None else {"any_deck": wrong}
+
+
+def _echo_any_deck(deck: Deck, rules: Rules) -> None:
+    line = any_deck_line(deck, rules)
+    if line is not None:
+        click.echo(line)
 
 
 def _refutation_data(text: str, name: str):
@@ -367,7 +432,7 @@ def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str,
     deal, or the state after the file's ``position`` actions)."""
     from ..live import refutation as refute
     name = display_name(path)
-    goal, table = refute.from_data(data, name)
+    goal, table = refute.from_data(data, name, text)
     position = refute.position_of(data, text, name)
     rules = game_rules(live, in_deck, deck, path)
     used, error = 0, None
@@ -383,10 +448,11 @@ def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str,
     if as_json:
         echo_json({"verified": error is None, "goal": goal, "position": len(position),
                    "refuted_states": len(table), "used": used, "error": error,
-                   "rules": _rules_json(rules)})
+                   "rules": _rules_json(rules)} | _any_deck_json(deck, rules))
     else:
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
+        _echo_any_deck(deck, rules)
         where = f"after {len(position)} actions" if position else "from the deal"
         click.echo("s VERIFIED" if error is None else "s REJECTED")
         if error is None:

@@ -124,7 +124,8 @@ def _fail(message: str) -> NoReturn:
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, sys.stdout.fileno())
             os.close(null)
-    click.echo(f"hanabi-cp: error: {message}", err=True)
+    from ..runtime.limits import cut_quoted
+    click.echo(f"hanabi-cp: error: {cut_quoted(message)}", err=True)   # user text: 60 chars
     sys.exit(2)
 
 
@@ -143,9 +144,13 @@ def _echoed_to_stdout(exc: BaseException) -> bool:
 @click.group(cls=_Group, table=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hanabi-cp")
 def main() -> None:
-    """Decide, encode and reduce Solitaire Hanabi with checked certificates.
+    """Decide, encode and reduce Solitaire Hanabi with checked certificates, and
+    judge real Hanabi games (hanab.live's rules and variants, DeepMind's HLE)
+    against the exact best score of their deal.
 
     \b
-    Example (run from a clone's root: instances/ is the repository's):
+    Examples (run from a clone's root: instances/ is the repository's):
       hanabi-cp solve instances/standard-winnable-h2.txt --hand 2
+      hanabi-cp solve instances/hanablive-standard.json --rules live --players 3
+      hanabi-cp analyze instances/games/standard-winnable-4p.json
     """

@@ -25,7 +25,7 @@ def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool,
     if fmt == "mzn" and varmap is not None:
         raise UsageError("encode: --format mzn has no variable map (its output names the "
                          "chosen positions)")
-    if fmt == "mzn" and data is None and output != "-":
+    if fmt == "mzn" and data is None and output != "-" and not _device(output):
         data = os.path.splitext(output)[0] + ".dzn"
     binary_proto = fmt == "cpsat" and binary(output)
     if binary_proto and output == "-":
@@ -64,37 +64,47 @@ def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool,
         note(f"c wrote {made.summary} ({fmt}) to {where}")
 
 
+def _device(path: str) -> bool:
+    """An existing output that is no regular file (/dev/null, a FIFO): it is written
+    in place, and no name is made from it (/dev/null.dzn): the data follows the model
+    in the same stream, as with -o -."""
+    return os.path.exists(path) and not os.path.isfile(path)
+
+
 def decode_other(deck: str, model: str, hand, certificate: str, fmt: str, maximize: bool,
-                 force: bool) -> int:
+                 force: bool, as_json: bool = False) -> int:
     """Print the verdict of a solver's answer; the exit code (10, 20 or 0)."""
-    from ..exports import read
-    from ..formats.textio import display_name
+    from ..answers import read
+    from ..exports import binary
+    from ..formats.textio import display_name, read_bytes, read_text
     check_outputs("decode", {"--certificate": certificate}, force, {"DECK": deck, "MODEL": model})
     the_deck, h = load_instance(deck, hand)
-    content = _read_bytes(model)
+    # One reader for every answer: the size cap, and for text the NUL and UTF-8 checks.
+    content = read_bytes(model, "the answer") if fmt == "cpsat" and binary(model) else \
+        read_text(model, "the answer")
     verdict = read(fmt, the_deck, effective_hand(h, the_deck.N), maximize, content,
                    display_name(model))
-    click.echo(f"c deck: {deck_summary(the_deck)}; hand size h = {h}")
-    click.echo(f"s {verdict.status.value}")
-    if verdict.reason and verdict.status is not Status.WINNABLE:
-        click.echo(f"c reason: {verdict.reason}")
-    if verdict.score is not None:
-        click.echo(f"c score: {verdict.score} of {the_deck.target}")
-    if verdict.plays is not None:
-        click.echo("c certificate verified by the referee")
-        write_plays_to(certificate, verdict.plays, force)
+    return report(the_deck, h, verdict, as_json, certificate, force)
+
+
+def report(deck, h, verdict, as_json: bool, certificate: str, force: bool) -> int:
+    """Print a decoded verdict (text or JSON), write its certificate; the exit code."""
+    from .common import echo_json
+    if as_json:
+        echo_json(verdict.to_json(deck, h))
+        if certificate != "-" and verdict.plays is not None:
+            from ..formats import write_plays
+            write_plays(certificate, verdict.plays, force=force)
+    else:
+        click.echo(f"c deck: {deck_summary(deck)}; hand size h = {h}")
+        click.echo(f"s {verdict.status.value}")
+        if verdict.reason and verdict.status is not Status.WINNABLE:
+            click.echo(f"c reason: {verdict.reason}")
+        if verdict.claim:
+            click.echo(f"c claim: {verdict.claim}")
+        if verdict.score is not None:
+            click.echo(f"c score: {verdict.score} of {deck.target}")
+        if verdict.plays is not None:
+            click.echo("c certificate verified by the referee")
+            write_plays_to(certificate, verdict.plays, force)
     return {Status.WINNABLE: 10, Status.UNWINNABLE: 20}.get(verdict.status, 0)
-
-
-def _read_bytes(path: str) -> bytes:
-    import sys
-    from ..errors import FileError
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise FileError(f"{path}: expected an existing file, found nothing") from None
-    except OSError as exc:
-        raise FileError(f"{path}: cannot read: {exc.strerror}") from None

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import click
 
 from ..runtime.deadline import TimeUp, ambient
@@ -49,9 +51,12 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
 @click.option("--strikes", type=Integer(1, MAX_STRIKES), default=3, show_default=True,
               help="Strikes that end the game with score 0.")
 @click.option("--variant", default=None, metavar="NAME",
-              help="A hanab.live variant whose clues touch as No Variant's do (the "
-                   "strategies read clues so): 6 Suits, 4 Suits, Black (6 Suits), "
-                   "Critical Fours (5 Suits), ...; --games then plays its decks.")
+              help="A hanab.live variant: the strategies read what its clues touch "
+                   "(rainbow, pink, prism, ... suits) where every card takes a clue of each "
+                   "type (not white, brown, null); --games then plays its decks.")
+@click.option("--any-deck", is_flag=True,
+              help="With DECK and --variant: take a deck that the variant does not deal "
+                   "(refused otherwise); the output says so.")
 @click.option("--replay", "replay_path", default=None, metavar="OUT.json",
               help="With DECK: write the game as hanab.live's JSON game (importable there; "
                    "`hanabi-cp verify --rules live` replays it).")
@@ -73,8 +78,8 @@ def _rules(players: int, hand_size: int | None, strikes: int, variant: str | Non
               help="With --games: a progress bar on stderr.")
 @execution_options
 @force_option
-def play(deck, strategy, players, hand_size, strikes, variant, replay_path, games, seed, bound,
-         time_limit, csv_path, progress, jobs, dask, force):
+def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_path, games, seed,
+         bound, time_limit, csv_path, progress, jobs, dask, force):
     """Play real-rules games with a hidden-information strategy.
 
     Every player follows --strategy and sees the other hands, the clues, piles,
@@ -95,8 +100,10 @@ def play(deck, strategy, players, hand_size, strikes, variant, replay_path, game
         if csv_path is not None:
             raise UsageError("play: --csv goes with --games")
         _play_one(deck, cls, _rules(players, hand_size, strikes, variant), replay_path, bound,
-                  time_limit, force)
+                  time_limit, force, any_deck)
         return
+    if any_deck:
+        raise UsageError("play: --any-deck goes with DECK (--games deals the variant's decks)")
     if deck is not None:
         raise UsageError("play: give a DECK or --games N, not both")
     if replay_path is not None:
@@ -114,7 +121,7 @@ def play(deck, strategy, players, hand_size, strikes, variant, replay_path, game
                f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
     rules = _rules(players, None, strikes, variant)       # refuses a variant up front
     from ..players.game import check_clues
-    check_clues(study_mod.deck_of(rules, seed), rules)
+    check_clues(study_mod.deck_of(rules, seed), rules, cls)
     rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
                          progress, strikes, execution, rules.variant_name)
     mine = [r for r in rows.rows if r["strategy"] == cls.name and int(r["players"]) == players
@@ -124,45 +131,57 @@ def play(deck, strategy, players, hand_size, strikes, variant, replay_path, game
     click.echo(study_mod.summary(mine))
 
 
-def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force) -> None:
+def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force,
+              any_deck: bool = False) -> None:
     from ..live.referee import replay
     from ..live.replay_io import hanab_live_can_replay, write_replay
     from ..players.bound import check_bot, deck_bound
     from ..players.game import play_game
 
     check_outputs("play", {"--replay": replay_path}, force, {"DECK": deck_path})
+    # With --replay -, stdout is the game's JSON alone: the report goes to stderr.
+    say = click.echo if replay_path != "-" else functools.partial(click.echo, err=True)
     deadline = command_deadline(time_limit)     # the whole command: reading, game, bound
+    from .live_options import any_deck_line, deck_misfit
     try:
         with ambient(deadline):
             deck = load_deck(deck_path).deck
+            wrong = deck_misfit(deck, rules)
+            if wrong is not None and not any_deck:
+                raise UsageError(f"{deck_path}: not a deck that the variant "
+                                 f"{rules.variant_name!r} deals: {wrong} (--any-deck takes it "
+                                 f"anyway)")
             game = play_game(deck, rules, cls, 0)
     except TimeUp as exc:
-        click.echo(f"c strategy: {cls.name}")
-        click.echo(f"c game: unfinished: {exc} (no score; raise --time-limit)")
+        say(f"c strategy: {cls.name}")
+        say(f"c game: unfinished: {exc} (no score; raise --time-limit)")
         return
     rep = replay(deck, rules, game.actions)
     assert rep.legal and rep.complete and rep.score == game.score, rep.error
-    click.echo(f"c strategy: {cls.name}")
-    click.echo(f"c deck: {deck_summary(deck)}")
-    click.echo(f"c rules: {rules.describe()}")
-    click.echo(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
+    say(f"c strategy: {cls.name}")
+    say(f"c deck: {deck_summary(deck)}")
+    say(f"c rules: {rules.describe()}")
+    if wrong is not None:
+        say(any_deck_line(deck, rules))
+    say(f"c turns: {game.turns}, strikes: {game.strikes} (replayed by the referee)")
     if bound:
         b = deck_bound(deck, rules, max(deadline.remaining(), 1e-3))
         check_bot(game, b)
         if b.best is None:
-            click.echo(f"c bound: undecided within {time_limit} s (a game scoring "
+            say(f"c bound: undecided within {time_limit} s (a game scoring "
                        f"{b.lower} was found)")
         else:
-            click.echo(f"c bound: best score {b.best} of {deck.target} with open hands "
+            say(f"c bound: best score {b.best} of {deck.target} with open hands "
                        f"({b.method}, {b.seconds:.3f} s, certificate replayed); regret "
                        f"{b.best - game.score}")
-    click.echo(f"score {game.score}")
+    say(f"score {game.score}")
     if replay_path is not None:
         why = hanab_live_can_replay(deck, rules)
         if why is not None:
-            click.echo(f"c note: hanab.live cannot import this game: {why}")
+            say(f"c note: hanab.live cannot import this game: {why}")
         write_replay(replay_path, deck, rules, list(game.actions), force)
-        click.echo(f"c wrote {replay_path}")
+        if replay_path != "-":
+            say(f"c wrote {replay_path}")
 
 
 @click.command("strategies", cls=StudyCommand)

@@ -6,11 +6,14 @@ from __future__ import annotations
 import click
 
 from ..method_registry import Status
-from ..proofs import cnf_path_for
+from ..proofs import check_proof_path, cnf_path_for
 
 
 def proof_outputs(proof: str | None, certificate: str | None) -> dict[str, str | None]:
-    """The files ``solve`` writes, by the option that names them (``check_outputs``)."""
+    """The files ``solve`` writes, by the option that names them (``check_outputs``);
+    a proof path that is a device is refused here, before any work."""
+    if proof not in (None, "-"):
+        check_proof_path(proof)
     return {"--proof": proof, "--proof's CNF": None if proof is None else cnf_path_for(proof),
             "--certificate": certificate}
 

@@ -63,6 +63,9 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
     if csv_path == "-":
         raise UsageError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
     not_stdout(f"study {name}", "--figure", stem, "the figure's files (STEM.png, STEM.svg)")
+    if stem is not None:
+        from ..formats.outputs import refuse_device_stem
+        refuse_device_stem("--figure", stem, "the figure's files (STEM.png, STEM.svg)")
     if stem is None:
         base, ext = os.path.splitext(csv_path)
         stem = base if ext.lower() == ".csv" else csv_path

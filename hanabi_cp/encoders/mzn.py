@@ -22,10 +22,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..analysis import analyse
 from ..errors import InputError, LimitError
+from ..runtime.limits import echo
 from ..model import Deck, check_hand
 from ..play_sequence import PlaySequence
 from ..status import Status
@@ -50,20 +51,24 @@ def model_text() -> str:
 @dataclass
 class Answer:
     """What a MiniZinc run printed: the last solution's picks (0-based positions) and
-    score, and whether the search finished (``complete``: optimal or no solution)."""
+    score, and whether the search finished (``complete``: optimal or no solution).
+    ``lines``: the line of "solution" (the last one's end), "complete" and
+    "unsatisfiable", for errors that name them."""
 
     picks: list[int] | None
     score: int | None
     complete: bool
     unsatisfiable: bool
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 # MiniZinc's separators (the same for every solver, the Challenge's too).
 SOLUTION_END = "----------"
 SEARCH_END = "=========="
 UNSAT = "=====UNSATISFIABLE====="
-_PICKS = re.compile(r"picks\s*=\s*\[([^\]]*)\]")
-_SCORE = re.compile(r"score\s*=\s*(\d+)")
+# ASCII digits only: \d would take any Unicode digit, which int() then reads or refuses.
+_PICKS = re.compile(r"picks\s*=\s*\[([^\]]*)\]", re.ASCII)
+_SCORE = re.compile(r"score\s*=\s*([0-9]{1,18})\s*;", re.ASCII)
 
 
 def parse_output(text: str, path: str = "<output>") -> Answer:
@@ -74,26 +79,35 @@ def parse_output(text: str, path: str = "<output>") -> Answer:
     >>> parse_output("picks = [2];\\nscore = 1;\\n----------\\n==========\\n")
     Answer(picks=[1], score=1, complete=True, unsatisfiable=False)
     """
-    lines = [l.strip() for l in text.splitlines()]
-    if UNSAT in lines:
-        return Answer(None, None, True, True)
+    from ..formats.textio import text_lines
+    from ..runtime.limits import ascii_int
     picks = score = None
+    lines: dict[str, int] = {}
     block: list[str] = []
-    for no, line in enumerate(lines, start=1):
+    for no, line in enumerate(text_lines(text), start=1):
+        line = line.strip()
         if line == SOLUTION_END:
             joined = "\n".join(block)
             m, s = _PICKS.search(joined), _SCORE.search(joined)
             if m is None or s is None:
-                raise InputError(path, no, "a solution with `picks = [...]` and `score = S` "
+                raise InputError(path, no, "a solution with `picks = [...]` and `score = S;` "
                                  f"before {SOLUTION_END}", "none")
             body = m.group(1).replace(",", " ").split()
-            if not all(w.isdigit() for w in body):
-                raise InputError(path, no, "positions in picks", m.group(0)[:60])
-            picks, score = [int(w) - 1 for w in body], int(s.group(1))
+            chosen = [ascii_int(w) for w in body]
+            if any(q is None or q < 1 for q in chosen):
+                raise InputError(path, no, "positions in picks (integers from 1)",
+                                 echo(m.group(0)))
+            picks, score = [q - 1 for q in chosen if q is not None], int(s.group(1))
+            lines["solution"] = no
             block = []
+        elif line == SEARCH_END:
+            lines.setdefault("complete", no)
+        elif line == UNSAT:
+            lines.setdefault("unsatisfiable", no)
         else:
             block.append(line)
-    return Answer(picks, score, SEARCH_END in lines, False)
+    return Answer(picks, score, "complete" in lines or "unsatisfiable" in lines,
+                  "unsatisfiable" in lines, lines)
 
 
 @dataclass(kw_only=True)

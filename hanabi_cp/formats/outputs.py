@@ -42,6 +42,11 @@ from ..runtime import interrupts
 from ..errors import FileError, UsageError
 from ..version import PROG, __version__
 
+try:
+    import fcntl
+except ImportError:         # not POSIX: no output locks
+    fcntl = None  # type: ignore[assignment]
+
 STDOUT = "-"
 
 # errno values of a write that failed for want of room or a device (a full disk, a
@@ -127,6 +132,7 @@ class _Staged:
 def _stage(path: str, force: bool) -> _Staged:
     if path == STDOUT:
         return _Staged(path)
+    refuse_folder_name(path)
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -259,7 +265,8 @@ def refuse_overwrite(path: str | None, force: bool) -> None:
 
 def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,
                   inputs: Mapping[str, str | None] | None = None,
-                  appended: Collection[str] = (), dirs_made: Collection[str] = ()) -> None:
+                  appended: Collection[str] = (), dirs_made: Collection[str] = (),
+                  locked: Collection[str] | None = None) -> None:
     """Refuse, before any work, every output that would be wrong or clobber a file.
 
     ``outputs`` and ``inputs`` map option labels (for the messages) to paths (None:
@@ -268,27 +275,149 @@ def check_outputs(command: str, outputs: Mapping[str, str | None], force: bool,
     output that is also an input, an output that is a directory or lies in a missing
     or read-only directory (except ``dirs_made`` ones, whose folders are created).
     Refused without ``force``: an existing file (except ``appended`` outputs, which
-    a rerun resumes).
+    a rerun resumes).  Each output not appended (or only the ``locked`` ones, when
+    given: a command writing thousands of files locks the one that lists them) is
+    locked for the rest of the command (:func:`exclusive`).
+
+    Outputs are compared by their real path and, for existing files, their inode, in
+    a dict: linear in the number of outputs (``hle play --games 100000``).
     """
     given = [(label, path) for label, path in outputs.items() if path is not None]
-    for i, (label, path) in enumerate(given):
-        for other, other_path in given[:i]:
-            if path == "-" and other_path == "-":
-                raise UsageError(f"{command}: {other} - and {label} - cannot both go to stdout")
-            if path != "-" and other_path != "-" and same_file(path, other_path):
+    appended, dirs_made = set(appended), set(dirs_made)      # looked up per output
+    seen: dict[object, tuple[str, str]] = {}
+    folders_seen: set[tuple[str, bool]] = set()
+    real_dirs: dict[str, str] = {}
+    for label, path in given:
+        for key in _identities(path, real_dirs):
+            if key in seen:
+                other, other_path = seen[key]
+                if path == "-":
+                    raise UsageError(f"{command}: {other} - and {label} - cannot both go to "
+                                     "stdout")
                 raise UsageError(f"{command}: {other} and {label} name the same file: "
                                  f"{other_path}, {path}")
+            seen[key] = (label, path)
         if path == "-":
             continue
+        refuse_folder_name(path)
         for in_label, in_path in (inputs or {}).items():
             if in_path not in (None, "-") and same_file(path, in_path):
                 raise UsageError(f"{command}: {label} {path} is also the input {in_label}; "
                                  "write it elsewhere")
         if os.path.isdir(path):
             raise FileError(f"{path}: cannot write: it is a directory")
-        check_folder(os.path.dirname(os.path.abspath(path)), label in dirs_made, path)
+        where = (os.path.dirname(os.path.abspath(path)), label in dirs_made)
+        if where not in folders_seen:       # a folder of many outputs is checked once
+            check_folder(*where, path)
+            folders_seen.add(where)
         if label not in appended:
             refuse_overwrite(path, force)
+            if locked is None or label in locked:
+                exclusive(path)
+        elif locked is not None and label in locked:
+            exclusive(path)
+
+
+def _identities(path: str, real_dirs: dict[str, str]) -> list[object]:
+    """What makes two output names one file: stdout itself, the real path, and an
+    existing file's device and inode (a hard link).  ``real_dirs`` caches the real
+    path of each folder: thousands of outputs in one folder resolve it once."""
+    if path == "-":
+        return ["-"]
+    folder, name = os.path.split(os.path.abspath(path))
+    if os.path.islink(path) or name in ("", ".", ".."):
+        real = os.path.realpath(path)
+    else:
+        if folder not in real_dirs:
+            real_dirs[folder] = os.path.realpath(folder)
+        real = os.path.join(real_dirs[folder], name)
+    out: list[object] = [real]
+    with contextlib.suppress(OSError):
+        st = os.stat(path)
+        out.append((st.st_dev, st.st_ino))
+    return out
+
+
+def refuse_folder_name(path: str) -> None:
+    """A file output named with a trailing ``/`` names a folder: refused, never
+    written as a regular file of that name."""
+    if path.endswith(("/", os.sep)):
+        what = "it is a directory" if os.path.isdir(path) else \
+            "a name ending in '/' names a folder, and this output is a file"
+        raise FileError(f"{path}: cannot write: {what}")
+
+
+def refuse_device_stem(option: str, path: str, names: str) -> None:
+    """A path that output names are made from (``names``: STEM.png, FILE.cnf) must
+    not be a device or a FIFO: ``/dev/null`` never becomes ``/dev/null.png``."""
+    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+        raise UsageError(f"{option} {path}: a device or a FIFO; {option} names {names}, "
+                         "made by adding to it: give a file name")
+
+
+# Outputs locked by this process: (path's folder, name) -> (descriptor, lock file).
+_LOCKED: dict[tuple[str, str], tuple[int, str]] = {}
+
+
+def lock_name(path: str) -> str:
+    """The lock file beside the output ``path``."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(folder, f".{name}.lock")
+
+
+def exclusive(path: str) -> None:
+    """Hold an exclusive lock on the output ``path`` for the rest of the command, so
+    that a second run writing the same file is refused before any work instead of
+    both writing it (each output is still renamed into place whole; the lock keeps
+    two runs from both computing it, and from a rename racing a rename).
+
+    The lock is ``flock`` on a file ``.NAME.lock`` beside the output (not the output
+    itself: it is replaced by a rename, a new file the lock would not cover),
+    removed and released when the command ends (the kernel releases it if the
+    process dies).  Only for regular-file outputs inside a click command; a library
+    caller takes no lock.
+    """
+    import click
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or fcntl is None or (os.path.exists(path) and not os.path.isfile(path)):
+        return
+    lock = lock_name(path)
+    key = os.path.split(lock)
+    if key in _LOCKED or not os.path.isdir(key[0]):
+        return
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError:
+            return                  # no room for the lock file: the writes will say so
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise FileError(f"{path}: another run is writing this file (it holds "
+                            f"{os.path.basename(lock)}); wait until it ends, or write "
+                            "elsewhere") from None
+        try:                        # the holder before us may have removed it meanwhile
+            same = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    _LOCKED[key] = (fd, lock)
+    interrupts.register(lock)       # removed by the watchdog if it ends the process
+    ctx.find_root().call_on_close(lambda: _unlock(key))
+
+
+def _unlock(key: tuple[str, str]) -> None:
+    held = _LOCKED.pop(key, None)
+    if held is None:
+        return
+    fd, lock = held
+    with contextlib.suppress(OSError):
+        os.unlink(lock)             # while still holding it: a waiter re-checks the inode
+    interrupts.unregister(lock)
+    os.close(fd)
 
 
 def same_file(a: str, b: str) -> bool:
@@ -305,6 +434,9 @@ def check_folder(folder: str, may_create: bool, path: str) -> None:
     """Can ``path`` be written in ``folder`` (or, ``may_create``, in a folder made there)?"""
     if may_create:
         while not os.path.exists(folder):
+            if os.path.lexists(folder):     # a symlink to nowhere, or a loop of them
+                raise FileError(f"{path}: cannot write: {folder} is a symbolic link that "
+                                "leads to no folder (a loop?)")
             folder = os.path.dirname(folder)
     if not os.path.isdir(folder):
         what = "not a directory" if os.path.exists(folder) else "no such directory"

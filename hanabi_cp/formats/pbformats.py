@@ -27,10 +27,11 @@ Answer(status='OPTIMUM FOUND', cost=-2, values={1: True, 2: False})
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..runtime.limits import echo
+from ..runtime.limits import ascii_int, echo
 
 STATUSES = ("SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND", "UNKNOWN", "UNSUPPORTED")
 
@@ -92,18 +93,37 @@ def wcnf_text(clauses: Sequence[Sequence[int]], soft: Sequence[tuple[int, Sequen
 @dataclass
 class Answer:
     """A PB or MaxSAT solver's answer: its status line, the last ``o`` cost, and
-    the assignment ({variable: value}) of the ``v`` lines."""
+    the assignment ({variable: value}) of the ``v`` lines; ``lines`` holds the line
+    of each ("s", "o", "v": the first ``v`` line), for errors that name them."""
 
     status: str | None
     cost: int | None = None
     values: dict[int, bool] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 def parse_answer(text: str, path: str = "<answer>") -> Answer:
-    """``s``/``o``/``v`` lines of a PB or MaxSAT solver; other lines are ignored."""
-    status, cost, values = None, None, {}
-    for no, line in enumerate(text.splitlines(), start=1):
-        words = line.split()
+    """``s``/``o``/``v`` lines of a PB or MaxSAT solver; other lines are ignored.
+
+    Numbers are ASCII digits only, and two ``s`` lines must agree:
+
+    >>> parse_answer("s SATISFIABLE\\ns UNSATISFIABLE\\n", "a.txt")
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InputError: a.txt:2: expected the status of line 1 (SATISFIABLE) again, found 'UNSATISFIABLE'
+    >>> parse_answer("o \u00b2\\n", "a.txt")
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InputError: a.txt:1: expected `o` and an integer cost, found 'o \u00b2'
+    """
+    from .textio import text_lines, token_runs
+    status: str | None = None
+    cost: int | None = None
+    values: dict[int, bool] = {}
+    lines: dict[str, int] = {}
+    for no, line in enumerate(text_lines(text), start=1):
+        runs = token_runs(line, "reading the answer")
+        words = next(runs)
         if not words:
             continue
         head = words[0]
@@ -111,23 +131,37 @@ def parse_answer(text: str, path: str = "<answer>") -> Answer:
             word = " ".join(words[1:])
             if word not in STATUSES:
                 raise InputError(path, no, "a status: " + ", ".join(STATUSES), echo(word))
-            status = word
-        elif head == "o" and len(words) == 2:
-            try:
-                cost = int(words[1])
-            except ValueError:
-                raise InputError(path, no, "an integer cost", echo(words[1])) from None
+            if status is not None and word != status:
+                raise InputError(path, no, f"the status of line {lines['s']} ({status}) again",
+                                 echo(word))
+            status = status or word
+            lines.setdefault("s", no)
+        elif head == "o":
+            value = ascii_int(words[1]) if len(words) == 2 else None
+            if value is None:
+                raise InputError(path, no, "`o` and an integer cost", echo(line.strip()))
+            cost = value
+            lines["o"] = no
         elif head == "v":
-            rest = words[1:]
-            if len(rest) == 1 and len(rest[0]) > 1 and set(rest[0]) <= {"0", "1"}:
-                values.update({i: ch == "1" for i, ch in enumerate(rest[0], start=1)})
-                continue
-            for w in rest:
-                neg = w.startswith("-")
-                body = w[1:] if neg else w
-                body = body[1:] if body[:1] == "x" else body
-                if not body.isdigit() or len(body) > 18:
-                    raise InputError(path, no, "literals such as x3, -x3, 3 or -3", echo(w))
-                if int(body):
-                    values[int(body)] = not neg
-    return Answer(status, cost, values)
+            lines.setdefault("v", no)
+            _values(chain([words[1:]], runs), values, path, no)
+    return Answer(status, cost, values, lines)
+
+
+def _values(runs: Iterable[list[str]], values: dict[int, bool], path: str, no: int) -> None:
+    """The literals (x3, -x3, 3, -3) or the bit string (0110) of a ``v`` line."""
+    first = True
+    for run in runs:
+        if first and len(run) == 1 and len(run[0]) > 1 and set(run[0]) <= {"0", "1"}:
+            values.update({i: ch == "1" for i, ch in enumerate(run[0], start=1)})
+            return
+        first = False
+        for w in run:
+            neg = w.startswith("-")
+            body = w[1:] if neg else w
+            body = body[1:] if body[:1] == "x" else body
+            var = ascii_int(body) if body[:1] not in "+-" else None
+            if var is None:
+                raise InputError(path, no, "literals such as x3, -x3, 3 or -3", echo(w))
+            if var:
+                values[var] = not neg

@@ -38,11 +38,11 @@ import os
 import stat
 import sys
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..runtime import interrupts
 from ..errors import FileError, InputError
-from ..runtime.limits import MAX_DIGITS, echo
+from ..runtime.limits import MAX_DIGITS, clip, echo
 from ..status import RunStatus
 from . import csv_lock
 from .outputs import writing
@@ -155,7 +155,8 @@ class ResultsCSV:
             if first:
                 self._drop(len(first), 1, "an incomplete header")
             return []
-        rows = list(csv.reader(io.StringIO(first)))
+        with _cells(name, 1):
+            rows = list(csv.reader(io.StringIO(first)))
         if not rows or rows[0] != self.fields:
             found = ",".join(rows[0]) if rows else "an empty line"
             raise InputError(name, 1, f"the columns {','.join(self.fields)}",
@@ -164,10 +165,15 @@ class ResultsCSV:
         lines = rest.split("\n")
         if lines[-1]:
             self._drop(len(lines[-1].encode("utf-8")), len(lines) + 1, "an incomplete last row")
+        reader = csv.reader(lines[:-1])
+        with _cells(name, lambda: reader.line_num + 1):
+            return self._rows(name, enumerate(reader, start=2))
+
+    def _rows(self, name: str, numbered) -> list[dict]:
         out = []
         checks = [(i, field, COLUMNS[field]) for i, field in enumerate(self.fields)
                   if field in COLUMNS]
-        for no, cells in enumerate(csv.reader(lines[:-1]), start=2):
+        for no, cells in numbered:
             if len(cells) != len(self.fields):
                 raise InputError(name, no, f"{len(self.fields)} columns", f"{len(cells)}")
             for i, field, (ok, what) in checks:
@@ -192,6 +198,19 @@ class ResultsCSV:
               "interrupted write); its work is done again", file=sys.stderr)
         with interrupts.critical(), open(self.path, "r+b") as fh:
             fh.truncate(os.fstat(fh.fileno()).st_size - size)
+
+
+@contextlib.contextmanager
+def _cells(name: str, line) -> Iterator[None]:
+    """The csv module's own refusals (a cell over its field limit, a stray quote) as
+    an InputError naming the line (``line``: a number, or a function giving it)."""
+    try:
+        yield
+    except csv.Error as exc:
+        no = line() if callable(line) else line
+        raise InputError(name, no, f"CSV cells of at most {csv.field_size_limit():,} "
+                         "characters, quoted as the csv module writes them",
+                         clip(str(exc))) from None
 
 
 def _check_creatable(path: str) -> None:
@@ -241,6 +260,12 @@ VERDICTS = ("verdict",)
 # with the bound's time.
 REQUIRES = {"bound_method": ("bound_seconds",)}
 HAND_EDITED = "a row edited by hand? fix it, or delete the line to redo its work"
+
+
+def table_text(fields: Sequence[str], rows: Sequence[dict]) -> str:
+    """A whole CSV (header and rows) as ResultsCSV would append it, for an output
+    written at once and renamed into place (``analyze GAME --csv``)."""
+    return _line(fields) + "".join(_line([_cell(r.get(f)) for f in fields]) for r in rows)
 
 
 def _cell(value) -> str:

@@ -7,6 +7,7 @@ garbage or bad UTF-8 gives the same one-line :class:`InputError` whatever the fo
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
 import sys
 from collections.abc import Iterator
@@ -130,9 +131,34 @@ def read_text(path: str, what: str = "the input") -> str:
         if raw is None:   # a text-only stand-in (StringIO): already decoded
             return decode_text(sys.stdin.read().encode("utf-8", "surrogateescape"), name)
         return _read_stream(raw, name, what)
+    with _opened(path, name) as f:
+        return _read_stream(f, name, what)
+
+
+def read_bytes(path: str, what: str = "the input") -> bytes:
+    """The whole file (``-`` = stdin) as bytes, for the one binary input (a CP-SAT
+    response ending in .pb): the same size cap and deadline polls as read_text.
+
+    >>> read_bytes("no/such/file.pb")
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.errors.InputError: no/such/file.pb: expected an existing file, found nothing
+    """
+    name = display_name(path)
+    if path == STDIO:
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:
+            return sys.stdin.read().encode("utf-8", "surrogateescape")
+        return b"".join(_chunks(raw, name, what))
+    with _opened(path, name) as f:
+        return b"".join(_chunks(f, name, what))
+
+
+@contextlib.contextmanager
+def _opened(path: str, name: str) -> Iterator[BinaryIO]:
+    """``path`` opened for reading; an OSError opening it is an InputError naming it."""
     try:
-        with open(path, "rb") as f:
-            return _read_stream(f, name, what)
+        f = open(path, "rb")  # noqa: SIM115 (closed by the with below)
     except FileNotFoundError:
         raise InputError(name, None, "an existing file", "nothing") from None
     except IsADirectoryError:
@@ -141,24 +167,40 @@ def read_text(path: str, what: str = "the input") -> str:
         raise InputError(name, None, "a readable file", "permission denied") from None
     except OSError as e:
         raise InputError(name, None, "a readable file", e.strerror or str(e)) from None
+    with f:
+        try:
+            yield f
+        except IsADirectoryError:
+            raise InputError(name, None, "a file", "a directory") from None
+        except OSError as e:
+            raise InputError(name, None, "a readable file", e.strerror or str(e)) from None
 
 
 # Bytes read (and decoded) at a time: the deadline is polled between chunks.
 READ_CHUNK = 1 << 20
 
 
-def _read_stream(stream: BinaryIO, name: str, what: str) -> str:
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    pieces: list[str] = []
-    total = lines = 0
+def _chunks(stream: BinaryIO, name: str, what: str) -> Iterator[bytes]:
+    """The bytes of ``stream`` READ_CHUNK at a time, refusing more than
+    MAX_INPUT_BYTES before holding them; the deadline is polled after each chunk."""
+    total = 0
     while True:
         chunk = stream.read(READ_CHUNK)
         if not chunk:
-            break
+            return
         total += len(chunk)
         if total > limits.MAX_INPUT_BYTES:
             raise InputError(name, None, f"at most {limits.MAX_INPUT_BYTES:,} bytes "
                              "(hanabi-cp's limit on one input)", "more (an endless stream?)")
+        yield chunk
+        poll(f"reading {what}")
+
+
+def _read_stream(stream: BinaryIO, name: str, what: str) -> str:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    pieces: list[str] = []
+    lines = 0
+    for chunk in _chunks(stream, name, what):
         try:
             pieces.append(decoder.decode(chunk))
         except UnicodeDecodeError as e:
@@ -170,7 +212,6 @@ def _read_stream(stream: BinaryIO, name: str, what: str) -> str:
             line = lines + chunk.count(b"\n", 0, nul) + 1
             raise InputError(name, line, "text", "a NUL byte (a binary file?)")
         lines += chunk.count(b"\n")
-        poll(f"reading {what}")
     try:
         pieces.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError as e:

@@ -53,11 +53,15 @@ def popcount(mask: int) -> int:
 @dataclass(frozen=True, eq=False)
 class CardSpace:
     """The kinds of a deck: ``colors`` colors, ranks 1..``ranks``, ``copies[kind]``
-    cards of each kind (the standard deck's 3, 2, 2, 2, 1 per color by default)."""
+    cards of each kind (the standard deck's 3, 2, 2, 2, 1 per color by default).
+    ``clue_masks``, in a hanab.live variant whose clues touch otherwise than No
+    Variant's: (the kinds each clue color touches, by its number 1.. (index 0
+    unused), the kinds each rank clue touches, by rank); empty: No Variant's."""
 
     colors: int
     ranks: int = RANKS
     copies: tuple[int, ...] = ()
+    clue_masks: tuple[tuple[int, ...], ...] = ()      # () or (colors, ranks)
     kinds: int = field(init=False)
     full: int = field(init=False)            # every kind possible
     rank_masks: tuple[int, ...] = field(init=False)    # [rank] -> kinds of that rank (index 0 unused)
@@ -79,7 +83,19 @@ class CardSpace:
                                                for c in range(1, C + 1)))
 
     def _key(self) -> tuple:
-        return (self.colors, self.ranks, self.copies)
+        return (self.colors, self.ranks, self.copies, self.clue_masks)
+
+    def clue_mask(self, is_color: bool, value: int) -> int:
+        """The kinds a clue touches: ``value`` a clue color's number 1.. (in No Variant
+        the suit's) or a rank.
+
+        >>> CardSpace(5).clue_mask(True, 2) == CardSpace(5).color_masks[2]
+        True
+        """
+        if self.clue_masks:
+            masks = self.clue_masks[0] if is_color else self.clue_masks[1]
+            return masks[value] if 0 <= value < len(masks) else 0
+        return self.color_masks[value] if is_color else self.rank_masks[value]
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, CardSpace) and self._key() == other._key())

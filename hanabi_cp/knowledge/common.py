@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cards import Board, CardSpace, TRANSITIONS, Weights
+from .cards import Board, CardSpace, TRANSITIONS, Weights, bits
 from .modular import Modular
 from .questions import next_question
 
@@ -79,6 +79,8 @@ class Common:
         hand, space = self.tables[p], self.space
         if not hand:
             return 0                 # nobody can clue an empty hand
+        if space.clue_masks:
+            return self._variant_hint_room(p)
         if len(hand) <= max(space.copies):
             both = space.full
             for t in hand:
@@ -89,6 +91,32 @@ class Common:
         one_color = any(all(t & cm for t in hand) for cm in space.color_masks[1:])
         one_rank = any(all(t & rm for t in hand) for rm in space.rank_masks[1:])
         return 3 if one_color or one_rank else 4
+
+    def _variant_hint_room(self, p: int) -> int:
+        """``hint_room`` where clues touch as a hanab.live variant says (rainbow, pink,
+        prism, ... suits): a clue that misses the hint card (a card of kind a) surely
+        exists unless, for some kind a it may be, every other card may be of a kind
+        that no clue missing a touches (its clues all touch a too).  Every card takes
+        a clue of each type (``players.game.check_clues``), so clues that touch it
+        always exist."""
+        hand, space = self.tables[p], self.space
+        x = self.hint_slot(p)
+        colors, ranks = space.clue_masks
+        clues = [m for m in colors[1:] if m], [m for m in ranks[1:] if m]
+
+        def misses(kinds_other: int, a: int, masks: list[int]) -> bool:
+            # some clue of ``masks`` touches a kind of ``kinds_other`` but not a, for
+            # every kind the other card may be
+            return all(any(m >> b & 1 and not m >> a & 1 for m in masks) for b in bits(kinds_other))
+
+        def possibly_none(masks: list[int]) -> bool:
+            return any(all(not misses(t, a, masks) for y, t in enumerate(hand) if y != x)
+                       for a in bits(hand[x]))
+        if possibly_none(clues[0] + clues[1]):
+            return 2
+        if possibly_none(clues[0]) or possibly_none(clues[1]):
+            return 3
+        return 4
 
     def hint_slot(self, p: int) -> int:
         """The card the hint code is about: the one with most left to learn (color
@@ -166,7 +194,7 @@ class Common:
     @lru_cache(maxsize=TRANSITIONS)  # noqa: B019
     def after_clue(self, p: int, is_color: bool, value: int, touched: tuple[int, ...]) -> Common:
         """A clue to p naming ``value`` (a color 1..C or a rank) touched ``touched`` slots."""
-        mask = self.space.color_masks[value] if is_color else self.space.rank_masks[value]
+        mask = self.space.clue_mask(is_color, value)
         tables = list(self.tables)
         tables[p] = tuple(t & mask if slot in touched else t & ~mask for slot, t in enumerate(tables[p]))
         return Common(self.space, self.board, tuple(tables))

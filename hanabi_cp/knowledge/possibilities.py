@@ -157,7 +157,7 @@ class Public:
             hand = list(tables[p])
             hand[slot] &= sets[v]
             tables[p] = tuple(hand)
-        mask = self.space.color_masks[value] if is_color else self.space.rank_masks[value]
+        mask = self.space.clue_mask(is_color, value)
         tables[receiver] = tuple(t & mask if slot in touched else t & ~mask
                                  for slot, t in enumerate(tables[receiver]))
         return _settle(self.space, self.board, self.used, self.left, self.spent, tuple(tables))

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..runtime.deadline import NEVER, Deadline
+from ..runtime.deadline import NEVER, Deadline, TimeUp
 from ..errors import InvalidParameter
 from ..model import Deck
 from ..method_registry import SolveOptions, Status
@@ -203,6 +203,8 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
         value = action.value or 0
         color = colors[value] if colors and 0 <= value < len(colors) else f"color {value + 1}"
         return f"{who} clues {to} {str(color).lower()}"
+    if not 0 <= action.target < deck.N:     # the referee refuses it next, in one line
+        return f"{who} names card #{action.target}, which the deck does not have"
     slot = slot_of(g, action.target)
     if slot is not None:
         name = f"slot {slot} ({card_name(rules, deck, action.target)})"
@@ -257,7 +259,9 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                 continue
         else:
             text, player, turn, act, info = "the deal", None, None, None, _NO_CARD
-        if g.over:
+        if g.over or g.today_end is not None:
+            # over, or past the end of today's rules in an older game (older_games):
+            # nothing still needed can be played, no point can be scored
             best, cert = g.score, []
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0,
                              info, _best_of(rows)))
@@ -287,6 +291,11 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
 
 def _solve(g: Game, method: str, limit: float | None,
            deadline: Deadline | None) -> tuple[LiveOutcome, float]:
+    if deadline is not None and deadline.expired():
+        # The command's time is up: the rest of the positions are not reached, and
+        # cost nothing (no search's first pass per position: 997 of them took 25 s).
+        return LiveOutcome(Status.UNKNOWN, reason=str(TimeUp(deadline.limit, "the "
+                                                             "post-mortem"))), 0.0
     share = (deadline or NEVER).share(limit)
     started = time.perf_counter()
     options = SolveOptions(time_limit=None if share is None else max(share, 0.0),

@@ -29,10 +29,12 @@ Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
   score equals the best score still reachable, each color counted up to its first
   value whose copies are all lost (so a won game ends at once); once no card still
   needed can be played (every copy lost, or held by a player whose last turn is
-  over); or, beyond hanab.live's own setups, when the player to move has no legal
-  move.  With ``final_round`` off, the game instead ends when the deck and every
-  hand are empty.  A hanab.live game may also end by termination or vote
-  (actions of type 4 and 5): score 0.
+  over; hanab.live's rule since 14 February 2019, ``Rules.last_turn_unplayable``:
+  under the older one the final round is played out, ``older_games``); or, beyond
+  hanab.live's own setups, when the player to move has no legal move.  With
+  ``final_round`` off, the game instead ends when the deck and every hand are
+  empty.  A hanab.live game may also end by termination or vote (actions of type 4
+  and 5): score 0.
 
 >>> from hanabi_cp.model import Deck
 >>> from hanabi_cp.live.rules import Rules
@@ -85,6 +87,8 @@ class EndCondition(enum.IntEnum):
         return self.name.lower().replace("_", " ")
 
 
+NOTHING_PLAYABLE = "no card still needed can be played"
+
 # The end conditions an action of type 4 (end game) may carry.
 END_GAME_VALUES = (EndCondition.TIMEOUT, EndCondition.TERMINATED, EndCondition.IDLE_TIMEOUT,
                    EndCondition.ALL_OR_NOTHING_FAIL)
@@ -133,6 +137,9 @@ class Game:
     lost_cards: list[int] = field(default_factory=list)  # discarded or misplayed positions
     condition: EndCondition = EndCondition.IN_PROGRESS
     cause: str = ""                                    # why a NORMAL end came, in words
+    # under hanab.live's end rules before 2019 (Rules.last_turn_unplayable off): the
+    # turn at which today's rules ended the game (no card still needed can be played)
+    today_end: int | None = None
     # per card kind (color - 1) * n + value - 1: copies lost; per color, the values
     # 1.. that each still have a copy not lost (hanab.live's "max score" per suit)
     lost_counts: list[int] = field(default_factory=list)
@@ -379,8 +386,12 @@ class Game:
             self._end(EndCondition.NORMAL, "every pile is complete")
         elif r.early_ends and score == best:
             self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
-        elif r.early_ends and self.end_turn is not None and self._nothing_playable():
-            self._end(EndCondition.NORMAL, "no card still needed can be played")
+        elif r.early_ends and self.end_turn is not None and self.today_end is None \
+                and self._nothing_playable():
+            if r.last_turn_unplayable:
+                self._end(EndCondition.NORMAL, NOTHING_PLAYABLE)
+            else:
+                self.today_end = self.turn          # the older rules play on
         elif not r.final_round and self.drawn == self.deck.N and not any(self.hands):
             self._end(EndCondition.NORMAL, "the deck and the hands are empty")
         elif not hand and not self.can_clue() and self.deck_play() is None:

@@ -29,10 +29,11 @@ import contextlib
 import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import InputError, MethodRefused, SolverBug
-from ..formats.jsonpos import Shape, load_json
+from ..formats.jsonpos import Shape, line_of, load_json
+from ..runtime.limits import clip, echo
 from ..runtime.compiled import load
 from ..runtime.deadline import NEVER, Deadline, TimeUp
 from .actions import Action
@@ -182,7 +183,7 @@ def position_of(data: dict, text: str, name: str) -> list[Action]:
 
 def from_json(text: str, name: str) -> tuple[int, dict[tuple, int]]:
     """(goal, refuted) from ``to_json``'s text; InputError naming ``name``."""
-    return from_data(load_json(text, name, "the refutation"), name)
+    return from_data(load_json(text, name, "the refutation"), name, text)
 
 
 def is_refutation(data: Any) -> bool:
@@ -190,21 +191,29 @@ def is_refutation(data: Any) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def from_data(data: Any, name: str) -> tuple[int, dict[tuple, int]]:
-    """``from_json`` of JSON already decoded."""
+def from_data(data: Any, name: str, text: str | None = None) -> tuple[int, dict[tuple, int]]:
+    """``from_json`` of JSON already decoded; with its ``text``, errors name the line."""
+    def fail(where: tuple, expected: str, found: str) -> NoReturn:
+        line = None if text is None else line_of(text, where)
+        raise InputError(name, line, expected, found)
+
     if not is_refutation(data):
-        raise InputError(name, None, f'a {FORMAT} ("format": "{FORMAT}")', "something else")
+        fail((), f'a {FORMAT} ("format": "{FORMAT}")', "something else")
     if data.get("version") != VERSION:
-        raise InputError(name, None, f"version {VERSION}", f"version {data.get('version')!r}")
+        fail(("version",), f"version {VERSION}",
+             f"version {clip(json.dumps(data.get('version')))}")
     goal, rows = data.get("goal"), data.get("refuted")
     if not isinstance(goal, int) or isinstance(goal, bool) or not isinstance(rows, list):
-        raise InputError(name, None, '"goal" an integer and "refuted" a list',
-                         f"{type(goal).__name__} and {type(rows).__name__}")
+        fail(("goal",), '"goal" an integer and "refuted" a list',
+             f"{type(goal).__name__} and {type(rows).__name__}")
     refuted: dict[tuple, int] = {}
     for i, row in enumerate(rows):
         if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], list)
                 and isinstance(row[1], int) and not isinstance(row[1], bool)):
-            raise InputError(name, None, f"refuted[{i}] as [key, score]", json.dumps(row)[:60])
+            fail(("refuted", i), f"refuted[{i}] as [key, score]", echo(json.dumps(row)))
+        if _holds_object(row[0]):
+            fail(("refuted", i), f"refuted[{i}] as [key, score], the key nested lists of "
+                 "numbers, strings, true, false and null", echo(json.dumps(row[0])))
         refuted[_tupled(row[0])] = row[1]
     return goal, refuted
 
@@ -215,6 +224,12 @@ def _listed(x: Any) -> Any:
 
 def _tupled(x: Any) -> Any:
     return tuple(_tupled(y) for y in x) if isinstance(x, list) else x
+
+
+def _holds_object(x: Any) -> bool:
+    """Whether ``x`` is or holds a JSON object, which no state key has (nor could: a
+    dict is no dict key)."""
+    return isinstance(x, dict) or isinstance(x, list) and any(map(_holds_object, x))
 
 
 def refute_claim(start: Game, goal: int, deadline: Deadline,

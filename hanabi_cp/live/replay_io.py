@@ -6,7 +6,8 @@ Written (``replay_json``; hanab.live's "JSON game" format, one action per line):
       "players": ["Alice", "Bob"],
       "deck": [{"suitIndex": 0, "rank": 1}, ...],
       "actions": [{"type": 0, "target": 3}, {"type": 3, "target": 1, "value": 2}, ...],
-      "options": {"variant": "No Variant"}
+      "options": {"variant": "No Variant"},
+      "hanabi_cp": {"hand_size": 5, "clues": 8, "strikes": 3, ...}
     }
 
 Read (``parse_replay``): that shape, a hanab.live game export (the same keys and
@@ -22,16 +23,24 @@ variant, "startingPlayer", "oneExtraCard" / "oneLessCard" (the hand size),
 unknown variant, a variant whose rules hanabi-cp does not model and
 "detrimentalCharacters" are errors naming the line: never ignored.
 
-hanabi-cp's own key, which hanab.live does not have (it ignores unknown top-level
-keys, and an unknown key inside "options" would be refused by this reader, so the
-key stands beside "options")::
+hanabi-cp's own key records every rule hanab.live's "options" cannot say (hanab.live
+ignores unknown top-level keys, and an unknown key inside "options" would be refused
+by this reader, so the key stands beside "options")::
 
-    "hanabi_cp": {"end_rules": "hle"}
+    "hanabi_cp": {"hand_size": 2, "clues": 1, "strikes": 1, "final_round": true,
+                  "end_rules": "hanab.live"}
 
-says the game follows the Hanabi Learning Environment's end rules: it ends only at
-the last strike, at the maximum score or after the final round, never at
-hanab.live's early ends (``Rules.early_ends`` off).  ``"end_rules": "hanab.live"``
-is the default.  Anything else in the object is an error naming the line.
+``hand_size`` is the cards per player (it must agree with "oneExtraCard" /
+"oneLessCard" when those are given), ``clues`` the clue tokens at the start and at
+most (or ``"unlimited"``), ``strikes`` the strikes that end the game,
+``final_round`` false lifts the final round, and ``end_rules`` ``"hle"`` says the
+game follows the Hanabi Learning Environment's end rules: it ends only at the last
+strike, at the maximum score or after the final round, never at hanab.live's early
+ends (``Rules.early_ends`` off).  A key left out is hanab.live's rule (its hand size
+for the players, 8 clues, 3 strikes, a final round, ``"hanab.live"``); the keys
+given are recorded (``GameOptions.recorded``), so a command-line flag that
+contradicts one is an error.  Every game hanabi-cp writes gives all five.  Anything
+else in the object is an error naming the line.
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ from ..formats.jsonpos import Shape, describe, is_int, line_of, load_json
 from ..formats.textio import display_name, read_text, write_text
 from ..model import Deck
 from .actions import Action, Kind
-from .rules import HAND_SIZE, MAX_CLUES, STRIKES, Rules
+from .rules import HAND_SIZE, MAX_CLUES, MAX_PLAYERS, MIN_PLAYERS, STRIKES, Rules, RulesError
 from .variants import UnknownVariant, Variant, variant as find_variant
 
 PLAYER_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
@@ -54,10 +63,13 @@ HAND_SIZE_OPTIONS = {"oneExtraCard": 1, "oneLessCard": -1}
 # hanab.live's options that change the rules, and the Rules field each sets.
 RULE_OPTIONS = {"deckPlays": "deck_plays", "emptyClues": "empty_clues",
                 "speedrun": "speedrun", "allOrNothing": "all_or_nothing"}
-# hanabi-cp's own key beside "options": whose end rules the game follows (the value of
-# "end_rules"), and whether they are hanab.live's early ends (Rules.early_ends).
+# hanabi-cp's own key beside "options": the rules hanab.live's options cannot say.
+# "end_rules" names whose end rules the game follows, and whether they are
+# hanab.live's early ends (Rules.early_ends).
 OWN_KEY = "hanabi_cp"
 END_RULES = {"hanab.live": True, "hle": False}
+OWN_RULES = ("hand_size", "clues", "strikes", "final_round", "end_rules")
+UNLIMITED = "unlimited"
 # Options that change only clocks and display: read, checked, without effect.
 CLOCK_OPTIONS = ("timed", "timeBase", "timePerTurn", "cardCycle")
 EXPECTED_ACTION = ('an action {"type": 0 play, 1 discard, 2 color clue, 3 rank clue (4 and '
@@ -74,16 +86,46 @@ class GameOptions:
     hand_size_change: int = 0             # hanab.live's one extra / one less card
     flags: tuple[str, ...] = ()           # Rules fields set to True (deck_plays, ...)
     early_ends: bool = True               # False: HLE's end rules ("hanabi_cp" key)
+    # the "hanabi_cp" key's rules (hand_size None: hanab.live's for the players)
+    hand_size: int | None = None
+    clues: int | None = MAX_CLUES         # None: unlimited
+    strikes: int = STRIKES
+    final_round: bool = True
+    recorded: tuple[str, ...] = ()        # the "hanabi_cp" keys the file gave
+
+    def file_hand_size(self, players: int) -> int:
+        """The hand size the file says for ``players``: its own key's, else
+        hanab.live's with the one-extra/one-less change."""
+        if self.hand_size is not None:
+            return self.hand_size
+        return HAND_SIZE.get(players, 1) + self.hand_size_change
 
     def rules(self, players: int, hand_size: int | None = None,
-              clues: int | None = MAX_CLUES, strikes: int = STRIKES) -> Rules:
-        """The rules of a game of ``players`` with these options (``hand_size``, if
-        given, replaces hanab.live's size and its one-extra/one-less change)."""
-        if hand_size is None:
-            hand_size = HAND_SIZE.get(players, 1) + self.hand_size_change
-        return Rules.for_players(players, hand_size, clues, strikes, variant=self.variant,
-                                 first_player=self.first_player, early_ends=self.early_ends,
-                                 **dict.fromkeys(self.flags, True))
+              clues: int | None | str = "file", strikes: int | None = None) -> Rules:
+        """The rules of a game of ``players`` with these options; ``hand_size``,
+        ``clues`` and ``strikes``, if given, replace the file's (``clues`` None:
+        unlimited; the default "file" keeps the file's)."""
+        mismatch = self.hand_size_mismatch(players)
+        if mismatch is not None:
+            raise RulesError(f'"hand_size" {self.hand_size} contradicts the hand size '
+                             f"{mismatch}")
+        return Rules.for_players(
+            players, self.file_hand_size(players) if hand_size is None else hand_size,
+            self.clues if clues == "file" else clues,  # type: ignore[arg-type]
+            self.strikes if strikes is None else strikes, self.final_round,
+            variant=self.variant, first_player=self.first_player,
+            early_ends=self.early_ends, **dict.fromkeys(self.flags, True))
+
+    def hand_size_mismatch(self, players: int) -> str | None:
+        """What hand size hanab.live's one-extra/one-less card option gives for
+        ``players``, when the "hanabi_cp" hand size contradicts it."""
+        if self.hand_size is None or not self.hand_size_change or players not in HAND_SIZE:
+            return None
+        theirs = HAND_SIZE[players] + self.hand_size_change
+        if theirs == self.hand_size:
+            return None
+        option = [k for k, v in HAND_SIZE_OPTIONS.items() if v == self.hand_size_change][0]
+        return f'{theirs} (hanab.live\'s "{option}" for {players} players)'
 
 
 @dataclass(frozen=True)
@@ -95,8 +137,10 @@ class Replay:
     names: tuple[str, ...] | None = None  # the players' names, if given
 
 
-def parse_replay(text: str, path: str = "<string>") -> Replay:
-    """Read a game's actions (and players, deck, options if present).
+def parse_replay(text: str, path: str = "<string>", any_deck: bool = False) -> Replay:
+    """Read a game's actions (and players, deck, options if present).  A deck that
+    its variant does not deal is an error naming the first card out of place, unless
+    ``any_deck`` (No Variant takes any deck: hanabi-cp's own decks of any size).
 
     >>> r = parse_replay('{"players": ["A", "B"], "actions": [{"type": 0, "target": 3}]}')
     >>> r.players, [str(a) for a in r.actions]
@@ -120,18 +164,32 @@ def parse_replay(text: str, path: str = "<string>") -> Replay:
         if not (isinstance(names, list) and names and all(isinstance(x, str) for x in names)):
             shape.fail(("players",), '"players": a non-empty list of player names',
                        describe(names))
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            shape.fail(("players",), f'"players": {MIN_PLAYERS} to {MAX_PLAYERS} player names',
+                       f"{len(names):,} names")
         names = tuple(names)
     options = _options(data, shape, len(names) if names else None)
     deck = None
     if "deck" in data:
         deck, _, _ = parse_deck_json(text, path)
-        deck = _fit(deck, options.variant, shape)
+        deck = _fit(deck, options.variant, shape, any_deck)
+    _in_game(actions, len(names) if names else None, deck, shape, ("actions",))
     return Replay(actions, len(names) if names else None, deck, options, names)
+
+
+# Read-time ranges of an action's fields, before any game sees them: a player index
+# (clue targets, who ended the game) is below MAX_PLAYERS, a deck position below
+# MAX_CARDS, a clue's value (a color index or a rank) below MAX_CLUE_VALUE (no
+# variant has 100 colors or ranks), an end condition one of EndCondition's.  The
+# game file's own players and deck narrow them further (``_in_game``).
+MAX_CLUE_VALUE = 100
 
 
 def parse_actions(items, shape: Shape, where: tuple) -> list[Action]:
     """The actions of a JSON list at ``where`` (hanab.live's shape); InputError at
-    the first one out of shape."""
+    the first one out of shape or out of range."""
+    from ..runtime.limits import MAX_CARDS
+    from .referee import EndCondition
     if not isinstance(items, list):
         shape.fail(where, "a list of actions", describe(items))
     out: list[Action] = []
@@ -145,21 +203,41 @@ def parse_actions(items, shape: Shape, where: tuple) -> list[Action]:
             shape.fail(at, EXPECTED_ACTION, describe(item))
         kind, target, value = item["type"], item["target"], item.get("value")
         if kind in (4, 5):
-            if not (target >= -1 and is_int(value)):
-                shape.fail(at, 'an end of game {"type": 4 or 5, "target": a player or -1, '
-                           '"value": an end condition}', describe(item))
+            if not (-1 <= target < MAX_PLAYERS and is_int(value)
+                    and 0 <= value <= max(EndCondition)):
+                shape.fail(at, 'an end of game {"type": 4 or 5, "target": a player 0 to '
+                           f'{MAX_PLAYERS - 1} or -1, "value": an end condition 0 to '
+                           f'{max(EndCondition)}}}', describe(item))
             out.append(Action(Kind(kind), target, value))
             continue
         if not 0 <= kind <= 3 or target < 0:
             shape.fail(at, EXPECTED_ACTION, describe(item))
         if kind in (Kind.COLOR_CLUE, Kind.RANK_CLUE):
-            if not (is_int(value) and value >= 0):
-                shape.fail(at, "a clue with a \"value\" (an integer >= 0: a color index or "
-                           "a rank)", describe(item))
+            if not (is_int(value) and 0 <= value < MAX_CLUE_VALUE):
+                shape.fail(at, "a clue with a \"value\" (an integer 0 to "
+                           f"{MAX_CLUE_VALUE - 1}: a color index or a rank)", describe(item))
+            if target >= MAX_PLAYERS:
+                shape.fail(at, f'a clue to a player 0 to {MAX_PLAYERS - 1}', describe(item))
         else:
+            if target >= MAX_CARDS:
+                shape.fail(at, f"a card's deck position 0 to {MAX_CARDS - 1:,}",
+                           describe(item))
             value = None      # hanab.live exports give plays a value 0; it means nothing
         out.append(Action(Kind(kind), target, value))
     return out
+
+
+def _in_game(actions: list[Action], players: int | None, deck: Deck | None, shape: Shape,
+             where: tuple) -> None:
+    """Each action's player and card exist in the game file's own players and deck."""
+    for i, act in enumerate(actions):
+        if players is not None and (act.is_clue or act.ends_game) and act.target >= players:
+            shape.fail((*where, i), f"a player 0 to {players - 1} (the game has {players})",
+                       json.dumps(act.to_json()))
+        if deck is not None and act.kind in (Kind.PLAY, Kind.DISCARD) \
+                and act.target >= deck.N:
+            shape.fail((*where, i), f"a card of the deck, #0 to #{deck.N - 1}",
+                       json.dumps(act.to_json()))
 
 
 def _options(data: dict, shape: Shape, players: int | None) -> GameOptions:
@@ -209,38 +287,73 @@ def _options(data: dict, shape: Shape, players: int | None) -> GameOptions:
             change += HAND_SIZE_OPTIONS[key]
         elif value and key in RULE_OPTIONS:
             flags.append(RULE_OPTIONS[key])
-    return GameOptions(variant, first, change, tuple(flags), _early_ends(data, shape))
+    own = _own_rules(data, shape, players)
+    opts = GameOptions(variant, first, change, tuple(flags), **own)
+    if players is not None:
+        mismatch = opts.hand_size_mismatch(players)
+        if mismatch is not None:
+            shape.fail((OWN_KEY, "hand_size"), f'"hand_size": {mismatch}',
+                       describe(opts.hand_size))
+    return opts
 
 
-def _early_ends(data: dict, shape: Shape) -> bool:
-    """The "hanabi_cp" key's end rules (hanab.live's when the key is absent)."""
+def _own_rules(data: dict, shape: Shape, players: int | None) -> dict:
+    """The "hanabi_cp" key's rules as GameOptions fields (hanab.live's rules for the
+    keys it leaves out)."""
     own = data.get(OWN_KEY, {})
-    expected = ('"hanabi_cp": {"end_rules": ' + " or ".join(f'"{k}"' for k in END_RULES)
-                + "}")
+    expected = ('"hanabi_cp": an object of ' + ", ".join(f'"{k}"' for k in OWN_RULES))
     if not isinstance(own, dict):
         shape.fail((OWN_KEY,), expected, describe(own))
+    out: dict = {"recorded": tuple(k for k in OWN_RULES if k in own)}
     for key, value in own.items():
-        if key != "end_rules":
-            shape.fail((OWN_KEY, key), expected, json.dumps(key))
-        if value not in END_RULES:
-            shape.fail((OWN_KEY, key), expected, describe(value))
-    return END_RULES[own.get("end_rules", "hanab.live")]
+        at = (OWN_KEY, key)
+        if key not in OWN_RULES:
+            shape.fail(at, expected, json.dumps(key))
+        if key == "end_rules":
+            if value not in END_RULES:
+                shape.fail(at, '"end_rules": ' + " or ".join(f'"{k}"' for k in END_RULES),
+                           describe(value))
+            out["early_ends"] = END_RULES[value]
+        elif key == "final_round":
+            if not isinstance(value, bool):
+                shape.fail(at, '"final_round": true or false', describe(value))
+            out["final_round"] = value
+        elif key == "clues" and value == UNLIMITED:
+            out["clues"] = None
+        else:
+            out[key] = value
+    # the ranges are the rules' own: a trial Rules names the first one out of range
+    for key in ("hand_size", "clues", "strikes"):
+        if key not in out or (key == "clues" and out[key] is None):
+            continue
+        value = out[key]
+        if not is_int(value):
+            shape.fail((OWN_KEY, key), f'"{key}": an integer'
+                       + (' or "unlimited"' if key == "clues" else ""), describe(value))
+        try:
+            Rules(players or 2, **{"hand_size": 1, key: value})
+        except RulesError as exc:
+            allowed = str(exc).rsplit(", found", 1)[0].split(" must be ", 1)[-1]
+            shape.fail((OWN_KEY, key), f'"{key}": {allowed}', describe(value))
+    return out
 
 
-def own_json(rules: Rules) -> dict | None:
-    """hanabi-cp's own key for ``rules``, or None when hanab.live's rules need none."""
-    if rules.early_ends:
-        return None
-    return {"end_rules": "hle"}
+def own_json(rules: Rules) -> dict:
+    """hanabi-cp's own key for ``rules``: every rule hanab.live's options cannot say."""
+    return {"hand_size": rules.hand_size,
+            "clues": UNLIMITED if rules.clues is None else rules.clues,
+            "strikes": rules.strikes, "final_round": rules.final_round,
+            "end_rules": "hanab.live" if rules.early_ends else "hle"}
 
 
 def _line(shape: Shape, where: tuple) -> int:
     return line_of(shape.text, where)
 
 
-def _fit(deck: Deck, variant: Variant | None, shape: Shape) -> Deck:
+def _fit(deck: Deck, variant: Variant | None, shape: Shape, any_deck: bool = False) -> Deck:
     """An export's deck under its variant: the variant's suits and ranks (an export
-    names no card kind that the deck happens not to hold), and exactly its cards."""
+    names no card kind that the deck happens not to hold), and exactly its cards
+    (unless ``any_deck``)."""
     if variant is None:
         return deck
     suits, n = len(variant.suits), variant.stack_size
@@ -248,14 +361,17 @@ def _fit(deck: Deck, variant: Variant | None, shape: Shape) -> Deck:
         shape.fail(("deck",), f"cards of the variant {variant.name!r} ({suits} suits, "
                    f"ranks 1 to {n})", f"suit index {deck.c - 1}, rank {deck.n}")
     deck = Deck.of(deck.cards, n, suits)
-    if sorted(deck.cards) != sorted(variant.deck_cards()):
-        shape.fail(("deck",), f"the {len(variant.deck_cards())} cards of the variant "
-                   f"{variant.name!r}", f"{deck.N} cards that differ from them")
+    wrong = None if any_deck else variant.misfit(deck.cards)
+    if wrong is not None:
+        at, what = wrong
+        shape.fail(("deck", at) if at >= 0 else ("deck",), f"a deck that the variant "
+                   f"{variant.name!r} deals ({variant.deck_size} cards; solve, verify, analyze "
+                   f"and play take another with --any-deck)", what)
     return deck
 
 
-def read_replay(path: str) -> Replay:
-    return parse_replay(read_text(path, "the game"), display_name(path))
+def read_replay(path: str, any_deck: bool = False) -> Replay:
+    return parse_replay(read_text(path, "the game"), display_name(path), any_deck)
 
 
 def options_json(rules: Rules) -> dict:
@@ -275,7 +391,8 @@ def options_json(rules: Rules) -> dict:
 
 def replay_json(deck: Deck, rules: Rules, actions: list[Action],
                 names: tuple[str, ...] | None = None) -> str:
-    """hanab.live's JSON game shape, one card and one action per line.
+    """hanab.live's JSON game shape, one card and one action per line, with every
+    rule hanab.live's "options" cannot say in hanabi-cp's own key.
 
     >>> print(replay_json(Deck.of([(1, 1), (1, 2)]), Rules.for_players(2, hand_size=1),
     ...                   [Action.play(0)]), end="")
@@ -288,7 +405,8 @@ def replay_json(deck: Deck, rules: Rules, actions: list[Action],
       "actions": [
         {"type": 0, "target": 0}
       ],
-      "options": {"variant": "No Variant"}
+      "options": {"variant": "No Variant"},
+      "hanabi_cp": {"hand_size": 1, "clues": 8, "strikes": 3, "final_round": true, "end_rules": "hanab.live"}
     }
     """
     def rows(items: list[str]) -> str:
@@ -299,9 +417,7 @@ def replay_json(deck: Deck, rules: Rules, actions: list[Action],
              f'  "deck": {rows(deck_rows)}',
              f'  "actions": {rows([json.dumps(a.to_json()) for a in actions])}',
              f'  "options": {json.dumps(options_json(rules))}']
-    own = own_json(rules)
-    if own is not None:
-        parts.append(f'  "{OWN_KEY}": {json.dumps(own)}')
+    parts.append(f'  "{OWN_KEY}": {json.dumps(own_json(rules))}')
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 

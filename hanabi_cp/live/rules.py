@@ -66,6 +66,12 @@ class Rules:
     # best still reachable from the discards, or nothing needed is playable); other
     # engines (the Hanabi Learning Environment) play on to the final round
     early_ends: bool = True
+    # hanab.live's end since 14 February 2019 (its commit 6ee5c74a): in the final round
+    # the cards of a player whose last turn is over count as unplayable, so the game
+    # ends once no card still needed can be played.  False: the rule before, under
+    # which such a game went on until the final round was over (older games as they
+    # were recorded; no point can be scored in those extra turns)
+    last_turn_unplayable: bool = True
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -120,6 +126,8 @@ class Rules:
         out += [name.replace("_", " ") for name in _OPTION_FLAGS if getattr(self, name)]
         if not self.early_ends:
             out.append("no early end (the game goes on while points are out of reach)")
+        elif not self.last_turn_unplayable:
+            out.append("hanab.live's end rules before 14 February 2019")
         return out
 
     def describe(self) -> str:
@@ -133,4 +141,4 @@ class Rules:
 
 
 _OPTION_FLAGS = tuple(f.name for f in fields(Rules) if f.type == "bool"
-                      and f.name not in ("final_round", "early_ends"))
+                      and f.name not in ("final_round", "early_ends", "last_turn_unplayable"))

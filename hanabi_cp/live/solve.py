@@ -24,6 +24,7 @@ from ..method_registry import SolveOptions, Status
 from ..sat_backend import DEFAULT_SOLVER
 from ..status import Decision
 from .actions import Action
+from .older_games import under_today
 from .referee import Game, replay
 from .rules import Rules
 
@@ -302,6 +303,8 @@ def solve_position(start: Game, method: str = "auto",
     best final score, with ``options.maximize``); the certificate is the rest of the
     game, replayed from ``start`` before return."""
     options = options or SolveOptions()
+    # an older game's position: the same best score under today's end (older_games)
+    start = under_today(start)
     known = None if options.incumbent is None else \
         (incumbent_score(start, options.incumbent), tuple(options.incumbent))
     if method == "auto":

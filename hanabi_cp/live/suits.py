@@ -3,8 +3,8 @@ cards, and how many copies of each card the deck holds.
 
 The table below is ours: facts about hanab.live's suits (their names as
 hanab.live spells them, the letter it shows for each, and their rule properties),
-read from hanab.live's ``packages/game/src/json/suits.json`` at commit 06936aec and
-written here in our own form.  ``encodings/variants.md`` explains the properties.
+read from hanab.live's ``packages/game/src/json/suits.json`` at commit 8503cd84
+(August 2026) and written here in our own form.  ``encodings/variants.md`` explains the properties.
 
 >>> SUITS["Rainbow"].all_clue_colors, SUITS["Rainbow"].abbreviation
 (True, 'M')
@@ -100,7 +100,7 @@ SPECIAL_SUITS = (
     _suit("Cocoa Rainbow", "M", one_of_each=True, all_clue_colors=True, no_clue_ranks=True),
     _suit("Gray Pink", "I", one_of_each=True, no_clue_colors=True, all_clue_ranks=True),
     _suit("Dark Prism", "I", one_of_each=True, prism=True),
-    _suit("Dark Orange", "", ("Orange",), one_of_each=True, inverted=True),
+    _suit("Dark Orange", "O", ("Orange",), one_of_each=True, inverted=True),
 )
 
 # Suits that only the hand-picked families use.
@@ -110,17 +110,18 @@ _OTHER_SUITS = (
     _suit("Emerald", "", ("Green",)), _suit("Olive", "", ("Green",)),
     _suit("Berry", "", ("Blue",)), _suit("Navy", "", ("Blue",)), _suit("Sky", "", ("Blue",)),
     *(_suit(f"{shade} EA", "", ("Blue",)) for shade in ("Ice", "Aqua", "Sky", "Berry", "Navy", "Ocean")),
-    # Dual-colour suits: two colours touch them ("AD": the Ambiguous & Dual-Color Mix).
+    # Dual-colour suits: two colours touch them (pairs of alike ones in the Ambiguous &
+    # Dual-Color Mix: Peach and Tangerine, Magenta and Violet, Lime and Jungle).
     _suit("Tangerine", "", ("Red", "Yellow")), _suit("Violet", "", ("Red", "Blue")),
     _suit("Maroon", "", ("Red", "Black")), _suit("Jade", "", ("Yellow", "Blue")),
     _suit("Tan", "", ("Yellow", "Black")), _suit("Cobalt", "", ("Blue", "Black")),
     _suit("Lime", "", ("Yellow", "Green")), _suit("Cyan", "", ("Green", "Blue")),
     _suit("Indigo", "", ("Blue", "Purple")), _suit("Cardinal", "", ("Red", "Purple")),
-    _suit("Peach AD", "", ("Red", "Yellow")), _suit("Tangerine AD", "", ("Red", "Yellow")),
-    _suit("Orchid AD", "", ("Red", "Blue")), _suit("Violet AD", "", ("Red", "Blue")),
-    _suit("Lime AD", "", ("Yellow", "Blue")), _suit("Yellow D", "", ("Red", "Green")),
-    # Matryoshka suits: the k-th is touched by the first k colours.
-    *(_suit(f"{name} M", "", COLORS[:k]) for k, name in enumerate(("Yam", "Geas", "Beatnik", "Plum", "Taupe"), 2)),
+    _suit("Peach", "", ("Red", "Yellow")), _suit("Magenta", "", ("Red", "Blue")),
+    _suit("Jungle", "", ("Yellow", "Green")), _suit("Gold", "", ("Red", "Green")),
+    # Matryoshka suits: the k-th is touched by the first k colours (Ruby by Red alone).
+    _suit("Ruby", "", ("Red",)),
+    *(_suit(name, "", COLORS[:k]) for k, name in enumerate(("Yam", "Geas", "Beatnik", "Plum", "Taupe"), 2)),
 )
 
 SUITS: dict[str, Suit] = {s.name: s for s in BASIC_SUITS + SPECIAL_SUITS + _OTHER_SUITS}

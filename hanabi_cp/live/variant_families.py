@@ -4,7 +4,7 @@ hanab.live builds its list from families: "X (n Suits)" adds a special suit X to
 n-1 basic suits, "X & Y (n Suits)" two of them, "Rainbow-Ones & X (n Suits)"
 changes the 1s of every suit, "Critical Fours & X (n Suits)" a rule, and so on.
 The rules below say which members each family has; together they give hanab.live's
-list at commit 06936aec of its repository (2,393 variants, in its order).  Only the
+list at commit 8503cd84 of its repository (2,426 variants, in its order).  Only the
 Ambiguous, Dual-Color and Matryoshka families and the Mixes start from hand-picked
 suits, written here as short tables.
 
@@ -14,7 +14,7 @@ with 6; and a combination is left out when another variant already plays the sam
 
 >>> names = [v.name for v in generate()]
 >>> len(names), names[:3], names[-1]
-(2393, ['No Variant', '6 Suits', '4 Suits'], 'Sudoku & Dark Orange (5 Suits)')
+(2426, ['No Variant', '6 Suits', '4 Suits'], 'Sudoku & Dark Orange (5 Suits)')
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def _ambiguous() -> Iterator[Entry]:
 
 def _matryoshka() -> Iterator[Entry]:
     """Red, then suits touched by the first 2, 3, ... colours."""
-    dolls = _suits("Red", "Yam M", "Geas M", "Beatnik M", "Plum M", "Taupe M")
+    dolls = _suits("Ruby", "Yam", "Geas", "Beatnik", "Plum", "Taupe")
     yield from _family("Matryoshka", base=lambda n: dolls[:n])
 
 
@@ -178,14 +178,14 @@ _MIXES = {
     "Special Mix (6 Suits)": ("Black", "Rainbow", "Pink", "White", "Brown", "Null"),
     "Ambiguous Mix": ("Tomato", "Mahogany", "Sky", "Navy", "Black", "White"),
     "Dual-Color Mix": ("Tangerine", "Violet", "Jade", "Black", "Rainbow", "White"),
-    "Ambiguous & Dual-Color Mix": ("Peach AD", "Tangerine AD", "Orchid AD", "Violet AD", "Lime", "Emerald"),
+    "Ambiguous & Dual-Color Mix": ("Peach", "Tangerine", "Magenta", "Violet", "Lime", "Jungle"),
     "Candy Corn Mix (5 Suits)": ("Red", "Tangerine", "Yellow", "White", "Brown"),
     "Candy Corn Mix (6 Suits)": ("Red", "Tangerine", "Yellow", "White", "Brown", "Cocoa Rainbow"),
     "Holiday Mix (5 Suits)": ("Dark Pink", "Green", "White", "Sky", "Navy"),
     "Holiday Mix (6 Suits)": ("Light Pink", "Red", "Green", "White", "Sky", "Navy"),
     "Valentine Mix (5 Suits)": ("Red", "Pink", "White", "Light Pink", "Cocoa Rainbow"),
     "Valentine Mix (6 Suits)": ("Red", "Pink", "White", "Light Pink", "Cocoa Rainbow", "Null"),
-    "RGB Mix (6 Suits)": ("Red", "Yellow D", "Green", "Cyan", "Blue", "Violet"),
+    "RGB Mix (6 Suits)": ("Red", "Gold", "Green", "Cyan", "Blue", "Violet"),
 }
 
 
@@ -195,9 +195,10 @@ def _mixes() -> Iterator[Entry]:
 
 
 def _rule_families() -> Iterator[Entry]:
-    """Families of one rule; "Critical Fours (n Suits)" etc. ("Clue Starved" and
-    "Up or Down" only from 5 suits, "Throw It in a Hole" from 4)."""
+    """Families of one rule; "Critical Fours (n Suits)" etc. (Critical Fours, Scarce
+    Ones and Clue Starved only with 6 or 5 suits, a dark suit only with 6)."""
     yield from _family("Critical Fours", {"critical_rank": 4}, sizes=(6, 5), dark_from=6)
+    yield from _family("Scarce Ones", {"scarce_ones": True}, sizes=(6, 5), dark_from=6)
     yield from _family("Clue Starved", {"clue_starved": True}, sizes=(6, 5), specials=LIGHT_SUITS)
     yield from _family("Color Blind", {"color_clues_touch_nothing": True}, specials=())
     yield from _family("Number Blind", {"rank_clues_touch_nothing": True}, specials=())

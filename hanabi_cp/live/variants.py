@@ -67,8 +67,8 @@ class Variant:
 
     ``clue_colors`` is the list a colour clue's value indexes.  The ``special_*``
     rules apply to the cards of rank ``special_rank``; ``critical_rank`` has one
-    copy per suit; ``scarce_ones`` (a newer hanab.live rule, in no variant of this
-    catalogue) has two copies of each 1.
+    copy per suit; ``scarce_ones`` (the Scarce Ones family, hanab.live 2026) has two
+    copies of each 1.
 
     >>> from hanabi_cp.live.suits import SUITS
     >>> Variant.from_suits("Duo", (SUITS["Red"], SUITS["Rainbow"]), critical_rank=4)
@@ -158,6 +158,47 @@ class Variant:
     @property
     def deck_size(self) -> int:
         return sum(self.copies(i, rank) for i in range(len(self.suits)) for rank in self.ranks)
+
+    def card_name(self, rank: int, suit_index: int) -> str:
+        """A card in words: "Black 1", "Teal START", or by its numbers off the variant."""
+        if not 0 <= suit_index < len(self.suits):
+            return f"a card of suit index {suit_index}, rank {rank}"
+        return f"{self.suits[suit_index].name} {'START' if rank == START else rank}"
+
+    def misfit(self, cards: Iterable[tuple[int, int]]) -> tuple[int, str] | None:
+        """None if ``cards`` ((rank, suit index + 1) pairs in deck order, the shape of
+        :meth:`deck_cards`) are a deck this variant deals, in any order; else the
+        deck position of the first card out of place (-1 when a card is missing)
+        and what is wrong, in words.
+
+        >>> v = variant("Black (6 Suits)")
+        >>> v.misfit(v.deck_cards()) is None
+        True
+        >>> v.misfit([(1, 6), (2, 6), (1, 6)])
+        (2, 'card #2 is a second Black 1, but Black (6 Suits) deals 1')
+        >>> v.misfit(v.deck_cards()[1:])
+        (-1, 'the deck has 2 Red 1s, but Black (6 Suits) deals 3 (54 cards, not 55)')
+        """
+        seen: dict[tuple[int, int], int] = {}
+        count = 0
+        for i, (rank, color) in enumerate(cards):
+            count += 1
+            seen[(rank, color)] = k = seen.get((rank, color), 0) + 1
+            copies = self.copies(color - 1, rank) if 0 < color <= len(self.suits) else 0
+            if k > copies:
+                name = self.card_name(rank, color - 1)
+                if copies == 0:
+                    return i, f"card #{i} is {name}, which {self.name} does not deal"
+                return i, f"card #{i} is a {_ordinal(k)} {name}, but {self.name} deals {copies}"
+        for i in range(len(self.suits)):
+            for rank in self.ranks:
+                have, copies = seen.get((rank, i + 1), 0), self.copies(i, rank)
+                if have < copies:
+                    many = "no" if have == 0 else str(have)
+                    plural = "s" if have > 1 else ""
+                    return -1, (f"the deck has {many} {self.card_name(rank, i)}{plural}, but "
+                                f"{self.name} deals {copies} ({count} cards, not {self.deck_size})")
+        return None
 
     # ---- clues ---------------------------------------------------------------
 
@@ -250,6 +291,11 @@ class Variant:
             if s.inverted:
                 return f"the {s.name} suit (playing and discarding its cards are swapped)"
         return None
+
+
+def _ordinal(k: int) -> str:
+    words = ("first", "second", "third", "fourth", "fifth")
+    return words[k - 1] if k <= len(words) else f"{k}th"
 
 
 # ---- the catalogue ---------------------------------------------------------------

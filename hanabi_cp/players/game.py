@@ -24,6 +24,7 @@ from ..live.actions import Action, Kind
 from ..live.clue_rules import clue_rules
 from ..live.referee import Game, IllegalMove
 from ..live.rules import Rules
+from ..live.variants import Variant
 from ..model import Card, Deck
 from .strategy import Strategy, StrategyError, check_players, get_strategy
 from .view import NO_CLUES, CardClues, CheatView, ClueRecord, Turn, View, build_view
@@ -54,29 +55,87 @@ def play_game(deck: Deck, rules: Rules, strategy: str | type[Strategy],
     """Play one game of ``strategy`` on ``deck``; StrategyError on an illegal move."""
     cls = get_strategy(strategy) if isinstance(strategy, str) else strategy
     check_players(cls, rules.players)
-    check_clues(deck, rules)
+    check_clues(deck, rules, cls)
     return _Engine(deck, rules, cls, seed).run()
 
 
-def check_clues(deck: Deck, rules: Rules) -> None:
-    """The strategies read a color clue as naming one suit and touching exactly its
-    cards, and a rank clue likewise (No Variant's clues): refuse a variant whose
-    clues touch otherwise on this deck (rainbow, white, pink, ... suits; special
-    ranks; restricted clues), in one line."""
+def check_clues(deck: Deck, rules: Rules, cls: type[Strategy] | None = None) -> None:
+    """Refuse, in one line naming why, a variant whose clues the strategy ``cls``
+    cannot read on this deck.  A strategy that reads clues by what they touch in the
+    variant (``Strategy.reads_variant_clues``) learns from rainbow, pink, prism, ...
+    suits, but its hint code may need a clue of either type to any player: every card
+    must take one of each (not so with white, brown, null suits, mute or blind
+    variants).  The others read a color clue as naming one suit and touching exactly
+    its cards, and a rank clue likewise (No Variant's clues)."""
     if rules.variant is None:
         return
-    v = clue_rules(rules, deck)
-    colors, ranks = v.clue_values(True), v.clue_values(False)
-    plain = len(colors) >= deck.c and all(r in ranks for r in range(1, deck.n + 1)) and all(
-        v.touches(True, x, k, a) == (x == k) for k in range(deck.c) for a in range(1, deck.n + 1)
-        for x in colors) and all(
-        v.touches(False, r, k, a) == (r == a) for k in range(deck.c)
-        for a in range(1, deck.n + 1) for r in ranks)
-    if not plain:
+    if cls is not None and cls.reads_variant_clues:
+        why = _untouchable(rules, deck)
+        if why is not None:
+            raise InvalidParameter(
+                f"strategy {cls.name!r} may need to give a clue of either type to any "
+                f"player; in the variant {rules.variant.name!r} {why}, so it cannot play it")
+        return
+    why = _other_touch(rules.variant, deck)
+    if why is not None:
+        who = "the strategies read" if cls is None else f"strategy {cls.name!r} reads"
         raise InvalidParameter(
-            f"the strategies read clues as No Variant's (a color clue touches one suit, a "
+            f"{who} clues as No Variant's (a color clue touches one suit, a "
             f"rank clue one rank); in the variant {rules.variant.name!r} clues touch "
-            f"otherwise, so they cannot play it")
+            f"otherwise: {why}, so {'they' if cls is None else 'it'} cannot play it")
+
+
+def _untouchable(rules: Rules, deck: Deck) -> str | None:
+    """The first card of ``deck`` that no clue of some type touches, where a clue of
+    that type must touch a card, in words (None: every card takes both types)."""
+    v = clue_rules(rules, deck)
+    for is_color in (True, False):
+        word = "color" if is_color else "rank"
+        values = v.clue_values(is_color)
+        if not values:
+            return f"there is no {word} clue"
+        if rules.empty_clues or v.always_legal(is_color):
+            continue
+        for a, k in sorted(set(deck.cards), key=lambda card: (card[1], card[0])):
+            if not any(v.touches(is_color, x, k - 1, a) for x in values):
+                assert rules.variant is not None
+                return f"no {word} clue touches {rules.variant.card_name(a, k - 1)}"
+    return None
+
+
+def _other_touch(variant: Variant, deck: Deck) -> str | None:
+    """The first clue and card of ``deck`` where the variant's touch differs from
+    No Variant's, in words (None: none differs).
+
+    >>> from hanabi_cp.live.variants import variant
+    >>> from hanabi_cp.generators import variant_deck
+    >>> def why(name):
+    ...     v = variant(name)
+    ...     return _other_touch(v, variant_deck(1, v.deck_cards(), v.stack_size, len(v.suits)))
+    >>> why("Rainbow (5 Suits)"), why("White (5 Suits)"), why("Pink (6 Suits)")
+    ('every color clue touches Rainbow 1', 'no color clue touches White 1', 'every rank clue touches Pink 1')
+    >>> why("Ambiguous (6 Suits)"), why("Rainbow-Ones (5 Suits)"), why("Black (6 Suits)") is None
+    ('a Red clue touches Mahogany 1', 'every color clue touches Red 1', True)
+    """
+    v = clue_rules(Rules.for_players(2, variant=variant), deck)
+    colors, ranks = tuple(v.clue_values(True)), tuple(v.clue_values(False))
+    for k, a in sorted({(k - 1, a) for a, k in deck.cards}):
+        name = variant.card_name(a, k)
+        for is_color, values, own in ((True, colors, k), (False, ranks, a)):
+            word = "color" if is_color else "rank"
+            by = tuple(x for x in values if v.touches(is_color, x, k, a))
+            if by == ((own,) if own in values else ()) and by:
+                continue
+            if not by:
+                return f"no {word} clue touches {name}"
+            if len(by) == len(values) > 1:
+                return f"every {word} clue touches {name}"
+            other = next((x for x in by if x != own), None)
+            if other is not None:
+                clue = variant.clue_colors[other] if is_color else str(other)
+                return f"a {clue} clue touches {name}"
+            return f"no {word} clue names {name}'s own {word} alone"
+    return None
 
 
 class _Engine:

@@ -46,6 +46,9 @@ class Strategy:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     cheats: ClassVar[bool] = False        # True: act/observe get a CheatView
+    # True: the strategy reads a clue by what it touches in the variant (rainbow, pink,
+    # prism, ... suits); False: it reads clues as No Variant's (players.game.check_clues)
+    reads_variant_clues: ClassVar[bool] = False
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
 

@@ -16,7 +16,10 @@ Conventions (those of ``hanabi_cp.model`` and ``live.actions``):
   the end); ``others[p]`` the identities of those cards, ``None`` for ``me``;
 - ``piles[color - 1]`` is the top value played of that color (0: none);
 - a color clue's ``value`` is the suit index ``color - 1`` (hanab.live's), a rank
-  clue's the rank; ``ClueRecord.color`` / ``.rank`` give them 1-based.
+  clue's the rank; ``ClueRecord.color`` / ``.rank`` give them 1-based.  In a
+  hanab.live variant a color clue's value indexes the variant's clue colors
+  (``Variant.clue_colors``), and what a clue touches is the variant's
+  (``View.touches``, ``View.clue_value``).
 
 Clue information (``notes[order]``, a ``CardClues``) is kept for every card in a hand:
 the color and rank a clue positively named, and the colors and ranks clues said it
@@ -38,7 +41,10 @@ from ..model import Card
 
 @dataclass(frozen=True, slots=True)
 class CardClues:
-    """What the clues said about one card in a hand."""
+    """What the clues said about one card in a hand: ``color`` and ``not_colors`` are
+    clue color numbers (1-based), which name suits in No Variant only; ``allows``
+    reads them so (in a variant, a strategy narrows by what a clue touches:
+    ``knowledge.cards.CardSpace.clue_masks``)."""
 
     color: int | None = None                    # named by a color clue (1-based)
     rank: int | None = None                     # named by a rank clue
@@ -187,13 +193,33 @@ class View:
 
     def touches(self, player: int, kind: Kind, value: int) -> tuple[int, ...]:
         """The orders of ``player``'s cards a clue (kind, value) would touch (empty:
-        the clue is illegal).  ``player`` must not be me."""
+        the clue is illegal, but with empty clues or in a blind variant), by the
+        variant's rules.  ``player`` must not be me."""
         cards = self.others[player]
         if cards is None:
             raise ValueError("a player cannot clue themselves")
-        if kind is Kind.COLOR_CLUE:
-            return tuple(o for o, x in zip(self.hands[player], cards) if x.color == value + 1)
-        return tuple(o for o, x in zip(self.hands[player], cards) if x.value == value)
+        is_color = kind is Kind.COLOR_CLUE
+        return tuple(o for o, x in zip(self.hands[player], cards) if _touch(self, is_color, value, x))
+
+    def clue_value(self, player: int, is_color: bool, card: Card | None = None) -> int | None:
+        """A value for a clue of that type to ``player`` (a color index or a rank, as
+        in the Action) that touches ``card`` (one of their cards) if one does, else
+        one that touches some card of theirs; None if none does.
+
+        In No Variant a color clue names the card's suit, a rank clue its rank; in a
+        variant (rainbow, pink, prism, ... suits) the first value that touches it."""
+        cards = self.others[player]
+        if cards is None:
+            raise ValueError("a player cannot clue themselves")
+        v = self.rules.variant
+        values = (range(self.c) if is_color else range(1, self.n + 1)) if v is None \
+            else v.clue_values(is_color)
+        for pick in ([card] if card is not None else []) + list(cards):
+            for x in values:
+                if _touch(self, is_color, x, pick):
+                    return x
+        free = self.rules.empty_clues or (v is not None and v.always_legal(is_color))
+        return values[0] if free and len(values) else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,6 +231,13 @@ class CheatView(View):
     sees_own_cards: ClassVar[bool] = True
 
     own: tuple[Card, ...] = ()
+
+
+def _touch(view: View, is_color: bool, value: int, card: Card) -> bool:
+    v = view.rules.variant
+    if v is None:
+        return card.color == value + 1 if is_color else card.value == value
+    return v.touches(is_color, value, card.color - 1, card.value)
 
 
 _new = object.__new__

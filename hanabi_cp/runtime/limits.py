@@ -15,6 +15,8 @@ resource guards" lists them with their messages.
 
 from __future__ import annotations
 
+import re
+
 from ..errors import LimitError
 
 # n * c (and n, c alone): a 1-card deck saying n = 10^8 once took 12 GB, in the
@@ -104,6 +106,44 @@ def echo(token: str, limit: int = ECHO_CHARS) -> str:
     if len(token) <= limit:
         return repr(token)
     return f"{token[:limit]!r}... ({len(token):,} characters)"
+
+
+def ascii_int(token: str) -> int | None:
+    """``token`` as an integer if it is ASCII digits with an optional sign and at
+    most MAX_DIGITS significant digits, else None.  Not ``int()`` alone: it takes
+    '\u0661' (Arabic-Indic one), '1_0' and spaces; nor ``str.isdigit``: it takes '\u00b2'.
+
+    >>> ascii_int("-12"), ascii_int("\u00b2"), ascii_int("1_0"), ascii_int("9" * 19)
+    (-12, None, None, None)
+    """
+    body = token[1:] if token[:1] in "+-" else token
+    if not (body and body.isascii() and body.isdigit()) or too_many_digits(body):
+        return None
+    return int(token)
+
+
+# A quoted run in a message: a quote after no word character (so not the apostrophe
+# of "hanab.live's"), more than ECHO_CHARS characters without that quote or a line
+# break, and its closing quote before no word character.
+_QUOTED = re.compile(r"""(?<!\w)(['"])((?:(?!\1)[^\n]){""" + str(ECHO_CHARS + 1)
+                     + r""",})\1(?!\w)""")
+
+
+def cut_quoted(message: str) -> str:
+    """``message`` with every quoted run longer than ECHO_CHARS cut as :func:`echo`
+    cuts a token.  The CLI prints every error line through this, so user text quoted
+    anywhere (a variant name, an option key, a --method value) stays one short line.
+
+    >>> cut_quoted("variant '" + "x" * 100 + "'; choose A") == (
+    ...     "variant '" + "x" * 60 + "'... (100 characters); choose A")
+    True
+    >>> cut_quoted("hanab.live's options, found 'k'")
+    "hanab.live's options, found 'k'"
+    """
+    def cut(m: re.Match) -> str:
+        q, body = m.group(1), m.group(2)
+        return f"{q}{body[:ECHO_CHARS]}{q}... ({len(body):,} characters)"
+    return _QUOTED.sub(cut, message)
 
 
 def too_many_digits(token: str) -> bool:

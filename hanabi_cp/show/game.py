@@ -127,7 +127,8 @@ def explanation(view: GameView, drop: Drop) -> list[str]:
     lines = []
     who = view.names[row.player] if row.player is not None else "the player"
     if row.seen != "tempo" and row.knew is not None:
-        lines.append(f"{who} could know the card was one of: {', '.join(row.knew) or 'nothing'}")
+        lines.append(f"{who} knew the card was {row.knew[0]}" if len(row.knew) == 1 else
+                     f"{who} could know the card was one of: {', '.join(row.knew) or 'nothing'}")
     if row.seen is not None:
         lines.append(seen_words(row.seen, row.action is not None
                                 and row.action.kind is Kind.PLAY))

@@ -180,13 +180,14 @@ def _drop_list(fig: Figure, view: GameView, columns: int, y0: float) -> None:
         fig.text(x0, y0, "no action lowered the best score", fontsize=8, va="top",
                  color="#444444")
         return
-    fig.text(x0, y0, "lost points:", fontsize=8, va="top", fontweight="bold")
+    fig.text(x0, y0, "lost points:  (visible or hidden: could the player see it from the clues "
+             "and the table; tempo: a turn lost)", fontsize=8, va="top", fontweight="bold")
     per = math.ceil(len(drops) / columns)
     col_w = (w - LEFT - RIGHT) / columns
     for i, d in enumerate(drops):
         col, line = divmod(i, per)
         row = view.post.rows[d.position]
         text = f"{label(view, d)}{', the last copy' if 'the last copy' in row.text else ''}: " \
-               f"{d.before} \u2192 {d.after}"
+               f"{d.before} \u2192 {d.after}" + (f" ({row.seen})" if row.seen else "")
         fig.text(x0 + col * col_w / w, y0 - LINE_H * (line + 1) / h, f"{i + 1:>2}  {text}",
                  fontsize=7.5, va="top", ha="left")

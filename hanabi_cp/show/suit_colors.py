@@ -27,9 +27,9 @@ BASE = {
     "Olive": "#7d7d1a", "Berry": "#3f51b5", "Navy": "#1a2a6c", "Sky": "#5ab4f0",
     "Ice EA": "#a7d8f0", "Aqua EA": "#4fc3c8", "Sky EA": "#5ab4f0", "Berry EA": "#3f51b5",
     "Navy EA": "#1a2a6c", "Ocean EA": "#0d5c8c",
-    # the dual-colour suits of the ambiguous mix come in pairs of the same two colours
-    "Peach AD": "#ffb38a", "Tangerine AD": "#f28500", "Orchid AD": "#da70d6",
-    "Violet AD": "#7e3fbf", "Lime AD": "#9ccc3c",
+    # the ambiguous mix pairs dual-colour suits of the same two colours: one of each
+    # pair (the other a gradient) gets a tone of its own
+    "Peach": "#ffb38a", "Magenta": "#da70d6", "Jungle": "#2e6b1f",
 }
 RAINBOW = ("#d32f2f", "#f2c200", "#2e9d3a", "#1e6fd0", "#7b3fb8")
 DARKER = 0.45                    # "Dark" suits: mixed this far towards black

@@ -24,7 +24,6 @@ the bound wins (the agent's own loss), and the mean regret (best minus score).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -34,7 +33,7 @@ from ..runtime.executors import SERIAL, Execution, run_tasks
 from ..live.postmortem import first_loss
 from ..players.bound import Bound, deck_bound
 from .common import ResultsCSV
-from .strategies import bound_stats, deck_tokens, percent, strategy_stats
+from .strategies import deck_tokens
 
 STUDY = "hle"
 FIELDS = ["game", "seed", "players", "agent", "hle_score", "score", "piles", "strikes",
@@ -123,31 +122,7 @@ def _deck_rows(task: _Task) -> list[dict]:
 
 
 def summary(rows: list[dict]) -> str:
-    """The table, as Markdown (README shows it as is)."""
-    lines = ["| players | agent | games | mean (HLE's score) | fireworks built | perfect % "
-             "| imperfect | unavoidable | own | on unknown decks | mean regret "
-             "| median turn lost |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for p in sorted({int(r["players"]) for r in rows}):
-        mine = [r for r in rows if int(r["players"]) == p]
-        for agent in sorted({r["agent"] for r in mine}):
-            rs = [{**r, "strategy": agent, "score": r["hle_score"]} for r in mine
-                  if r["agent"] == agent]
-            s = strategy_stats(rs)
-            piles = sum(int(r["piles"]) for r in rs) / len(rs)
-            regret = "-" if math.isnan(s["regret"]) else f"{s['regret']:.2f}"
-            when = "-" if s["lost_turn"] is None else str(s["lost_turn"])
-            lines.append(f"| {p} | {agent} | {s['games']} | {s['mean']:.2f} | {piles:.2f} | "
-                         f"{100 * s['perfect'] / s['games']:.1f} | {s['imperfect']} | "
-                         f"{percent(s['unavoidable'], s['imperfect'])} | "
-                         f"{percent(s['own'], s['imperfect'])} | {s['unknown']} | {regret} | "
-                         f"{when} |")
-        b = bound_stats(mine)
-        if b["decks"]:
-            lines.append(
-                f"| {p} | **bound** (open hands, exact; 95 % CI) | {b['decks']} decks | "
-                f"{b['mean']:.3f} [{b['mean_lo']:.3f}, {b['mean_hi']:.3f}] | | "
-                f"{100 * b['winnable'] / max(1, b['decided']):.2f} "
-                f"[{100 * b['win_lo']:.2f}, {100 * b['win_hi']:.2f}] | "
-                f"{b['decided'] - b['winnable']} lost | | | {b['unknown']} unknown | 0 | |")
-    return "\n".join(lines)
+    """The table, as Markdown (README shows it as is): ``loss_table.summary`` per
+    player count and agent, with HLE's score (0 for a game that lost its last life)."""
+    from .loss_table import summary as table
+    return table([{**r, "group": r["agent"], "score": r["hle_score"]} for r in rows])

@@ -52,7 +52,11 @@ TARGET = 25          # No Variant's maximum; a variant's rows use its own (targe
 
 
 def target_of(rows: Sequence[dict]) -> int:
-    """The maximum score of the rows' variant (a table groups one variant's rows)."""
+    """The maximum score of the rows' variant (a table groups one variant's rows), or
+    their own ``target`` when every row gives the same one (games on any deck)."""
+    targets = {str(r.get("target") or "") for r in rows}
+    if len(targets) == 1 and "" not in targets:
+        return int(targets.pop())
     names = {r.get("variant") or NO_VARIANT for r in rows}
     if len(names) != 1 or NO_VARIANT in names:
         return TARGET

@@ -17,6 +17,7 @@ from .information import EARLY_DISCARDS, need_clue_tokens
 
 class Cheat(Strategy):
     name = "cheat"
+    reads_variant_clues = True
     summary = "sees its own cards; the information strategy's action rule"
     cheats = True
 
@@ -39,7 +40,12 @@ class Cheat(Strategy):
         if (view.clues is None or view.clues > 0) and listeners:
             cards = view.others[listeners[0]]
             assert cards is not None
-            return Action.rank_clue(listeners[0], cards[0].value)
+            rank = view.clue_value(listeners[0], False, cards[0])
+            if rank is not None:
+                return Action.rank_clue(listeners[0], rank)
+            color = view.clue_value(listeners[0], True, cards[0])
+            assert color is not None, "check_clues: every card takes a clue of either type"
+            return Action.color_clue(listeners[0], color)
         slot = self._discard_slot(view, own, played)
         # no discard at the maximum and nobody to clue: only after the last draw
         # with one-card hands

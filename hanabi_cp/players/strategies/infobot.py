@@ -77,6 +77,7 @@ class _Chances:
 
 class Infobot(Strategy):
     name = "infobot"
+    reads_variant_clues = True
     summary = "generalized hat guessing: k hints per player, prioritized questions, answers summed mod sum(k)"
 
     def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
@@ -134,7 +135,9 @@ class Infobot(Strategy):
         assert cards is not None
         x = cards[c.hint_slot(receiver)]
         options: list[tuple[bool, int]] = []          # (is_color, color or rank)
-        if kind == 0:
+        if c.space.clue_masks:
+            options = _variant_options(c.space, cards, x, kind, k)
+        elif kind == 0:
             options = [(False, x.value)]
         elif kind == 1:
             options = [(True, x.color)]
@@ -158,12 +161,12 @@ class Infobot(Strategy):
         """How much a clue narrows the receiver's tables (weighted), doubled per card
         it identifies or shows dead (hanabi.rs's measure)."""
         space, dead, weights = c.space, c.board.dead, c.weights
-        mask = space.color_masks[value] if is_color else space.rank_masks[value]
+        mask = space.clue_mask(is_color, value)
         goodness = 1.0
         for t, x in zip(c.tables[receiver], cards):
             if t & ~dead == 0 or not t & (t - 1):
                 continue
-            hit = (x.color if is_color else x.value) == value
+            hit = bool(mask >> space.kind(x.value, x.color) & 1)
             narrowed = t & mask if hit else t & ~mask
             bonus = 2 if not narrowed & (narrowed - 1) or narrowed & ~dead == 0 else 1
             goodness *= bonus * weights.sum(t) / weights.sum(narrowed)
@@ -274,3 +277,22 @@ class Infobot(Strategy):
             c = c.after_removal(mover, turn.slot, kind, bool(turn.success), turn.drawn is not None)
         self.common = c
 
+
+def _variant_options(space: CardSpace, cards: tuple[Card, ...], x: Card, kind: int,
+                     k: int) -> list[tuple[bool, int]]:
+    """The clues (is_color, color number or rank) that carry hint ``kind`` about the
+    hint card ``x`` where clues touch as a hanab.live variant says: 0 a rank clue
+    that touches it, 1 a color clue that does, 2 (with 3 hints) any clue that misses
+    it, 2 and 3 (with 4) a rank or a color clue that misses it; each touches some
+    card (``Common.hint_room`` made sure one exists)."""
+    colors, ranks = space.clue_masks
+    kinds = [space.kind(y.value, y.color) for y in cards]
+    a = space.kind(x.value, x.color)
+    out = []
+    for is_color, masks in ((True, colors), (False, ranks)):
+        if kind < 2 and is_color != (kind == 1) or k == 4 and kind >= 2 and is_color != (kind == 3):
+            continue
+        for value, m in enumerate(masks):
+            if m and any(m >> b & 1 for b in kinds) and bool(m >> a & 1) == (kind < 2):
+                out.append((is_color, value))
+    return out

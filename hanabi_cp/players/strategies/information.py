@@ -20,6 +20,7 @@ from ...knowledge.cards import CardSpace
 from ...knowledge.possibilities import Public
 from ...live.actions import Action, Kind
 from ...live.rules import Rules
+from ...live.variants import Variant
 from ...model import Card
 from ..strategy import Strategy
 from ..view import Turn, View
@@ -29,8 +30,22 @@ EARLY_DISCARDS = 5
 
 
 @lru_cache(maxsize=64)
-def _space(n: int, c: int, copies: tuple[tuple[int, int, int], ...]) -> CardSpace:
-    return CardSpace.of_copies(n, c, {(v, k): x for v, k, x in copies})
+def _space(n: int, c: int, copies: tuple[tuple[int, int, int], ...], variant: Variant | None) -> CardSpace:
+    space = CardSpace.of_copies(n, c, {(v, k): x for v, k, x in copies})
+    if variant is None:
+        return space
+    return CardSpace(c, n, space.copies, _clue_masks(variant, n, c))
+
+
+def _clue_masks(variant: Variant, n: int, c: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The kinds each of the variant's clues touches (``CardSpace.clue_masks``)."""
+    def mask(is_color: bool, value: int) -> int:
+        return sum(1 << ((r - 1) * c + k) for r in range(1, n + 1) for k in range(c)
+                   if variant.touches(is_color, value, k, r))
+    colors = (0,) + tuple(mask(True, x) for x in variant.clue_values(True))
+    top = max(variant.clue_values(False), default=0)
+    ranks = tuple(mask(False, r) if r in variant.clue_values(False) else 0 for r in range(top + 1))
+    return colors, ranks
 
 
 def need_clue_tokens(rules: Rules, name: str) -> None:
@@ -42,7 +57,8 @@ def need_clue_tokens(rules: Rules, name: str) -> None:
 
 def space_of(view: View) -> CardSpace:
     """The deck's kinds (one shared object per composition)."""
-    return _space(view.n, view.c, tuple(sorted((x.value, x.color, k) for x, k in view.copies.items())))
+    return _space(view.n, view.c, tuple(sorted((x.value, x.color, k) for x, k in view.copies.items())),
+                  view.rules.variant)
 
 
 def hand_sizes(view: View, turn: Turn | None = None) -> tuple[int, ...]:
@@ -99,6 +115,7 @@ def _hint_code(giver: int, holding: tuple[bool, ...]) -> HintCode:
 
 class Information(Strategy):
     name = "information"
+    reads_variant_clues = True
     summary = "hints are hat-guessing codes for hint sets of each player's likeliest playable card"
 
     def __init__(self, me: int, rules: Rules, seed: int = 0) -> None:
@@ -133,14 +150,16 @@ class Information(Strategy):
         assert cards is not None
         # Which color or rank carries no code: name one the table has not pinned
         # down (the last such card's), as the paper's simulator does.
-        masks = pub.space.color_masks if is_color else pub.space.rank_masks
+        space = pub.space
+        masks = (space.clue_masks[0 if is_color else 1] if space.clue_masks
+                 else space.color_masks if is_color else space.rank_masks)
         pick = cards[0]
         for t, x in zip(pub.tables[receiver], cards):
-            if not any(t & ~mask == 0 for mask in masks[1:]):
+            if not any(t & ~mask == 0 for mask in masks[1:] if mask):
                 pick = x
-        if is_color:
-            return Action.color_clue(receiver, pick.color - 1)
-        return Action.rank_clue(receiver, pick.value)
+        value = view.clue_value(receiver, is_color, pick)
+        assert value is not None, "check_clues: every card takes a clue of either type"
+        return Action.color_clue(receiver, value) if is_color else Action.rank_clue(receiver, value)
 
     # ---- moves --------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ def recommend(view: View, cards: tuple[Card, ...], k: int) -> int:
 
 class Recommendation(Strategy):
     name = "recommendation"
+    reads_variant_clues = True
     summary = "clues as hat-guessing codes that recommend a play or a discard to each player"
 
     def __init__(self, me, rules, seed=0):
@@ -111,10 +112,9 @@ class Recommendation(Strategy):
             target = holders[0]
             cards = view.others[target]
         assert cards
-        first = cards[0]
-        if color:
-            return Action.color_clue(target, first.color - 1)
-        return Action.rank_clue(target, first.value)
+        value = view.clue_value(target, color, cards[0])
+        assert value is not None, "check_clues: every card takes a clue of either type"
+        return Action.color_clue(target, value) if color else Action.rank_clue(target, value)
 
 
 def plays_since_clue(view: View) -> int:

@@ -19,6 +19,7 @@ import os
 from hanabi_cp.generators import standard_deck, variant_deck
 from hanabi_cp.live.actions import Action, Kind
 from hanabi_cp.live.hint import _choose, greedy_game
+from hanabi_cp.live.older_games import as_recorded
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.replay_io import options_json
 from hanabi_cp.live.rules import Rules
@@ -68,6 +69,22 @@ def games():
     yield "terminated_3p", export(1005, deck, rules, actions + [Action(Kind.END_GAME, 1, 4)])
     yield "ended_by_vote_3p", export(1006, deck, rules,
                                      actions + [Action(Kind.END_GAME_BY_VOTE, -1, 10)])
+    yield "no_variant_4p_before_2019", before_2019()
+
+    v = variant("Scarce Ones & Black (6 Suits)")       # hanab.live, March 2026
+    deck = variant_deck(108, v.deck_cards(), 5, 6)
+    rules = Rules.for_players(4, variant=v)
+    yield "scarce_ones_and_black_4p", export(1008, deck, rules,
+                                             play_game(deck, rules, "information", 8).actions)
+
+
+def before_2019() -> dict:
+    """A game played as hanab.live played before 14 February 2019: in the final round
+    the players went on after no card still needed could be played (today's rules end
+    it after action #58; hanab.live kept the game, score 22, as recorded)."""
+    deck = standard_deck(13)
+    older = Rules.for_players(4, last_turn_unplayable=False)
+    return export(1007, deck, older, play_game(deck, older, "recommendation", 1).actions)
 
 
 def with_options(deck, rules) -> list[Action]:
@@ -97,7 +114,7 @@ def main() -> None:
             fh.write("\n")
         from hanabi_cp.live.replay_io import read_replay
         game = read_replay(path)
-        rules = game.options.rules(game.players)
+        rules = as_recorded(game.deck, game.options.rules(game.players), game.actions).rules
         rep = replay(game.deck, rules, game.actions)
         assert rep.legal and rep.complete, (name, rep.error)
         expected[name] = {"score": rep.score, "end_condition": int(rep.condition),
