@@ -9,7 +9,8 @@ score.  Each question is asked of both portfolios in turn in this one process
 (``race.ENABLED`` off, then on), with the same ``--time-limit``; the load
 average (``os.getloadavg``) is printed beside each pair, since the race needs a
 second core (without an idle one, ``auto`` stays sequential unless
-``--busy-too``).  Per question: the answer (and the method that gave it) and
+``--busy-too``).  Per question: the answer (and the method that gave it; for
+the race, how many lanes ran beside the search: 0 when it stayed sequential) and
 wall time of each, and the ratio sequential / race (above 1: the race is
 faster; an UNKNOWN counts its full time).  Totals at the end: decided by each,
 and the ratio of the summed times.
@@ -64,7 +65,8 @@ def ask(start, maximize: bool, limit: float, racing: bool) -> tuple[str, float, 
     out = solve_position(start, "auto", SolveOptions(time_limit=limit, maximize=maximize))
     took = time.perf_counter() - t
     answer = out.status.value + (f" {out.score}" if out.score is not None else "")
-    return answer, took, out.method
+    lanes = out.stats.get("lanes", 0)
+    return answer, took, out.method + (f", {lanes} lane{'s' * (lanes != 1)}" if racing else "")
 
 
 def load() -> str:

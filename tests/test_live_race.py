@@ -136,6 +136,7 @@ def test_the_search_answering_first_stops_the_lanes(eager, monkeypatch):
     t = time.monotonic()
     out = solve_position(g, "auto", SolveOptions(time_limit=20))
     assert out.status is Status.WINNABLE and out.method == "search" and out.verified
+    assert out.stats["lanes"] == 1
     assert time.monotonic() - t < race.STOP_SECONDS + 1.0
     # the lane sleeping in its stage was ended (the fixture looks)
 
@@ -319,7 +320,7 @@ def test_on_a_busy_machine_the_portfolio_stays_sequential(monkeypatch):
     before = children()
     out = solve_position(Game.start(standard_deck(1), Rules.for_players(3)), "auto",
                          SolveOptions(time_limit=4))
-    assert out.status is Status.UNKNOWN and children() <= before
+    assert out.status is Status.UNKNOWN and children() <= before and "lanes" not in out.stats
     assert asked[1] == ("stopped after", 1.0)       # a quarter of 4 s
     assert [a[:2] for a in asked[2:]] == [("sat", "cadical195"), ("sat", "glucose4"),
                                           ("cpsat", "cadical195")]

@@ -85,7 +85,7 @@ MIN_LANE_SECONDS = 1.0
 # The lanes' deadline is this much before the command's: time to send their best game.
 MARGIN = 0.2
 # After the deadline, how long to wait for a lane's last word before ending it.
-GRACE = 0.3
+GRACE = 0.1
 # How long to wait for a stopped lane before SIGKILL.
 STOP_SECONDS = 1.0
 POLL_SECONDS = 0.2          # waits are sliced: a signal handler runs promptly
@@ -138,16 +138,17 @@ def race(start: Game, options: SolveOptions, steps: list[Stage], weights: list[f
         finally:
             WATCH.reset(token)
         if out.status is not Status.UNKNOWN:
-            return out
+            return crew.counted(out)
         tally.add(out, first.name)
         if crew.answer is None:
             if not crew.started and not crew.busy and clock.remaining() > MIN_LANE_SECONDS:
                 crew.known = tally.known    # the search stopped early (memory short)
                 crew.launch()
             if crew.failed or crew.busy:
-                return run_stages(start, options, rest, weights[1:], clock, tally, None)
+                return crew.counted(run_stages(start, options, rest, weights[1:], clock,
+                                               tally, None))
             crew.wait()
-        return crew.result(tally, start.deck.target)
+        return crew.counted(crew.result(tally, start.deck.target))
     finally:
         crew.stop()
 
@@ -177,6 +178,7 @@ class Crew:
     started: bool = False
     failed: bool = False            # the lanes could not be started
     busy: bool = False              # no core idle: sequential (MIN_IDLE_CORES)
+    launched: int = 0               # lanes started
     answer: LiveOutcome | None = None
 
     def poll(self, found: Found | None) -> bool:
@@ -226,6 +228,7 @@ class Crew:
                     process.start()
                 theirs.close()
                 self.lanes.append(Lane(plan, process, ours))
+                self.launched += 1
         except OSError:         # no more processes: the stages run here after the search
             self.failed = True
             self.stop()
@@ -279,9 +282,15 @@ class Crew:
                 from ..errors import SolverBug
                 raise SolverBug(f"{out.method} said the best score is {out.score}, but a game "
                                 f"scoring {tally.known[0]} was found")
-            out.stats = {**out.stats, "lanes": len(self.lanes)}
             return out
         return tally.outcome(target)
+
+    def counted(self, out: LiveOutcome) -> LiveOutcome:
+        """``out`` with ``stats["lanes"]``, how many lanes raced beside the search,
+        if any did (an answer without the key: no race, the sequential portfolio)."""
+        if self.launched:
+            out.stats = {**out.stats, "lanes": self.launched}
+        return out
 
     def stop(self) -> None:
         """End every lane still running and wait for it (no process outlives the race)."""
