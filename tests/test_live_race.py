@@ -325,3 +325,16 @@ def test_on_a_busy_machine_the_portfolio_stays_sequential(monkeypatch):
     assert [a[:2] for a in asked[2:]] == [("sat", "cadical195"), ("sat", "glucose4"),
                                           ("cpsat", "cadical195")]
     assert asked[2][2] == pytest.approx(3.0 * 6 / 9, abs=0.2)
+
+
+def test_a_deal_decided_at_once_starts_no_process(monkeypatch):
+    """Most deals take under a millisecond: the race never starts for them."""
+    monkeypatch.setattr(race, "cores", lambda: 2)
+    monkeypatch.setattr(race, "MIN_IDLE_CORES", 0.0)
+    started = []
+    monkeypatch.setattr(race.Crew, "launch", lambda self: started.append(self))
+    for seed in range(1, 6):
+        out = solve_position(Game.start(standard_deck(seed), Rules.for_players(4)), "auto",
+                             SolveOptions(time_limit=10))
+        assert out.status is Status.WINNABLE and "lanes" not in out.stats
+    assert started == []
