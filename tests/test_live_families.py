@@ -21,6 +21,8 @@ from hanabi_cp.live.variants import Variant, all_variants, derive_clue_colors, v
 from hanabi_cp.model import Deck
 from hanabi_cp.method_registry import SolveOptions, Status
 
+from test_live_positions import check
+
 
 
 def _flag(field: str) -> tuple:
@@ -130,24 +132,6 @@ def biting(family: str, seed: int = 4500, most: int = BITING, scan: int = 5000) 
             if len(out) == most:
                 break
     return out
-
-
-def check(name: str, sample: list) -> int:
-    method, compared = live_methods()[name], 0
-    for g, best in sample:
-        if method.refuses(g) is not None:
-            continue
-        compared += 1
-        for maximize in (False, True):
-            got = solve_position(g, name, SolveOptions(maximize=maximize))
-            where = (str(g.deck), g.rules, g.turn, maximize)
-            assert got.status is best.status, where
-            assert got.score == (best.score if maximize else None), where
-            if got.actions is not None:
-                rep = replay(g.deck, g.rules, got.actions, g)
-                assert got.verified and rep.legal and rep.complete, where
-                assert rep.score == (got.score if maximize else rep.score), where
-    return compared
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

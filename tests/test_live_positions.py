@@ -83,6 +83,7 @@ def check(name: str, sample: list) -> int:
             if got.actions is not None:
                 rep = replay(g.deck, g.rules, got.actions, g)
                 assert got.verified and rep.legal and rep.complete, where
+                assert rep.score == (got.score if maximize else rep.score), where
     return compared
 
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
 from hanabi_cp.formats.deck_text import parse_deck_text
+from hanabi_cp.live import race
 from hanabi_cp.live.referee import replay
 from hanabi_cp.live.replay_io import read_replay
 from hanabi_cp.live.rules import Rules
@@ -193,6 +194,7 @@ def test_the_bound_shares_its_time_among_the_methods(monkeypatch):
         return LiveOutcome(Status.UNKNOWN, [], 18 + len(asked), method=m.name)
 
     monkeypatch.setattr(live_solve, "_run", undecided)
+    monkeypatch.setattr(race, "ENABLED", False)   # the sequential portfolio
     b = deck_bound(seeded_deck(1), Rules.for_players(5), 10.0)
     names = [a[0] for a in asked]
     assert names[0] == "search" and {"sat", "cpsat"} <= set(names)

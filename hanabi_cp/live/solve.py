@@ -192,34 +192,88 @@ def _first_answer(start: Game, options: SolveOptions, clock: Deadline,
     methods = candidates(start, options.maximize)
     if not clock.bounded or len(methods) == 1:
         return _run(methods[0], start, replace(options, deadline=clock))
-    total = clock.remaining()
-    best: LiveOutcome | None = None
-    bound: tuple[int, str] | None = None       # the lowest upper bound, by which stage
     steps = stages(methods, options)
     weights = _weights(steps, options)
-    # ``known``: the best complete game so far, the caller's, then the stages'
+    from . import race      # its own module: processes, imported only here
+    if race.can_race(steps, options, clock):
+        return race.race(start, options, steps, weights, clock, known)
+    return run_stages(start, options, steps, weights, clock, Tally(known), FIRST_SHARE)
+
+
+@dataclass
+class Tally:
+    """What the undecided stages have shown so far: the best complete game (``known``,
+    the caller's or a stage's: each later stage starts from it with maximize), the
+    stage outcome with the best score (``best``) and the lowest upper bound, with
+    the stage that showed it (``bound``)."""
+
+    known: Known | None = None
+    best: LiveOutcome | None = None
+    bound: tuple[int, str] | None = None
+
+    def add(self, out: LiveOutcome, by: str) -> None:
+        """An UNKNOWN outcome of the stage of method ``by``."""
+        if out.score is not None and out.actions and (self.known is None
+                                                      or out.score > self.known[0]):
+            self.known = (out.score, tuple(out.actions))
+        if self.best is None or (out.score is not None
+                                 and (self.best.score is None or out.score > self.best.score)):
+            self.best = out
+        if "upper_bound" in out.stats and (self.bound is None
+                                           or out.stats["upper_bound"] < self.bound[0]):
+            self.bound = (out.stats["upper_bound"], by)
+
+    def outcome(self, target: int) -> LiveOutcome:
+        """The answer of the stages together: the best game found and the lowest bound
+        (``_with_bound``), decided when they meet (``met``), else UNKNOWN."""
+        assert self.best is not None
+        return self.met(target) or _with_bound(self.best, self.bound, target)
+
+    def met(self, target: int) -> LiveOutcome | None:
+        """The best score, decided when one stage's game (replayed by the referee)
+        reaches another's upper bound (a proof: the search's bound, CP-SAT's), else
+        None.  Each stage alone may have run out of time: the search proving the
+        bound without finding the game, SAT finding it and then asking in vain for
+        one card more."""
+        best, bound = self.best, self.bound
+        if best is None or best.score is None or bound is None or best.score < bound[0]:
+            return None
+        out = _with_bound(best, bound, target)     # a game above a bound: SolverBug
+        return replace(out, status=Status.WINNABLE if best.score == target else Status.UNWINNABLE,
+                       reason=f"{bound[1]}: no complete game scores more than {bound[0]} of "
+                              f"{target}; {best.method} found a game scoring {best.score}",
+                       stats={**out.stats, "upper_bound": bound[0], "bound_by": bound[1]})
+
+
+def run_stages(start: Game, options: SolveOptions, steps: list[tuple[LiveMethod, str]],
+               weights: list[float], clock: Deadline, tally: Tally,
+               first_share: float | None,
+               report: Callable[[Tally], None] | None = None) -> LiveOutcome:
+    """The stages in turn while undecided, each with its share of the time left
+    (see ``_portfolio``; ``first_share`` None: the first by weight too), each
+    undecided outcome added to ``tally`` (then ``report``-ed): the first decided
+    outcome, else the tally's UNKNOWN one."""
+    total = clock.remaining()
     for i, (m, solver) in enumerate(steps):
         left = clock.remaining()
-        if left <= 0 and best is not None:
+        if left <= 0 and tally.best is not None:
             break
         # after the first, each stage's part of what is left by weight: the last all of it
-        share = max(min(left, total * FIRST_SHARE) if i == 0
+        share = max(min(left, total * first_share) if i == 0 and first_share is not None
                     else left * weights[i] / sum(weights[i:]), 0.0)
         # with maximize, the stage starts from the best game so far
         out = _run(m, start, replace(options, solver=solver, time_limit=share,
                                      deadline=Deadline.after(share),
-                                     incumbent=known[1] if known else None))
+                                     incumbent=tally.known[1] if tally.known else None))
         if out.status is not Status.UNKNOWN:
             return out
-        if out.score is not None and out.actions and (known is None or out.score > known[0]):
-            known = (out.score, tuple(out.actions))
-        if best is None or (out.score is not None
-                            and (best.score is None or out.score > best.score)):
-            best = out
-        if "upper_bound" in out.stats and (bound is None or out.stats["upper_bound"] < bound[0]):
-            bound = (out.stats["upper_bound"], m.name)
-    assert best is not None
-    return _with_bound(best, bound, start.deck.target)
+        tally.add(out, m.name)
+        if report is not None:
+            report(tally)
+        met = tally.met(start.deck.target)
+        if met is not None:
+            return met
+    return tally.outcome(start.deck.target)
 
 
 def _with_bound(best: LiveOutcome, bound: tuple[int, str] | None, target: int) -> LiveOutcome:

@@ -39,6 +39,7 @@ import gc
 import sys
 import time
 from bisect import bisect_left
+from collections.abc import Callable
 
 from ...runtime import memory
 from ...runtime.compiled import load
@@ -47,6 +48,7 @@ from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
+from ..race import WATCH
 from ..referee import Game, some_clue, typed_clues
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -140,6 +142,10 @@ class LiveSearch:
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
         self.deck, self.rules, self.deadline = deck, rules, deadline
+        # ``auto`` racing the encodings beside the search (``live.race``): called with
+        # the best game found so far, True when they answered (``check``)
+        self.watch: Callable[[tuple[list[Action], int] | None], bool] | None = None
+        self.found: tuple[list[Action], int] | None = None
         self.check_every = max(1, min(CHECK_EVERY, CHECK_CARDS // max(1, N)))
         self.n, self.c, self.N, self.p, self.H = n, c, N, rules.players, rules.hand_size
         self.target = n * c
@@ -734,6 +740,8 @@ class LiveSearch:
                 return most
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise Timeout
+            if self.watch is not None and self.watch(self.found):
+                raise Timeout
 
     def relaxation(self, need: int, exact: bool, hand: int) -> Relaxation:
         """Where ``relaxed_plays`` starts from this state (``bound`` must have set
@@ -1008,6 +1016,8 @@ class LiveSearch:
         short (the tables keep every refuted state)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
+        if self.watch is not None and self.watch(self.found):
+            raise Timeout
         if self.nodes // self.check_every % MEMORY_CHECKS == 0 and memory.short():
             raise MemoryShort
 
@@ -1193,7 +1203,10 @@ class LiveSearch:
                 self.start_root_cut(goal)
             if self.reaches(goal, budget):
                 score = self.final_score()
-                return self.taken_back(), score
+                game = self.taken_back(), score
+                if self.found is None or score > self.found[1]:
+                    self.found = game
+                return game
             if self.proved:
                 return None
         if sliced:
@@ -1266,6 +1279,7 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
         return over
     deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
     s = LiveSearch(start, deadline)
+    s.watch = WATCH.get()
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 4 * s.N + 4 * (start.rules.clues or 0) + 1000))
     # The search makes no reference cycles, but its tables' millions of tuples
