@@ -263,9 +263,11 @@ def analyze(game: str | Deck, rules: Rules | int | None = None,
             players: int | None = None, method: str = "auto", position_limit: float | None = 10.0,
             time_limit: float | None = None) -> PostMortem:
     """The post-mortem of a real game, as ``hanabi-cp analyze``: the best score still
-    reachable (open hands, exact) after every action, the actions that lowered it,
-    and for each play and discard its slot, what its holder could know the card was
-    (``knew``) and whether the loss was ``visible``, ``hidden`` or ``tempo``.
+    reachable (open hands, exact) after every action, the actions that lowered it
+    (``drops``: each with its ``reason``, ``reason_kind`` and the actions that would
+    have kept the best score, ``keep``), and for each play and discard its slot, what
+    its holder could know the card was (``knew``) and whether the loss was
+    ``visible``, ``hidden`` or ``tempo``.
 
     ``game`` is a game file (a hanab.live export, a certificate of ``solve --rules
     live``, a game of ``play --replay``; ``deck=`` and ``players=`` for a bare list
@@ -280,6 +282,8 @@ def analyze(game: str | Deck, rules: Rules | int | None = None,
     >>> drop = pm.drops[0]
     >>> print(drop.text)
     turn 33, Alice discards slot 4 (b4), the last copy: best 25 -> 23
+    >>> drop.reason_kind, drop.reason
+    ('last_copy', 'the last b4 is discarded, so b4, b5 can no longer be played')
     >>> row = pm.rows[drop.position]
     >>> row.slot, row.card, row.seen, len(row.knew)
     (4, 'b4', 'hidden', 12)

@@ -18,7 +18,7 @@ import pytest
 from hanabi_cp.generators import random_deck
 from hanabi_cp.live import drop_reasons as dr
 from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.alternatives import every_legal_action, instead_text, keeps, slot
+from hanabi_cp.live.alternatives import every_legal_action, instead_text, keeps, slot_of
 from hanabi_cp.live.methods.brute import BestScore
 from hanabi_cp.live.postmortem import PLAYER_NAMES, analyze
 from hanabi_cp.live.referee import Game
@@ -244,7 +244,7 @@ def test_keep_lists_every_legal_clue_and_names_slots():
     rules = Rules.for_players(2, 3)
     g = Game.start(deck, rules)
     assert g.hands[1] == [3, 4, 5]
-    assert [slot(g, o) for o in g.hands[1]] == [3, 2, 1]     # the newest is slot 1
+    assert [slot_of(g, o) for o in g.hands[1]] == [3, 2, 1]     # the newest is slot 1
     clues = [a for a in every_legal_action(g) if a.is_clue]
     assert sorted(clues) == sorted([Action.rank_clue(1, 2), Action.rank_clue(1, 3),
                                     Action.color_clue(1, 0), Action.color_clue(1, 1)])

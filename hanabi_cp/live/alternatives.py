@@ -186,12 +186,13 @@ def _certify(g: Game, act: Action, rest: list[Action], goal: int) -> None:
                         f"{rep.error or f'score {rep.score}, complete {rep.complete}'}")
 
 
-def slot(g: Game, order: int) -> int:
-    """hanab.live's slot of the card ``order`` in its holder's hand (1: the newest)."""
+def slot_of(g: Game, order: int) -> int | None:
+    """hanab.live's slot of the card ``order`` in its holder's hand (1 = the newest
+    card, on the left); None if no hand holds it (a deck play)."""
     for hand in g.hands:
         if order in hand:
             return len(hand) - hand.index(order)
-    raise ValueError(f"no hand holds card #{order}")
+    return None
 
 
 def clue_word(g: Game, act: Action) -> str:
@@ -219,7 +220,7 @@ def instead_text(g: Game, actions: Sequence[Action], names: Sequence[str]) -> st
         if act.target == g.deck_play():
             parts.append(f"{verb} the deck's last card ({card})")
         else:
-            parts.append(f"{verb} slot {slot(g, act.target)} ({card})")
+            parts.append(f"{verb} slot {slot_of(g, act.target)} ({card})")
     for p, words in clues.items():
         shown = words[0] if len(words) == 1 else \
             f"({', '.join(words[:-1])} or {words[-1]})"

@@ -46,7 +46,7 @@ from ..errors import InvalidParameter
 from ..model import Deck
 from ..method_registry import SolveOptions, Status
 from .actions import Action, Kind
-from .alternatives import Keep, instead_text, keeps
+from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
 from .hidden_knowledge import ClueBook, seen as seen_class
 from .referee import Game, IllegalMove
@@ -186,19 +186,7 @@ def card_name(rules: Rules, deck: Deck, order: int) -> str:
     """A deck card as hanab.live players write it: the suit's letter and the rank,
     e.g. ``r3`` (No Variant's suits are Red, Yellow, Green, Blue, Purple)."""
     a, k = deck.cards[order]
-    return identity_name(rules, a, k)
-
-
-def identity_name(rules: Rules, value: int, color: int) -> str:
-    """Value ``value`` of color ``color`` as hanab.live players write it (``r3``)."""
-    return kind_name(rules, value, color)
-
-
-def slot_of(g: Game, order: int) -> int | None:
-    """The hanab.live slot of card ``order`` in the hand of the player to move at
-    ``g`` (1 = the newest card, on the left); None if that hand does not hold it."""
-    hand = g.hands[g.player]
-    return len(hand) - hand.index(order) if order in hand else None
+    return kind_name(rules, a, k)
 
 
 def hanablive_pace(g: Game) -> int | None:
@@ -279,7 +267,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             except IllegalMove as exc:
                 raise InvalidParameter(f"the game's action #{k - 1}: {g.describe(act)}: "
                                        f"{exc}") from None
-            if best is not None and cert and _same_move(cert[0], act):
+            if best is not None and cert and _same_move(cert[0], act, rules):
                 cert = cert[1:]
                 rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
                                  "certificate", 0.0, info, _best_of(rows)))
@@ -361,10 +349,12 @@ def _solve(g: Game, method: str, limit: float | None,
     return out, time.perf_counter() - started
 
 
-def _same_move(planned: Action, played: Action) -> bool:
+def _same_move(planned: Action, played: Action, rules: Rules) -> bool:
     """Whether ``played`` leaves the state ``planned`` would: the same action, or
-    two clues (with open hands a clue changes only the tokens and the turn)."""
-    return planned == played or (planned.is_clue and played.is_clue)
+    two clues (with open hands a clue changes only the tokens and the turn), of the
+    same type in Alternating Clues (where the type decides the next clue)."""
+    return planned == played or (planned.is_clue and played.is_clue and (
+        not rules.alternating_clues or planned.kind is played.kind))
 
 
 @dataclass(frozen=True)
@@ -392,7 +382,7 @@ def _card_info(g: Game, act: Action, book: ClueBook) -> CardInfo:
             or not 0 <= act.target < g.deck.N or g.over:
         return _NO_CARD     # an end of game, or an illegal move the referee names next
     knew = book.knew(g, act.target)
-    names = tuple(identity_name(g.rules, c.value, c.color) for c in knew)
+    names = tuple(kind_name(g.rules, c.value, c.color) for c in knew)
     return CardInfo(slot_of(g, act.target), card_name(g.rules, g.deck, act.target), names,
                     seen_class(g, act, knew), seen_class(g, act, knew, lost=True))
 

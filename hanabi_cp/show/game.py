@@ -119,8 +119,9 @@ def label(view: GameView, drop: Drop) -> str:
 
 
 def explanation(view: GameView, drop: Drop) -> list[str]:
-    """What the replay says under a drop: what the actor could know of the card
-    they moved, and so whether the loss was visible to them."""
+    """What the replay says under a drop: why the best score fell, what the actor
+    could know of the card they moved (so whether the loss was visible to them),
+    and the actions that would have kept the best score."""
     from ..live.actions import Kind
     from ..live.hidden_knowledge import seen_words
     row = view.post.rows[drop.position]
@@ -132,6 +133,10 @@ def explanation(view: GameView, drop: Drop) -> list[str]:
     if row.seen is not None:
         lines.append(seen_words(row.seen, row.action is not None
                                 and row.action.kind is Kind.PLAY))
+    if drop.reason:
+        lines.insert(0, f"why ({drop.reason_kind.replace('_', ' ')}): {drop.reason}")
+    if drop.instead:
+        lines.append(f"instead: {drop.instead}")
     return lines
 
 

@@ -3,8 +3,9 @@
 ``load_game`` reads a game file (a hanab.live export, a certificate, a game of
 ``play``) into the deck, the rules it records, the actions and the players' names;
 ``write_rows`` writes one game's rows as a CSV (``game_folders`` does a folder's).
-The CSV's columns are ``Row.as_dict``'s, after ``file``; its ``reason`` is the
-one-line reason of a game refused in a folder.
+The CSV's columns are ``Row.as_dict``'s, after ``file``; ``reason`` and
+``reason_kind`` say why the best score fell at a drop's row (``drop_reasons``), and
+``reason`` alone why a game in a folder was refused (its one row, ``REFUSED``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..model import Deck
 
 FIELDS = ["file", "position", "turn", "player", "action", "best", "hanablive_max", "status",
           "score", "lower", "upper", "method", "seconds", "slot", "card", "knew", "seen",
-          "pace", "reason"]
+          "pace", "reason", "reason_kind"]
 KEY = ["file", "position"]
 
 
@@ -54,10 +55,15 @@ def load_game(path: str, deck_path: str | None = None, players: int | None = Non
 
 
 def rows_of(name: str, result: PostMortem) -> list[dict]:
-    """The CSV rows of one game (``knew``: its card names, space-separated)."""
+    """The CSV rows of one game (``knew``: its card names, space-separated; a drop's
+    row with its reason)."""
+    why = {d.position: d for d in result.drops}
     out = []
     for row in result.rows:
         d = {"file": name, **row.as_dict()}
+        drop = why.get(row.position)
+        if drop is not None and drop.reason_kind:
+            d["reason"], d["reason_kind"] = drop.reason, drop.reason_kind
         if isinstance(d.get("knew"), list):
             d["knew"] = " ".join(d["knew"])
         out.append(d)
