@@ -25,7 +25,7 @@ What does not change: every certificate a lane sends is replayed by the referee
 in this process (``certify_live``) before it is an answer; a lane is given the
 caller's incumbent with maximize; ``--time-limit`` bounds the whole: the lanes
 stop MARGIN before the deadline to send what they found, and what is still
-running at the deadline (plus GRACE) is ended.  No lane outlives the race: they
+running SETTLE before the deadline is ended.  No lane outlives the race: they
 are ended on leaving it, whatever ends it (an answer, an exception, Ctrl-C: the
 lanes ignore SIGINT and this process ends them), and each ends itself if this
 process dies (its parent changes).
@@ -84,8 +84,10 @@ MIN_IDLE_CORES = 0.5
 MIN_LANE_SECONDS = 1.0
 # The lanes' deadline is this much before the command's: time to send their best game.
 MARGIN = 0.2
-# After the deadline, how long to wait for a lane's last word before ending it.
-GRACE = 0.1
+# The race stops waiting for the lanes this long before the deadline, so that
+# ending them and replaying what they sent fits in the limit (the lanes stop
+# MARGIN before it: their last word is in by then).
+SETTLE = 0.05
 # How long to wait for a stopped lane before SIGKILL.
 STOP_SECONDS = 1.0
 POLL_SECONDS = 0.2          # waits are sliced: a signal handler runs promptly
@@ -260,9 +262,9 @@ class Crew:
             self.answer = body
 
     def wait(self) -> None:
-        """Until a lane answers, every lane has reported, or the deadline (+ GRACE)."""
+        """Until a lane answers, every lane has reported, or SETTLE before the deadline."""
         while self.answer is None and any(not lane.done for lane in self.lanes):
-            left = self.clock.remaining() + GRACE
+            left = self.clock.remaining() - SETTLE
             if left <= 0:
                 return
             self.collect(min(POLL_SECONDS, left))

@@ -1277,7 +1277,12 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     over = decided_now(start, options.maximize)
     if over is not None:
         return over
-    deadline = None if options.time_limit is None else time.perf_counter() + options.time_limit
+    # the earlier of its own limit and the command's deadline: a caller that spent
+    # part of the limit before this call (the race's set-up) keeps its promise
+    left = options.time_limit
+    if options.deadline is not None and options.deadline.bounded:
+        left = options.deadline.remaining() if left is None else min(left, options.deadline.remaining())
+    deadline = None if left is None else time.perf_counter() + left
     s = LiveSearch(start, deadline)
     s.watch = WATCH.get()
     old = sys.getrecursionlimit()
