@@ -193,6 +193,20 @@ def _stop_text(g: Game, s: _Stop, names: Sequence[str], action: Action | None,
     return f"{gone} ({cause})" if short else f"{cause}, so {gone} can no longer be played"
 
 
+def _stop_reach(s: _Stop) -> int:
+    """The pile height color ``s.color`` reaches at most, stopped by ``s``."""
+    return s.height if s.why == "bottom" else s.height - 1
+
+
+def _new_stops(stops: list[_Stop], before: Game | None) -> list[_Stop]:
+    """The stops that lower their color's reach below what it was at ``before`` (a
+    stop whose cause only changed, as the deck's last card being drawn, is not new)."""
+    if before is None:
+        return list(stops)
+    old = _reach(before, True)[0]
+    return [s for s in stops if _stop_reach(s) < old[s.color - 1]]
+
+
 def _moved_kind(before: Game | None, action: Action | None) -> tuple[int, int] | None:
     """The card the action played or discarded, as (value, color)."""
     if before is None or action is None or not action.is_move \
@@ -205,10 +219,8 @@ def _stops_text(g: Game, stops: list[_Stop], names: Sequence[str], action: Actio
                 before: Game | None) -> str:
     """The stops, those the action caused first and in full (``before`` lacks them),
     then the others in short."""
-    old = set() if before is None else {(s.color, s.value, s.why)
-                                        for s in _reach(before, True)[1]}
-    new = [s for s in stops if (s.color, s.value, s.why) not in old]
-    seen = [s for s in stops if (s.color, s.value, s.why) in old]
+    new = _new_stops(stops, before)
+    seen = [s for s in stops if s not in new]
     parts = [_stop_text(g, s, names, action, before) for s in new]
     if seen:
         text = "; ".join(_stop_text(g, s, names, action, before, True) for s in seen)
@@ -362,8 +374,8 @@ def gated_pace(g: Game, names: Sequence[str]) -> Reason | None:
     extra = " (and a deck play of the last card)" if rules.deck_plays else ""
     return Reason("pace", g.score + len(cards) - excess,
                   f"not enough turns left: {len(late)} cards ({_names(rules, sorted(late, key=_by_color))}) "
-                  f"cannot be played before the {kind_name(rules, *g.card(j))} that is "
-                  f"{_nth(depth)} in the deck is drawn, and after that draw only "
+                  f"cannot be played before the {kind_name(rules, *g.card(j))}, the "
+                  f"{_nth(depth)} card still to be drawn, is drawn, and after that draw only "
                   f"{_count(N - 1 - j, 'draw')} and the final round's {rules.players} turns{extra} "
                   f"are left{_others(g, stops, names)}")
 
@@ -429,8 +441,9 @@ def last_draws(g: Game, names: Sequence[str]) -> Reason | None:
                       f"too few clue tokens to wait for the last cards: {counted}, with "
                       f"{g.clues} of {g.rules.max_tokens} {unit} at most "
                       f"{bound - g.score} of the {len(cards)} cards still to play "
-                      f"({_names(g.rules, cards)}) can be played, with all "
-                      f"{g.rules.max_tokens} {full - g.score}{_others(g, stops, names)}")
+                      f"({_names(g.rules, cards)}) can be played, and with all "
+                      f"{g.rules.max_tokens} it would be {full - g.score}"
+                      f"{_others(g, stops, names)}")
     return Reason("pace", bound,
                   f"not enough turns left: {counted}, at most {bound - g.score} of the "
                   f"{len(cards)} cards still to play ({_names(g.rules, cards)}) can be "
@@ -450,6 +463,22 @@ def arguments(g: Game, names: Sequence[str], action: Action | None = None,
     return [r for r in found if r is not None]
 
 
+def _led_by_the_action(r: Reason, before: Game, action: Action, after: Game,
+                       names: Sequence[str]) -> Reason:
+    """``r`` named by what the action added.  The too-late argument bounds each
+    color apart, so the colors whose reach the action lowered (its text names them
+    first) are the whole drop: its kind is theirs, ``last_copy`` where a last copy
+    went, else ``too_late``.  A pace or tokens bound is kept as it is: there a lost
+    card may cost nothing the turns had not already cost."""
+    if r.kind != "too_late" or after.over:
+        return r
+    new = _new_stops(_reach(after, True)[1], before)
+    if not new:
+        return r
+    kind = "last_copy" if any(x.why in ("lost", "missing") for x in new) else "too_late"
+    return Reason(kind, r.bound, r.text)
+
+
 def explain(before: Game, action: Action, after: Game, best_before: int, best_after: int,
             names: Sequence[str]) -> Reason:
     """Why the best score fell from ``best_before`` to ``best_after`` on ``action``:
@@ -462,7 +491,7 @@ def explain(before: Game, action: Action, after: Game, best_before: int, best_af
                             f"a refereed game scores {best_after}: {r.text}")
     for r in found:
         if r.bound == best_after:
-            return r
+            return _led_by_the_action(r, before, action, after, names)
     part = min(found, key=lambda r: r.bound, default=None)
     text = (f"no short argument explains the whole drop ({best_before} -> {best_after}); "
             f"`analyze --refutations DIR` writes the search's proof that no game scores "

@@ -20,8 +20,11 @@ is never excluded: its holder does not see it.
 ``seen`` then classes the action: ``visible`` when it lost points whatever the card
 was among ``knew`` (a discard where every identity is the last copy of a card the
 piles still need; a misplay where none was playable), ``hidden`` when some
-identity in ``knew`` would have made it harmless, ``tempo`` for clues and
-successful plays (what such an action costs is the turn, not the card).
+identity in ``knew`` would have made it harmless, ``tempo`` for clues, successful
+plays and the discard of a card known to be of no use (what such an action costs
+is the turn, not the card).  Where the other copies of a card lie in the deck is
+hidden from every player: a discard that lost points only because the other copy
+comes too late is ``hidden``.
 
 >>> from hanabi_cp.model import Deck
 >>> from hanabi_cp.live.rules import Rules
@@ -122,39 +125,46 @@ def playable(g: Game, card: Card) -> bool:
     return g.next_value(card.color - 1) == card.value
 
 
-def seen(g: Game, action: Action, knew: Sequence[Card], lost: bool = False) -> str | None:
+def seen(g: Game, action: Action, knew: Sequence[Card]) -> str | None:
     """``visible``, ``hidden`` or ``tempo`` for ``action`` at position ``g`` (before
-    it), whose card's holder knew ``knew``, ``lost`` telling whether the action
-    lowered the best score (see the module's text); None for the end of a game.
-
-    An identity is harmful if a card of it, moved so, loses points: the card's own
-    identity where the action did; any identity by the plain rule (a misplay of a
-    card that is not playable; a discard of the last copy of a card the piles still
-    need and can reach)."""
+    it), whose card's holder knew ``knew`` (see the module's text); None for the
+    end of a game.  Only what the holder could see counts: an identity is harmful
+    by the plain rule (a misplay of a card that is not playable; a discard of the
+    last copy of a card the piles still need and can reach), never by where the
+    other copies lie in the deck, which no player sees."""
     if action.ends_game:
         return None
     if action.is_clue:
         return "tempo"
     a, k = g.card(action.target)
-    actual = Card(a, k)
     if action.kind is Kind.PLAY:
-        if playable(g, actual):
+        if playable(g, Card(a, k)):
             return "tempo"
-        harmful = [not playable(g, c) for c in knew]
-    else:
-        harmful = [critical(g, c) for c in knew]
-    harmful = [h or (lost and c == actual) for c, h in zip(knew, harmful)]
-    return "visible" if knew and all(harmful) else "hidden"
+        return "hidden" if any(playable(g, c) for c in knew) else "visible"
+    if knew and all(useless(g, c) for c in knew):
+        return "tempo"          # a card known to be of no use: only the turn is at stake
+    return "visible" if knew and all(critical(g, c) for c in knew) else "hidden"
+
+
+def useless(g: Game, card: Card) -> bool:
+    """Whether no game can play ``card`` any more: its pile already holds its value,
+    or a value below it has no copy left."""
+    assert g.tables is not None
+    k, n = card.color - 1, g.deck.n
+    height = n + 1 - card.value if g.tables.down[k] else card.value
+    return height <= g.piles[k] or height > g.caps[k]
 
 
 def seen_words(seen: str | None, misplay: bool) -> str:
     """``seen`` for a player: what made the action visible, hidden or tempo."""
     if seen == "tempo":
-        return "tempo: a clue or a good play; what it cost is the turn, not the card"
+        return ("tempo: a clue, a good play or a card known to be of no use; what it "
+                "cost is the turn, not the card")
     if seen == "visible":
         return ("visible: whatever it was among these, "
                 + ("playing" if misplay else "discarding") + " it lost points")
     if seen == "hidden":
-        return ("hidden: some of these were playable" if misplay else
-                "hidden: some of these were not the last copy of a card still needed")
+        return ("hidden: from what they could see, it could be a playable card" if misplay
+                else "hidden: from what they could see, it could be a card that was not "
+                     "the last copy still needed")
     return ""

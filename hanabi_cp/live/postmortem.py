@@ -270,7 +270,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             if best is not None and cert and _same_move(cert[0], act, rules):
                 cert = cert[1:]
                 rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                                 "certificate", 0.0, info, _best_of(rows)))
+                                 "certificate", 0.0, info))
                 certs[k] = cert
                 _tick(progress, k)
                 continue
@@ -281,7 +281,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             # nothing still needed can be played, no point can be scored
             best, cert = g.score, []
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0,
-                             info, _best_of(rows)))
+                             info))
             _tick(progress, k)
             continue
         out, seconds = _solve(g, method, position_limit, deadline)
@@ -292,14 +292,14 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                 best, cert = upper, out.actions    # a refereed game reaches the bound
             rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
                              "DECIDED" if best is not None else Status.UNKNOWN.value, out.method,
-                             seconds, info, _best_of(rows)))
+                             seconds, info))
             if best is not None:
                 upper = best
         else:
             best, cert = out.score, out.actions
             upper = best
             rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                             out.method, seconds, info, _best_of(rows)))
+                             out.method, seconds, info))
         if cert is not None:
             certs[k] = cert
         _tick(progress, k)
@@ -360,14 +360,12 @@ def _same_move(planned: Action, played: Action, rules: Rules) -> bool:
 @dataclass(frozen=True)
 class CardInfo:
     """What a row says of the card its action moved: the slot, the name, what its
-    holder could know it was, and the action's class if it kept the best score
-    and if it lowered it (``hidden_knowledge.seen``)."""
+    holder could know it was, and the action's class (``hidden_knowledge.seen``)."""
 
     slot: int | None = None
     card: str | None = None
     knew: tuple[str, ...] | None = None
-    seen_kept: str | None = None
-    seen_lost: str | None = None
+    seen: str | None = None
 
 
 _NO_CARD = CardInfo()
@@ -377,28 +375,21 @@ def _card_info(g: Game, act: Action, book: ClueBook) -> CardInfo:
     """The slot and name of the card ``act`` moves at ``g`` (before it), what its
     holder could know it to be, and the action's class (``hidden_knowledge``)."""
     if act.is_clue:
-        return CardInfo(seen_kept="tempo", seen_lost="tempo")
+        return CardInfo(seen="tempo")
     if not act.is_move or not isinstance(act.target, int) \
             or not 0 <= act.target < g.deck.N or g.over:
         return _NO_CARD     # an end of game, or an illegal move the referee names next
     knew = book.knew(g, act.target)
     names = tuple(kind_name(g.rules, c.value, c.color) for c in knew)
     return CardInfo(slot_of(g, act.target), card_name(g.rules, g.deck, act.target), names,
-                    seen_class(g, act, knew), seen_class(g, act, knew, lost=True))
+                    seen_class(g, act, knew))
 
 
 def _row(k: int, turn, player, act, text: str, g: Game, best, lower, upper, status: str,
-         method: str, seconds: float, info: CardInfo = _NO_CARD,
-         before: int | None = None) -> Row:
-    lost = before is not None and best is not None and best < before
+         method: str, seconds: float, info: CardInfo = _NO_CARD) -> Row:
     return Row(k, turn, player, act, text, sum(g.piles), best, lower, upper,
                g.max_reachable, status, method, seconds, info.slot, info.card, info.knew,
-               info.seen_lost if lost else info.seen_kept, pace=hanablive_pace(g))
-
-
-def _best_of(rows: list[Row]) -> int | None:
-    """The best score at the last position so far (None: none, or undecided)."""
-    return rows[-1].best if rows else None
+               info.seen, pace=hanablive_pace(g))
 
 
 def _tick(progress: Callable[[int], None] | None, k: int) -> None:

@@ -134,7 +134,7 @@ def explanation(view: GameView, drop: Drop) -> list[str]:
         lines.append(seen_words(row.seen, row.action is not None
                                 and row.action.kind is Kind.PLAY))
     if drop.reason:
-        lines.insert(0, f"why ({drop.reason_kind.replace('_', ' ')}): {drop.reason}")
+        lines.insert(0, f"why ({drop.reason_kind}): {drop.reason}")
     if drop.instead:
         lines.append(f"instead: {drop.instead}")
     return lines
