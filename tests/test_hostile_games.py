@@ -10,24 +10,11 @@ import os
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from hanabi_cp.cli import main
+from test_answers_evidence import one_line_error, run
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir)
 DECK = os.path.join(ROOT, "instances", "standard-winnable-h2.txt")
-
-
-def run(args, **kw):
-    return CliRunner().invoke(main, [str(a) for a in args], **kw)
-
-
-def one_line_error(res, *words):
-    assert res.exit_code == 2, res.output
-    assert "Traceback" not in res.output and len(res.stderr.strip().splitlines()) == 1
-    for w in words:
-        assert w in res.stderr, res.stderr
-    return res.stderr
 
 
 @pytest.fixture(scope="module")
