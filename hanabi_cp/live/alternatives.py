@@ -39,7 +39,8 @@ from ..errors import SolverBug
 from ..method_registry import SolveOptions, Status
 from ..runtime.deadline import NEVER, Deadline
 from .actions import Action, Kind
-from .drop_reasons import NO_VARIANT_COLORS, kind_name, search_module
+from .drop_reasons import NO_VARIANT_COLORS, kind_name
+from .methods import search_core
 from .older_games import under_today
 from .referee import Game, IllegalMove, replay, typed_clues
 from .solve import solve_position
@@ -150,7 +151,7 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
         if out.score is not None and out.score >= goal:
             return list(out.actions or [])
         return _UNDECIDED if out.status is Status.UNKNOWN else None
-    S = search_module()
+    S = search_core()
     clock = None if not deadline.bounded else _perf_deadline(deadline)
     s = S.LiveSearch(h, clock)
     old = sys.getrecursionlimit()

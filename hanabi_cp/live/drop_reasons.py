@@ -40,8 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import SolverBug
-from ..runtime.compiled import load
 from .actions import Action, Kind
+from .methods import search_core
 from .referee import EndCondition, Game
 from .rules import Rules
 
@@ -317,7 +317,7 @@ def final_round(g: Game, names: Sequence[str]) -> Reason | None:
     from its player's own hand, in turn order (the most such plays, exactly)."""
     if g.end_turn is None or g.drawn < g.deck.N:
         return None
-    S = search_module()
+    S = search_core()
     cards, stops = _to_play(g)
     wanted = set(cards)
     # by pile height (a reversed suit's values count down; the map is its own inverse)
@@ -393,17 +393,11 @@ def _nth(i: int) -> str:
     return f"{i}{suffix}"
 
 
-def search_module():
-    """The search module: its compiled copy when current (``runtime.compiled``)."""
-    from .methods import search
-    return load(search.__name__, search.__file__) or search
-
-
 def _relaxed_bound(g: Game, tokens: int | None) -> int | None:
     """The search's bound of the position with its relaxation of the last draws
     (exact with at most two cards left, by dynamic programming up to RELAX_LEFT),
     the tokens set to ``tokens`` (None: as they are); None outside its window."""
-    S = search_module()
+    S = search_core()
     s = S.LiveSearch(g)
     if not s.simple_draws or not s.N - RELAX_LEFT <= s.drawn < s.N:
         return None

@@ -34,10 +34,10 @@ from typing import Any, NoReturn
 from ..errors import InputError, MethodRefused, SolverBug
 from ..formats.jsonpos import Shape, line_of, load_json
 from ..runtime.limits import clip, echo
-from ..runtime.compiled import load
 from ..runtime.deadline import NEVER, Deadline, TimeUp
 from .actions import Action
 from ..model import Deck
+from .methods import search_core
 from .referee import Game
 from .rules import Rules
 
@@ -50,12 +50,6 @@ CHECK_EVERY = 256           # states between two looks at the clock
 
 class RefutationError(Exception):
     """The refutation does not prove its claim (the message says where)."""
-
-
-def _search():
-    """The search module: its compiled copy when current (``runtime.compiled``)."""
-    from .methods import search
-    return load(search.__name__, search.__file__) or search
 
 
 def refuses(start: Game) -> str | None:
@@ -86,7 +80,7 @@ def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, in
     why = refuses(start)
     if why is not None:
         raise MethodRefused(f"no refutation: {why}")
-    S = _search()
+    S = search_core()
     s = S.LiveSearch(start, _clock(deadline))
     try:
         if s.game(goal) is not None:
@@ -112,7 +106,7 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
     why = refuses(start)
     if why is not None:
         raise MethodRefused(f"no refutation: {why}")
-    S = _search()
+    S = search_core()
     at = _clock(deadline)
     seen: set[tuple] = set()
     used: set[tuple] = set()
