@@ -320,8 +320,8 @@ def final_round(g: Game, names: Sequence[str]) -> Reason | None:
     S = search_core()
     cards, stops = _to_play(g)
     wanted = set(cards)
-    # by pile height (a reversed suit's values count down; the map is its own inverse)
-    hands = [[(k - 1, g.value_at(k - 1, a)) for a, k in map(g.card, hand) if (a, k) in wanted]
+    # by pile height (a reversed suit's values count down)
+    hands = [[(k - 1, g.height_of(k - 1, a)) for a, k in map(g.card, hand) if (a, k) in wanted]
              for hand in g.hands]
     p, first = g.rules.players, g.rules.first_player
     order = [(t + first) % p for t in range(g.turn, g.end_turn)]

@@ -114,9 +114,9 @@ def critical(g: Game, card: Card) -> bool:
     """Whether ``card`` is the last copy not lost of a value the piles still need
     and can still reach (every lower value has a copy left)."""
     assert g.tables is not None
-    k, n = card.color - 1, g.deck.n
-    x = k * n + card.value - 1
-    height = n + 1 - card.value if g.tables.down[k] else card.value   # its place on the pile
+    k = card.color - 1
+    x = k * g.deck.n + card.value - 1
+    height = g.height_of(k, card.value)
     return (g.lost_counts[x] + 1 == g.tables.totals[x]
             and g.piles[k] < height <= g.caps[k])
 
@@ -149,9 +149,8 @@ def seen(g: Game, action: Action, knew: Sequence[Card]) -> str | None:
 def useless(g: Game, card: Card) -> bool:
     """Whether no game can play ``card`` any more: its pile already holds its value,
     or a value below it has no copy left."""
-    assert g.tables is not None
-    k, n = card.color - 1, g.deck.n
-    height = n + 1 - card.value if g.tables.down[k] else card.value
+    k = card.color - 1
+    height = g.height_of(k, card.value)
     return height <= g.piles[k] or height > g.caps[k]
 
 

@@ -54,7 +54,7 @@ def _choose(g: Game, no_clue: bool) -> Action:
 
     def useless(o: int) -> bool:
         a, k = g.card(o)
-        return g.piles[k - 1] >= g.value_at(k - 1, a) or held[(a, k)] > 1
+        return g.piles[k - 1] >= g.height_of(k - 1, a) or held[(a, k)] > 1
 
     if g.can_discard():
         spare = [o for o in hand if useless(o)]

@@ -226,7 +226,7 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
     a, k = g.card(action.target)
     kind = (k - 1) * deck.n + a - 1
     assert g.tables is not None
-    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < g.value_at(k - 1, a)
+    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < g.height_of(k - 1, a)
     if action.kind is Kind.DISCARD:
         verb = "discards"
     elif g.next_value(k - 1) == a:

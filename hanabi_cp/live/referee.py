@@ -383,6 +383,12 @@ class Game:
         assert self.tables is not None
         return self.deck.n + 1 - height if self.tables.down[k] else height
 
+    def height_of(self, k: int, value: int) -> int:
+        """The pile height (from 1) at which color index k's pile takes ``value``: the
+        value itself, or n + 1 - value in a reversed suit (``value_at``'s inverse,
+        which is the same map)."""
+        return self.value_at(k, value)
+
     def next_value(self, k: int) -> int:
         """The value color index k's pile takes next (n + 1 or 0 once complete)."""
         return self.value_at(k, self.piles[k] + 1)
@@ -393,7 +399,7 @@ class Game:
         x = (k - 1) * self.deck.n + a - 1
         self.lost_counts[x] += 1
         assert self.tables is not None
-        height = self.value_at(k - 1, a)        # (the map is its own inverse)
+        height = self.height_of(k - 1, a)
         if self.lost_counts[x] == self.tables.totals[x] and height <= self.caps[k - 1]:
             self.caps[k - 1] = height - 1
 
