@@ -106,6 +106,7 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
         group = _clue_group(g, act)
         if act == taken or (group is not None and group == _clue_group(g, taken)):
             continue
+        replayed = False            # ``rest`` after ``act`` already replayed to ``goal``
         if group in shared:
             rest = shared[group]
         elif known and (known[0] == act
@@ -113,7 +114,7 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
                 and _replays(g, act, list(known[1:]), goal):
             # (a certificate the post-mortem followed past a clue of the other type,
             # in Alternating Clues, may not replay as it stands: then asked anew)
-            rest = list(known[1:])
+            rest, replayed = list(known[1:]), True
         else:
             after = g.copy()
             after.apply(act)
@@ -124,7 +125,8 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
             undecided.append(act)
         elif rest is not None:
             assert isinstance(rest, list)
-            _certify(g, act, rest, goal)
+            if not replayed:
+                _certify(g, act, rest, goal)
             kept.append(act)
     return Keep(tuple(kept), tuple(undecided))
 
@@ -155,7 +157,7 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     clock = None if not deadline.bounded else _perf_deadline(deadline)
     s = S.LiveSearch(h, clock)
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 4 * s.N + 4 * (h.rules.clues or 0) + 1000))
+    sys.setrecursionlimit(max(old, S.recursion_needed(s)))
     try:
         got = s.game(goal)
     except S.Timeout:
@@ -181,6 +183,7 @@ def _replays(g: Game, act: Action, rest: list[Action], goal: int) -> bool:
 
 
 def _certify(g: Game, act: Action, rest: list[Action], goal: int) -> None:
+    """``_replays``, or a SolverBug naming where the certificate fails."""
     rep = replay(g.deck, g.rules, [act, *rest], g)
     if not (rep.legal and rep.complete and rep.score >= goal):
         raise SolverBug(f"the certificate of {g.describe(act)} does not reach {goal}: "

@@ -1273,6 +1273,12 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     return out
 
 
+def recursion_needed(s: LiveSearch) -> int:
+    """The recursion limit a search of ``s`` may need: its depth grows with the
+    cards and the clue tokens of the game."""
+    return 4 * s.N + 4 * (s.rules.clues or 0) + 1000
+
+
 def search(start: Game, options: SolveOptions) -> LiveOutcome:
     over = decided_now(start, options.maximize)
     if over is not None:
@@ -1286,7 +1292,7 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     s = LiveSearch(start, deadline)
     s.watch = WATCH.get()
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 4 * s.N + 4 * (start.rules.clues or 0) + 1000))
+    sys.setrecursionlimit(max(old, recursion_needed(s)))
     # The search makes no reference cycles, but its tables' millions of tuples
     # trigger the cycle collector again and again: about 8 % of a hard search.
     collecting = gc.isenabled()
