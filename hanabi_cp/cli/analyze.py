@@ -150,11 +150,8 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(line)
     for drop in result.drops:
         click.echo(f"c lost: {drop.text}")
-        extra = knowledge_line(result.rows[drop.position], names)
-        if extra is not None:
-            click.echo(extra)
-        for line in drop_lines(drop):
-            click.echo(line)
+        for line in pm_mod.drop_lines(drop, result.rows[drop.position], names):
+            click.echo(f"c   {line}")
     closing = closing_line(result)
     if closing is not None:
         click.echo(closing)
@@ -167,19 +164,6 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         click.echo(f"c wrote {csv_path}")
     if figure_path is not None:
         click.echo(f"c wrote {figure_path}")
-
-
-def drop_lines(drop) -> list[str]:
-    """A drop's reason and alternatives, under its ``c lost:`` line."""
-    out = [f"c   why ({drop.reason_kind}): {drop.reason}"] if drop.reason else []
-    if drop.instead:
-        out.append(f"c   instead: {drop.instead}")
-    elif drop.reason:
-        out.append("c   instead: no other action was shown to keep the best score")
-    if drop.undecided:
-        out.append(f"c   undecided: {len(drop.undecided)} other actions (not decided within "
-                   f"the position limit; left out)")
-    return out
 
 
 def _today_end(deck, rules, actions) -> str | None:
@@ -210,21 +194,6 @@ def table(result, verbose: bool = False) -> list[str]:
                 f"{pace:>4}")
         lines.append(line + (f"  {r.method or r.status.lower()}" if verbose else ""))
     return lines
-
-
-def knowledge_line(row, names) -> str | None:
-    """What the actor of a drop could know of the card they moved, and the class."""
-    from ..live.actions import Kind
-    from ..live.hidden_knowledge import seen_words
-    if row.seen is None or row.player is None:
-        return None
-    words = seen_words(row.seen, row.action is not None and row.action.kind is Kind.PLAY)
-    if row.seen == "tempo" or row.knew is None:
-        return f"c   seen: {words}"
-    who = names[row.player] if 0 <= row.player < len(names) else f"player {row.player}"
-    could = (f"knew it was {row.knew[0]}" if len(row.knew) == 1
-             else f"could know it was one of {', '.join(row.knew)}")
-    return f"c   seen: {who} {could}; {words}"
 
 
 def closing_line(result) -> str | None:

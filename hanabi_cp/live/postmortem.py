@@ -48,7 +48,7 @@ from ..method_registry import SolveOptions, Status
 from .actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
-from .hidden_knowledge import ClueBook, seen as seen_class
+from .hidden_knowledge import ClueBook, seen as seen_class, seen_words
 from .referee import Game, IllegalMove
 from .rules import Rules
 from .solve import LiveOutcome, solve_position
@@ -187,6 +187,34 @@ def card_name(rules: Rules, deck: Deck, order: int) -> str:
     e.g. ``r3`` (No Variant's suits are Red, Yellow, Green, Blue, Purple)."""
     a, k = deck.cards[order]
     return kind_name(rules, a, k)
+
+
+def drop_lines(drop: Drop, row: Row, names: Sequence[str]) -> list[str]:
+    """A drop in a player's words, one line each: what the actor could know of the
+    card they moved and so whether they could see the loss (``seen``), why the best
+    score fell (``why``), what would have kept it (``instead``), and the
+    alternatives left undecided.  ``analyze`` prints them under the drop, the HTML
+    replay shows them at it."""
+    out = []
+    if row.seen is not None and row.player is not None:
+        words = seen_words(row.seen, row.action is not None and row.action.kind is Kind.PLAY)
+        if row.seen == "tempo" or row.knew is None:
+            out.append(f"seen: {words}")
+        else:
+            who = names[row.player] if 0 <= row.player < len(names) else f"player {row.player}"
+            could = (f"knew it was {row.knew[0]}" if len(row.knew) == 1
+                     else f"could know it was one of {', '.join(row.knew)}")
+            out.append(f"seen: {who} {could}; {words}")
+    if drop.reason:
+        out.append(f"why ({drop.reason_kind}): {drop.reason}")
+    if drop.instead:
+        out.append(f"instead: {drop.instead}")
+    elif drop.reason:
+        out.append("instead: no other action was shown to keep the best score")
+    if drop.undecided:
+        out.append(f"undecided: {len(drop.undecided)} other actions (not decided within "
+                   f"the position limit; left out)")
+    return out
 
 
 def hanablive_pace(g: Game) -> int | None:

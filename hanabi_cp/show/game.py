@@ -119,25 +119,9 @@ def label(view: GameView, drop: Drop) -> str:
 
 
 def explanation(view: GameView, drop: Drop) -> list[str]:
-    """What the replay says under a drop: why the best score fell, what the actor
-    could know of the card they moved (so whether the loss was visible to them),
-    and the actions that would have kept the best score."""
-    from ..live.actions import Kind
-    from ..live.hidden_knowledge import seen_words
-    row = view.post.rows[drop.position]
-    lines = []
-    who = view.names[row.player] if row.player is not None else "the player"
-    if row.seen != "tempo" and row.knew is not None:
-        lines.append(f"{who} knew the card was {row.knew[0]}" if len(row.knew) == 1 else
-                     f"{who} could know the card was one of: {', '.join(row.knew) or 'nothing'}")
-    if row.seen is not None:
-        lines.append(seen_words(row.seen, row.action is not None
-                                and row.action.kind is Kind.PLAY))
-    if drop.reason:
-        lines.insert(0, f"why ({drop.reason_kind}): {drop.reason}")
-    if drop.instead:
-        lines.append(f"instead: {drop.instead}")
-    return lines
+    """What the replay says under a drop: ``postmortem.drop_lines``."""
+    from ..live.postmortem import drop_lines
+    return drop_lines(drop, view.post.rows[drop.position], view.names)
 
 
 def bounds(view: GameView, row: Row) -> tuple[int, int]:
