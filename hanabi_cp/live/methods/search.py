@@ -43,11 +43,15 @@ from collections.abc import Callable
 
 from ...runtime import memory
 from ...runtime.compiled import load
+from ...errors import SolverBug
 from ...runtime.deadline import TimeUp, ambient
 from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
+from ..pile_plans import Plan, plans_from, rank_of, sudoku_best
+from ..pile_rules import chosen_in_play
+from ..variants import START
 from ..race import WATCH
 from ..referee import Game, some_clue, typed_clues
 from ..solve import LiveMethod, LiveOutcome, decided_now
@@ -135,12 +139,17 @@ class LiveSearch:
     # them: the refutation checker's, at the position, has no limit on its steps.
     RELAX_CHUNK = 1 << 16
 
-    def __init__(self, start: Game, deadline: float | None = None):
+    def __init__(self, start: Game, deadline: float | None = None, plan: Plan | None = None):
         # reversed suits: the search plays the deck renamed by pile order, whose
-        # games are the real deck's (encodings/variants.md, 7.5)
+        # games are the real deck's (encodings/variants.md, 7.5); Up or Down and
+        # Sudoku: the game of one pile plan (``pile_plans``, 8.2), each card by its
+        # height in its pile's planned order
         start = in_pile_order(start)
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
+        if plan is not None:
+            n = plan.n
+        self.plan = plan
         self.deck, self.rules, self.deadline = deck, rules, deadline
         # ``auto`` racing the encodings beside the search (``live.race``): called with
         # the best game found so far, True when they answered (``check``)
@@ -188,17 +197,33 @@ class LiveSearch:
         self.totals = tables.totals
         self.lost_counts = list(start.lost_counts)
         self.caps = list(start.caps)
-        self.capsum = sum(self.caps)
         self.val = [a for a, _ in deck.cards]
         self.col = [k - 1 for _, k in deck.cards]
         self.cid = [(k - 1) * n + a - 1 for a, k in deck.cards]
-        self.positions: list[list[int]] = [[] for _ in range(n * c)]
+        # per card, when its play is forbidden (a plan game, ``Plan.forbid_rule``): its
+        # pile at height fh[o] and (fj[o] < 0 or pile fj[o] empty); fh[o] = -1: never
+        self.fh = [-1] * N
+        self.fj = [-1] * N
+        # per card, the pile height up to which it is never trash (``key``)
+        self.keep = [-1] * N
+        # per pile, per card kind whose play the real rules accept beside the planned
+        # next card: (kind, height, pile that must be empty or -1); per pile, the
+        # orders it may still follow in the real game as (height up to which it may,
+        # start rank, kinds in order) (``real_max``)
+        self.alt_kinds: list[list[tuple[int, int, int]]] = [[] for _ in range(c)]
+        self.alts: list[list[tuple[int, int, list[int]]]] = [[] for _ in range(c)]
+        self.sudoku = False
+        piles0 = list(start.piles)
+        if plan is not None:
+            piles0 = self.plan_tables(start, plan, n, c)
+        self.capsum = sum(self.caps)
+        self.positions: list[list[int]] = [[] for _ in range(len(self.totals))]
         for i, x in enumerate(self.cid):
             self.positions[x].append(i)
         # the state, copied from the position; ``turn`` counts from the first
         # player's first turn, so ``turn % p`` is the player to move
         self.hands = [list(hand) for hand in start.hands]
-        self.held = [0] * (n * c)
+        self.held = [0] * len(self.totals)
         for hand in self.hands:
             for o in hand:
                 self.held[self.cid[o]] += 1
@@ -206,7 +231,7 @@ class LiveSearch:
         # per card kind, its copies drawn so far: positions[x][seen[x]] is the next
         # one still in the deck (kept by do/undo; a bisection per value was slower)
         self.seen = [bisect_left(pos, self.drawn) for pos in self.positions]
-        self.piles = list(start.piles)
+        self.piles = piles0
         self.score = sum(self.piles)
         self.clues = FREE if start.clues is None else start.clues
         self.strikes = start.strikes
@@ -260,6 +285,86 @@ class LiveSearch:
         self.root_next = FREE
         self.root_steps = 0
 
+    def plan_tables(self, start: Game, plan: Plan, n: int, c: int) -> list[int]:
+        """The plan game's tables (``pile_plans``): each card by its height in its
+        pile's planned order (a dead card: value n + 2, which no pile ever takes, and
+        a kind of its own per pile, after the n * c others), the copies and losses per
+        kind, the caps, the forbidden plays and the orders each pile may still follow;
+        returns the piles' heights."""
+        v, cards = plan.variant, start.deck.cards
+        played = getattr(start, "played", None)
+        heights = [len(x) for x in played] if played is not None else list(start.piles)
+        self.sudoku = v.sudoku
+        kinds = n * c + c
+        self.totals = [0] * kinds
+        self.lost_counts = [0] * kinds
+        kind_of: dict[tuple[int, int], int] = {}     # (pile, rank) -> kind
+        for k in range(c):
+            for rank in set(plan.orders[k]) | ({START, 1, n} if v.up_or_down else set()):
+                h = plan.height(k, rank)
+                kind_of[(k, rank)] = k * n + h - 1 if h else n * c + k
+        for o, (a, kk) in enumerate(cards):
+            k, rank = kk - 1, rank_of(v, a)
+            h = plan.height(k, rank)
+            self.val[o] = h if h else n + 2
+            self.cid[o] = x = kind_of[(k, rank)]
+            self.totals[x] += 1
+            self.fh[o], self.fj[o] = plan.forbid_rule(k, rank)
+        for o in start.lost_cards:
+            self.lost_counts[self.cid[o]] += 1
+        for k in range(c):
+            seen: set[tuple[int, int, int]] = set()
+            for o in range(len(cards)):
+                if self.col[o] == k and self.fh[o] >= 0:
+                    seen.add((self.cid[o], self.fh[o], self.fj[o]))
+            self.alt_kinds[k] = sorted(seen)
+            self.alts[k] = [(same, o[0], [kind_of[(k, r)] for r in o])
+                            for same, o in plan.alternatives(k)]
+        self.caps = [self.order_cap(kinds_) for k in range(c)
+                     for same, _, kinds_ in self.alts[k] if same == n]
+        # A card is trash (``key``, ``moves``) only once its play can no longer be
+        # forbidden and its pile follows no other order than the planned one: the
+        # real ends read the other orders' caps (``real_max``), and two hands whose
+        # trash differs in kind then differ in what is lost.
+        undecided = [max([same for same, _, _ in self.alts[k] if same < n], default=-1)
+                     for k in range(c)]
+        self.keep = [max(self.fh[o], undecided[self.col[o]]) for o in range(len(cards))]
+        return heights
+
+    def order_cap(self, kinds: list[int]) -> int:
+        """How many of an order's kinds, from its first, each have a copy not lost."""
+        h = 0
+        while h < len(kinds) and self.lost_counts[kinds[h]] < self.totals[kinds[h]]:
+            h += 1
+        return h
+
+    def real_max(self) -> int:
+        """A plan game: the real rules' best score still reachable (``pile_plans.
+        real_max``): per pile the most of the caps of the orders it may still follow,
+        in Sudoku with the empty piles' starts different from each other and from the
+        other piles' first ranks."""
+        n, total, free = self.n, 0, []
+        taken: set[int] = set()
+        for k, h in enumerate(self.piles):
+            if self.sudoku and h == 0:
+                free.append(k)
+                continue
+            total += max(self.order_cap(kinds) for same, _, kinds in self.alts[k] if h <= same)
+            if self.sudoku:
+                taken.add(next(first for same, first, _ in self.alts[k] if same == n))
+        if free:
+            caps = [[0] * n for _ in range(self.c)]
+            for k in free:
+                for _, first, kinds in self.alts[k]:
+                    caps[k][first - 1] = self.order_cap(kinds)
+            total += sudoku_best(caps, free, taken)
+        return total
+
+    def forbidden(self, o: int) -> bool:
+        """Whether playing card ``o`` is forbidden now (a plan game)."""
+        j = self.fj[o]
+        return self.piles[self.col[o]] == self.fh[o] and (j < 0 or self.piles[j] == 0)
+
     # ---- the rules, as the referee has them ------------------------------------
 
     def over(self) -> bool:
@@ -277,7 +382,8 @@ class LiveSearch:
             return True
         if self.score == self.target:
             return True
-        if self.early_ends and (self.score == self.capsum or (
+        if self.early_ends and (self.score == self.capsum and (
+                self.plan is None or self.score == self.real_max()) or (
                 self.end_turn is not None and self.nothing_playable())):
             return True
         return not self.hands[me] and not self.can_clue() and self.deck_top() < 0
@@ -310,6 +416,11 @@ class LiveSearch:
             x = k * n + top
             if x in live or (positions[x] and positions[x][-1] >= self.drawn):
                 return False
+            # a plan game: the cards the real rules accept beside the planned one
+            for y, h, j in self.alt_kinds[k]:
+                if h == top and (j < 0 or self.piles[j] == 0) and (
+                        y in live or (positions[y] and positions[y][-1] >= self.drawn)):
+                    return False
         return True
 
     def can_clue(self) -> bool:
@@ -900,10 +1011,12 @@ class LiveSearch:
         cid, val, col, piles, caps = self.cid, self.val, self.col, self.piles, self.caps
         # A trash card (already played, or above its color's cap: losing it changes
         # nothing) counts only by which clues can touch it (``tclass``).
-        tclass = self.tclass
+        # (In a plan game a card counts by its kind while its pile is at most at
+        # height ``keep``: see ``plan_tables``.)
+        tclass, keep = self.tclass, self.keep
         hands = tuple(tuple(sorted(
-            cid[o] if piles[col[o]] < val[o] <= caps[col[o]] else tclass[o]
-            for o in hand)) for hand in self.hands)
+            cid[o] if piles[col[o]] < val[o] <= caps[col[o]] or piles[col[o]] <= keep[o]
+            else tclass[o] for o in hand)) for hand in self.hands)
         left = None if self.end_turn is None else self.end_turn - self.turn
         if self.by_type is not None:
             return (self.drawn, tuple(piles), self.clues, self.strikes, self.turn % self.p,
@@ -919,10 +1032,10 @@ class LiveSearch:
         can_discard = self.free_clues or self.clues < self.max_clues or self.discard_at_max
         plays, spare, needed, seen = [], [], [], set()
         trash: list[int] = []          # one trash card per ``tclass`` (see ``key``)
-        caps = self.caps
+        caps, keep = self.caps, self.keep
         for o in hand:
             k, v = col[o], val[o]
-            if v <= piles[k] or v > caps[k]:
+            if (v <= piles[k] or v > caps[k]) and piles[k] > keep[o]:
                 if all(self.tclass[t] != self.tclass[o] for t in trash):
                     trash.append(o)
                 continue
@@ -965,6 +1078,8 @@ class LiveSearch:
         out += [(PLAY, o) for o in spare + needed]
         if top >= 0 and not good_top:
             out.append((PLAY, top))
+        if self.plan is not None:
+            return [m for m in out if m[0] != PLAY or not self.forbidden(m[1])]
         return out
 
     def others_can_play(self, me: int) -> bool:
@@ -1289,6 +1404,8 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     if options.deadline is not None and options.deadline.bounded:
         left = options.deadline.remaining() if left is None else min(left, options.deadline.remaining())
     deadline = None if left is None else time.perf_counter() + left
+    if chosen_in_play(start.rules.variant):
+        return _with_deep_stack(start, lambda: _plans(start, options.maximize, deadline))
     s = LiveSearch(start, deadline)
     s.watch = WATCH.get()
     old = sys.getrecursionlimit()
@@ -1307,6 +1424,119 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
         sys.setrecursionlimit(old)
         if collecting:
             gc.enable()
+
+
+def _with_deep_stack(start: Game, body: Callable[[], LiveOutcome]) -> LiveOutcome:
+    """``body()`` with the recursion limit a search of the position needs and the
+    garbage collector off (as ``search`` runs one)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * start.deck.N + 4 * (start.rules.clues or 0) + 1000))
+    # (``recursion_needed``'s formula: no LiveSearch of the position exists yet)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return body()
+    finally:
+        sys.setrecursionlimit(old)
+        if collecting:
+            gc.enable()
+
+
+def start_plans(start: Game) -> list[tuple[int, Plan]]:
+    """The plans of the position (``pile_plans``), each with its piles' caps as a
+    first upper bound, highest first."""
+    v = start.rules.variant
+    assert v is not None
+    played = getattr(start, "played", None)
+    if played is None:          # a referee without the real pile rules: only the deal
+        assert not any(start.piles), "a position with piles needs Game.played"
+        played = tuple(() for _ in start.piles)
+    left: dict[tuple[int, int], int] = {}
+    for a, k in start.deck.cards:
+        key = (k - 1, rank_of(v, a))
+        left[key] = left.get(key, 0) + 1
+    for o in start.lost_cards:
+        a, k = start.deck.cards[o]
+        left[(k - 1, rank_of(v, a))] -= 1
+    out = []
+    for plan in plans_from(v, played):
+        cap = 0
+        for j, order in enumerate(plan.orders):
+            h = 0
+            while h < len(order) and left.get((j, order[h]), 0) > 0:
+                h += 1
+            cap += h
+        out.append((cap, plan))
+    out.sort(key=lambda x: -x[0])
+    return out
+
+
+def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
+    """Up or Down and Sudoku: the search of each pile plan's game, whose best is the
+    real game's (encodings/variants.md, 8.2).  The plans go in the order of their
+    caps' bound, highest first; a plan whose bound (the caps', then the search's at
+    the position) is not above the best score found so far (or below the target,
+    without ``maximize``) cannot give a better game and is not searched: once the
+    next plan's caps are not above it, no plan is."""
+    todo = start_plans(start)
+    target = start.deck.c * todo[0][1].n
+    best: tuple[list[Action], int] | None = None
+    searched, nodes, refuted = 0, 0, 0
+    floor = -1 if maximize else target - 1      # a game must score above it
+    for i, (cap, plan) in enumerate(todo):
+        if cap <= floor:
+            break
+        s = LiveSearch(start, deadline, plan)
+        s.watch = WATCH.get()
+        try:
+            top = s.bound()
+            if top > floor:
+                searched += 1
+                got = _plan_best(s, floor + 1, top, maximize)
+                if got is not None:
+                    best, floor = got, got[1]
+        except Timeout as stop:
+            bound = max([floor, cap] + [c for c, _ in todo[i + 1:]])
+            stats = {"plans": len(todo), "plans_searched": searched, "upper_bound": bound,
+                     "nodes": nodes + s.nodes}
+            return LiveOutcome(Status.UNKNOWN, None if best is None else best[0],
+                               None if best is None else best[1], stats=stats,
+                               reason=f"{_why(stop)}: {searched} of {len(todo)} pile plans "
+                                      f"searched" + ("" if best is None else
+                                                     f", best score found {best[1]}"))
+        nodes += s.nodes
+        refuted += len(s.tt)
+        if best is not None and best[1] == target:
+            break
+    stats = {"plans": len(todo), "plans_searched": searched, "nodes": nodes,
+             "refuted": refuted}
+    if best is not None and best[1] == target:
+        return LiveOutcome(Status.WINNABLE, best[0], best[1] if maximize else None, stats=stats)
+    how = (f"exhaustive search of the {len(todo)} pile plans' games ({searched} searched, "
+           f"the others' bounds too low; {nodes:,} states visited)")
+    if not maximize:
+        return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"{how}: no complete game wins")
+    if best is None:
+        raise SolverBug("no pile plan's game has a complete game from a position that is not over")
+    return LiveOutcome(Status.UNWINNABLE, best[0], best[1], stats=stats,
+                       reason=f"{how}: no complete game scores more than {best[1]} of {target}")
+
+
+def _plan_best(s: LiveSearch, goal: int, top: int,
+               maximize: bool) -> tuple[list[Action], int] | None:
+    """The best game of one plan's game scoring at least ``goal`` (without
+    ``maximize``: a win), or None: a dive to its bound first, then upwards."""
+    if not maximize:
+        return s.game(s.target)
+    got = s.game(top, 0, 1)
+    if got is None:
+        got = s.game(goal)
+    while got is not None and got[1] < top:
+        more = s.game(got[1] + 1)
+        if more is None:
+            break
+        got = more
+    return got
 
 
 def _lost(start: Game) -> str | None:

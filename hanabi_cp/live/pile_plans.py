@@ -1,0 +1,145 @@
+"""Pile plans: Up or Down and Sudoku as the exact methods play them
+(encodings/variants.md, 8.2).
+
+A **plan** fixes one complete order per pile, extending what the pile holds
+(``pile_rules.plans``). Its **plan game** is the real game in which each card is
+named by its height in its pile's planned order (``Plan.height``; in Up or Down the
+one card of a suit that the order leaves out is *dead*: never playable), with one
+rule more: a play that the real rules accept but that is not the plan's next card
+of that pile is **forbidden** (the move does not exist). Every other play that is
+not the pile's next card in the plan is a misplay, as in the real game. The plan
+game ends exactly where the real game would (its ends are read on the real state:
+``real_max`` and the cards the real rules accept). Then the plan game's complete
+games are the real games that follow the plan, action for action with the same
+score, and every real game follows some plan: the best real score is the best over
+the plans.
+
+Forbidden plays only happen while a pile's order is undecided, and each card's is a
+fixed condition (``Plan.forbid_rule``): its pile at one height, and in Sudoku another
+pile still empty.
+
+>>> from hanabi_cp.live.variants import variant
+>>> up = variant("Up or Down (5 Suits)")
+>>> plan = Plan(up, ((START, 2, 3, 4, 5), (5, 4, 3, 2, 1)))
+>>> [plan.height(0, r) for r in (START, 1, 2, 5)], [plan.height(1, r) for r in (5, 1, START)]
+([1, 0, 2, 5], [1, 5, 0])
+>>> plan.forbid_rule(0, 1), plan.forbid_rule(0, 5), plan.forbid_rule(0, 4), plan.forbid_rule(0, 3)
+((0, -1), (0, -1), (1, -1), (-1, -1))
+>>> su = variant("Sudoku (5 Suits)")
+>>> Plan(su, ((3, 4, 5, 1, 2), (1, 2, 3, 4, 5))).forbid_rule(0, 1)    # while pile 1 is empty
+(0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import permutations
+
+from .pile_rules import Played, next_values, orders, plans
+from .variants import START, Variant
+
+DEAD = 0           # the height of a card no height of its pile's planned order takes
+NEVER = (-1, -1)   # ``forbid_rule`` of a card whose play is never forbidden
+
+
+def rank_of(v: Variant, value: int) -> int:
+    """A deck value as pile_rules names it: above the stack size, the START card
+    (however the deck writes it)."""
+    return START if v.up_or_down and value > v.stack_size else value
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One complete order (real ranks) per pile."""
+
+    variant: Variant
+    orders: tuple[Played, ...]
+
+    @property
+    def n(self) -> int:
+        return self.variant.stack_size
+
+    def height(self, k: int, rank: int) -> int:
+        """The height (1..n) at which pile k takes a card of ``rank`` in the plan,
+        or DEAD."""
+        o = self.orders[k]
+        return o.index(rank) + 1 if rank in o else DEAD
+
+    def piles_at(self, heights: Sequence[int]) -> tuple[Played, ...]:
+        """The piles' real contents when they stand at these heights of the plan."""
+        return tuple(o[:h] for o, h in zip(self.orders, heights))
+
+    def forbidden(self, heights: Sequence[int], k: int, rank: int) -> bool:
+        """Whether playing a card of ``rank`` on pile k is forbidden with the piles at
+        these heights: the real rules accept it, and it is not the plan's next card
+        (the definition, straight from pile_rules)."""
+        h = heights[k]
+        if h >= self.n:
+            return False
+        return rank in next_values(self.variant, self.piles_at(heights), k) \
+            and rank != self.orders[k][h]
+
+    def forbid_rule(self, k: int, rank: int) -> tuple[int, int]:
+        """(h, j): a card of ``rank`` on pile k is forbidden exactly when pile k is at
+        height h and (j < 0 or pile j is empty); NEVER if never.  In Up or Down only
+        the pile's own height matters (the real rules read one pile); in Sudoku only
+        an empty pile accepts a card that is not its planned next, and it accepts
+        ``rank`` unless another pile began with it, which in a plan game only the
+        pile j whose planned order begins with it can (j = -1: none does)."""
+        v, n = self.variant, self.n
+        if v.sudoku:
+            if self.height(k, rank) == 1:
+                return NEVER
+            j = next((j for j, o in enumerate(self.orders) if o[0] == rank and j != k), -1)
+            return 0, j
+        hs = [h for h in range(n)
+              if self.forbidden([h if j == k else 0 for j in range(len(self.orders))], k, rank)]
+        assert len(hs) <= 1, (self.orders[k], rank, hs)
+        return (hs[0], -1) if hs else NEVER
+
+    def alternatives(self, k: int) -> list[tuple[int, Played]]:
+        """Every complete order of pile k (for Sudoku ignoring the other piles) that
+        begins as the planned one does up to some height, with that height: pile k
+        may still follow it in the real game while it stands no higher."""
+        mine = self.orders[k]
+        out = []
+        for o in orders(self.variant, ()):
+            same = 0
+            while same < self.n and o[same] == mine[same]:
+                same += 1
+            out.append((same, o))
+        return out
+
+
+def plans_from(v: Variant, played: Sequence[Played]) -> list[Plan]:
+    """Every plan extending the piles' contents (``pile_rules.plans``)."""
+    return [Plan(v, p) for p in plans(v, tuple(played))]
+
+
+def real_max(v: Variant, played: Sequence[Played], left: dict[tuple[int, int], int]) -> int:
+    """The best score still reachable by the real rules' count: over the plans
+    extending the piles, the most of the per-pile caps (each planned order counted
+    up to its first rank with no copy left; ``left[(pile, rank)]``: copies not lost).
+    The exact methods' ``LiveSearch.real_max`` computes the same (tests compare)."""
+    best = 0
+    for plan in plans(v, tuple(played)):
+        total = 0
+        for k, o in enumerate(plan):
+            h = 0
+            while h < len(o) and left.get((k, o[h]), 0) > 0:
+                h += 1
+            total += h
+        best = max(best, total)
+    return best
+
+
+def sudoku_best(caps: Sequence[Sequence[int]], free: Sequence[int], taken: set[int]) -> int:
+    """The most of ``caps[k][s - 1]`` over the piles k in ``free``, each given a start
+    s not in ``taken`` and different from the others' (an assignment; at most 5! ways)."""
+    n = len(caps[0]) if caps else 0
+    starts = [s for s in range(1, n + 1) if s not in taken]
+    best = 0
+    for chosen in permutations(starts, len(free)):
+        best = max(best, sum(caps[k][s - 1] for k, s in zip(free, chosen)))
+    return best
