@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from ..model import Card, Deck
 from .actions import ENDS, MOVES, Action, Kind
 from .clue_rules import ClueRules, clue_rules
-from .pile_rules import chosen_in_play, next_values
+from .pile_rules import chosen_in_play, next_values, orders
 from .pile_score import max_score
 from .rules import Rules
 from .variants import Variant
@@ -403,7 +403,7 @@ class Game:
             self._lose(order)
         else:
             a, k = self.card(order)
-            if (a in self.next_values(k - 1)) if self.played else self.next_value(k - 1) == a:
+            if self.takes(k - 1, a):
                 self.piles[k - 1] += 1
                 if self.played:
                     self.played[k - 1] += (self.real(a),)
@@ -443,6 +443,50 @@ class Game:
             return frozenset() if self.piles[k] >= self.deck.n \
                 else frozenset((self.next_value(k),))
         return frozenset(v.model_value(r) for r in next_values(v, tuple(self.played), k))
+
+    def takes(self, k: int, a: int) -> bool:
+        """Whether color index k's pile takes the deck value ``a`` now."""
+        return a in self.next_values(k) if self.played else self.next_value(k) == a
+
+    def needed(self, k: int, a: int) -> bool:
+        """Whether some order of color index k's pile that extends it takes the deck
+        value ``a`` later (losses aside)."""
+        v = self.chosen
+        if v is None:
+            return self.piles[k] < self.height_of(k, a)
+        r, done = v.live_rank(a), len(self.played[k])
+        return any(r in o[done:] for o in self._orders(k))
+
+    def reachable(self, k: int, a: int) -> bool:
+        """Whether some game may still play the deck value ``a`` on color index k's
+        pile: an order of the pile that extends it takes ``a`` after values that each
+        still have a copy not lost (in Sudoku, an empty pile's first value not
+        another pile's)."""
+        v = self.chosen
+        if v is None:
+            return self.piles[k] < self.height_of(k, a) <= self.caps[k]
+        assert self.tables is not None
+        r, done, n = v.live_rank(a), len(self.played[k]), self.deck.n
+        totals, lost = self.tables.totals, self.lost_counts
+        for o in self._orders(k):
+            rest = o[done:]
+            if r in rest and all(v.model_value(x) <= n and lost[k * n + v.model_value(x) - 1]
+                                 < totals[k * n + v.model_value(x) - 1]
+                                 for x in rest[:rest.index(r)]):
+                return True
+        return False
+
+    def _orders(self, k: int) -> tuple[tuple[int, ...], ...]:
+        """Up or Down, Sudoku: the complete orders of color index k's pile that extend
+        it (in Sudoku an empty pile may not start at another pile's first value)."""
+        v = self.chosen
+        assert v is not None
+        played = self.played[k]
+        found = orders(v, played)
+        if v.sudoku and not played:
+            taken = {p[0] for p in self.played if p}
+            found = tuple(o for o in found if o[0] not in taken)
+        return found
 
     def _server_max(self) -> None:
         """Up or Down and Sudoku: lower ``best`` to the server's max score now."""
