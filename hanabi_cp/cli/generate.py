@@ -101,7 +101,7 @@ class StandardSpec(Spec):
         if self.variant is None:
             return standard_deck(seed, self.colors)
         v = self.variant
-        return variant_deck(seed, v.deck_cards(), v.stack_size, len(v.suits))
+        return variant_deck(seed, v.model_cards(), v.deck_n, len(v.suits))
 
 
 class DeckSpec(Spec):

@@ -220,7 +220,7 @@ def instead_text(g: Game, actions: Sequence[Action], names: Sequence[str]) -> st
         a, k = g.card(act.target)
         card = kind_name(g.rules, a, k)
         verb = "discards" if act.kind is Kind.DISCARD else \
-            "plays" if g.next_value(k - 1) == a else "misplays"
+            "plays" if g.takes(k - 1, a) else "misplays"
         if act.target == g.deck_play():
             parts.append(f"{verb} the deck's last card ({card})")
         else:

@@ -1,0 +1,133 @@
+"""Up or Down and Sudoku in the referee: each rule against a hand-worked game, as
+hanab.live's server plays it (server/src/variants_reversible.go, variants_sudoku.go,
+game_player.go PlayCard, game.go CheckEnd).
+
+The games are two players holding one card each, so the deck lists the cards in the
+order the players take them: player 0 holds #0, player 1 #1, each draws the next.
+In an Up or Down deck the value 6 is START (encodings/variants.md, 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hanabi_cp.live.actions import Action
+from hanabi_cp.live.referee import NOTHING_PLAYABLE, Game, IllegalMove
+from hanabi_cp.live.rules import Rules
+from hanabi_cp.live.variants import START, variant
+from hanabi_cp.model import Deck
+
+P, D = Action.play, Action.discard
+UP = variant("Up or Down (5 Suits)")
+SU = variant("Sudoku (5 Suits)")
+S = 6                                  # START in an Up or Down deck of stack size 5
+
+
+def game(v, cards, actions, c=1, clues=8):
+    deck = Deck.of([(a, k) for a, k in cards], n=v.deck_n, c=c)
+    return Game.after(deck, Rules.for_players(2, hand_size=1, clues=clues, variant=v), actions)
+
+
+def in_order(v, values, pad=False):
+    """Every card of ``values`` (of color 1) played in deck order; with ``pad``, a
+    color 2 pile of 1..5 follows in the deck, so that the game goes on."""
+    extra = [(a, 2) for a in (1, 2, 3, 4, 5)] if pad else []
+    return game(v, [(a, 1) for a in values] + extra, [P(i) for i in range(len(values))],
+                2 if pad else 1)
+
+
+@pytest.mark.parametrize("values, played", [
+    ((1, 2, 3, 4, 5), (1, 2, 3, 4, 5)),
+    ((S, 2, 3, 4, 5), (START, 2, 3, 4, 5)),
+    ((5, 4, 3, 2, 1), (5, 4, 3, 2, 1)),
+    ((S, 4, 3, 2, 1), (START, 4, 3, 2, 1)),
+])
+def test_up_or_down_each_way_completes_a_pile(values, played):
+    g = in_order(UP, values)
+    assert g.played == [played] and g.score == 5 == g.target and g.won and g.strikes == 0
+    assert g.over
+
+
+@pytest.mark.parametrize("values, strike_at", [
+    ((3,), 0),           # an empty pile takes 1, 5 or START only
+    ((1, S), 1),         # START only on an empty pile
+    ((S, 3), 1),         # on START: 2 or 4
+    ((1, 5), 1),         # the pile goes up: 2 next
+    ((5, 1), 1),         # the pile goes down: 4 next
+    ((S, 2, 1), 2),      # START then 2 goes up, never down
+])
+def test_up_or_down_misplays(values, strike_at):
+    assert in_order(UP, values[:strike_at], pad=True).strikes == 0
+    g = in_order(UP, values[:strike_at + 1], pad=True)
+    assert g.strikes == 1 and g.played[0] == tuple(UP.live_rank(a) for a in values[:strike_at])
+
+
+def test_up_or_down_next_values_and_card_names():
+    g = in_order(UP, (S,), pad=True)
+    assert g.next_values(0) == {2, 4} and g.next_values(1) == {1, 5, S}
+    assert UP.card_name(UP.live_rank(S), 0) == "Red START" and UP.live_rank(S) == START
+
+
+def test_completing_a_pile_gives_a_token_back():
+    # one token: player 0 clues (0 left), then the pile 1..5 is played; its 5 gives it back
+    deck = [(2, 1), (1, 1), (3, 1), (4, 1), (5, 1)]
+    g = game(UP, deck, [Action.rank_clue(1, 1), P(1), P(0), P(2), P(3)], clues=1)
+    assert g.clues == 0 and not g.over
+    g.apply(P(4))
+    assert g.clues == 1 and g.won and g.over
+
+
+def test_up_or_down_max_score_ends_the_game_as_the_server_counts():
+    # both 3s misplayed: up from 1 stops at 2, down from 5 stops at 4 (no START in
+    # this deck): the server's max score is 2, reached after 1, 2
+    g = game(UP, [(a, 1) for a in (3, 3, 1, 2, 4, 5)], [P(0), P(1), P(2), P(3)])
+    assert g.strikes == 2 and g.score == 2 and g.max_reachable == 2
+    assert g.over and g.cause == "the score reached the best score still reachable"
+    assert g.turn == 4 and g.drawn == 6
+
+
+def test_up_or_down_max_score_walks_from_the_start_card():
+    # START played, then its 1 and its 5 misplayed: up from START reaches 4, so does down
+    g = in_order(UP, (S, 1, 5), pad=True)
+    assert g.strikes == 2 and g.max_reachable == 1 + 5 and not g.over   # no 2, 3, 4 of color 1 here
+    g = in_order(UP, (S, 1, 5, 2, 3, 4))
+    assert g.played == [(START, 2, 3, 4)] and g.score == 4 == g.max_reachable and g.over
+
+
+def test_sudoku_start_clash_and_wrap_around():
+    g = game(SU, [(3, 1), (3, 2), (4, 2), (4, 1)], [P(0), P(1), P(2), P(3)], c=2)
+    assert g.played == [(3, 4), (4,)] and g.strikes == 1     # a second 3 may not start a pile
+    g = in_order(SU, (4, 5, 1, 2, 3))
+    assert g.played == [(4, 5, 1, 2, 3)] and g.won
+
+
+def test_sudoku_completing_a_wrapped_pile_gives_a_token_back():
+    h = game(SU, [(3, 1), (2, 1), (4, 1), (5, 1), (1, 1), (1, 1)],
+             [Action.rank_clue(1, 2), P(1), P(0), P(2), P(3), P(4)], clues=1)
+    assert h.played == [(2, 3, 4, 5, 1)] and h.clues == 1 and h.won
+
+
+def test_sudoku_nothing_playable_ends_the_game_before_the_final_round():
+    # the pile starts at 2 once both 3s are discarded: nothing can follow it.  The
+    # server counts 2 for it (its sweep gives a start at 2 the run of a start at 1),
+    # so the score (1) is below its max score and the rule "nothing playable" ends it
+    clue = Action.rank_clue(1, 3)
+    g = game(SU, [(2, 1), (3, 1), (3, 1), (4, 1), (5, 1), (1, 1)], [clue, D(1), clue, D(2), P(0)],
+             clues=2)
+    assert g.played == [(2,)] and g.score == 1 and g.max_reachable == 2
+    assert g.over and g.cause == NOTHING_PLAYABLE and g.end_turn is None
+
+
+def test_sudoku_max_score_assigns_the_free_starts():
+    from hanabi_cp.live.pile_score import max_score
+    dead = {(0, 1), (0, 2), (1, 4)}
+    # suit 0 is best started at 3 (3 cards), suit 1 at 5 (5, 1, 2, 3: 4 cards): a
+    # suit without a dead value counts 5 without taking a start
+    got = max_score(SU, ((), (), (), (), ()), lambda k, r: (k, r) in dead)
+    assert got == 3 + 4 + 15
+    assert max_score(SU, ((3,), (), (), (), ()), lambda k, r: (k, r) in dead) == 3 + 4 + 15
+    assert max_score(SU, ((5,), (), (), (), ()), lambda k, r: (k, r) in dead) == 1 + 3 + 15
+
+
+def test_the_referee_refuses_a_misplaced_card_kind_as_before():
+    with pytest.raises(IllegalMove, match="does not hold"):
+        in_order(UP, (1,), pad=True).apply(P(5))
