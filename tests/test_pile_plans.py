@@ -1,22 +1,21 @@
 """Pile plans (encodings/variants.md, 8.2): the forbidden-play rule and the renaming
-against pile_rules, and the search's plan games against an exhaustive search of the
-real rules written here from pile_rules alone (tiny decks, both families)."""
+against pile_rules, and the search over the plans' games against brute on the
+referee (tiny decks of both families, from the deal and mid-game)."""
 
 from __future__ import annotations
 
 import random
-from functools import cache
+from dataclasses import replace
 from itertools import product
 
 import pytest
 
-from hanabi_cp.live import referee
-from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.clue_rules import OwnClues
-from hanabi_cp.live.methods.search import LiveSearch, _plans, start_plans
-from hanabi_cp.live.pile_plans import DEAD, Plan, plans_from, rank_of, real_max
+from hanabi_cp.live.solve import LiveOutcome, solve_position
+from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.live.methods.search import LiveSearch, start_plans
+from hanabi_cp.live.pile_plans import DEAD, Plan, plans_from
 from hanabi_cp.live.pile_rules import next_values, plans
-from hanabi_cp.live.referee import Game
+from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.variants import Variant, variant
 from hanabi_cp.model import Deck
@@ -73,135 +72,34 @@ def test_real_piles_are_plan_games(v: Variant, c: int) -> None:
                 heights[k] += ok
 
 
-# ---- the real rules, exhaustively, from pile_rules alone --------------------------
+# ---- the search of the plans' games against brute on the referee ------------------
 
-class Real:
-    """The real game on a deal by the pile rules of ``pile_rules`` alone, with
-    hanab.live's ends read on the real state (a state: hands, drawn, piles, tokens,
-    strikes, turn, end turn, lost copies per (pile, rank))."""
-
-    def __init__(self, start: Game):
-        v, r, deck = start.rules.variant, start.rules, start.deck
-        assert v is not None and start.tables is not None and r.clues is not None
-        self.v, self.r, self.max_clues = v, r, r.clues
-        self.n, self.c, self.N, self.p = v.stack_size, deck.c, deck.N, r.players
-        self.ranks = [(k - 1, rank_of(v, a)) for a, k in deck.cards]
-        self.touchable = start.tables.touchable
-        self.totals: dict[tuple[int, int], int] = {}
-        for x in self.ranks:
-            self.totals[x] = self.totals.get(x, 0) + 1
-        H, N, p = r.hand_size, self.N, self.p
-        drawn = min(p * H, N)
-        self.start = (tuple(tuple(range(i * H, min((i + 1) * H, N))) for i in range(p)), drawn,
-                      tuple(() for _ in range(self.c)), r.clues, 0, 0,
-                      p + 1 if drawn == N else None, ())
-
-    def ended(self, state: tuple) -> int | None:
-        """The final score if the game is over, else None."""
-        hands, drawn, piles, clues, strikes, turn, end_turn, lost = state
-        v, p, score = self.v, self.p, sum(map(len, piles))
-        if strikes >= self.r.strikes:
-            return 0
-        if end_turn is not None and turn >= end_turn:
-            return score
-        if score == self.n * self.c:
-            return score
-        left = {x: t - dict(lost).get(x, 0) for x, t in self.totals.items()}
-        if score == real_max(v, piles, left):
-            return score
-        if end_turn is not None:
-            done = {t % p for t in range(end_turn - p, turn)}
-            live = [o for q, h in enumerate(hands) if q not in done for o in h] \
-                + list(range(drawn, self.N))
-            if not any(self.ranks[o][1] in next_values(v, piles, self.ranks[o][0]) for o in live):
-                return score
-        return None
-
-    def moves(self, state: tuple) -> list[tuple[str, int]]:
-        hands, _, _, clues, _, turn, _, _ = state
-        me = turn % self.p
-        out = [("play", o) for o in hands[me]]
-        if clues < self.max_clues:
-            out += [("discard", o) for o in hands[me]]
-        if clues >= 1 and any(self.touchable[o] for q, h in enumerate(hands) if q != me for o in h):
-            out.append(("clue", -1))
-        return out
-
-    def step(self, state: tuple, kind: str, o: int) -> tuple:
-        hands, drawn, piles, clues, strikes, turn, end_turn, lost = state
-        if kind == "clue":
-            return (hands, drawn, piles, clues - 1, strikes, turn + 1, end_turn, lost)
-        me, n = turn % self.p, self.n
-        new_piles, new_lost = list(piles), dict(lost)
-        k, rank = self.ranks[o]
-        if kind == "play" and rank in next_values(self.v, piles, k):
-            new_piles[k] += (rank,)
-            clues += len(new_piles[k]) == n and clues < self.max_clues
-        else:
-            new_lost[(k, rank)] = new_lost.get((k, rank), 0) + 1
-            strikes += kind == "play"
-            clues += kind == "discard"
-        hand = [x for x in hands[me] if x != o]
-        if drawn < self.N:
-            hand.append(drawn)
-            drawn += 1
-            if drawn == self.N:
-                end_turn = turn + self.p + 1
-        hands = tuple(tuple(hand) if q == me else h for q, h in enumerate(hands))
-        return (hands, drawn, tuple(new_piles), clues, strikes, turn + 1, end_turn,
-                tuple(sorted(new_lost.items())))
-
-
-def real_best(start: Game) -> int:
-    """The best final score of the real game from the deal ``start`` (-1: none ends)."""
-    g = Real(start)
-
-    @cache
-    def value(state: tuple) -> int:
-        end = g.ended(state)
-        if end is not None:
-            return end
-        return max((value(g.step(state, *m)) for m in g.moves(state)), default=-1)
-
-    return value(g.start)
-
-
-def replay_real(start: Game, actions: list[Action]) -> int:
-    """The final score of ``actions`` from the deal by the same real rules, asserting
-    each legal and the game over exactly after the last."""
-    g = Real(start)
-    state = g.start
-    for act in actions:
-        assert g.ended(state) is None
-        kind = {Kind.PLAY: "play", Kind.DISCARD: "discard"}.get(act.kind, "clue")
-        move = (kind, act.target if kind != "clue" else -1)
-        assert move in g.moves(state), (move, state)
-        state = g.step(state, *move)
-    end = g.ended(state)
-    assert end is not None
-    return end
+S = UP.deck_n       # START as a deck value
 
 
 def deal(v: Variant, cards: list[tuple[int, int]], players: int = 2, hand: int = 2,
-         clues: int = 2) -> Game:
-    top = max(a for a, _ in cards)
-    return Game.start(Deck.of(cards, max(top, v.stack_size), max(k for _, k in cards)),
-                      Rules.for_players(players, hand_size=hand, clues=clues, variant=v))
+         clues: int = 2, **options) -> Game:
+    return Game.start(Deck.of(cards, v.deck_n, max(k for _, k in cards)),
+                      Rules.for_players(players, hand_size=hand, clues=clues, variant=v,
+                                        **options))
 
 
-@pytest.fixture
-def supported(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the referee plays these variants' real rules: Rules accept them (the
-    search and this file's exhaustive search read only pile_rules), and clues touch
-    as No Variant's (the deck's START cards are value stack size + 1)."""
-    monkeypatch.setattr(Variant, "unsupported", lambda self: None)
-    monkeypatch.setattr(referee, "clue_rules", lambda rules, deck: OwnClues(deck.n, deck.c))
+def best_of(start: Game, method: str, maximize: bool = True) -> LiveOutcome:
+    """The method's answer from the position, its certificate replayed by the referee
+    (``solve_position``)."""
+    out = solve_position(start, method, SolveOptions(maximize=maximize))
+    assert out.status is not Status.UNKNOWN
+    return out
 
 
-S = UP.stack_size + 1       # START as a deck value
+def agree(start: Game) -> None:
+    """search and brute give the same best score and the same verdict on a win."""
+    want = best_of(start, "brute")
+    got = best_of(start, "search")
+    assert got.score == want.score and got.verified, (start.deck, start.played)
+    assert best_of(start, "search", False).status is want.status
 
 
-@pytest.mark.usefixtures("supported")
 @pytest.mark.parametrize("v,cards", [
     (UP, [(5, 1), (S, 1), (4, 1), (1, 1), (3, 1), (2, 1), (4, 1)]),
     (UP, [(S, 1), (4, 1), (2, 1), (5, 1), (3, 2), (S, 2), (1, 1), (2, 2)]),
@@ -210,61 +108,70 @@ S = UP.stack_size + 1       # START as a deck value
     (SU, [(2, 1), (2, 2), (3, 2), (3, 1), (4, 2), (1, 2), (5, 2), (4, 1)]),
     (SU4, [(4, 1), (1, 1), (2, 2), (1, 2), (2, 1), (3, 1), (3, 2), (4, 2)]),
 ])
-def test_search_over_plans_is_the_real_best(v: Variant, cards: list[tuple[int, int]]) -> None:
-    start = deal(v, cards)
-    want = real_best(start)
-    out = _plans(start, True, None)
-    assert out.score == want
-    assert out.actions is not None and replay_real(start, out.actions) == want
-    won = _plans(start, False, None)
-    assert (won.status.value == "WINNABLE") == (want == start.deck.c * v.stack_size)
+def test_search_over_plans_is_brute(v: Variant, cards: list[tuple[int, int]]) -> None:
+    agree(deal(v, cards))
 
 
-@pytest.mark.usefixtures("supported")
+def tiny(rng: random.Random, v: Variant) -> Game:
+    c = rng.choice((1, 2, 2, 3))
+    cards = [(v.model_value(a), k) for k in range(1, c + 1)
+             for a in v.ranks for _ in range(v.copies(k - 1, a))]
+    rng.shuffle(cards)
+    return deal(v, cards[:rng.randrange(6, 11)], players=rng.choice((2, 2, 3)),
+                hand=rng.choice((1, 2)), clues=rng.choice((1, 2, 3)))
+
+
 def test_random_tiny_decks_agree() -> None:
     rng = random.Random(11)
-    for i in range(24):
-        v = (UP, SU, SU4)[i % 3]
-        c = rng.choice((1, 2))
-        cards = [(a if a <= v.stack_size else S, k) for k in range(1, c + 1)
-                 for a in v.ranks for _ in range(v.copies(k - 1, a))]
-        rng.shuffle(cards)
-        cards = cards[:rng.randrange(5, 9)]
-        start = deal(v, cards, hand=rng.choice((1, 2)), clues=rng.choice((1, 2)))
-        want = real_best(start)
-        out = _plans(start, True, None)
-        assert out.score == want, (v.name, cards)
-        assert out.actions is not None and replay_real(start, out.actions) == want
+    for i in range(30):
+        agree(tiny(rng, (UP, SU, SU4)[i % 3]))
 
 
-@pytest.mark.usefixtures("supported")
-def test_search_real_max_is_pile_plans() -> None:
-    """The search's incremental ``real_max`` against ``pile_plans.real_max`` after
-    losses, on Sudoku (an assignment of starts) and Up or Down."""
-    for v in (SU, UP):
-        cards = [(a if a <= v.stack_size else S, k) for k in (1, 2, 3)
-                 for a in v.ranks for _ in range(v.copies(k - 1, a))]
-        random.Random(3).shuffle(cards)
-        start = deal(v, cards, players=3, hand=3)
-        for _, plan in start_plans(start)[:5]:
-            s = LiveSearch(start, None, plan)
-            left = {(k - 1, rank_of(v, a)): v.copies(k - 1, rank_of(v, a)) for a, k in cards}
-            for o in range(0, 9, 2):
-                a, k = cards[o]
-                s.lost_counts[s.cid[o]] += 1
-                left[(k - 1, rank_of(v, a))] -= 1
-                assert s.real_max() == real_max(v, [()] * 3, left)
+def test_positions_mid_game_agree() -> None:
+    """From positions some random legal moves into the game (some piles decided,
+    cards lost), where the plans extend the piles' contents."""
+    rng = random.Random(5)
+    done = 0
+    while done < 18:
+        g = tiny(rng, (UP, SU, SU4)[done % 3])
+        for _ in range(rng.randrange(1, 5)):
+            if g.over:
+                break
+            g.apply(rng.choice(list(g.legal_actions())))
+        if g.over:
+            continue
+        agree(g)
+        done += 1
 
 
-@pytest.mark.usefixtures("supported")
+def test_speedrun_agrees() -> None:
+    rng = random.Random(2)
+    for i in range(8):
+        g = tiny(rng, (UP, SU)[i % 2])
+        agree(Game.start(g.deck, replace(g.rules, speedrun=True)))
+
+
+def test_search_real_max_is_the_referees() -> None:
+    """The search's count of the best score still reachable, on the plan's real piles,
+    is the referee's (hanab.live's server's) along random games."""
+    rng = random.Random(3)
+    for i in range(40):
+        g = tiny(rng, (UP, SU, SU4)[i % 3])
+        while not g.over:
+            for _, plan in start_plans(g)[:3]:
+                assert LiveSearch(g, None, plan).real_max() == g.max_reachable
+            g.apply(rng.choice(list(g.legal_actions())))
+
+
 def test_a_plan_game_ends_where_the_real_game_does() -> None:
-    """The plan with both suits going up can score only 1:1 (no 2 of Red, no 1 of
-    Yellow), but Yellow is undecided and could still go down from its 5: the real game
-    goes on after the 1 is played, and so does the plan game's certificate."""
+    """The plan with both suits going up can score only Red 1 (no Red 2, no Yellow 1),
+    but Yellow is undecided and could still go down from its 5: the real game goes
+    on after the 1 is played, and so does the plan game's certificate."""
     start = deal(UP, [(1, 1), (4, 1), (5, 2), (2, 2), (3, 2)], hand=1, clues=1)
     up = tuple(range(1, 6))
     s = LiveSearch(start, None, Plan(UP, (up, up)))
-    assert s.capsum == 1
+    assert s.capsum == 1 < s.real_max()
     got = s.game(1)
     assert got is not None and got[1] == 1 and len(got[0]) > 1
-    assert replay_real(start, got[0]) == 1
+    rep = replay(start.deck, start.rules, got[0])
+    assert rep.legal and rep.complete and rep.score == 1

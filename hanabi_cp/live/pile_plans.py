@@ -9,7 +9,7 @@ rule more: a play that the real rules accept but that is not the plan's next car
 of that pile is **forbidden** (the move does not exist). Every other play that is
 not the pile's next card in the plan is a misplay, as in the real game. The plan
 game ends exactly where the real game would (its ends are read on the real state:
-``real_max`` and the cards the real rules accept). Then the plan game's complete
+the server's max score, ``pile_score``, and the cards the real rules accept). Then the plan game's complete
 games are the real games that follow the plan, action for action with the same
 score, and every real game follows some plan: the best real score is the best over
 the plans.
@@ -18,7 +18,7 @@ Forbidden plays only happen while a pile's order is undecided, and each card's i
 fixed condition (``Plan.forbid_rule``): its pile at one height, and in Sudoku another
 pile still empty.
 
->>> from hanabi_cp.live.variants import variant
+>>> from hanabi_cp.live.variants import START, variant
 >>> up = variant("Up or Down (5 Suits)")
 >>> plan = Plan(up, ((START, 2, 3, 4, 5), (5, 4, 3, 2, 1)))
 >>> [plan.height(0, r) for r in (START, 1, 2, 5)], [plan.height(1, r) for r in (5, 1, START)]
@@ -34,19 +34,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import permutations
 
 from .pile_rules import Played, next_values, orders, plans
-from .variants import START, Variant
+from .variants import Variant
 
 DEAD = 0           # the height of a card no height of its pile's planned order takes
 NEVER = (-1, -1)   # ``forbid_rule`` of a card whose play is never forbidden
-
-
-def rank_of(v: Variant, value: int) -> int:
-    """A deck value as pile_rules names it: above the stack size, the START card
-    (however the deck writes it)."""
-    return START if v.up_or_down and value > v.stack_size else value
 
 
 @dataclass(frozen=True)
@@ -115,31 +108,3 @@ class Plan:
 def plans_from(v: Variant, played: Sequence[Played]) -> list[Plan]:
     """Every plan extending the piles' contents (``pile_rules.plans``)."""
     return [Plan(v, p) for p in plans(v, tuple(played))]
-
-
-def real_max(v: Variant, played: Sequence[Played], left: dict[tuple[int, int], int]) -> int:
-    """The best score still reachable by the real rules' count: over the plans
-    extending the piles, the most of the per-pile caps (each planned order counted
-    up to its first rank with no copy left; ``left[(pile, rank)]``: copies not lost).
-    The exact methods' ``LiveSearch.real_max`` computes the same (tests compare)."""
-    best = 0
-    for plan in plans(v, tuple(played)):
-        total = 0
-        for k, o in enumerate(plan):
-            h = 0
-            while h < len(o) and left.get((k, o[h]), 0) > 0:
-                h += 1
-            total += h
-        best = max(best, total)
-    return best
-
-
-def sudoku_best(caps: Sequence[Sequence[int]], free: Sequence[int], taken: set[int]) -> int:
-    """The most of ``caps[k][s - 1]`` over the piles k in ``free``, each given a start
-    s not in ``taken`` and different from the others' (an assignment; at most 5! ways)."""
-    n = len(caps[0]) if caps else 0
-    starts = [s for s in range(1, n + 1) if s not in taken]
-    best = 0
-    for chosen in permutations(starts, len(free)):
-        best = max(best, sum(caps[k][s - 1] for k, s in zip(free, chosen)))
-    return best

@@ -54,8 +54,11 @@ class RefutationError(Exception):
 
 def refuses(start: Game) -> str | None:
     """Why no refutation can be written for the position, or None."""
-    from .solve import pile_refusal       # solve imports the methods: here, not at the top
-    return pile_refusal("search", start) or refuses_rules(start.rules)
+    v = start.chosen
+    if v is not None:
+        return (f"{v.name}: the search decides it plan by plan (encodings/variants.md, 8.2), "
+                f"and a refutation covers one search's game only")
+    return refuses_rules(start.rules)
 
 
 def refuses_rules(rules: Rules) -> str | None:

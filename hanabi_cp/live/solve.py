@@ -104,7 +104,7 @@ STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 # methods' pile plans (encodings/variants.md, 8) land, brute alone does: this set
 # and ``pile_refusal`` are the one place that says so (``live_methods`` adds it to
 # every other method's ``refuses``; the refutation, which is the search's, asks it).
-PILE_METHODS = frozenset({"brute"})
+PILE_METHODS = frozenset({"brute", "search"})
 
 
 def pile_refusal(method: str, start: Game) -> str | None:

@@ -49,7 +49,8 @@ from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
-from ..pile_plans import Plan, plans_from, rank_of, sudoku_best
+from ..pile_plans import Plan, plans_from
+from ..pile_score import max_score
 from ..pile_rules import chosen_in_play
 from ..variants import START
 from ..race import WATCH
@@ -149,6 +150,9 @@ class LiveSearch:
         n, c, N = deck.n, deck.c, deck.N
         if plan is not None:
             n = plan.n
+        elif start.chosen is not None:
+            raise ValueError(f"{start.chosen.name}: the search plays one pile plan's game "
+                             f"at a time (``_plans``), never the piles in one fixed order")
         self.plan = plan
         self.deck, self.rules, self.deadline = deck, rules, deadline
         # ``auto`` racing the encodings beside the search (``live.race``): called with
@@ -212,7 +216,7 @@ class LiveSearch:
         # start rank, kinds in order) (``real_max``)
         self.alt_kinds: list[list[tuple[int, int, int]]] = [[] for _ in range(c)]
         self.alts: list[list[tuple[int, int, list[int]]]] = [[] for _ in range(c)]
-        self.sudoku = False
+        self.kind_of: dict[tuple[int, int], int] = {}
         piles0 = list(start.piles)
         if plan is not None:
             piles0 = self.plan_tables(start, plan, n, c)
@@ -294,17 +298,16 @@ class LiveSearch:
         v, cards = plan.variant, start.deck.cards
         played = getattr(start, "played", None)
         heights = [len(x) for x in played] if played is not None else list(start.piles)
-        self.sudoku = v.sudoku
         kinds = n * c + c
         self.totals = [0] * kinds
         self.lost_counts = [0] * kinds
-        kind_of: dict[tuple[int, int], int] = {}     # (pile, rank) -> kind
+        self.kind_of = kind_of = {}      # (pile, rank) -> kind
         for k in range(c):
             for rank in set(plan.orders[k]) | ({START, 1, n} if v.up_or_down else set()):
                 h = plan.height(k, rank)
                 kind_of[(k, rank)] = k * n + h - 1 if h else n * c + k
         for o, (a, kk) in enumerate(cards):
-            k, rank = kk - 1, rank_of(v, a)
+            k, rank = kk - 1, v.live_rank(a)
             h = plan.height(k, rank)
             self.val[o] = h if h else n + 2
             self.cid[o] = x = kind_of[(k, rank)]
@@ -339,26 +342,18 @@ class LiveSearch:
         return h
 
     def real_max(self) -> int:
-        """A plan game: the real rules' best score still reachable (``pile_plans.
-        real_max``): per pile the most of the caps of the orders it may still follow,
-        in Sudoku with the empty piles' starts different from each other and from the
-        other piles' first ranks."""
-        n, total, free = self.n, 0, []
-        taken: set[int] = set()
-        for k, h in enumerate(self.piles):
-            if self.sudoku and h == 0:
-                free.append(k)
-                continue
-            total += max(self.order_cap(kinds) for same, _, kinds in self.alts[k] if h <= same)
-            if self.sudoku:
-                taken.add(next(first for same, first, _ in self.alts[k] if same == n))
-        if free:
-            caps = [[0] * n for _ in range(self.c)]
-            for k in free:
-                for _, first, kinds in self.alts[k]:
-                    caps[k][first - 1] = self.order_cap(kinds)
-            total += sudoku_best(caps, free, taken)
-        return total
+        """A plan game: the real game's best score still reachable, hanab.live's
+        server's count (``pile_score.max_score``, the referee's ``Game.best``) on the
+        real piles and the kinds lost.  (The referee keeps the lowest value it has
+        had; the count only falls as piles start and copies are lost, so it is the
+        count now.)"""
+        assert self.plan is not None
+        return max_score(self.plan.variant, self.plan.piles_at(self.piles), self.is_dead)
+
+    def is_dead(self, k: int, rank: int) -> bool:
+        """Whether every copy of pile k's card of ``rank`` is lost (or none is dealt)."""
+        x = self.kind_of.get((k, rank), -1)
+        return x < 0 or self.lost_counts[x] >= self.totals[x]
 
     def forbidden(self, o: int) -> bool:
         """Whether playing card ``o`` is forbidden now (a plan game)."""
@@ -384,13 +379,16 @@ class LiveSearch:
             return True
         if self.early_ends and (self.score == self.capsum and (
                 self.plan is None or self.score == self.real_max()) or (
-                self.end_turn is not None and self.nothing_playable())):
+                (self.end_turn is not None or self.plan is not None)
+                and self.nothing_playable())):
             return True
         return not self.hands[me] and not self.can_clue() and self.deck_top() < 0
 
     def failed(self) -> bool:
-        """A speedrun or all-or-nothing game that can no longer be won (score 0)."""
-        return self.zero_below_max and self.capsum < self.target
+        """A speedrun or all-or-nothing game that can no longer be won (score 0);
+        in a plan game by the real count (which is at least the planned caps')."""
+        return self.zero_below_max and self.capsum < self.target and (
+            self.plan is None or self.real_max() < self.target)
 
     def final_score(self) -> int:
         r = self.rules
@@ -402,11 +400,12 @@ class LiveSearch:
         return self.score
 
     def nothing_playable(self) -> bool:
-        """In the final round: no copy of a card the piles need is in the deck or in
-        the hand of a player with a turn left."""
-        assert self.end_turn is not None
+        """In the final round (a plan game: at any time): no copy of a card the piles
+        need is in the deck or in the hand of a player with a turn left."""
         p = self.p
-        first = self.end_turn - p         # turns drew+1 .. turn-1 are done
+        # turns drew+1 .. turn-1 are done (a plan game asks before the final round too,
+        # as hanab.live's server does in Up or Down and Sudoku: nobody is done then)
+        first = self.turn if self.end_turn is None else self.end_turn - p
         done = {t % p for t in range(first, self.turn)}
         n, positions, cid = self.n, self.positions, self.cid
         live = {cid[o] for q, hand in enumerate(self.hands) if q not in done for o in hand}
@@ -1453,11 +1452,11 @@ def start_plans(start: Game) -> list[tuple[int, Plan]]:
         played = tuple(() for _ in start.piles)
     left: dict[tuple[int, int], int] = {}
     for a, k in start.deck.cards:
-        key = (k - 1, rank_of(v, a))
+        key = (k - 1, v.live_rank(a))
         left[key] = left.get(key, 0) + 1
     for o in start.lost_cards:
         a, k = start.deck.cards[o]
-        left[(k - 1, rank_of(v, a))] -= 1
+        left[(k - 1, v.live_rank(a))] -= 1
     out = []
     for plan in plans_from(v, played):
         cap = 0
