@@ -327,9 +327,13 @@ class LiveSearch:
                      for same, _, kinds_ in self.alts[k] if same == n]
         # A card is trash (``key``, ``moves``) only once its play can no longer be
         # forbidden and its pile follows no other order than the planned one: the
-        # real ends read the other orders' caps (``real_max``), and two hands whose
+        # real ends read the other orders' copies (``real_max``), and two hands whose
         # trash differs in kind then differ in what is lost.
-        undecided = [max([same for same, _, _ in self.alts[k] if same < n], default=-1)
+        # In Sudoku the server's count for a started pile reads every value's copies
+        # (``pile_score.sudoku_runs``: two dead values beyond the cap count less than
+        # one), so there no card is ever trash.
+        undecided = [n if v.sudoku else
+                     max([same for same, _, _ in self.alts[k] if same < n], default=-1)
                      for k in range(c)]
         self.keep = [max(self.fh[o], undecided[self.col[o]]) for o in range(len(cards))]
         return heights
