@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from itertools import product
+from itertools import islice, product
 
 import pytest
 
 from hanabi_cp.live.solve import LiveOutcome, solve_position
 from hanabi_cp.method_registry import SolveOptions, Status
 from hanabi_cp.live.methods.search import LiveSearch, start_plans
-from hanabi_cp.live.pile_plans import DEAD, Plan, plans_from
+from hanabi_cp.live.pile_plans import DEAD, Plan, order_cap, plan_count, plans_by_bound, plans_from
 from hanabi_cp.live.pile_rules import next_values, plans
 from hanabi_cp.live.referee import Game, replay
 from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import Variant, variant
+from hanabi_cp.live.variants import START, Variant, variant
 from hanabi_cp.model import Deck
 
 UP = variant("Up or Down (5 Suits)")
@@ -70,6 +70,21 @@ def test_real_piles_are_plan_games(v: Variant, c: int) -> None:
                 assert not plan.forbidden(heights, k, rank)
                 assert (h == heights[k] + 1) == ok
                 heights[k] += ok
+
+
+@pytest.mark.parametrize("v,played", [
+    (UP, [(), (), (), (), ()]), (UP, [(START,), (5, 4), (), (1,), ()]),
+    (SU, [(), (), (), (), ()]), (SU, [(3,), (), (5, 1), (), ()]), (SU4, [(), (2, 3), (), ()]),
+])
+def test_plans_by_bound_lists_every_plan_once_best_first(v: Variant, played) -> None:
+    rng = random.Random(len(played[0]))
+    left = {(k, r): rng.choice((0, 1, 1, 2)) for k in range(len(played)) for r in v.ranks}
+    got = list(plans_by_bound(v, played, left))
+    assert sorted(p.orders for _, p in got) == sorted(x.orders for x in plans_from(v, played))
+    assert len(got) == plan_count(v, played)
+    bounds = [b for b, _ in got]
+    assert bounds == sorted(bounds, reverse=True)
+    assert all(b == sum(order_cap(o, k, left) for k, o in enumerate(p.orders)) for b, p in got)
 
 
 # ---- the search of the plans' games against brute on the referee ------------------
@@ -158,7 +173,7 @@ def test_search_real_max_is_the_referees() -> None:
     for i in range(40):
         g = tiny(rng, (UP, SU, SU4)[i % 3])
         while not g.over:
-            for _, plan in start_plans(g)[:3]:
+            for _, plan in islice(start_plans(g), 3):
                 assert LiveSearch(g, None, plan).real_max() == g.max_reachable
             g.apply(rng.choice(list(g.legal_actions())))
 

@@ -32,8 +32,9 @@ pile still empty.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from heapq import heappop, heappush
 
 from .pile_rules import Played, next_values, orders, plans
 from .variants import Variant
@@ -108,3 +109,55 @@ class Plan:
 def plans_from(v: Variant, played: Sequence[Played]) -> list[Plan]:
     """Every plan extending the piles' contents (``pile_rules.plans``)."""
     return [Plan(v, p) for p in plans(v, tuple(played))]
+
+
+def plan_count(v: Variant, played: Sequence[Played]) -> int:
+    """How many plans extend the piles (``plans_from``'s length, without listing the
+    4^c of Up or Down)."""
+    if v.sudoku:
+        return len(plans(v, tuple(played)))
+    count = 1
+    for p in played:
+        count *= len(orders(v, p))
+    return count
+
+
+def order_cap(order: Played, k: int, left: dict[tuple[int, int], int]) -> int:
+    """How many of pile k's ``order``, from its first rank, each have a copy not lost
+    (``left[(pile, rank)]``: copies dealt and not lost)."""
+    h = 0
+    while h < len(order) and left.get((k, order[h]), 0) > 0:
+        h += 1
+    return h
+
+
+def plans_by_bound(v: Variant, played: Sequence[Played],
+                   left: dict[tuple[int, int], int]) -> Iterator[tuple[int, Plan]]:
+    """The plans extending the piles, each with the sum of its orders' caps (an upper
+    bound on its game's score), in order of that bound, highest first.  In Up or Down
+    the piles' orders are independent: the plans come from a heap over the per-pile
+    orders sorted by cap (the best plan at once, where listing the 4^c plans first
+    would cost more than its search); Sudoku's at most 5! are sorted."""
+    if v.sudoku:
+        scored = [(sum(order_cap(o, k, left) for k, o in enumerate(p)), p)
+                  for p in plans(v, tuple(played))]
+        scored.sort(key=lambda x: -x[0])
+        for bound, p in scored:
+            yield bound, Plan(v, p)
+        return
+    per = [sorted(((order_cap(o, k, left), o) for o in orders(v, pl)), key=lambda x: -x[0])
+           for k, pl in enumerate(played)]
+    if any(not x for x in per):
+        return
+    first = tuple(0 for _ in per)
+    heap = [(-sum(x[0][0] for x in per), first)]
+    seen = {first}
+    while heap:
+        neg, at = heappop(heap)
+        yield -neg, Plan(v, tuple(per[k][i][1] for k, i in enumerate(at)))
+        for k, i in enumerate(at):
+            if i + 1 < len(per[k]):
+                nxt = at[:k] + (i + 1,) + at[k + 1:]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    heappush(heap, (neg + per[k][i][0] - per[k][i + 1][0], nxt))

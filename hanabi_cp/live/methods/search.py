@@ -39,7 +39,7 @@ import gc
 import sys
 import time
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ...runtime import memory
 from ...runtime.compiled import load
@@ -49,7 +49,7 @@ from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
-from ..pile_plans import Plan, plans_from
+from ..pile_plans import Plan, plan_count, plans_by_bound
 from ..pile_score import max_score
 from ..pile_rules import chosen_in_play
 from ..variants import START
@@ -1445,15 +1445,12 @@ def _with_deep_stack(start: Game, body: Callable[[], LiveOutcome]) -> LiveOutcom
             gc.enable()
 
 
-def start_plans(start: Game) -> list[tuple[int, Plan]]:
+def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     """The plans of the position (``pile_plans``), each with its piles' caps as a
-    first upper bound, highest first."""
-    v = start.rules.variant
+    first upper bound, highest first (``plans_by_bound``)."""
+    v = start.chosen
     assert v is not None
-    played = getattr(start, "played", None)
-    if played is None:          # a referee without the real pile rules: only the deal
-        assert not any(start.piles), "a position with piles needs Game.played"
-        played = tuple(() for _ in start.piles)
+    played = getattr(start, "played", None) or [() for _ in start.piles]
     left: dict[tuple[int, int], int] = {}
     for a, k in start.deck.cards:
         key = (k - 1, v.live_rank(a))
@@ -1461,17 +1458,7 @@ def start_plans(start: Game) -> list[tuple[int, Plan]]:
     for o in start.lost_cards:
         a, k = start.deck.cards[o]
         left[(k - 1, v.live_rank(a))] -= 1
-    out = []
-    for plan in plans_from(v, played):
-        cap = 0
-        for j, order in enumerate(plan.orders):
-            h = 0
-            while h < len(order) and left.get((j, order[h]), 0) > 0:
-                h += 1
-            cap += h
-        out.append((cap, plan))
-    out.sort(key=lambda x: -x[0])
-    return out
+    return plans_by_bound(v, played, left)
 
 
 def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
@@ -1481,12 +1468,14 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     the position) is not above the best score found so far (or below the target,
     without ``maximize``) cannot give a better game and is not searched: once the
     next plan's caps are not above it, no plan is."""
-    todo = start_plans(start)
-    target = start.deck.c * todo[0][1].n
+    v = start.chosen
+    assert v is not None
+    target = start.target
+    total = plan_count(v, getattr(start, "played", None) or [() for _ in start.piles])
     best: tuple[list[Action], int] | None = None
     searched, nodes, refuted = 0, 0, 0
     floor = -1 if maximize else target - 1      # a game must score above it
-    for i, (cap, plan) in enumerate(todo):
+    for cap, plan in start_plans(start):
         if cap <= floor:
             break
         s = LiveSearch(start, deadline, plan)
@@ -1499,23 +1488,21 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
                 if got is not None:
                     best, floor = got, got[1]
         except Timeout as stop:
-            bound = max([floor, cap] + [c for c, _ in todo[i + 1:]])
-            stats = {"plans": len(todo), "plans_searched": searched, "upper_bound": bound,
+            stats = {"plans": total, "plans_searched": searched, "upper_bound": max(floor, cap),
                      "nodes": nodes + s.nodes}
             return LiveOutcome(Status.UNKNOWN, None if best is None else best[0],
                                None if best is None else best[1], stats=stats,
-                               reason=f"{_why(stop)}: {searched} of {len(todo)} pile plans "
+                               reason=f"{_why(stop)}: {searched} of {total} pile plans "
                                       f"searched" + ("" if best is None else
                                                      f", best score found {best[1]}"))
         nodes += s.nodes
         refuted += len(s.tt)
         if best is not None and best[1] == target:
             break
-    stats = {"plans": len(todo), "plans_searched": searched, "nodes": nodes,
-             "refuted": refuted}
+    stats = {"plans": total, "plans_searched": searched, "nodes": nodes, "refuted": refuted}
     if best is not None and best[1] == target:
         return LiveOutcome(Status.WINNABLE, best[0], best[1] if maximize else None, stats=stats)
-    how = (f"exhaustive search of the {len(todo)} pile plans' games ({searched} searched, "
+    how = (f"exhaustive search of the {total} pile plans' games ({searched} searched, "
            f"the others' bounds too low; {nodes:,} states visited)")
     if not maximize:
         return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"{how}: no complete game wins")
