@@ -32,7 +32,7 @@ pile still empty.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
 
@@ -131,33 +131,37 @@ def order_cap(order: Played, k: int, left: dict[tuple[int, int], int]) -> int:
     return h
 
 
-def plans_by_bound(v: Variant, played: Sequence[Played],
-                   left: dict[tuple[int, int], int]) -> Iterator[tuple[int, Plan]]:
+def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, int], int],
+                   late: Callable[[int, Played], int] = lambda k, o: 0,
+                   ) -> Iterator[tuple[int, Plan]]:
     """The plans extending the piles, each with the sum of its orders' caps (an upper
-    bound on its game's score), in order of that bound, highest first.  In Up or Down
-    the piles' orders are independent: the plans come from a heap over the per-pile
-    orders sorted by cap (the best plan at once, where listing the 4^c plans first
-    would cost more than its search); Sudoku's at most 5! are sorted."""
+    bound on its game's score), in order of that bound, highest first; among equal
+    bounds, the lowest sum of ``late(pile, order)`` first (the search's guess: how
+    late the deck lets that order be played).  In Up or Down the piles' orders are
+    independent: the plans come from a heap over the per-pile orders sorted so (the
+    best plan at once, where listing the 4^c plans first would cost more than its
+    search); Sudoku's at most 5! are sorted."""
     if v.sudoku:
-        scored = [(sum(order_cap(o, k, left) for k, o in enumerate(p)), p)
-                  for p in plans(v, tuple(played))]
-        scored.sort(key=lambda x: -x[0])
-        for bound, p in scored:
+        scored = [(sum(order_cap(o, k, left) for k, o in enumerate(p)),
+                   sum(late(k, o) for k, o in enumerate(p)), p) for p in plans(v, tuple(played))]
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        for bound, _, p in scored:
             yield bound, Plan(v, p)
         return
-    per = [sorted(((order_cap(o, k, left), o) for o in orders(v, pl)), key=lambda x: -x[0])
-           for k, pl in enumerate(played)]
+    per = [sorted(((-order_cap(o, k, left), late(k, o), o) for o in orders(v, pl)),
+                  key=lambda x: (x[0], x[1])) for k, pl in enumerate(played)]
     if any(not x for x in per):
         return
     first = tuple(0 for _ in per)
-    heap = [(-sum(x[0][0] for x in per), first)]
+    heap = [(sum(x[0][0] for x in per), sum(x[0][1] for x in per), first)]
     seen = {first}
     while heap:
-        neg, at = heappop(heap)
-        yield -neg, Plan(v, tuple(per[k][i][1] for k, i in enumerate(at)))
+        neg, slow, at = heappop(heap)
+        yield -neg, Plan(v, tuple(per[k][i][2] for k, i in enumerate(at)))
         for k, i in enumerate(at):
             if i + 1 < len(per[k]):
                 nxt = at[:k] + (i + 1,) + at[k + 1:]
                 if nxt not in seen:
                     seen.add(nxt)
-                    heappush(heap, (neg + per[k][i][0] - per[k][i + 1][0], nxt))
+                    a, b = per[k][i], per[k][i + 1]
+                    heappush(heap, (neg + b[0] - a[0], slow + b[1] - a[1], nxt))

@@ -1455,55 +1455,83 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     for a, k in start.deck.cards:
         key = (k - 1, v.live_rank(a))
         left[key] = left.get(key, 0) + 1
-    for o in start.lost_cards:
+    lost = set(start.lost_cards)
+    for o in lost:
         a, k = start.deck.cards[o]
         left[(k - 1, v.live_rank(a))] -= 1
-    return plans_by_bound(v, played, left)
+    # per (pile, rank): the deck position of its first copy not lost (held or not)
+    first: dict[tuple[int, int], int] = {}
+    for o in range(start.deck.N - 1, -1, -1):
+        if o not in lost:
+            a, k = start.deck.cards[o]
+            first[(k - 1, v.live_rank(a))] = o
+    never = start.deck.N
+
+    def late(k: int, order: tuple[int, ...]) -> int:
+        # when the deck has dealt a copy of each of the order's cards
+        return max(first.get((k, r), never) for r in order)
+    return plans_by_bound(v, played, left, late)
 
 
 def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     """Up or Down and Sudoku: the search of each pile plan's game, whose best is the
     real game's (encodings/variants.md, 8.2).  The plans go in the order of their
-    caps' bound, highest first; a plan whose bound (the caps', then the search's at
-    the position) is not above the best score found so far (or below the target,
-    without ``maximize``) cannot give a better game and is not searched: once the
-    next plan's caps are not above it, no plan is."""
+    caps' bound, highest first, twice: a first pass dives into each (the search's
+    first DIVE_ROUNDS rounds of limited discrepancy, which find most games at once
+    but prove little), a second searches each to the end.  A plan whose bound (the
+    caps', then the search's at the position) is not above the best score found so
+    far (or below the target, without ``maximize``) cannot give a better game and is
+    not searched: once the next plan's caps are not above it, no plan is."""
     v = start.chosen
     assert v is not None
     target = start.target
     total = plan_count(v, getattr(start, "played", None) or [() for _ in start.piles])
     best: tuple[list[Action], int] | None = None
-    searched, nodes, refuted = 0, 0, 0
+    searched, dived, nodes, refuted = 0, 0, 0, 0
     floor = -1 if maximize else target - 1      # a game must score above it
-    for cap, plan in start_plans(start):
-        if cap <= floor:
-            break
-        s = LiveSearch(start, deadline, plan)
-        s.watch = WATCH.get()
-        try:
-            top = s.bound()
-            if top > floor:
-                searched += 1
-                got = _plan_best(s, floor + 1, top, maximize)
-                if got is not None:
-                    best, floor = got, got[1]
-        except Timeout as stop:
-            stats = {"plans": total, "plans_searched": searched, "upper_bound": max(floor, cap),
-                     "nodes": nodes + s.nodes}
-            return LiveOutcome(Status.UNKNOWN, None if best is None else best[0],
-                               None if best is None else best[1], stats=stats,
-                               reason=f"{_why(stop)}: {searched} of {total} pile plans "
-                                      f"searched" + ("" if best is None else
-                                                     f", best score found {best[1]}"))
-        nodes += s.nodes
-        refuted += len(s.tt)
+    todo: list[tuple[int, Plan]] = []            # the second pass's plans
+    for dive in (True, False):
+        for cap, plan in (start_plans(start) if dive else todo):
+            if cap <= floor:
+                break
+            s = LiveSearch(start, deadline, plan)
+            s.watch = WATCH.get()
+            try:
+                top = s.bound()
+                if top > floor:
+                    searched += not dive
+                    dived += dive
+                    got = _plan_best(s, floor + 1, top, maximize, dive)
+                    if got is not None:
+                        best, floor = got, got[1]
+                    # after the dive, a plan is done once a game reaches its bound,
+                    # or (deciding a win) once its rounds prove none wins
+                    done = got is not None and got[1] >= top \
+                        or not maximize and got is None and s.proved
+                    if dive and not done:
+                        todo.append((cap, plan))
+            except Timeout as stop:
+                stats = {"plans": total, "plans_dived": dived, "plans_searched": searched,
+                         "upper_bound": max(floor, cap), "nodes": nodes + s.nodes}
+                return LiveOutcome(Status.UNKNOWN, None if best is None else best[0],
+                                   None if best is None else best[1], stats=stats,
+                                   reason=f"{_why(stop)}: {searched} of {total} pile plans "
+                                          f"searched to the end" + (
+                                              "" if best is None else
+                                              f", best score found {best[1]}"))
+            nodes += s.nodes
+            refuted += len(s.tt)
+            if best is not None and best[1] == target:
+                break
         if best is not None and best[1] == target:
             break
-    stats = {"plans": total, "plans_searched": searched, "nodes": nodes, "refuted": refuted}
+    stats = {"plans": total, "plans_dived": dived, "plans_searched": searched, "nodes": nodes,
+             "refuted": refuted}
     if best is not None and best[1] == target:
         return LiveOutcome(Status.WINNABLE, best[0], best[1] if maximize else None, stats=stats)
-    how = (f"exhaustive search of the {total} pile plans' games ({searched} searched, "
-           f"the others' bounds too low; {nodes:,} states visited)")
+    how = (f"exhaustive search of the {total} pile plans' games ({searched} searched to "
+           f"the end, the others' bounds too low or their first rounds a proof; {nodes:,} "
+           f"states visited)")
     if not maximize:
         return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"{how}: no complete game wins")
     if best is None:
@@ -1512,10 +1540,17 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
                        reason=f"{how}: no complete game scores more than {best[1]} of {target}")
 
 
-def _plan_best(s: LiveSearch, goal: int, top: int,
-               maximize: bool) -> tuple[list[Action], int] | None:
+DIVE_ROUNDS = 2     # ``_plans``'s first pass: the search's rounds of budget 0 and 1
+
+
+def _plan_best(s: LiveSearch, goal: int, top: int, maximize: bool,
+               dive: bool = False) -> tuple[list[Action], int] | None:
     """The best game of one plan's game scoring at least ``goal`` (without
-    ``maximize``: a win), or None: a dive to its bound first, then upwards."""
+    ``maximize``: a win), or None: a dive to its bound first, then upwards.  With
+    ``dive``, only the first DIVE_ROUNDS rounds towards the bound (``s.proved`` then
+    says whether a None is a proof that no game reaches it)."""
+    if dive:
+        return s.game(top if maximize else s.target, 0, DIVE_ROUNDS)
     if not maximize:
         return s.game(s.target)
     got = s.game(top, 0, 1)
