@@ -35,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
+from itertools import permutations
+from math import perm
 
 from .pile_rules import Played, next_values, orders, plans
 from .variants import Variant
@@ -115,7 +117,8 @@ def plan_count(v: Variant, played: Sequence[Played]) -> int:
     """How many plans extend the piles (``plans_from``'s length, without listing the
     4^c of Up or Down)."""
     if v.sudoku:
-        return len(plans(v, tuple(played)))
+        free = sum(1 for p in played if not p)
+        return perm(v.stack_size - (len(played) - free), free)
     count = 1
     for p in played:
         count *= len(orders(v, p))
@@ -142,11 +145,23 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
     best plan at once, where listing the 4^c plans first would cost more than its
     search); Sudoku's at most 5! are sorted."""
     if v.sudoku:
-        scored = [(sum(order_cap(o, k, left) for k, o in enumerate(p)),
-                   sum(late(k, o) for k, o in enumerate(p)), p) for p in plans(v, tuple(played))]
+        # the started piles keep their order; the empty ones take distinct first
+        # values among those no pile began with (``pile_rules.plans``, listed directly)
+        n = v.stack_size
+        mine = [orders(v, p) for p in played]
+        each = {(k, o): (order_cap(o, k, left), late(k, o)) for k, os in enumerate(mine) for o in os}
+        free = [k for k, p in enumerate(played) if not p]
+        taken = {p[0] for p in played if p}
+        scored = []
+        for starts in permutations([s for s in range(1, n + 1) if s not in taken], len(free)):
+            chosen = dict(zip(free, starts))
+            plan = tuple(mine[k][0] if k not in chosen else mine[k][chosen[k] - 1]
+                         for k in range(len(played)))
+            scored.append((sum(each[(k, o)][0] for k, o in enumerate(plan)),
+                           sum(each[(k, o)][1] for k, o in enumerate(plan)), plan))
         scored.sort(key=lambda x: (-x[0], x[1]))
-        for bound, _, p in scored:
-            yield bound, Plan(v, p)
+        for bound, _, plan in scored:
+            yield bound, Plan(v, plan)
         return
     per = [sorted(((-order_cap(o, k, left), late(k, o), o) for o in orders(v, pl)),
                   key=lambda x: (x[0], x[1])) for k, pl in enumerate(played)]
