@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from heapq import heappop, heappush
 from itertools import permutations
 from math import perm
@@ -83,16 +84,13 @@ class Plan:
         an empty pile accepts a card that is not its planned next, and it accepts
         ``rank`` unless another pile began with it, which in a plan game only the
         pile j whose planned order begins with it can (j = -1: none does)."""
-        v, n = self.variant, self.n
+        v = self.variant
         if v.sudoku:
             if self.height(k, rank) == 1:
                 return NEVER
             j = next((j for j, o in enumerate(self.orders) if o[0] == rank and j != k), -1)
             return 0, j
-        hs = [h for h in range(n)
-              if self.forbidden([h if j == k else 0 for j in range(len(self.orders))], k, rank)]
-        assert len(hs) <= 1, (self.orders[k], rank, hs)
-        return (hs[0], -1) if hs else NEVER
+        return _one_pile_rule(v, self.orders[k], rank)
 
     def alternatives(self, k: int) -> list[tuple[int, Played]]:
         """Every complete order of pile k (for Sudoku ignoring the other piles) that
@@ -106,6 +104,16 @@ class Plan:
                 same += 1
             out.append((same, o))
         return out
+
+
+@cache
+def _one_pile_rule(v: Variant, order: Played, rank: int) -> tuple[int, int]:
+    """``Plan.forbid_rule`` in Up or Down, where it turns on the pile's own order only
+    (cached: a search builds the rules of every card of every plan it tries)."""
+    plan = Plan(v, (order,))
+    hs = [h for h in range(v.stack_size) if plan.forbidden([h], 0, rank)]
+    assert len(hs) <= 1, (order, rank, hs)
+    return (hs[0], -1) if hs else NEVER
 
 
 def plans_from(v: Variant, played: Sequence[Played]) -> list[Plan]:
