@@ -10,7 +10,7 @@ from itertools import islice, product
 
 import pytest
 
-from hanabi_cp.live.solve import LiveOutcome, solve_position
+from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_position
 from hanabi_cp.method_registry import SolveOptions, Status
 from hanabi_cp.live.methods.search import LiveSearch, start_plans
 from hanabi_cp.live.pile_plans import DEAD, Plan, order_cap, plan_count, plans_by_bound, plans_from
@@ -190,3 +190,21 @@ def test_a_plan_game_ends_where_the_real_game_does() -> None:
     assert got is not None and got[1] == 1 and len(got[0]) > 1
     rep = replay(start.deck, start.rules, got[0])
     assert rep.legal and rep.complete and rep.score == 1
+
+
+def test_sat_and_cpsat_refuse_in_one_line_and_auto_decides() -> None:
+    start = deal(SU, [(3, 1), (2, 2), (4, 1), (3, 2), (5, 1), (2, 1), (1, 1)])
+    for method in ("sat", "cpsat"):
+        why = live_methods()[method].refuses(start)
+        assert why is not None and "use search" in why and "\n" not in why
+    want = best_of(start, "brute")
+    got = solve_position(start, "auto", SolveOptions(maximize=True, time_limit=20))
+    assert got.score == want.score and got.verified
+
+
+def test_a_lost_deal_is_lost_in_every_plan() -> None:
+    """A deal no plan's game wins: the answer names the plans searched."""
+    start = deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=1)
+    out = best_of(start, "search", False)
+    assert out.status is Status.UNWINNABLE and "pile plans" in (out.reason or "")
+    assert best_of(start, "brute", False).status is Status.UNWINNABLE

@@ -100,10 +100,10 @@ SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 
-# Up or Down and Sudoku (``Game.chosen``): the methods that play them.  Until the exact
-# methods' pile plans (encodings/variants.md, 8) land, brute alone does: this set
-# and ``pile_refusal`` are the one place that says so (``live_methods`` adds it to
-# every other method's ``refuses``; the refutation, which is the search's, asks it).
+# Up or Down and Sudoku (``Game.chosen``): the methods that play them, brute on the
+# referee and the search through pile plans (encodings/variants.md, 8.2); the SAT and
+# CP-SAT encodings do not (yet): this set and ``pile_refusal`` are the one place
+# that says so (``live_methods`` adds it to every other method's ``refuses``).
 PILE_METHODS = frozenset({"brute", "search"})
 
 
@@ -114,7 +114,7 @@ def pile_refusal(method: str, start: Game) -> str | None:
         return None
     family = "Up or Down" if v.up_or_down else "Sudoku"
     return (f"{v.name}: in {family} the piles choose their order in play, which "
-            f"{method} does not model yet (brute plays tiny decks)")
+            f"{method} does not model yet (use search)")
 
 
 @dataclass(frozen=True)
