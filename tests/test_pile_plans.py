@@ -159,11 +159,13 @@ def test_positions_mid_game_agree() -> None:
         done += 1
 
 
-def test_speedrun_agrees() -> None:
+@pytest.mark.parametrize("option", ["speedrun", "all_or_nothing"])
+def test_speedrun_and_all_or_nothing_agree(option: str) -> None:
+    """Their zero scores turn on the real max score, which the plan game reads."""
     rng = random.Random(2)
     for i in range(8):
         g = tiny(rng, (UP, SU)[i % 2])
-        agree(Game.start(g.deck, replace(g.rules, speedrun=True)))
+        agree(Game.start(g.deck, replace(g.rules, **{option: True})))
 
 
 def test_search_real_max_is_the_referees() -> None:
