@@ -265,3 +265,12 @@ def test_analyze_names_start_and_explains_a_drop_without_the_fixed_order_proofs(
     assert "Alice plays slot 2 (r START)" in res.stdout
     assert "Bob discards slot 1 (r5), the last copy" in res.stdout
     assert "why (other): no short argument explains the whole drop (4 -> 3): the piles choose" in res.stdout
+
+
+@pytest.mark.parametrize("name, words", [("Up or Down (5 Suits)", "each pile goes up or down"),
+                                         ("Sudoku (4 Suits)", "each pile starts at a rank of its own")])
+def test_the_strategies_refuse_the_families_in_one_line(tmp_path, name, words):
+    deck = tmp_path / "deck.txt"
+    assert run(["generate", "standard", "--variant", name, "--seed", 1, "--output", deck]).exit_code == 0
+    res = run(["play", deck, "--variant", name, "--players", 3])
+    assert res.exit_code == 2 and words in res.stderr and len(res.stderr.strip().splitlines()) == 1
