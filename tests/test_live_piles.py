@@ -274,3 +274,15 @@ def test_the_strategies_refuse_the_families_in_one_line(tmp_path, name, words):
     assert run(["generate", "standard", "--variant", name, "--seed", 1, "--output", deck]).exit_code == 0
     res = run(["play", deck, "--variant", name, "--players", 3])
     assert res.exit_code == 2 and words in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_a_text_deck_with_hanab_lives_rank_7_is_refused_in_one_line(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("n 7\nc 1\n1r 7r 2r\n")
+    res = run(["solve", deck, "--rules", "live", "--players", 2, "--hand-size", 1,
+               "--variant", "Up or Down (5 Suits)", "--any-deck"])
+    assert res.exit_code == 2 and "values 1 to 6, START as 6" in res.stderr
+    deck.write_text("n 6\nc 1\n1r 6r 2r\n")
+    res = run(["solve", deck, "--rules", "live", "--players", 2, "--hand-size", 1,
+               "--variant", "Up or Down (5 Suits)", "--any-deck", "--maximize"])
+    assert res.exit_code == 20 and "c score: 2 of 5" in res.stdout      # 1, then 2; START stranded
