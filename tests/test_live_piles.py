@@ -8,6 +8,8 @@ In an Up or Down deck the value 6 is START (encodings/variants.md, 8)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from hanabi_cp.live.actions import Action
@@ -131,3 +133,158 @@ def test_sudoku_max_score_assigns_the_free_starts():
 def test_the_referee_refuses_a_misplaced_card_kind_as_before():
     with pytest.raises(IllegalMove, match="does not hold"):
         in_order(UP, (1,), pad=True).apply(P(5))
+
+
+# ---- brute on tiny decks: against a plain walk of every legal move (no memo) -------
+
+def plain_best(g: Game) -> int:
+    if g.over:
+        return g.score
+    best = -1
+    for a in g.legal_actions():
+        h = g.copy()
+        h.apply(a)
+        best = max(best, plain_best(h))
+    return best
+
+
+def tiny_games(v, count, seed):
+    import random
+    rng = random.Random(seed)
+    full = v.model_cards()
+    for _ in range(count):
+        c = rng.choice((1, 2))
+        pool = [card for card in full if card[1] <= c]
+        cards = rng.sample(pool, rng.randint(4, 6))
+        rules = Rules(2, rng.randint(1, 2), rng.randint(0, 2), rng.randint(1, 3),
+                      variant=v, first_player=rng.randrange(2))
+        yield Game.start(Deck.of(cards, v.deck_n, c), rules)
+
+
+@pytest.mark.parametrize("name", ["Up or Down (5 Suits)", "Sudoku (4 Suits)", "Sudoku (5 Suits)"])
+def test_brute_answers_exactly_on_tiny_decks(name):
+    from hanabi_cp.live.solve import solve_position
+    from hanabi_cp.method_registry import SolveOptions
+    for g in tiny_games(variant(name), 25, hash(name) % 1000):
+        out = solve_position(g, "brute", SolveOptions(maximize=True))
+        assert out.verified and out.score == plain_best(g), (str(g.deck), g.rules)
+        auto = solve_position(g, options=SolveOptions(maximize=True))
+        assert auto.method == "search" and auto.verified and auto.score == out.score
+
+
+def test_sat_and_cpsat_refuse_the_families_in_one_place():
+    """(search decides them through pile plans: tests/test_pile_plans.py)"""
+    from hanabi_cp.errors import MethodRefused
+    from hanabi_cp.live.solve import live_methods, solve_position
+    g = in_order(UP, (), pad=True)
+    for name in ("sat", "cpsat"):
+        with pytest.raises(MethodRefused, match="in Up or Down the piles choose their order in play"):
+            solve_position(g, name)
+        assert live_methods()[name].refuses(g) is not None
+    assert live_methods()["brute"].refuses(g) is None and live_methods()["search"].refuses(g) is None
+    big = Game.start(Deck.of(SU.model_cards(), SU.deck_n, 5), Rules.for_players(3, variant=SU))
+    out = solve_position(big)
+    assert out.method == "search" and out.verified
+
+
+# ---- the CLI: exports in and out, generate, analyze ---------------------------------
+
+def run(args):
+    from click.testing import CliRunner
+    from hanabi_cp.cli import main
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_generate_writes_start_as_the_value_past_the_stack_and_solve_reads_it_back(tmp_path):
+    deck = tmp_path / "deck.txt"
+    res = run(["generate", "standard", "--variant", "Up or Down (5 Suits)", "--seed", 4,
+               "--output", deck])
+    assert res.exit_code == 0, res.output
+    text = deck.read_text()
+    assert "n 6" in text and len(re.findall(r"\b6[a-z]\b", text)) == 5     # the 5 STARTs
+    res = run(["solve", deck, "--rules", "live", "--players", 3, "--variant",
+               "Up or Down (5 Suits)", "--method", "brute"])
+    assert res.exit_code == 2 and "45 cards" in res.stderr
+
+
+def test_an_export_writes_start_as_rank_7_and_reads_it_back(tmp_path):
+    import json
+    from hanabi_cp.live.replay_io import parse_replay, replay_json
+    v = variant("Up or Down & Black (6 Suits)")
+    deck = Deck.of(v.model_cards(), v.deck_n, 6)
+    rules = Rules.for_players(2, variant=v)
+    text = replay_json(deck, rules, [P(0)])
+    ranks = [card["rank"] for card in json.loads(text)["deck"]]
+    assert ranks.count(7) == 6 and 6 not in ranks
+    back = parse_replay(text)
+    assert back.deck == deck
+
+
+def test_an_export_with_rank_6_in_up_or_down_is_refused_in_one_line(tmp_path):
+    import json
+    v = variant("Up or Down (5 Suits)")
+    deck = [{"suitIndex": k - 1, "rank": v.live_rank(a)} for a, k in v.model_cards()]
+    deck[3]["rank"] = 6
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"players": ["A", "B"], "deck": deck, "actions": [],
+                                "options": {"variant": v.name}}))
+    res = run(["verify", path, path, "--rules", "live"])
+    assert res.exit_code == 2 and "ranks 1 to 5, START 7" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_analyze_covers_a_tiny_game_with_brute(tmp_path):
+    import json
+    from hanabi_cp.live.replay_io import replay_json
+    v = variant("Sudoku (4 Suits)")
+    deck = Deck.of([(3, 1), (1, 1), (4, 1), (2, 1), (1, 1), (3, 1)], v.deck_n, 1)
+    rules = Rules.for_players(2, hand_size=2, variant=v)
+    # 3 starts the pile, then 4, 1 (wrapping round), 2: won
+    actions = [P(0), P(2), P(1), P(3)]
+    path = tmp_path / "g.json"
+    path.write_text(replay_json(deck, rules, actions))
+    res = run(["verify", path, path, "--rules", "live", "--json", "--any-deck"])
+    got = json.loads(res.stdout)
+    # (an export's deck has the variant's 4 suits, 3 of them empty here)
+    assert got["verified"] and got["score"] == 4 and got["target"] == 16
+    res = run(["analyze", path, "--json", "--any-deck"])
+    assert res.exit_code == 0, res.output
+    pm = json.loads(res.stdout)
+    assert pm["final_score"] == 4 and pm["target"] == 16
+    assert [r["best"] for r in pm["rows"]] == [4] * len(pm["rows"])
+
+
+def test_analyze_names_start_and_explains_a_drop_without_the_fixed_order_proofs(tmp_path):
+    from hanabi_cp.live.replay_io import replay_json
+    deck = Deck.of([(S, 1), (1, 1), (2, 1), (5, 1), (3, 1), (4, 1), (2, 1)], UP.deck_n, 1)
+    rules = Rules.for_players(2, hand_size=2, variant=UP, clues=2)
+    # Bob discards the only red 5, Alice plays START, Bob plays a 2: the pile goes up
+    # and can no longer finish (hanab.live's max score falls from 5 to 4)
+    path = tmp_path / "g.json"
+    path.write_text(replay_json(deck, rules, [Action.rank_clue(1, 2), D(3), P(0), P(2)]))
+    res = run(["analyze", path, "--any-deck"])
+    assert res.exit_code == 0, res.output
+    assert "Alice plays slot 2 (r START)" in res.stdout
+    assert "Bob discards slot 1 (r5), the last copy" in res.stdout
+    assert "why (other): no short argument explains the whole drop (4 -> 3): the piles choose" in res.stdout
+
+
+@pytest.mark.parametrize("name, words", [("Up or Down (5 Suits)", "each pile goes up or down"),
+                                         ("Sudoku (4 Suits)", "each pile starts at a rank of its own")])
+def test_the_strategies_refuse_the_families_in_one_line(tmp_path, name, words):
+    deck = tmp_path / "deck.txt"
+    assert run(["generate", "standard", "--variant", name, "--seed", 1, "--output", deck]).exit_code == 0
+    res = run(["play", deck, "--variant", name, "--players", 3])
+    assert res.exit_code == 2 and words in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_a_text_deck_with_hanab_lives_rank_7_is_refused_in_one_line(tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("n 7\nc 1\n1r 7r 2r\n")
+    res = run(["solve", deck, "--rules", "live", "--players", 2, "--hand-size", 1,
+               "--variant", "Up or Down (5 Suits)", "--any-deck"])
+    assert res.exit_code == 2 and "values 1 to 6, START as 6" in res.stderr
+    deck.write_text("n 6\nc 1\n1r 6r 2r\n")
+    res = run(["solve", deck, "--rules", "live", "--players", 2, "--hand-size", 1,
+               "--variant", "Up or Down (5 Suits)", "--any-deck", "--maximize"])
+    assert res.exit_code == 20 and "c score: 2 of 5" in res.stdout      # 1, then 2; START stranded

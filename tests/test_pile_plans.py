@@ -1,4 +1,4 @@
-"""Pile plans (encodings/variants.md, 8.2): the forbidden-play rule and the renaming
+"""Pile plans (encodings/variants.md, 8.5): the forbidden-play rule and the renaming
 against pile_rules, and the search over the plans' games against brute on the
 referee (tiny decks of both families, from the deal and mid-game)."""
 

@@ -93,7 +93,8 @@ class StandardSpec(Spec):
             self.name = "variant-" + "".join(ch if ch.isalnum() else "-"
                                              for ch in variant.name.lower()).strip("-")
             self.what = (f"shuffled deck of hanab.live's variant {variant.name!r} (suits "
-                         + ", ".join(s.name for s in variant.suits) + ")")
+                         + ", ".join(s.name for s in variant.suits)
+                         + (f"; START as {variant.deck_n}" if variant.up_or_down else "") + ")")
             self.size = len(variant.deck_cards())
         self.deck_args()
 

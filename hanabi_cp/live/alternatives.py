@@ -148,7 +148,7 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     if deadline.expired():
         return _UNDECIDED
     if method not in ("auto", "search") or h.chosen is not None:
-        # (Up or Down and Sudoku: the search goes plan by plan, encodings/variants.md, 8.2)
+        # (Up or Down and Sudoku: the search goes plan by plan, encodings/variants.md, 8.5)
         share = deadline.share(None)
         out = solve_position(h, method, SolveOptions(time_limit=share, maximize=True))
         if out.score is not None and out.score >= goal:

@@ -507,11 +507,14 @@ def explain(before: Game, action: Action, after: Game, best_before: int, best_af
         if r.bound == best_after:
             return _led_by_the_action(r, before, action, after, names)
     part = min(found, key=lambda r: r.bound, default=None)
-    proof = (f"the search of every pile plan's game shows that no game scores more than "
-             f"{best_after} (encodings/variants.md, 8.2)" if after.chosen is not None else
-             f"`analyze --refutations DIR` writes the search's proof that no game scores "
-             f"more than {best_after}")
-    text = f"no short argument explains the whole drop ({best_before} -> {best_after}); {proof}"
+    if after.chosen is not None:
+        text = (f"no short argument explains the whole drop ({best_before} -> {best_after}): "
+                f"the piles choose their order in play, and the best scores are the exact "
+                f"methods', replayed by the referee")
+    else:
+        text = (f"no short argument explains the whole drop ({best_before} -> {best_after}); "
+                f"`analyze --refutations DIR` writes the search's proof that no game scores "
+                f"more than {best_after}")
     if part is not None and part.bound < best_before:
         text += f"; part of it ({best_before} -> {part.bound}): {part.text}"
     return Reason("other", part.bound if part is not None else after.target, text)

@@ -1,5 +1,5 @@
 """Pile plans: Up or Down and Sudoku as the exact methods play them
-(encodings/variants.md, 8.2).
+(encodings/variants.md, 8.5).
 
 A **plan** fixes one complete order per pile, extending what the pile holds
 (``pile_rules.plans``). Its **plan game** is the real game in which each card is

@@ -56,7 +56,7 @@ def refuses(start: Game) -> str | None:
     """Why no refutation can be written for the position, or None."""
     v = start.chosen
     if v is not None:
-        return (f"{v.name}: the search decides it plan by plan (encodings/variants.md, 8.2), "
+        return (f"{v.name}: the search decides it plan by plan (encodings/variants.md, 8.5), "
                 f"and a refutation covers one search's game only")
     return refuses_rules(start.rules)
 

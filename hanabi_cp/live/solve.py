@@ -101,7 +101,7 @@ STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 
 # Up or Down and Sudoku (``Game.chosen``): the methods that play them, brute on the
-# referee and the search through pile plans (encodings/variants.md, 8.2); the SAT and
+# referee and the search through pile plans (encodings/variants.md, 8.5); the SAT and
 # CP-SAT encodings do not (yet): this set and ``pile_refusal`` are the one place
 # that says so (``live_methods`` adds it to every other method's ``refuses``).
 PILE_METHODS = frozenset({"brute", "search"})

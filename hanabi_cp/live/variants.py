@@ -334,7 +334,9 @@ class Variant:
     def unsupported_by_players(self) -> str:
         """The first rule of play beyond the deck and clue touch that the variant
         changes, in words (for the strategies, which know none of them)."""
-        for rule, words in (("clue_starved", "a discard gives half a clue token"),
+        for rule, words in (("up_or_down", "each pile goes up or down, chosen in play, with START cards"),
+                            ("sudoku", "each pile starts at a rank of its own and wraps round"),
+                            ("clue_starved", "a discard gives half a clue token"),
                             ("throw_it_in_a_hole", "a completed stack gives no clue token"),
                             ("alternating_clues", "a clue must differ in type from the previous one")):
             if getattr(self, rule):

@@ -70,7 +70,8 @@ def check_clues(deck: Deck, rules: Rules, cls: type[Strategy] | None = None) -> 
     if rules.variant is None:
         return
     if rules.clue_cost != 1 or not rules.top_gives_token or rules.discard_at_max \
-            or rules.alternating_clues \
+            or rules.alternating_clues or getattr(rules.variant, "up_or_down", False) \
+            or getattr(rules.variant, "sudoku", False) \
             or any(getattr(s, "reversed", False) for s in getattr(rules.variant, "suits", ())):
         raise InvalidParameter(
             f"the strategies play by No Variant's rules of play; the variant "

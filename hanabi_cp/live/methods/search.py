@@ -1475,7 +1475,7 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
 
 def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     """Up or Down and Sudoku: the search of each pile plan's game, whose best is the
-    real game's (encodings/variants.md, 8.2).  The plans go in the order of their
+    real game's (encodings/variants.md, 8.5).  The plans go in the order of their
     caps' bound, highest first, twice: a first pass dives into each (the search's
     first DIVE_ROUNDS rounds of limited discrepancy, which find most games at once
     but prove little), a second searches each to the end.  A plan whose bound (the
