@@ -71,7 +71,10 @@ def main(argv=None) -> None:
     if args.quick:
         args.seeds, args.players = 30, "3"
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    sweep("No Variant", 3, 1, args.time_limit)     # imports and caches outside the clock
+    names = VARIANTS if args.only is None else \
+        ("No Variant", *(x for x in args.only.split(",") if x != "No Variant"))
+    for name in names:
+        sweep(name, 3, 1, args.time_limit)          # imports and caches outside the clock
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
           f"({os.cpu_count()} cores); winnable? on seeds 1..{args.seeds}, auto, "
@@ -80,8 +83,6 @@ def main(argv=None) -> None:
           f"{'p99 ms':>7} {'max ms':>8} {'p50 x':>6} {'p99 x':>6}", flush=True)
     for p in (int(x) for x in args.players.split(",")):
         base = None
-        names = VARIANTS if args.only is None else \
-            ("No Variant", *(x for x in args.only.split(",") if x != "No Variant"))
         for name in names:
             got = sweep(name, p, args.seeds, args.time_limit)
             t = got["times"]
