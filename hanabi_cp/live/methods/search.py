@@ -143,8 +143,8 @@ class LiveSearch:
     def __init__(self, start: Game, deadline: float | None = None, plan: Plan | None = None):
         # reversed suits: the search plays the deck renamed by pile order, whose
         # games are the real deck's (encodings/variants.md, 7.5); Up or Down and
-        # Sudoku: the game of one pile plan (``pile_plans``, 8.2), each card by its
-        # height in its pile's planned order
+        # Sudoku: the game of one pile plan (``pile_plans``, encodings/variants.md,
+        # 8.5), each card by its height in its pile's planned order
         start = in_pile_order(start)
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
