@@ -19,7 +19,7 @@ from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_rep
                               parse_replay, replay_json, write_replay)
 from ..formats.textio import display_name, read_text
 from ..live.older_games import OLDER_RULES_UNTIL, as_recorded
-from ..live.referee import Game, IllegalMove, replay
+from ..live.referee import Game, IllegalMove, replay, target_of
 from ..live.rules import Rules, RulesError
 from ..live.clue_rules import clue_rules
 from ..live.variants import variant as find_variant
@@ -241,7 +241,7 @@ def deck_misfit(deck: Deck, rules: Rules) -> str | None:
     Variant, the default, takes any deck: hanabi-cp's decks of any size)."""
     if rules.variant is None:
         return None
-    wrong = rules.variant.misfit(deck.cards)
+    wrong = rules.variant.model_misfit(deck.cards)
     return None if wrong is None else wrong[1]
 
 
@@ -287,7 +287,7 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         if sizes:
             click.echo("c stats: " + ", ".join(f"{k} = {v}" for k, v in sizes.items()))
         click.echo(f"c time: {out.stats['seconds']:.3f} s")
-        echo_verdict(out, deck.target)
+        echo_verdict(out, target_of(deck, rules))
         if out.actions is not None and out.verified:
             click.echo(f"c certificate verified by the referee (a complete game of "
                        f"{len(out.actions)} turns)")
@@ -392,7 +392,7 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
         f"the game is not over after the last action (turn {rep.turns})")
     if as_json:
         echo_json({"verified": ok, "legal": rep.legal, "complete": rep.complete,
-                   "score": rep.score, "won": rep.won, "target": deck.target,
+                   "score": rep.score, "won": rep.won, "target": target_of(deck, rules),
                    "strikes": rep.strikes, "turns": rep.turns, "error": error,
                    "step": rep.step, "end": rep.end_text, "end_condition": int(rep.condition),
                    "rules": _rules_json(rules), "today_end": reading.today_end,
@@ -408,7 +408,7 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
                        f"{OLDER_RULES_UNTIL} played on, and every action is read as played")
         if error:
             click.echo(f"c reason: {error}")
-        click.echo(f"c score: {rep.score} of {deck.target}" + (" (won)" if rep.won else ""))
+        click.echo(f"c score: {rep.score} of {target_of(deck, rules)}" + (" (won)" if rep.won else ""))
         if rep.complete:
             click.echo(f"c end: {rep.end_text}")
         click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")

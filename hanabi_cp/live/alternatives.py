@@ -43,7 +43,7 @@ from .drop_reasons import NO_VARIANT_COLORS, kind_name
 from .methods import search_core
 from .older_games import under_today
 from .referee import Game, IllegalMove, replay, typed_clues
-from .solve import solve_position
+from .solve import pile_refusal, solve_position
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,8 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
         return [] if h.score >= goal else None
     if deadline.expired():
         return _UNDECIDED
-    if method not in ("auto", "search"):
+    if method not in ("auto", "search") or pile_refusal("search", h) is not None:
+        # (Up or Down and Sudoku: the search's own tables do not follow their piles)
         share = deadline.share(None)
         out = solve_position(h, method, SolveOptions(time_limit=share, maximize=True))
         if out.score is not None and out.score >= goal:
@@ -220,7 +221,7 @@ def instead_text(g: Game, actions: Sequence[Action], names: Sequence[str]) -> st
         a, k = g.card(act.target)
         card = kind_name(g.rules, a, k)
         verb = "discards" if act.kind is Kind.DISCARD else \
-            "plays" if g.next_value(k - 1) == a else "misplays"
+            "plays" if g.takes(k - 1, a) else "misplays"
         if act.target == g.deck_play():
             parts.append(f"{verb} the deck's last card ({card})")
         else:

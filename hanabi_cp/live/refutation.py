@@ -54,7 +54,8 @@ class RefutationError(Exception):
 
 def refuses(start: Game) -> str | None:
     """Why no refutation can be written for the position, or None."""
-    return refuses_rules(start.rules)
+    from .solve import pile_refusal       # solve imports the methods: here, not at the top
+    return pile_refusal("search", start) or refuses_rules(start.rules)
 
 
 def refuses_rules(rules: Rules) -> str | None:
@@ -68,7 +69,7 @@ def refuses_rules(rules: Rules) -> str | None:
 def goal_of(start: Game, out) -> int:
     """The score a loss's refutation refutes: a win, or with ``--maximize`` (``out``
     has a best score) one card more than the best."""
-    return start.deck.target if out.score is None else out.score + 1
+    return start.target if out.score is None else out.score + 1
 
 
 def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, int] | None:
