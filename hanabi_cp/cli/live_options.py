@@ -266,11 +266,15 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
     deck, game = load_game_deck(deck_path, bool(live.get("any_deck")))
     rules = game_rules(live, game, deck, deck_path)
     out = solve_live(deck, rules, method, options)
+    # "-": the refutation goes to stdout as one ``v`` line (the certificate's way),
+    # or into the JSON answer, never as a bare document among the c lines
+    shown: list[str] = []
     written = None if refutation is None else write_refutation(
-        Game.start(deck, rules), out, refutation, force, options.clock())
+        Game.start(deck, rules), out, refutation, force, options.clock(), shown)
     if as_json:
         echo_json({**out.to_json(), "rules": _rules_json(rules)}
                   | ({} if written is None else {"refutation": written})
+                  | ({"refutation_table": json.loads(shown[0])} if shown else {})
                   | _any_deck_json(deck, rules))
     else:
         how = f"{out.method} (auto)" if method == "auto" else out.method
@@ -290,15 +294,19 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         echo_proof(out, proof)
         if written is not None:
             click.echo(f"c {written}")
+        if shown:
+            click.echo("v " + shown[0])
     if certificate is not None:
         _write_certificate(deck, rules, out, certificate, force, as_json)
     ctx.exit(out.status.exit_code)
 
 
-def write_refutation(start: Game, out, path: str, force: bool, deadline) -> str:
+def write_refutation(start: Game, out, path: str, force: bool, deadline,
+                     shown: list[str] | None = None) -> str:
     """Write the search's refutation behind a loss to ``path`` (walked by the
     checker before it is returned, ``refutation.refute``); what was written, or why
-    nothing was."""
+    nothing was. With ``path`` "-" the refutation's one-line JSON is appended to
+    ``shown`` for the caller to print instead."""
     from ..formats.outputs import write_texts
     from ..live import refutation as refute
     from ..runtime.deadline import TimeUp
@@ -318,7 +326,11 @@ def write_refutation(start: Game, out, path: str, force: bool, deadline) -> str:
         table = refute.refute_claim(start, goal, deadline, out.method)
     except TimeUp as exc:
         return f"no refutation written: {exc}"
-    write_texts([(path, refute.to_json(goal, table))], force=force)
+    text = refute.to_json(goal, table)
+    if path == "-" and shown is not None:
+        shown.append(json.dumps(json.loads(text), separators=(",", ":")))
+    else:
+        write_texts([(path, text)], force=force)
     return (f"refutation: {path} (no game reaches {goal}; {len(table):,} refuted states, "
             f"walked again by the checker)")
 
