@@ -210,3 +210,9 @@ def test_a_lost_deal_is_lost_in_every_plan() -> None:
     out = best_of(start, "search", False)
     assert out.status is Status.UNWINNABLE and "pile plans" in (out.reason or "")
     assert best_of(start, "brute", False).status is Status.UNWINNABLE
+
+
+def test_a_refutation_file_refuses_the_families_in_one_line() -> None:
+    from hanabi_cp.live.refutation import refuses
+    why = refuses(deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=1))
+    assert why is not None and "plan by plan" in why and "\n" not in why
