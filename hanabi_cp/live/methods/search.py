@@ -1468,8 +1468,14 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     never = start.deck.N
 
     def late(k: int, order: tuple[int, ...]) -> int:
-        # when the deck has dealt a copy of each of the order's cards
-        return max(first.get((k, r), never) for r in order)
+        # per height, when the deck has dealt a copy of each card up to it: how long
+        # the order keeps its pile waiting (every order of a Sudoku pile takes the
+        # same cards, and a heuristic's total of them would tie every plan)
+        at, total = 0, 0
+        for r in order:
+            at = max(at, first.get((k, r), never))
+            total += at
+        return total
     return plans_by_bound(v, played, left, late)
 
 
