@@ -33,6 +33,7 @@ share.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import product
 
 from .variants import START, Variant
@@ -60,6 +61,7 @@ def all_orders(v: Variant) -> tuple[Played, ...]:
     return _up_or_down_orders(n) if v.up_or_down else _sudoku_orders(n)
 
 
+@cache
 def orders(v: Variant, played: Played) -> tuple[Played, ...]:
     """The complete orders of one pile that begin with ``played`` (for Sudoku,
     whatever the other piles' first values)."""
