@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
 from heapq import heappop, heappush
 from itertools import permutations
 from math import perm
@@ -106,14 +105,21 @@ class Plan:
         return out
 
 
-@cache
+_ONE_PILE: dict[tuple[int, Played, int], tuple[int, int]] = {}
+
+
 def _one_pile_rule(v: Variant, order: Played, rank: int) -> tuple[int, int]:
     """``Plan.forbid_rule`` in Up or Down, where it turns on the pile's own order only
-    (cached: a search builds the rules of every card of every plan it tries)."""
-    plan = Plan(v, (order,))
-    hs = [h for h in range(v.stack_size) if plan.forbidden([h], 0, rank)]
-    assert len(hs) <= 1, (order, rank, hs)
-    return (hs[0], -1) if hs else NEVER
+    (cached: a search builds the rules of every card of every plan it tries; by the
+    stack size, all an Up or Down pile's rules read, as a Variant hashes slowly)."""
+    key = (v.stack_size, order, rank)
+    got = _ONE_PILE.get(key)
+    if got is None:
+        plan = Plan(v, (order,))
+        hs = [h for h in range(v.stack_size) if plan.forbidden([h], 0, rank)]
+        assert len(hs) <= 1, (order, rank, hs)
+        got = _ONE_PILE[key] = (hs[0], -1) if hs else NEVER
+    return got
 
 
 def plans_from(v: Variant, played: Sequence[Played]) -> list[Plan]:
@@ -188,3 +194,40 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
                     seen.add(nxt)
                     a, b = per[k][i], per[k][i + 1]
                     heappush(heap, (neg + b[0] - a[0], slow + b[1] - a[1], nxt))
+
+
+def late_plays(v: Variant, played: Sequence[Played], first: dict[tuple[int, int], int],
+               drawn: int, N: int, after_last: int) -> tuple[int, int, int] | None:
+    """One bound that no plan's game wins (encodings/variants.md, 8.5, "every plan at
+    once"): (P, must, turns) when, whichever complete order each pile takes, at least
+    ``must`` of the cards still to play can only be played once deck position P is
+    drawn, more than the ``turns`` plays that can follow that draw; else None.
+
+    ``first[(pile, rank)]``: the deck position of the first copy not lost (below
+    ``drawn``: held), absent when every copy is lost.  A card's *gate* in an order is
+    the latest first copy of it and the cards below it in that order; per pile the
+    fewest cards gated at P or later over its orders that can still complete (one
+    that cannot leaves its plans to the caps) is a lower bound for every plan."""
+    room = N - 1 + after_last          # plays after deck position P is drawn: room - P
+    least = [0] * (N + 1)              # per P: the sum over piles of the fewest
+    for k, pl in enumerate(played):
+        fewest: list[int] | None = None
+        for o in orders(v, pl):
+            rest = o[len(pl):]
+            if any((k, r) not in first for r in rest):
+                continue
+            count, gate = [0] * (N + 1), -1
+            for r in rest:
+                gate = max(gate, first[(k, r)])
+                if gate >= drawn:
+                    count[gate] += 1
+            for at in range(N - 1, -1, -1):       # cards gated at ``at`` or later
+                count[at] += count[at + 1]
+            fewest = count if fewest is None else [min(a, b) for a, b in zip(fewest, count)]
+        if fewest is None:
+            return None
+        least = [a + b for a, b in zip(least, fewest)]
+    worst = max(range(drawn, N), key=lambda at: least[at] - (room - at), default=None)
+    if worst is None or least[worst] <= room - worst:
+        return None
+    return worst, least[worst], room - worst

@@ -195,6 +195,10 @@ class Game:
     # in order (START as variants.START), and hanab.live's max score, which only falls
     played: list[tuple[int, ...]] = field(default_factory=list)
     best: int = 0
+    # ``_nothing_playable``'s cards the piles take next, with the tables and piles
+    # they were read from (they change only with those; shared by copies, never mutated)
+    needs: tuple[object, tuple, frozenset] = field(default=(None, (), frozenset()),
+                                                   compare=False, repr=False)
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
@@ -636,13 +640,17 @@ class Game:
         if self.end_turn is not None:
             drew = self.end_turn - p - 1          # the turn that drew the last card
             done = {(t + self.rules.first_player) % p for t in range(drew + 1, self.turn)}
-        need = {(a, k + 1) for k in range(self.deck.c) for a in self.next_values(k)}
+        at: tuple = tuple(self.played) or tuple(self.piles)
+        if self.needs[0] is not self.tables or self.needs[1] != at:
+            self.needs = self.tables, at, frozenset((a, k + 1) for k in range(self.deck.c)
+                                                    for a in self.next_values(k))
+        need = self.needs[2]
         if not need:
             return True
         cards = self.deck.cards
-        return not (any(cards[o] in need for o in range(self.drawn, self.deck.N))
-                    or any(cards[o] in need for q, hand in enumerate(self.hands)
-                           if q not in done for o in hand))
+        return not (any(cards[o] in need for q, hand in enumerate(self.hands)
+                        if q not in done for o in hand)
+                    or any(cards[o] in need for o in range(self.drawn, self.deck.N)))
 
     def _name(self, order: int) -> str:
         a, k = self.card(order)

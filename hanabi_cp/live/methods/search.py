@@ -49,12 +49,13 @@ from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
-from ..pile_plans import Plan, plan_count, plans_by_bound
+from ..pile_plans import Plan, late_plays, plan_count, plans_by_bound
 from ..pile_score import max_score
 from ..pile_rules import chosen_in_play
 from ..variants import START
 from ..race import WATCH
 from ..referee import Game, some_clue, typed_clues
+from ..rules import Rules
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
 PLAY, DISCARD, CLUE = 0, 1, 2
@@ -178,8 +179,7 @@ class LiveSearch:
         # the plays an upper bound allows after the last draw: one per player in the
         # final round, else every card still held; one more with a deck play (which
         # draws and plays at once)
-        self.after_last = (self.p if self.final_round else self.p * self.H) \
-            + rules.deck_plays
+        self.after_last = after_last(rules)
         tables = start.tables
         assert tables is not None
         self.touchable, self.free_clue = tables.touchable, tables.free_clue
@@ -306,13 +306,16 @@ class LiveSearch:
             for rank in set(plan.orders[k]) | ({START, 1, n} if v.up_or_down else set()):
                 h = plan.height(k, rank)
                 kind_of[(k, rank)] = k * n + h - 1 if h else n * c + k
+        rule: dict[tuple[int, int], tuple[int, int, int]] = {}   # per (pile, rank), as cards
         for o, (a, kk) in enumerate(cards):
             k, rank = kk - 1, v.live_rank(a)
-            h = plan.height(k, rank)
+            got = rule.get((k, rank))
+            if got is None:
+                got = rule[(k, rank)] = (plan.height(k, rank), *plan.forbid_rule(k, rank))
+            h, self.fh[o], self.fj[o] = got
             self.val[o] = h if h else n + 2
             self.cid[o] = x = kind_of[(k, rank)]
             self.totals[x] += 1
-            self.fh[o], self.fj[o] = plan.forbid_rule(k, rank)
         for o in start.lost_cards:
             self.lost_counts[self.cid[o]] += 1
         for k in range(c):
@@ -1445,26 +1448,22 @@ def _with_deep_stack(start: Game, body: Callable[[], LiveOutcome]) -> LiveOutcom
             gc.enable()
 
 
+def after_last(rules: Rules) -> int:
+    """The plays an upper bound allows after the last draw: one per player in the
+    final round, else every card still held; one more with a deck play (which draws
+    and plays at once)."""
+    final_round = rules.final_round and not rules.all_or_nothing
+    return (rules.players if final_round else rules.players * rules.hand_size) \
+        + rules.deck_plays
+
+
 def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     """The plans of the position (``pile_plans``), each with its piles' caps as a
     first upper bound, highest first (``plans_by_bound``)."""
     v = start.chosen
     assert v is not None
     played = getattr(start, "played", None) or [() for _ in start.piles]
-    left: dict[tuple[int, int], int] = {}
-    for a, k in start.deck.cards:
-        key = (k - 1, v.live_rank(a))
-        left[key] = left.get(key, 0) + 1
-    lost = set(start.lost_cards)
-    for o in lost:
-        a, k = start.deck.cards[o]
-        left[(k - 1, v.live_rank(a))] -= 1
-    # per (pile, rank): the deck position of its first copy not lost (held or not)
-    first: dict[tuple[int, int], int] = {}
-    for o in range(start.deck.N - 1, -1, -1):
-        if o not in lost:
-            a, k = start.deck.cards[o]
-            first[(k - 1, v.live_rank(a))] = o
+    left, first = _copies(start)
     never = start.deck.N
 
     def late(k: int, order: tuple[int, ...]) -> int:
@@ -1477,6 +1476,43 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
             total += at
         return total
     return plans_by_bound(v, played, left, late)
+
+
+def _copies(start: Game) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """Per (pile, rank): the copies not lost, and the deck position of the first
+    copy not lost (held or not; absent when there is none)."""
+    v = start.chosen
+    assert v is not None
+    left: dict[tuple[int, int], int] = {}
+    for a, k in start.deck.cards:
+        key = (k - 1, v.live_rank(a))
+        left[key] = left.get(key, 0) + 1
+    lost = set(start.lost_cards)
+    for o in lost:
+        a, k = start.deck.cards[o]
+        left[(k - 1, v.live_rank(a))] -= 1
+    first: dict[tuple[int, int], int] = {}
+    for o in range(start.deck.N - 1, -1, -1):
+        if o not in lost:
+            a, k = start.deck.cards[o]
+            first[(k - 1, v.live_rank(a))] = o
+    return left, first
+
+
+def _late_plays(start: Game) -> str | None:
+    """The reason no plan's game wins by one bound over every plan
+    (``pile_plans.late_plays``), or None."""
+    v = start.chosen
+    assert v is not None
+    played = getattr(start, "played", None) or [() for _ in start.piles]
+    got = late_plays(v, played, _copies(start)[1], start.drawn, start.deck.N,
+                     after_last(start.rules))
+    if got is None:
+        return None
+    at, must, turns = got
+    return (f"no pile plan's game wins: whichever order each pile takes, {must} of the "
+            f"cards still to play can only be played once deck card #{at} is drawn, and "
+            f"at most {turns} plays follow that draw")
 
 
 def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
@@ -1496,6 +1532,10 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     searched, dived, nodes, refuted = 0, 0, 0, 0
     floor = -1 if maximize else target - 1      # a game must score above it
     todo: list[tuple[int, Plan]] = []            # the second pass's plans
+    late = None if maximize else _late_plays(start)
+    if late is not None:
+        return LiveOutcome(Status.UNWINNABLE, stats={"plans": total, "plans_searched": 0},
+                           reason=late)
     for dive in (True, False):
         for cap, plan in (start_plans(start) if dive else todo):
             if cap <= floor:
