@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from bisect import bisect_left
 from heapq import heappop, heappush
 from itertools import permutations
 from math import perm
@@ -163,18 +164,24 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
         # values among those no pile began with (``pile_rules.plans``, listed directly)
         n = v.stack_size
         mine = [orders(v, p) for p in played]
-        each = {(k, o): (order_cap(o, k, left), late(k, o)) for k, os in enumerate(mine) for o in os}
         free = [k for k, p in enumerate(played) if not p]
         taken = {p[0] for p in played if p}
+        cap, slow = 0, 0                # the started piles' part, the same in every plan
+        for k, os in enumerate(mine):
+            if played[k]:
+                cap, slow = cap + order_cap(os[0], k, left), slow + late(k, os[0])
+        # per empty pile, per first value s (its order mine[k][s - 1]): cap, lateness
+        caps = {k: [order_cap(o, k, left) for o in mine[k]] for k in free}
+        lates = {k: [late(k, o) for o in mine[k]] for k in free}
         scored = []
         for starts in permutations([s for s in range(1, n + 1) if s not in taken], len(free)):
+            scored.append((cap + sum(caps[k][s - 1] for k, s in zip(free, starts)),
+                           slow + sum(lates[k][s - 1] for k, s in zip(free, starts)), starts))
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        for bound, _, starts in scored:
             chosen = dict(zip(free, starts))
             plan = tuple(mine[k][0] if k not in chosen else mine[k][chosen[k] - 1]
                          for k in range(len(played)))
-            scored.append((sum(each[(k, o)][0] for k, o in enumerate(plan)),
-                           sum(each[(k, o)][1] for k, o in enumerate(plan)), plan))
-        scored.sort(key=lambda x: (-x[0], x[1]))
-        for bound, _, plan in scored:
             yield bound, Plan(v, plan)
         return
     per = [sorted(((-order_cap(o, k, left), late(k, o), o) for o in orders(v, pl)),
@@ -209,25 +216,26 @@ def late_plays(v: Variant, played: Sequence[Played], first: dict[tuple[int, int]
     fewest cards gated at P or later over its orders that can still complete (one
     that cannot leaves its plans to the caps) is a lower bound for every plan."""
     room = N - 1 + after_last          # plays after deck position P is drawn: room - P
-    least = [0] * (N + 1)              # per P: the sum over piles of the fewest
+    piles: list[list[list[int]]] = []  # per pile, per order that can complete: its gates
     for k, pl in enumerate(played):
-        fewest: list[int] | None = None
+        mine = []
         for o in orders(v, pl):
             rest = o[len(pl):]
             if any((k, r) not in first for r in rest):
                 continue
-            count, gate = [0] * (N + 1), -1
+            gates, gate = [], -1
             for r in rest:
                 gate = max(gate, first[(k, r)])
                 if gate >= drawn:
-                    count[gate] += 1
-            for at in range(N - 1, -1, -1):       # cards gated at ``at`` or later
-                count[at] += count[at + 1]
-            fewest = count if fewest is None else [min(a, b) for a, b in zip(fewest, count)]
-        if fewest is None:
+                    gates.append(gate)      # ascending: a running maximum
+            mine.append(gates)
+        if not mine:
             return None
-        least = [a + b for a, b in zip(least, fewest)]
-    worst = max(range(drawn, N), key=lambda at: least[at] - (room - at), default=None)
-    if worst is None or least[worst] <= room - worst:
-        return None
-    return worst, least[worst], room - worst
+        piles.append(mine)
+    # the cards gated at P or later only grow fewer as P grows, the plays after it
+    # too, one a position: the most excess is at some order's gate
+    for at in sorted({g for mine in piles for gates in mine for g in gates}):
+        must = sum(min(len(gates) - bisect_left(gates, at) for gates in mine) for mine in piles)
+        if must > room - at:
+            return at, must, room - at
+    return None
