@@ -240,8 +240,9 @@ def test_one_bound_over_every_plan_is_sound() -> None:
             continue
         fired += 1
         assert best_of(g, "brute", False).status is Status.UNWINNABLE, (g.deck, g.played)
-        out = best_of(g, "search", False)
-        assert out.status is Status.UNWINNABLE and "no pile plan's game wins" in (out.reason or "")
+        # (the search asks it once a first plan did not win: a single plan's own
+        # search may answer first)
+        assert best_of(g, "search", False).status is Status.UNWINNABLE
     assert fired >= 8
 
 

@@ -195,10 +195,10 @@ class Game:
     # in order (START as variants.START), and hanab.live's max score, which only falls
     played: list[tuple[int, ...]] = field(default_factory=list)
     best: int = 0
-    # ``_nothing_playable``'s cards the piles take next, with the tables and piles
-    # they were read from (they change only with those; shared by copies, never mutated)
-    needs: tuple[object, tuple, frozenset] = field(default=(None, (), frozenset()),
-                                                   compare=False, repr=False)
+    # ``_needed_now``: the tables and piles it read, the cards each pile takes next
+    # and all of them (shared by copies, never mutated)
+    needs: tuple[object, tuple, tuple[frozenset, ...], frozenset] = field(
+        default=(None, (), (), frozenset()), compare=False, repr=False)
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
@@ -640,17 +640,35 @@ class Game:
         if self.end_turn is not None:
             drew = self.end_turn - p - 1          # the turn that drew the last card
             done = {(t + self.rules.first_player) % p for t in range(drew + 1, self.turn)}
-        at: tuple = tuple(self.played) or tuple(self.piles)
-        if self.needs[0] is not self.tables or self.needs[1] != at:
-            self.needs = self.tables, at, frozenset((a, k + 1) for k in range(self.deck.c)
-                                                    for a in self.next_values(k))
-        need = self.needs[2]
+        need = self._needed_now()
         if not need:
             return True
         cards = self.deck.cards
         return not (any(cards[o] in need for q, hand in enumerate(self.hands)
                         if q not in done for o in hand)
                     or any(cards[o] in need for o in range(self.drawn, self.deck.N)))
+
+    def _needed_now(self) -> frozenset:
+        """The cards (value, color) the piles take next, counted again only for the
+        piles that changed since the last call on this game or the one it was copied
+        from: a pile's next values read that pile, and in Sudoku an empty pile's
+        also the first values of the others, which change only when a pile starts."""
+        v, c = self.chosen, self.deck.c
+        at: tuple = tuple(self.played) if v is not None else tuple(self.piles)
+        tables, old, each, union = self.needs
+        if tables is self.tables and old == at:
+            return union
+        fresh = tables is not self.tables or len(old) != c
+        starts = not fresh and v is not None and v.sudoku \
+            and any(bool(x) != bool(y) for x, y in zip(at, old))
+        got = [frozenset()] * c if fresh else list(each)
+        for k in range(c):
+            if fresh or at[k] != old[k] or (starts and not at[k]):
+                got[k] = frozenset((a, k + 1) for a in self.next_values(k)) if v is None \
+                    else frozenset((v.model_value(r), k + 1) for r in next_values(v, at, k))
+        union = frozenset().union(*got)
+        self.needs = self.tables, at, tuple(got), union
+        return union
 
     def _name(self, order: int) -> str:
         a, k = self.card(order)

@@ -1532,14 +1532,19 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     searched, dived, nodes, refuted = 0, 0, 0, 0
     floor = -1 if maximize else target - 1      # a game must score above it
     todo: list[tuple[int, Plan]] = []            # the second pass's plans
-    late = None if maximize else _late_plays(start)
-    if late is not None:
-        return LiveOutcome(Status.UNWINNABLE, stats={"plans": total, "plans_searched": 0},
-                           reason=late)
+    # the bound over every plan (``_late_plays``), asked once a first plan did not win
+    checked, tried = maximize, False
     for dive in (True, False):
         for cap, plan in (start_plans(start) if dive else todo):
             if cap <= floor:
                 break
+            if tried and not checked:
+                checked, late = True, _late_plays(start)
+                if late is not None:
+                    return LiveOutcome(Status.UNWINNABLE, reason=late, stats={
+                        "plans": total, "plans_dived": dived, "plans_searched": 0,
+                        "nodes": nodes})
+            tried = True
             s = LiveSearch(start, deadline, plan)
             s.watch = WATCH.get()
             try:
