@@ -38,12 +38,14 @@ from bisect import bisect_left
 from heapq import heappop, heappush
 from itertools import permutations
 from math import perm
+from operator import getitem
 
 from .pile_rules import Played, next_values, orders, plans
 from .variants import Variant
 
 DEAD = 0           # the height of a card no height of its pile's planned order takes
 NEVER = (-1, -1)   # ``forbid_rule`` of a card whose play is never forbidden
+SPAN = 1 << 30     # above any sum of ``plans_by_bound``'s lateness (deck positions)
 
 
 @dataclass(frozen=True)
@@ -166,23 +168,20 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
         mine = [orders(v, p) for p in played]
         free = [k for k, p in enumerate(played) if not p]
         taken = {p[0] for p in played if p}
-        cap, slow = 0, 0                # the started piles' part, the same in every plan
-        for k, os in enumerate(mine):
-            if played[k]:
-                cap, slow = cap + order_cap(os[0], k, left), slow + late(k, os[0])
-        # per empty pile, per first value s (its order mine[k][s - 1]): cap, lateness
-        caps = {k: [order_cap(o, k, left) for o in mine[k]] for k in free}
-        lates = {k: [late(k, o) for o in mine[k]] for k in free}
-        scored = []
-        for starts in permutations([s for s in range(1, n + 1) if s not in taken], len(free)):
-            scored.append((cap + sum(caps[k][s - 1] for k, s in zip(free, starts)),
-                           slow + sum(lates[k][s - 1] for k, s in zip(free, starts)), starts))
-        scored.sort(key=lambda x: (-x[0], x[1]))
-        for bound, _, starts in scored:
-            chosen = dict(zip(free, starts))
-            plan = tuple(mine[k][0] if k not in chosen else mine[k][chosen[k] - 1]
+        cap = sum(order_cap(mine[k][0], k, left) for k in range(len(played)) if played[k])
+        # per empty pile, per first value s (its order mine[k][s - 1]): its cap, and
+        # one key that sorts as (-cap, lateness) does (lateness < SPAN); the started
+        # piles add the same to every plan
+        caps = [[order_cap(o, k, left) for o in mine[k]] for k in free]
+        keys = [[-c * SPAN + late(k, o) for c, o in zip(cs, mine[k])]
+                for cs, k in zip(caps, free)]
+        perms = list(permutations([s - 1 for s in range(1, n + 1) if s not in taken], len(free)))
+        score = [sum(map(getitem, keys, p)) for p in perms]
+        for i in sorted(range(len(perms)), key=score.__getitem__):    # stable: ties in order
+            chosen = dict(zip(free, perms[i]))
+            plan = tuple(mine[k][chosen[k]] if k in chosen else mine[k][0]
                          for k in range(len(played)))
-            yield bound, Plan(v, plan)
+            yield cap + sum(map(getitem, caps, perms[i])), Plan(v, plan)
         return
     per = [sorted(((-order_cap(o, k, left), late(k, o), o) for o in orders(v, pl)),
                   key=lambda x: (x[0], x[1])) for k, pl in enumerate(played)]
