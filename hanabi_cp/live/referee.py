@@ -123,8 +123,12 @@ class Tables:
     def __init__(self, deck: Deck, rules: Rules):
         n, c = deck.n, deck.c
         self.totals = [0] * (n * c)
-        for a, k in deck.cards:
+        # per card (value, color): the deck position of its last copy (whether the
+        # deck still holds one, in one look: ``Game._nothing_playable``)
+        self.last_copy: dict[tuple[int, int], int] = {}
+        for o, (a, k) in enumerate(deck.cards):
             self.totals[(k - 1) * n + a - 1] += 1
+            self.last_copy[(a, k)] = o
         self.clues = v = clue_rules(rules, deck)
         # Up or Down or Sudoku: the variant whose piles choose their order in play
         self.chosen: Variant | None = rules.variant if chosen_in_play(rules.variant) else None
@@ -420,8 +424,10 @@ class Game:
             else:
                 self.strikes += 1
                 changed, grew = self._lose(order), False
-        if self.played and changed is not None:
-            self._server_max(changed, grew)
+        if self.played and changed is not None and not (
+                grew and self.tables.chosen.sudoku  # type: ignore[union-attr]
+                and len(self.played[changed]) > 1):
+            self._server_max(changed)
         if from_deck:
             self.drawn += 1
             self._last_card_drawn()
@@ -454,7 +460,7 @@ class Game:
 
     def takes(self, k: int, a: int) -> bool:
         """Whether color index k's pile takes the deck value ``a`` now."""
-        return a in self.next_values(k) if self.played else self.next_value(k) == a
+        return (a, k + 1) in self._needed_now() if self.played else self.next_value(k) == a
 
     def needed(self, k: int, a: int) -> bool:
         """Whether some order of color index k's pile that extends it takes the deck
@@ -496,13 +502,14 @@ class Game:
             found = tuple(o for o in found if o[0] not in taken)
         return found
 
-    def _server_max(self, changed: int | None = None, grew: bool = False) -> None:
+    def _server_max(self, changed: int | None = None) -> None:
         """Up or Down and Sudoku: lower ``best`` to the server's max score now, counted
         again only where it can have changed: the count reads a pile's contents and
-        which of its kinds are dead (every copy lost), so after the move that grew
-        pile ``changed`` (``grew``) or killed a kind of its color (None: every pile).  Up or Down
+        which of its kinds are dead (every copy lost), so only after a move that grew
+        pile ``changed`` or killed a kind of its color (None: every pile).  Up or Down
         sums independent piles (``caps`` keeps each one's part); Sudoku's count reads
-        a pile's first value only, so a pile grown past it changes nothing."""
+        a pile's first value only, so a pile grown past it changes nothing (the
+        caller does not ask then)."""
         v, n, c = self.chosen, self.deck.n, self.deck.c
         assert v is not None and self.tables is not None
         lost, totals = self.lost_counts, self.tables.totals
@@ -519,7 +526,7 @@ class Game:
             for k in range(len(self.played)) if changed is None else (changed,):
                 self.caps[k] = up_or_down_cap(v, self.played[k], partial(dead, k))
             self.best = min(self.best, sum(self.caps))
-        elif changed is None or not grew or len(self.played[changed]) == 1:
+        else:
             self.best = min(self.best, max_score(v, tuple(self.played), dead))
 
     def value_at(self, k: int, height: int) -> int:
@@ -643,10 +650,11 @@ class Game:
         need = self._needed_now()
         if not need:
             return True
-        cards = self.deck.cards
-        return not (any(cards[o] in need for q, hand in enumerate(self.hands)
-                        if q not in done for o in hand)
-                    or any(cards[o] in need for o in range(self.drawn, self.deck.N)))
+        assert self.tables is not None
+        last, drawn, cards = self.tables.last_copy, self.drawn, self.deck.cards
+        return not (any(last.get(x, -1) >= drawn for x in need)
+                    or any(cards[o] in need for q, hand in enumerate(self.hands)
+                           if q not in done for o in hand))
 
     def _needed_now(self) -> frozenset:
         """The cards (value, color) the piles take next, counted again only for the
