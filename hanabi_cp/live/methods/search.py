@@ -318,12 +318,12 @@ class LiveSearch:
             self.totals[x] += 1
         for o in start.lost_cards:
             self.lost_counts[self.cid[o]] += 1
+        seen: list[set[tuple[int, int, int]]] = [set() for _ in range(c)]
+        for o in range(len(cards)):
+            if self.fh[o] >= 0:
+                seen[self.col[o]].add((self.cid[o], self.fh[o], self.fj[o]))
         for k in range(c):
-            seen: set[tuple[int, int, int]] = set()
-            for o in range(len(cards)):
-                if self.col[o] == k and self.fh[o] >= 0:
-                    seen.add((self.cid[o], self.fh[o], self.fj[o]))
-            self.alt_kinds[k] = sorted(seen)
+            self.alt_kinds[k] = sorted(seen[k])
             self.alts[k] = [(same, o[0], [kind_of[(k, r)] for r in o])
                             for same, o in plan.alternatives(k)]
         self.caps = [self.order_cap(kinds_) for k in range(c)
