@@ -254,3 +254,12 @@ def test_a_deal_with_its_first_cards_last_is_lost_at_once() -> None:
     out = best_of(start, "search", False)
     assert out.status is Status.UNWINNABLE and "once deck card #6 is drawn" in (out.reason or "")
     assert best_of(start, "brute", False).status is Status.UNWINNABLE
+
+
+def test_a_deal_without_a_card_every_order_needs_is_lost_by_the_caps() -> None:
+    """No 3: every order of the pile stops at 2 cards, so no plan is searched."""
+    start = deal(UP, [(1, 1), (2, 1), (4, 1), (5, 1), (S, 1), (2, 1)], hand=1, clues=1)
+    out = best_of(start, "search", False)
+    assert out.status is Status.UNWINNABLE and out.stats["plans_dived"] == 0
+    assert "can play at most 2 cards" in (out.reason or "")
+    assert best_of(start, "brute", False).status is Status.UNWINNABLE

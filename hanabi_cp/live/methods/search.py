@@ -1583,6 +1583,12 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     how = (f"exhaustive search of the {total} pile plans' games ({searched} searched to "
            f"the end, the others' bounds too low or their first rounds a proof; {nodes:,} "
            f"states visited)")
+    if not maximize and not tried:
+        # the best caps (the first plan's) fall short: so does every plan's
+        top = next(start_plans(start), (0, None))[0]
+        return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=(
+            f"no pile plan reaches {target}: the best of the {total} plans can play at "
+            f"most {top} cards (each pile stops below its first card with every copy lost)"))
     if not maximize:
         return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"{how}: no complete game wins")
     if best is None:
