@@ -15,6 +15,7 @@ from itertools import permutations
 
 import pytest
 
+from hanabi_cp.live.pile_score import max_score
 from hanabi_cp.live.referee import Game
 from hanabi_cp.live.rules import Rules
 from hanabi_cp.live.variants import START, variant
@@ -137,6 +138,7 @@ def check_game(v, seed):
     players = rng.randint(2, 5)
     g = Game.start(deck, Rules.for_players(players, variant=v))
     srv, tokens, strikes, score, lost = Server(v, c), 8, 0, 0, []
+    counted = v.stack_size * c          # the referee's own count in full, lowest so far
     total = {}
     for a, k in deck.cards:
         total[(a, k)] = total.get((a, k), 0) + 1
@@ -166,6 +168,13 @@ def check_game(v, seed):
         srv.max = min(srv.max, srv.max_score(dead))
         g.apply(act)
         assert (g.strikes, g.clues, g.best) == (strikes, tokens, srv.max), (seed, g.turn)
+        # the referee counts again only the piles a move can change: the count in
+        # full after every action agrees (Up or Down: each pile's part now)
+        full = max_score(v, tuple(g.played), dead)
+        counted = min(counted, full)
+        assert g.best == counted, (seed, g.turn)
+        if v.up_or_down:
+            assert sum(g.caps) == full, (seed, g.turn)
         assert g.score == (0 if strikes >= 3 else score)
         assert [p[-1] if p else 0 for p in g.played] == srv.stack
         # CheckEnd, in the server's order: the cards of a player whose last turn is
@@ -189,3 +198,11 @@ def test_the_referee_plays_as_the_server(name):
     v = variant(name)
     for seed in range(40):
         check_game(v, seed)
+
+
+def test_the_server_count_is_counted_again_only_where_it_can_change():
+    """The referee's incremental max score against its count in full after every
+    action, on random games that lose many cards (``check_game`` asserts it)."""
+    for name in ("Up or Down (5 Suits)", "Sudoku (5 Suits)"):
+        for seed in range(100, 160):
+            check_game(variant(name), seed)

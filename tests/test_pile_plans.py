@@ -216,3 +216,50 @@ def test_a_refutation_file_refuses_the_families_in_one_line() -> None:
     from hanabi_cp.live.refutation import refuses
     why = refuses(deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=1))
     assert why is not None and "plan by plan" in why and "\n" not in why
+
+
+def test_one_bound_over_every_plan_is_sound() -> None:
+    """Where ``late_plays`` says no plan's game wins, brute on the referee finds no win
+    (tiny decks from the deal and some random moves in); it must say so on some."""
+    from hanabi_cp.live.methods.search import _late_plays
+    rng = random.Random(17)
+    fired = 0
+    for i in range(80):
+        v = (UP, SU, SU4)[i % 3]
+        # every suit whole (one copy of each rank): the caps refute no plan
+        c = rng.choice((1, 2))
+        cards = [(v.model_value(a), k) for k in range(1, c + 1) for a in v.ranks]
+        rng.shuffle(cards)
+        g = deal(v, cards, players=rng.choice((2, 3)), hand=rng.choice((1, 2)),
+                 clues=rng.choice((1, 2)))
+        for _ in range(rng.randrange(0, 3)):
+            if g.over:
+                break
+            g.apply(rng.choice(list(g.legal_actions())))
+        if g.over or _late_plays(g) is None:
+            continue
+        fired += 1
+        assert best_of(g, "brute", False).status is Status.UNWINNABLE, (g.deck, g.played)
+        # (the search asks it once a first plan did not win: a single plan's own
+        # search may answer first)
+        assert best_of(g, "search", False).status is Status.UNWINNABLE
+    assert fired >= 8
+
+
+def test_a_deal_with_its_first_cards_last_is_lost_at_once() -> None:
+    """Every order of a pile needs one of its first cards (1, 5 or START), all dealt
+    last: one bound refutes all 16 plans."""
+    start = deal(UP, [(2, 1), (3, 1), (4, 2), (2, 2), (3, 2), (4, 1), (1, 1), (5, 1),
+                      (S, 1), (1, 2), (5, 2), (S, 2)], hand=2, clues=2)
+    out = best_of(start, "search", False)
+    assert out.status is Status.UNWINNABLE and "once deck card #6 is drawn" in (out.reason or "")
+    assert best_of(start, "brute", False).status is Status.UNWINNABLE
+
+
+def test_a_deal_without_a_card_every_order_needs_is_lost_by_the_caps() -> None:
+    """No 3: every order of the pile stops at 2 cards, so no plan is searched."""
+    start = deal(UP, [(1, 1), (2, 1), (4, 1), (5, 1), (S, 1), (2, 1)], hand=1, clues=1)
+    out = best_of(start, "search", False)
+    assert out.status is Status.UNWINNABLE and out.stats["plans_dived"] == 0
+    assert "can play at most 2 cards" in (out.reason or "")
+    assert best_of(start, "brute", False).status is Status.UNWINNABLE

@@ -34,16 +34,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from bisect import bisect_left
 from heapq import heappop, heappush
 from itertools import permutations
 from math import perm
+from operator import getitem
 
 from .pile_rules import Played, next_values, orders, plans
 from .variants import Variant
 
 DEAD = 0           # the height of a card no height of its pile's planned order takes
 NEVER = (-1, -1)   # ``forbid_rule`` of a card whose play is never forbidden
+SPAN = 1 << 30     # above any sum of ``plans_by_bound``'s lateness (deck positions)
 
 
 @dataclass(frozen=True)
@@ -106,14 +108,21 @@ class Plan:
         return out
 
 
-@cache
+_ONE_PILE: dict[tuple[int, Played, int], tuple[int, int]] = {}
+
+
 def _one_pile_rule(v: Variant, order: Played, rank: int) -> tuple[int, int]:
     """``Plan.forbid_rule`` in Up or Down, where it turns on the pile's own order only
-    (cached: a search builds the rules of every card of every plan it tries)."""
-    plan = Plan(v, (order,))
-    hs = [h for h in range(v.stack_size) if plan.forbidden([h], 0, rank)]
-    assert len(hs) <= 1, (order, rank, hs)
-    return (hs[0], -1) if hs else NEVER
+    (cached: a search builds the rules of every card of every plan it tries; by the
+    stack size, all an Up or Down pile's rules read, as a Variant hashes slowly)."""
+    key = (v.stack_size, order, rank)
+    got = _ONE_PILE.get(key)
+    if got is None:
+        plan = Plan(v, (order,))
+        hs = [h for h in range(v.stack_size) if plan.forbidden([h], 0, rank)]
+        assert len(hs) <= 1, (order, rank, hs)
+        got = _ONE_PILE[key] = (hs[0], -1) if hs else NEVER
+    return got
 
 
 def plans_from(v: Variant, played: Sequence[Played]) -> list[Plan]:
@@ -157,19 +166,22 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
         # values among those no pile began with (``pile_rules.plans``, listed directly)
         n = v.stack_size
         mine = [orders(v, p) for p in played]
-        each = {(k, o): (order_cap(o, k, left), late(k, o)) for k, os in enumerate(mine) for o in os}
         free = [k for k, p in enumerate(played) if not p]
         taken = {p[0] for p in played if p}
-        scored = []
-        for starts in permutations([s for s in range(1, n + 1) if s not in taken], len(free)):
-            chosen = dict(zip(free, starts))
-            plan = tuple(mine[k][0] if k not in chosen else mine[k][chosen[k] - 1]
+        cap = sum(order_cap(mine[k][0], k, left) for k in range(len(played)) if played[k])
+        # per empty pile, per first value s (its order mine[k][s - 1]): its cap, and
+        # one key that sorts as (-cap, lateness) does (lateness < SPAN); the started
+        # piles add the same to every plan
+        caps = [[order_cap(o, k, left) for o in mine[k]] for k in free]
+        keys = [[-c * SPAN + late(k, o) for c, o in zip(cs, mine[k])]
+                for cs, k in zip(caps, free)]
+        perms = list(permutations([s - 1 for s in range(1, n + 1) if s not in taken], len(free)))
+        score = [sum(map(getitem, keys, p)) for p in perms]
+        for i in sorted(range(len(perms)), key=score.__getitem__):    # stable: ties in order
+            chosen = dict(zip(free, perms[i]))
+            plan = tuple(mine[k][chosen[k]] if k in chosen else mine[k][0]
                          for k in range(len(played)))
-            scored.append((sum(each[(k, o)][0] for k, o in enumerate(plan)),
-                           sum(each[(k, o)][1] for k, o in enumerate(plan)), plan))
-        scored.sort(key=lambda x: (-x[0], x[1]))
-        for bound, _, plan in scored:
-            yield bound, Plan(v, plan)
+            yield cap + sum(map(getitem, caps, perms[i])), Plan(v, plan)
         return
     per = [sorted(((-order_cap(o, k, left), late(k, o), o) for o in orders(v, pl)),
                   key=lambda x: (x[0], x[1])) for k, pl in enumerate(played)]
@@ -188,3 +200,41 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
                     seen.add(nxt)
                     a, b = per[k][i], per[k][i + 1]
                     heappush(heap, (neg + b[0] - a[0], slow + b[1] - a[1], nxt))
+
+
+def late_plays(v: Variant, played: Sequence[Played], first: dict[tuple[int, int], int],
+               drawn: int, N: int, after_last: int) -> tuple[int, int, int] | None:
+    """One bound that no plan's game wins (encodings/variants.md, 8.5, "every plan at
+    once"): (P, must, turns) when, whichever complete order each pile takes, at least
+    ``must`` of the cards still to play can only be played once deck position P is
+    drawn, more than the ``turns`` plays that can follow that draw; else None.
+
+    ``first[(pile, rank)]``: the deck position of the first copy not lost (below
+    ``drawn``: held), absent when every copy is lost.  A card's *gate* in an order is
+    the latest first copy of it and the cards below it in that order; per pile the
+    fewest cards gated at P or later over its orders that can still complete (one
+    that cannot leaves its plans to the caps) is a lower bound for every plan."""
+    room = N - 1 + after_last          # plays after deck position P is drawn: room - P
+    piles: list[list[list[int]]] = []  # per pile, per order that can complete: its gates
+    for k, pl in enumerate(played):
+        mine = []
+        for o in orders(v, pl):
+            rest = o[len(pl):]
+            if any((k, r) not in first for r in rest):
+                continue
+            gates, gate = [], -1
+            for r in rest:
+                gate = max(gate, first[(k, r)])
+                if gate >= drawn:
+                    gates.append(gate)      # ascending: a running maximum
+            mine.append(gates)
+        if not mine:
+            return None
+        piles.append(mine)
+    # the cards gated at P or later only grow fewer as P grows, the plays after it
+    # too, one a position: the most excess is at some order's gate
+    for at in sorted({g for mine in piles for gates in mine for g in gates}):
+        must = sum(min(len(gates) - bisect_left(gates, at) for gates in mine) for mine in piles)
+        if must > room - at:
+            return at, must, room - at
+    return None

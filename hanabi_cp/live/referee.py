@@ -63,6 +63,7 @@ False
 from __future__ import annotations
 
 import enum
+from functools import partial
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -70,7 +71,7 @@ from ..model import Card, Deck
 from .actions import ENDS, MOVES, Action, Kind
 from .clue_rules import ClueRules, clue_rules
 from .pile_rules import chosen_in_play, next_values, orders
-from .pile_score import max_score
+from .pile_score import max_score, up_or_down_cap
 from .rules import Rules
 from .variants import Variant
 
@@ -122,8 +123,12 @@ class Tables:
     def __init__(self, deck: Deck, rules: Rules):
         n, c = deck.n, deck.c
         self.totals = [0] * (n * c)
-        for a, k in deck.cards:
+        # per card (value, color): the deck position of its last copy (whether the
+        # deck still holds one, in one look: ``Game._nothing_playable``)
+        self.last_copy: dict[tuple[int, int], int] = {}
+        for o, (a, k) in enumerate(deck.cards):
             self.totals[(k - 1) * n + a - 1] += 1
+            self.last_copy[(a, k)] = o
         self.clues = v = clue_rules(rules, deck)
         # Up or Down or Sudoku: the variant whose piles choose their order in play
         self.chosen: Variant | None = rules.variant if chosen_in_play(rules.variant) else None
@@ -183,7 +188,8 @@ class Game:
     # turn at which today's rules ended the game (no card still needed can be played)
     today_end: int | None = None
     # per card kind (color - 1) * n + value - 1: copies lost; per color, the values
-    # 1.. that each still have a copy not lost (hanab.live's "max score" per suit)
+    # 1.. that each still have a copy not lost (hanab.live's "max score" per suit; in
+    # Up or Down the server's count of the pile, ``pile_score.up_or_down_cap``)
     lost_counts: list[int] = field(default_factory=list)
     caps: list[int] = field(default_factory=list)
     tables: Tables | None = None
@@ -193,6 +199,10 @@ class Game:
     # in order (START as variants.START), and hanab.live's max score, which only falls
     played: list[tuple[int, ...]] = field(default_factory=list)
     best: int = 0
+    # ``_needed_now``: the tables and piles it read, the cards each pile takes next
+    # and all of them (shared by copies, never mutated)
+    needs: tuple[object, tuple, tuple[frozenset, ...], frozenset] = field(
+        default=(None, (), (), frozenset()), compare=False, repr=False)
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
@@ -400,20 +410,24 @@ class Game:
             if not self.can_discard():
                 raise IllegalMove(f"cannot discard with {self.tokens_text()}")
             self._gain_clue()
-            self._lose(order)
+            changed, grew = self._lose(order), False
         else:
             a, k = self.card(order)
             if self.takes(k - 1, a):
                 self.piles[k - 1] += 1
+                changed = k - 1
+                grew = True
                 if self.played:
                     self.played[k - 1] += (self.real(a),)
                 if self.complete(k - 1) and self.rules.top_gives_token:
                     self._gain_clue()
             else:
                 self.strikes += 1
-                self._lose(order)
-        if self.played:
-            self._server_max()
+                changed, grew = self._lose(order), False
+        if self.played and changed is not None and not (
+                grew and self.tables.chosen.sudoku  # type: ignore[union-attr]
+                and len(self.played[changed]) > 1):
+            self._server_max(changed)
         if from_deck:
             self.drawn += 1
             self._last_card_drawn()
@@ -446,7 +460,7 @@ class Game:
 
     def takes(self, k: int, a: int) -> bool:
         """Whether color index k's pile takes the deck value ``a`` now."""
-        return a in self.next_values(k) if self.played else self.next_value(k) == a
+        return (a, k + 1) in self._needed_now() if self.played else self.next_value(k) == a
 
     def needed(self, k: int, a: int) -> bool:
         """Whether some order of color index k's pile that extends it takes the deck
@@ -488,8 +502,14 @@ class Game:
             found = tuple(o for o in found if o[0] not in taken)
         return found
 
-    def _server_max(self) -> None:
-        """Up or Down and Sudoku: lower ``best`` to the server's max score now."""
+    def _server_max(self, changed: int | None = None) -> None:
+        """Up or Down and Sudoku: lower ``best`` to the server's max score now, counted
+        again only where it can have changed: the count reads a pile's contents and
+        which of its kinds are dead (every copy lost), so only after a move that grew
+        pile ``changed`` or killed a kind of its color (None: every pile).  Up or Down
+        sums independent piles (``caps`` keeps each one's part); Sudoku's count reads
+        a pile's first value only, so a pile grown past it changes nothing (the
+        caller does not ask then)."""
         v, n, c = self.chosen, self.deck.n, self.deck.c
         assert v is not None and self.tables is not None
         lost, totals = self.lost_counts, self.tables.totals
@@ -500,7 +520,14 @@ class Game:
                 return True             # a deck with fewer colours or values: none dealt
             x = k * n + a - 1
             return lost[x] >= totals[x]
-        self.best = min(self.best, max_score(v, tuple(self.played), dead))
+        if v.up_or_down:
+            if changed is None:
+                self.caps = [0] * len(self.played)
+            for k in range(len(self.played)) if changed is None else (changed,):
+                self.caps[k] = up_or_down_cap(v, self.played[k], partial(dead, k))
+            self.best = min(self.best, sum(self.caps))
+        else:
+            self.best = min(self.best, max_score(v, tuple(self.played), dead))
 
     def value_at(self, k: int, height: int) -> int:
         """The value of the ``height``-th card (from 1) of color index k's pile (in a
@@ -518,17 +545,20 @@ class Game:
         """The value color index k's pile takes next (n + 1 or 0 once complete)."""
         return self.value_at(k, self.piles[k] + 1)
 
-    def _lose(self, order: int) -> None:
+    def _lose(self, order: int) -> int | None:
+        """Lose the card; in Up or Down and Sudoku, its color index if that was its
+        kind's last copy (the server's max score may fall: ``_server_max``), else None."""
         a, k = self.card(order)
         self.lost_cards.append(order)
         x = (k - 1) * self.deck.n + a - 1
         self.lost_counts[x] += 1
         assert self.tables is not None
         if self.tables.chosen is not None:
-            return                          # the max score: _server_max after the move
+            return k - 1 if self.lost_counts[x] == self.tables.totals[x] else None
         height = self.height_of(k - 1, a)
         if self.lost_counts[x] == self.tables.totals[x] and height <= self.caps[k - 1]:
             self.caps[k - 1] = height - 1
+        return None
 
     def _cap(self, k: int) -> int:
         """Color index k's pile heights 1.. whose values each have a copy not lost."""
@@ -617,14 +647,36 @@ class Game:
         if self.end_turn is not None:
             drew = self.end_turn - p - 1          # the turn that drew the last card
             done = {(t + self.rules.first_player) % p for t in range(drew + 1, self.turn)}
-        live = {o for q, hand in enumerate(self.hands) if q not in done for o in hand}
-        cards = self.deck.cards
-        for k in range(self.deck.c):
-            need = {(a, k + 1) for a in self.next_values(k)}
-            if need and (any(cards[o] in need for o in range(self.drawn, self.deck.N))
-                         or any(cards[o] in need for o in live)):
-                return False
-        return True
+        need = self._needed_now()
+        if not need:
+            return True
+        assert self.tables is not None
+        last, drawn, cards = self.tables.last_copy, self.drawn, self.deck.cards
+        return not (any(last.get(x, -1) >= drawn for x in need)
+                    or any(cards[o] in need for q, hand in enumerate(self.hands)
+                           if q not in done for o in hand))
+
+    def _needed_now(self) -> frozenset:
+        """The cards (value, color) the piles take next, counted again only for the
+        piles that changed since the last call on this game or the one it was copied
+        from: a pile's next values read that pile, and in Sudoku an empty pile's
+        also the first values of the others, which change only when a pile starts."""
+        v, c = self.chosen, self.deck.c
+        at: tuple = tuple(self.played) if v is not None else tuple(self.piles)
+        tables, old, each, union = self.needs
+        if tables is self.tables and old == at:
+            return union
+        fresh = tables is not self.tables or len(old) != c
+        starts = not fresh and v is not None and v.sudoku \
+            and any(bool(x) != bool(y) for x, y in zip(at, old))
+        got = [frozenset()] * c if fresh else list(each)
+        for k in range(c):
+            if fresh or at[k] != old[k] or (starts and not at[k]):
+                got[k] = frozenset((a, k + 1) for a in self.next_values(k)) if v is None \
+                    else frozenset((v.model_value(r), k + 1) for r in next_values(v, at, k))
+        union = frozenset().union(*got)
+        self.needs = self.tables, at, tuple(got), union
+        return union
 
     def _name(self, order: int) -> str:
         a, k = self.card(order)

@@ -49,12 +49,13 @@ from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
-from ..pile_plans import Plan, plan_count, plans_by_bound
+from ..pile_plans import Plan, late_plays, plan_count, plans_by_bound
 from ..pile_score import max_score
 from ..pile_rules import chosen_in_play
 from ..variants import START
 from ..race import WATCH
 from ..referee import Game, some_clue, typed_clues
+from ..rules import Rules
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
 PLAY, DISCARD, CLUE = 0, 1, 2
@@ -178,8 +179,7 @@ class LiveSearch:
         # the plays an upper bound allows after the last draw: one per player in the
         # final round, else every card still held; one more with a deck play (which
         # draws and plays at once)
-        self.after_last = (self.p if self.final_round else self.p * self.H) \
-            + rules.deck_plays
+        self.after_last = after_last(rules)
         tables = start.tables
         assert tables is not None
         self.touchable, self.free_clue = tables.touchable, tables.free_clue
@@ -306,21 +306,24 @@ class LiveSearch:
             for rank in set(plan.orders[k]) | ({START, 1, n} if v.up_or_down else set()):
                 h = plan.height(k, rank)
                 kind_of[(k, rank)] = k * n + h - 1 if h else n * c + k
+        rule: dict[tuple[int, int], tuple[int, int, int]] = {}   # per (pile, rank), as cards
         for o, (a, kk) in enumerate(cards):
             k, rank = kk - 1, v.live_rank(a)
-            h = plan.height(k, rank)
+            got = rule.get((k, rank))
+            if got is None:
+                got = rule[(k, rank)] = (plan.height(k, rank), *plan.forbid_rule(k, rank))
+            h, self.fh[o], self.fj[o] = got
             self.val[o] = h if h else n + 2
             self.cid[o] = x = kind_of[(k, rank)]
             self.totals[x] += 1
-            self.fh[o], self.fj[o] = plan.forbid_rule(k, rank)
         for o in start.lost_cards:
             self.lost_counts[self.cid[o]] += 1
+        seen: list[set[tuple[int, int, int]]] = [set() for _ in range(c)]
+        for o in range(len(cards)):
+            if self.fh[o] >= 0:
+                seen[self.col[o]].add((self.cid[o], self.fh[o], self.fj[o]))
         for k in range(c):
-            seen: set[tuple[int, int, int]] = set()
-            for o in range(len(cards)):
-                if self.col[o] == k and self.fh[o] >= 0:
-                    seen.add((self.cid[o], self.fh[o], self.fj[o]))
-            self.alt_kinds[k] = sorted(seen)
+            self.alt_kinds[k] = sorted(seen[k])
             self.alts[k] = [(same, o[0], [kind_of[(k, r)] for r in o])
                             for same, o in plan.alternatives(k)]
         self.caps = [self.order_cap(kinds_) for k in range(c)
@@ -1445,12 +1448,41 @@ def _with_deep_stack(start: Game, body: Callable[[], LiveOutcome]) -> LiveOutcom
             gc.enable()
 
 
+def after_last(rules: Rules) -> int:
+    """The plays an upper bound allows after the last draw: one per player in the
+    final round, else every card still held; one more with a deck play (which draws
+    and plays at once)."""
+    final_round = rules.final_round and not rules.all_or_nothing
+    return (rules.players if final_round else rules.players * rules.hand_size) \
+        + rules.deck_plays
+
+
 def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     """The plans of the position (``pile_plans``), each with its piles' caps as a
     first upper bound, highest first (``plans_by_bound``)."""
     v = start.chosen
     assert v is not None
     played = getattr(start, "played", None) or [() for _ in start.piles]
+    left, first = _copies(start)
+    never = start.deck.N
+
+    def late(k: int, order: tuple[int, ...]) -> int:
+        # per height, when the deck has dealt a copy of each card up to it: how long
+        # the order keeps its pile waiting (every order of a Sudoku pile takes the
+        # same cards, and a heuristic's total of them would tie every plan)
+        at, total = 0, 0
+        for r in order:
+            at = max(at, first.get((k, r), never))
+            total += at
+        return total
+    return plans_by_bound(v, played, left, late)
+
+
+def _copies(start: Game) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """Per (pile, rank): the copies not lost, and the deck position of the first
+    copy not lost (held or not; absent when there is none)."""
+    v = start.chosen
+    assert v is not None
     left: dict[tuple[int, int], int] = {}
     for a, k in start.deck.cards:
         key = (k - 1, v.live_rank(a))
@@ -1459,18 +1491,28 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     for o in lost:
         a, k = start.deck.cards[o]
         left[(k - 1, v.live_rank(a))] -= 1
-    # per (pile, rank): the deck position of its first copy not lost (held or not)
     first: dict[tuple[int, int], int] = {}
     for o in range(start.deck.N - 1, -1, -1):
         if o not in lost:
             a, k = start.deck.cards[o]
             first[(k - 1, v.live_rank(a))] = o
-    never = start.deck.N
+    return left, first
 
-    def late(k: int, order: tuple[int, ...]) -> int:
-        # when the deck has dealt a copy of each of the order's cards
-        return max(first.get((k, r), never) for r in order)
-    return plans_by_bound(v, played, left, late)
+
+def _late_plays(start: Game) -> str | None:
+    """The reason no plan's game wins by one bound over every plan
+    (``pile_plans.late_plays``), or None."""
+    v = start.chosen
+    assert v is not None
+    played = getattr(start, "played", None) or [() for _ in start.piles]
+    got = late_plays(v, played, _copies(start)[1], start.drawn, start.deck.N,
+                     after_last(start.rules))
+    if got is None:
+        return None
+    at, must, turns = got
+    return (f"no pile plan's game wins: whichever order each pile takes, {must} of the "
+            f"cards still to play can only be played once deck card #{at} is drawn, and "
+            f"at most {turns} plays follow that draw")
 
 
 def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
@@ -1490,10 +1532,19 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     searched, dived, nodes, refuted = 0, 0, 0, 0
     floor = -1 if maximize else target - 1      # a game must score above it
     todo: list[tuple[int, Plan]] = []            # the second pass's plans
+    # the bound over every plan (``_late_plays``), asked once a first plan did not win
+    checked, tried = maximize, False
     for dive in (True, False):
         for cap, plan in (start_plans(start) if dive else todo):
             if cap <= floor:
                 break
+            if tried and not checked:
+                checked, late = True, _late_plays(start)
+                if late is not None:
+                    return LiveOutcome(Status.UNWINNABLE, reason=late, stats={
+                        "plans": total, "plans_dived": dived, "plans_searched": 0,
+                        "nodes": nodes})
+            tried = True
             s = LiveSearch(start, deadline, plan)
             s.watch = WATCH.get()
             try:
@@ -1532,6 +1583,12 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     how = (f"exhaustive search of the {total} pile plans' games ({searched} searched to "
            f"the end, the others' bounds too low or their first rounds a proof; {nodes:,} "
            f"states visited)")
+    if not maximize and not tried:
+        # the best caps (the first plan's) fall short: so does every plan's
+        top = next(start_plans(start), (0, None))[0]
+        return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=(
+            f"no pile plan reaches {target}: the best of the {total} plans can play at "
+            f"most {top} cards (each pile stops below its first card with every copy lost)"))
     if not maximize:
         return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"{how}: no complete game wins")
     if best is None:
