@@ -25,6 +25,8 @@ from ..errors import SolverBug
 from ..method_registry import SolveOptions, Status
 from .actions import Action
 from .cp_hands import CpEnds
+from .pile_plans import Plan
+from .plan_encodings import forbidden_plays, plan_deck
 from .referee import Game
 from .schedule import (DISCARD, PLAY, STRIKE, ZERO_ENDS, Layout, first_legal_game,
                        to_actions)
@@ -37,17 +39,27 @@ FAST_SECONDS = 1.0      # the first run, without presolve (``LiveCpModel._run``)
 
 class LiveCpModel(CpEnds):
     """The model of the rest of the game from the position ``start``: a win, or with
-    ``maximize`` the best score over the complete games that do not strike out."""
+    ``maximize`` the best score over the complete games that do not strike out.
+    With ``plan`` (Up or Down, Sudoku: winning only), the game of that pile plan
+    (``live.plan_encodings``): the deck renamed by heights, a dead card never a
+    success, the forbidden plays left out."""
 
-    def __init__(self, start: Game, maximize: bool, deadline: Deadline = NEVER):
+    def __init__(self, start: Game, maximize: bool, deadline: Deadline = NEVER,
+                 plan: Plan | None = None):
         t0 = time.perf_counter()
         deadline.check(BUILD)
+        assert plan is None or not maximize
         self.start, self.deck, self.maximize = start, start.deck, maximize
+        self.top = self.deck.n            # the value that completes a pile
+        if plan is not None:
+            self.deck, self.top = plan_deck(start, plan), plan.n
         self.lay = lay = Layout.of(start)
         self.m = cp_model.CpModel()
         self._slots()
         self._cards()
         self._piles()
+        if plan is not None:
+            self._plan(plan)
         deadline.check(BUILD)
         if lay.tokens is not None:
             self._tokens()
@@ -113,7 +125,7 @@ class LiveCpModel(CpEnds):
     # ---- cards: leave slot, fate, owner -------------------------------------------
 
     def _cards(self) -> None:
-        m, lay, n = self.m, self.lay, self.deck.n
+        m, lay, n = self.m, self.lay, self.top
         self.fate: dict[int, dict[str, cp_model.IntVar]] = {}
         self.at: dict[int, dict[int, cp_model.IntVar]] = {}
         self.stay: dict[int, cp_model.IntVar] = {}
@@ -157,7 +169,7 @@ class LiveCpModel(CpEnds):
         self.played = []
         for c in range(1, deck.c + 1):
             base = self.lay.piles[c - 1]
-            for a in range(1, deck.n + 1):
+            for a in range(1, self.top + 1):
                 r = reached[(a, c)] = [m.new_bool_var(f"reached_{a}_{c}_{k}") for k in range(S + 1)]
                 below = reached.get((a - 1, c))
                 m.add(r[0] == int(a <= base))
@@ -181,6 +193,23 @@ class LiveCpModel(CpEnds):
                         m.add_bool_or([*([~below[k]] if below else []), r[k]]
                                       ).only_enforce_if([x, f[STRIKE]])
                 self.played.append(r[S])
+
+    def _plan(self, plan: Plan) -> None:
+        """A pile plan's game (encodings/variants.md, 8.5): a dead card (value top + 1)
+        is never a success, and a play the plan forbids is no move: card i does not
+        leave as a play at slot k while its pile stands at height h there (reached h,
+        not h + 1) and pile j is empty (j < 0: always)."""
+        m = self.m
+        for i in self.lay.live:
+            if self.deck.cards[i].value > self.top:
+                m.add(self.fate[i][PLAY] == 0)
+        for i, pile, h, j in forbidden_plays(self.start, plan):
+            c = pile + 1
+            for k, x in self.at.get(i, {}).items():
+                at_h = [~self.reached[(h, c)][k]] if h else []
+                above = [self.reached[(h + 1, c)][k]] if h < self.top else []
+                empty = [self.reached[(1, j + 1)][k]] if j >= 0 else []
+                m.add_bool_or([~x, self.fate[i][DISCARD], *at_h, *above, *empty])
 
     # ---- clue tokens: a running count per slot ----------------------------------
 

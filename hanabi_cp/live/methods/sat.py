@@ -39,25 +39,52 @@ from ..cnf import LiveCnf
 from ..hint import hint_choices
 from ..schedule import ZERO_ENDS, first_legal_game, refuses
 from ..pile_order import in_pile_order
+from ..pile_plans import Plan
+from ..plan_encodings import by_plans, refuse_maximize
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
+
+
+# Up or Down and Sudoku: a "no" is one CNF per pile plan whose caps reach the target
+NO_PLAN_PROOF = ("no DRUP proof written: the answer is one unsatisfiable CNF per pile "
+                 "plan, and --proof names one file")
 
 
 def run(start: Game, options: SolveOptions) -> LiveOutcome:
     dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
-    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
     deadline = options.clock()
     solver = check_solver(options.solver)
+    if start.chosen is not None:        # Up or Down, Sudoku: plan by plan (8.5)
+        if options.maximize:
+            raise refuse_maximize("sat", start)
+        out = by_plans(start, "SAT solver",
+                       lambda plan: _win(start, options, deadline, solver, plan))
+        if options.proof and out.status is Status.UNWINNABLE:
+            out.reason = f"{out.reason}; {NO_PLAN_PROOF}"
+            out.stats["proof_attempt"] = NO_PLAN_PROOF
+        return out
+    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
+    if options.maximize:
+        try:
+            enc = LiveCnf(start, True, deadline)
+        except TimeUp as exc:
+            return LiveOutcome(Status.UNKNOWN, reason=str(exc))
+        return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
+                         time.perf_counter(), options)
+    return _win(start, options, deadline, solver)
+
+
+def _win(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
+         plan: Plan | None = None) -> LiveOutcome:
+    """Whether the CNF of the position (of one pile plan's game) has a winning model."""
     try:
-        enc = LiveCnf(start, options.maximize, deadline)
+        enc = LiveCnf(start, False, deadline, plan)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     stats = {**enc.stats, "solver": solver}
     t0 = time.perf_counter()
-    if options.maximize:
-        return _maximize(enc, solver, deadline, stats, t0, options)
     try:
         ok, model = solve_hinted(enc, enc.clauses, solver, deadline, stats)
     except TimeUp as exc:
@@ -68,6 +95,8 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
         return LiveOutcome(Status.WINNABLE, enc.decode(model), stats=stats)
     lost = LiveOutcome(Status.UNWINNABLE, stats=stats,
                        reason="SAT solver: unsatisfiable (no legal game wins)")
+    if plan is not None:
+        return lost         # one plan's "no": ``run`` says why no proof is written
     return _proved(lost, enc.clauses, enc, options, deadline, "no legal game wins")
 
 

@@ -1,0 +1,126 @@
+"""Up or Down and Sudoku in the encodings (``sat``, ``cpsat``): one encoding per pile
+plan (encodings/variants.md, 8.5, "The encodings").
+
+Each plan's game is encoded on the deck renamed by heights: a card's value is its
+height in its pile's planned order (``Plan.height``), a dead card (Up or Down: the
+rank the order leaves out) the value n + 1, which no pile takes (its play is never
+a success).  A clue touches by the real card (the encodings read the position's
+own tables) and the decoded game is replayed on the real position, so only the
+piles are renamed.  The forbidden plays (``Plan.forbid_rule``: pile k at height
+h, and in Sudoku pile j still empty) are the encodings' clauses on their
+"reached" literals.  The plans go by their caps' bound (``plans_by_bound``), and
+the first plan whose encoding has a model wins: a plan whose caps are below the
+target has no winning game (a win plays a copy of every planned card).
+
+Only "winnable?": a win needs no early end (a real early end before the win
+leaves some planned next card with every copy lost, or out of every hand with a
+turn left, so that plan's game cannot win either), while the best score would
+need hanab.live's max score (``pile_score``) as an end of each plan's encoding.
+
+>>> from hanabi_cp.live.rules import Rules
+>>> from hanabi_cp.live.variants import variant
+>>> from hanabi_cp.live.pile_plans import Plan
+>>> up = variant("Up or Down (5 Suits)")
+>>> g = Game.start(Deck.of([(5, 1), (6, 1), (4, 1), (1, 1)], 6, 1), Rules.for_players(2, hand_size=1, variant=up))
+>>> str(plan_deck(g, Plan(up, ((5, 4, 3, 2, 1),))))     # down from 5: START is dead (6)
+'1:1 6:1 2:1 5:1'
+>>> forbidden_plays(g, Plan(up, ((5, 4, 3, 2, 1),)))    # START or the 1 on the empty pile
+[(1, 0, 0, -1), (3, 0, 0, -1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from ..errors import MethodRefused
+from ..method_registry import Status
+from ..model import Deck
+from ..runtime.deadline import TimeUp
+from .pile_plans import NEVER, Plan, plan_count, plans_by_bound
+from .referee import Game
+from .solve import LiveOutcome
+
+
+def plan_deck(start: Game, plan: Plan) -> Deck:
+    """The position's deck with each card renamed by its height in the plan (a dead
+    card: n + 1); the deck keeps its size and the value range of the real deck."""
+    v, n = plan.variant, plan.n
+    cards = []
+    for a, k in start.deck.cards:
+        h = plan.height(k - 1, v.live_rank(a))
+        cards.append((h if h else n + 1, k))
+    return Deck.of(cards, start.deck.n, start.deck.c)
+
+
+def forbidden_plays(start: Game, plan: Plan) -> list[tuple[int, int, int, int]]:
+    """(card, pile, h, j) per card still held or in the deck whose play is forbidden
+    when the pile (0-based) stands at height h and (j < 0, or pile j is empty)."""
+    v, gone = plan.variant, set(start.lost_cards)
+    out = []
+    for i, (a, k) in enumerate(start.deck.cards):
+        if i in gone:
+            continue
+        rule = plan.forbid_rule(k - 1, v.live_rank(a))
+        if rule != NEVER:
+            out.append((i, k - 1, *rule))
+    return out
+
+
+def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
+    """The plans extending the position's piles, with their caps' sum, highest first
+    (the copies not lost count)."""
+    v = start.chosen
+    assert v is not None
+    left: dict[tuple[int, int], int] = {}
+    for a, k in start.deck.cards:
+        left[(k - 1, v.live_rank(a))] = left.get((k - 1, v.live_rank(a)), 0) + 1
+    for o in start.lost_cards:
+        a, k = start.deck.cards[o]
+        left[(k - 1, v.live_rank(a))] -= 1
+    return plans_by_bound(v, start.played, left)
+
+
+def refuse_maximize(method: str, start: Game) -> MethodRefused:
+    """The one-line refusal of the best score in these families."""
+    v = start.chosen
+    assert v is not None
+    family = "Up or Down" if v.up_or_down else "Sudoku"
+    return MethodRefused(
+        f"{v.name}: {method} decides whether a game of {family} can be won (one "
+        f"encoding per pile plan), not its best score, which needs hanab.live's max "
+        f"score as an end of each plan's encoding (use search)")
+
+
+def by_plans(start: Game, method: str,
+             decide: Callable[[Plan], LiveOutcome]) -> LiveOutcome:
+    """Whether the position can be won: ``decide`` (a win of one plan's encoding, or
+    a proof that it has none, or UNKNOWN) on each plan whose caps reach the target,
+    best first, until one wins."""
+    v = start.chosen
+    assert v is not None
+    total, tried, target = plan_count(v, start.played), 0, start.target
+    stats: dict = {"plans": total}
+    try:
+        for bound, plan in start_plans(start):
+            if bound < target:
+                break
+            out = decide(plan)
+            tried += 1
+            stats = {**out.stats, "plans": total, "plans_encoded": tried}
+            if out.status is Status.WINNABLE:
+                out.stats = stats
+                return out
+            if out.status is Status.UNKNOWN:
+                return LiveOutcome(Status.UNKNOWN, stats=stats,
+                                   reason=f"{out.reason} ({tried - 1} of {total} pile "
+                                          f"plans' encodings refuted)")
+    except TimeUp as exc:
+        return LiveOutcome(Status.UNKNOWN, stats=stats, reason=f"{exc} ({tried} of {total} "
+                                                               f"pile plans' encodings refuted)")
+    stats["plans_encoded"] = tried
+    rest = total - tried
+    return LiveOutcome(Status.UNWINNABLE, stats=stats,
+                       reason=f"{method}: no pile plan's game wins: {tried} of the {total} "
+                              f"plans' encodings have no model" + (
+                                  "" if not rest else f", the other {rest} plans' caps are "
+                                  f"below the target {target}"))
