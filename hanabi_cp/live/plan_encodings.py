@@ -36,7 +36,8 @@ from ..errors import MethodRefused
 from ..method_registry import Status
 from ..model import Deck
 from ..runtime.deadline import TimeUp
-from .pile_plans import NEVER, Plan, plan_count, plans_by_bound
+from .hint import greedy_game
+from .pile_plans import NEVER, Plan, order_cap, plan_count, plans_by_bound, plans_from
 from .referee import Game
 from .solve import LiveOutcome
 
@@ -67,8 +68,10 @@ def forbidden_plays(start: Game, plan: Plan) -> list[tuple[int, int, int, int]]:
 
 
 def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
-    """The plans extending the position's piles, with their caps' sum, highest first
-    (the copies not lost count)."""
+    """The plans extending the position's piles, each with its caps' sum (the copies
+    not lost count): first those the greedy game's piles follow (the encodings'
+    hint, ``live.hint``: when it wins, its one plan's encoding has the hint as a
+    model) whose caps reach the target, then the others, highest sum first."""
     v = start.chosen
     assert v is not None
     left: dict[tuple[int, int], int] = {}
@@ -77,7 +80,19 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     for o in start.lost_cards:
         a, k = start.deck.cards[o]
         left[(k - 1, v.live_rank(a))] -= 1
-    return plans_by_bound(v, start.played, left)
+    end = start.copy()
+    for act in greedy_game(start):
+        end.apply(act)
+    first = []
+    for plan in plans_from(v, end.played):
+        bound = sum(order_cap(o, k, left) for k, o in enumerate(plan.orders))
+        if bound >= start.target:
+            first.append((bound, plan))
+            yield bound, plan
+    tried = {plan.orders for _, plan in first}
+    for bound, plan in plans_by_bound(v, start.played, left):
+        if plan.orders not in tried:
+            yield bound, plan
 
 
 def refuse_maximize(method: str, start: Game) -> MethodRefused:
