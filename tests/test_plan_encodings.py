@@ -16,6 +16,7 @@ from hanabi_cp.live.referee import Game
 from hanabi_cp.live.schedule import DISCARD, PLAY
 from hanabi_cp.live.solve import LiveOutcome, solve_position
 from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.runtime.deadline import NEVER
 from hanabi_cp.sat_backend import sat_solve
 from hanabi_cp.live.variants import START, Variant
 from tests.test_live_race import eager, stalled_search   # noqa: F401  (a fixture)
@@ -157,3 +158,66 @@ def test_auto_races_the_encodings_on_these_families(eager, monkeypatch) -> None:
         got = solve_position(g, "auto", SolveOptions(time_limit=20))
         assert got.method in ("sat", "cpsat") and got.stats["lanes"] == 1
         assert got.status is want.status and (got.verified or got.actions is None)
+
+
+# ---- the best score in Up or Down (sat) -------------------------------------------
+
+def test_sat_gives_up_or_down_s_best_score_as_search_and_brute() -> None:
+    """Small decks and positions of Up or Down: sat's best score over the plans is the
+    search's and brute's, each certificate a complete real game with that score."""
+    rng = random.Random(12)
+    looped = 0
+    done = 0
+    while done < 24:
+        g = small(rng, UP)
+        for _ in range(rng.randrange(0, 5) if done % 2 else 0):
+            if g.over:
+                break
+            g.apply(rng.choice(list(g.legal_actions())))
+        if g.over:
+            continue
+        got = {m: solve_position(g, m, SolveOptions(maximize=True)) for m in ("sat", "search", "brute")}
+        assert len({o.score for o in got.values()}) == 1, (str(g.deck), g.played, got)
+        assert got["sat"].verified
+        looped += got["sat"].stats.get("plans_encoded", 0) > 1
+        done += 1
+    assert looped
+
+
+def plan_best(start: Game, plan: Plan) -> LiveOutcome:
+    """sat's climb on one plan's CNF, its game replayed by the referee on the real
+    position (``certify_live``: a complete game with the model's score)."""
+    from hanabi_cp.live.methods.sat import _maximize
+    from hanabi_cp.live.solve import certify_live
+    enc = LiveCnf(start, True, plan=plan)
+    out = _maximize(enc, "cadical195", NEVER, {}, 0.0, SolveOptions(maximize=True))
+    out.method = "sat"
+    return certify_live(start, out)
+
+
+def test_each_plan_s_best_game_ends_where_the_real_game_does() -> None:
+    """The deal where a plan's caps fall to the score while the real game goes on
+    (Yellow, planned up, could still go down from its 5): every plan's best game is a
+    complete real game, since the plan's CNF ends only where hanab.live does (its
+    early ends read on the real piles)."""
+    start = deal(UP, [(1, 1), (4, 1), (5, 2), (2, 2), (3, 2)], hand=1, clues=1)
+    up = (1, 2, 3, 4, 5)
+    scores = {}
+    for _, plan in start_plans(start):
+        out = plan_best(start, plan)
+        assert out.verified
+        scores[plan.orders] = out.score
+    assert scores[(up, up)] == 1 and max(scores.values()) == 2
+
+
+def test_the_best_score_is_refused_where_not_encoded_in_one_line() -> None:
+    from hanabi_cp.errors import MethodRefused
+    from dataclasses import replace
+    up = deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=1)
+    su = deal(SU, [(3, 1), (2, 2), (4, 1), (3, 2), (5, 1), (2, 1), (1, 1)])
+    fast = Game.start(up.deck, replace(up.rules, speedrun=True))
+    for method, g, why in (("cpsat", up, "plan's model"), ("sat", su, "Sudoku's max score"),
+                           ("sat", fast, "speedrun")):
+        with pytest.raises(MethodRefused) as err:
+            solve_position(g, method, SolveOptions(maximize=True))
+        assert why in str(err.value) and "\n" not in str(err.value)

@@ -34,7 +34,7 @@ from ..runtime.deadline import NEVER, Deadline
 from .actions import Action
 from .cnf_hands import CnfEnds
 from .pile_plans import Plan
-from .plan_encodings import forbidden_plays, plan_deck
+from .plan_encodings import forbidden_plays, plan_deck, real_next
 from .referee import Game
 from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 
@@ -45,19 +45,24 @@ BUILD = "building the CNF"
 class LiveCnf(CnfEnds):
     """Clauses for the rest of the game from the position ``start``: a win, or with
     ``maximize`` any complete game that does not strike out (the score literals
-    are ``played``).  With ``plan`` (Up or Down, Sudoku: winning only), the game
-    of that pile plan (``live.plan_encodings``): the deck renamed by heights, a
-    dead card never a success, the forbidden plays left out."""
+    are ``played``).  With ``plan`` (Up or Down, Sudoku; the best score in Up or
+    Down only), the game of that pile plan (``live.plan_encodings``): the deck
+    renamed by heights, a dead card never a success, the forbidden plays left out,
+    and the early ends read on the real piles."""
 
     def __init__(self, start: Game, maximize: bool = False, deadline: Deadline = NEVER,
                  plan: Plan | None = None):
         t0 = time.perf_counter()
         deadline.check(BUILD)
-        assert plan is None or not maximize
+        # the best score of a plan's game reads hanab.live's count on the real piles,
+        # written here for Up or Down only (encodings/variants.md, 8.5)
+        assert plan is None or not maximize or plan.variant.up_or_down
         self.start, self.deck, self.maximize = start, start.deck, maximize
         self.top = self.deck.n            # the value that completes a pile
         if plan is not None:
             self.deck, self.top = plan_deck(start, plan), plan.n
+            if maximize:
+                self.real_next = real_next(start, plan)
         self.lay = lay = Layout.of(start)
         self.pool = IDPool()
         self.clauses: list[list[int]] = []

@@ -38,7 +38,9 @@ from ..model import Deck
 from ..runtime.deadline import TimeUp
 from .hint import greedy_game
 from .pile_plans import NEVER, Plan, order_cap, plan_count, plans_by_bound, plans_from
+from .pile_rules import next_values
 from .referee import Game
+from .schedule import first_legal_game
 from .solve import LiveOutcome
 
 
@@ -64,6 +66,22 @@ def forbidden_plays(start: Game, plan: Plan) -> list[tuple[int, int, int, int]]:
         rule = plan.forbid_rule(k - 1, v.live_rank(a))
         if rule != NEVER:
             out.append((i, k - 1, *rule))
+    return out
+
+
+def real_next(start: Game, plan: Plan) -> dict[tuple[int, int], list[int]]:
+    """Up or Down: per pile c (1-based) and height h from the position's up to n - 1,
+    the renamed values (``plan_deck``) of the ranks the real rules take on the pile
+    when it holds the plan's first h cards (the real rules read that pile only).
+    hanab.live's max score equals the score exactly when every copy of each of them
+    is lost (8.5, "The best score in Up or Down")."""
+    v, n = plan.variant, plan.n
+    assert v.up_or_down
+    out = {}
+    for k, order in enumerate(plan.orders):
+        for h in range(start.piles[k], n):
+            takes = next_values(v, (order[:h],), 0)
+            out[(k + 1, h)] = sorted(plan.height(k, r) or n + 1 for r in takes)
     return out
 
 
@@ -95,15 +113,29 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
             yield bound, plan
 
 
-def refuse_maximize(method: str, start: Game) -> MethodRefused:
-    """The one-line refusal of the best score in these families."""
+def maximize_refusal(method: str, start: Game) -> str | None:
+    """Why ``method`` does not give the best score of this position of Up or Down or
+    Sudoku, or None: sat gives it in Up or Down without speedrun (each plan's CNF
+    with hanab.live's max score read on the real piles, ``real_next``); Sudoku's
+    count (``pile_score``) and a speedrun's zero score are not written as clauses,
+    nor is anything of it in the CP-SAT model."""
     v = start.chosen
     assert v is not None
     family = "Up or Down" if v.up_or_down else "Sudoku"
-    return MethodRefused(
-        f"{v.name}: {method} decides whether a game of {family} can be won (one "
-        f"encoding per pile plan), not its best score, which needs hanab.live's max "
-        f"score as an end of each plan's encoding (use search)")
+    if method == "sat" and v.up_or_down and not start.rules.speedrun:
+        return None
+    why = ("hanab.live's max score as an end of each plan's model" if method != "sat"
+           else "the speedrun's zero score, which reads hanab.live's max score" if v.up_or_down
+           else "Sudoku's max score (hanab.live's count) as an end of each plan's CNF")
+    return (f"{v.name}: {method} decides whether a game of {family} can be won (one "
+            f"encoding per pile plan), not its best score, which needs {why} (use search)")
+
+
+def refuse_maximize(method: str, start: Game) -> MethodRefused:
+    """``maximize_refusal`` as the error a method raises."""
+    why = maximize_refusal(method, start)
+    assert why is not None
+    return MethodRefused(why)
 
 
 def by_plans(start: Game, method: str,
@@ -139,3 +171,59 @@ def by_plans(start: Game, method: str,
                               f"plans' encodings have no model" + (
                                   "" if not rest else f", the other {rest} plans' caps are "
                                   f"below the target {target}"))
+
+
+def best_by_plans(start: Game, method: str,
+                  climb: Callable[[Plan, int], LiveOutcome]) -> LiveOutcome:
+    """Up or Down: the best score, the best over the plans' games (8.5).  ``climb(plan,
+    floor)``: the best game of the plan's encoding scoring above ``floor`` (its
+    score and actions), or an outcome without a score when none does, or UNKNOWN.
+    A plan whose caps' sum is at most the best score found is skipped: its game
+    cannot score more."""
+    v = start.chosen
+    assert v is not None
+    total, tried, target = plan_count(v, start.played), 0, start.target
+    best: LiveOutcome | None = None
+    floor = -1
+    stats: dict = {"plans": total}
+    try:
+        for bound, plan in start_plans(start):
+            if bound <= floor:
+                break
+            out = climb(plan, floor)
+            tried += 1
+            stats = {**out.stats, "plans": total, "plans_encoded": tried}
+            if out.status is Status.UNKNOWN:
+                return _unknown(best, stats, f"{out.reason} ({tried - 1} of {total} pile "
+                                             f"plans' encodings decided)")
+            if out.score is not None and out.score > floor:
+                best, floor = out, out.score
+                if floor == target:
+                    break
+    except TimeUp as exc:
+        return _unknown(best, stats, f"{exc} ({tried} of {total} pile plans' encodings "
+                                     f"decided)")
+    stats["plans_encoded"] = tried
+    if best is None:
+        # no plan's game has a complete game that does not strike out (each encoding
+        # is encoded: no caps' sum is at most -1)
+        return LiveOutcome(Status.UNWINNABLE, first_legal_game(start), 0, stats=stats,
+                           reason=f"{method}: in every pile plan's game every complete "
+                                  f"game strikes out")
+    assert best.actions is not None and best.score is not None
+    if best.score == target:
+        return LiveOutcome(Status.WINNABLE, best.actions, best.score, stats=stats)
+    rest = total - tried
+    return LiveOutcome(Status.UNWINNABLE, best.actions, best.score, stats=stats,
+                       reason=f"{method}: no pile plan's game scores more than {best.score} "
+                              f"of {target}: {tried} of the {total} plans' encodings have "
+                              f"no model above it" + (
+                                  "" if not rest else f", the other {rest} plans' caps are "
+                                  f"at most {best.score}"))
+
+
+def _unknown(best: LiveOutcome | None, stats: dict, reason: str) -> LiveOutcome:
+    if best is None:
+        return LiveOutcome(Status.UNKNOWN, stats=stats, reason=reason)
+    return LiveOutcome(Status.UNKNOWN, best.actions, best.score, stats=stats,
+                       reason=f"{reason}, best score found {best.score}")

@@ -102,19 +102,19 @@ STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 # Up or Down and Sudoku (``Game.chosen``): every method decides whether a position
 # can be won (brute on the referee, the search and the encodings through pile plans,
-# encodings/variants.md, 8.5); these decide only that, not the best score: this set
-# and ``pile_refusal`` are the one place that says so.
+# encodings/variants.md, 8.5); of the best score these decide only what
+# ``plan_encodings.maximize_refusal`` says (sat: Up or Down without speedrun): this
+# set and ``pile_refusal`` are the one place that says so.
 PILE_WIN_ONLY = frozenset({"sat", "cpsat"})
 
 
 def pile_refusal(method: str, start: Game, maximize: bool) -> str | None:
     """Why ``method`` cannot answer a position of Up or Down or Sudoku (the best
     score, with ``maximize``), or None."""
-    v = start.chosen
-    if v is None or not maximize or method not in PILE_WIN_ONLY:
+    if start.chosen is None or not maximize or method not in PILE_WIN_ONLY:
         return None
-    from .plan_encodings import refuse_maximize
-    return str(refuse_maximize(method, start))
+    from .plan_encodings import maximize_refusal
+    return maximize_refusal(method, start)
 
 
 def live_methods() -> dict[str, LiveMethod]:
