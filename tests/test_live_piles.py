@@ -174,17 +174,20 @@ def test_brute_answers_exactly_on_tiny_decks(name):
 
 def test_sat_and_cpsat_refuse_the_families_best_score_in_one_place():
     """(search decides them through pile plans: tests/test_pile_plans.py; sat and
-    cpsat whether a win exists, sat Up or Down's best score too:
+    cpsat whether a win exists, and Up or Down's best score:
     tests/test_plan_encodings.py)"""
     from hanabi_cp.errors import MethodRefused
     from hanabi_cp.live.solve import candidates, live_methods, solve_position
     from hanabi_cp.method_registry import SolveOptions
     g = in_order(UP, (), pad=True)
-    with pytest.raises(MethodRefused, match="cpsat decides whether a game of Up or Down"):
-        solve_position(g, "cpsat", SolveOptions(maximize=True))
+    su = Game.start(Deck.of([(a, k) for k in (1, 2) for a in (1, 2, 3, 4, 5)], 5, 2),
+                    Rules.for_players(2, variant=SU))
     for name in ("sat", "cpsat"):
-        assert live_methods()[name].refuses(g) is None
-    assert [m.name for m in candidates(g, maximize=True)] == ["search", "sat", "brute"]
+        with pytest.raises(MethodRefused, match=f"{name} decides whether a game of Sudoku"):
+            solve_position(su, name, SolveOptions(maximize=True))
+        assert live_methods()[name].refuses(g) is None and live_methods()[name].refuses(su) is None
+    assert [m.name for m in candidates(su, maximize=True)] == ["search", "brute"]
+    assert [m.name for m in candidates(g, maximize=True)] == ["search", "sat", "cpsat", "brute"]
     assert [m.name for m in candidates(g)] == ["search", "sat", "cpsat", "brute"]
     big = Game.start(Deck.of(SU.model_cards(), SU.deck_n, 5), Rules.for_players(3, variant=SU))
     out = solve_position(big)

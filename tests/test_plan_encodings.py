@@ -162,9 +162,10 @@ def test_auto_races_the_encodings_on_these_families(eager, monkeypatch) -> None:
 
 # ---- the best score in Up or Down (sat) -------------------------------------------
 
-def test_sat_gives_up_or_down_s_best_score_as_search_and_brute() -> None:
-    """Small decks and positions of Up or Down: sat's best score over the plans is the
-    search's and brute's, each certificate a complete real game with that score."""
+def test_the_encodings_give_up_or_down_s_best_score_as_search_and_brute() -> None:
+    """Small decks and positions of Up or Down: sat's and cpsat's best score over the
+    plans is the search's and brute's, each certificate a complete real game with
+    that score."""
     rng = random.Random(12)
     looped = 0
     done = 0
@@ -176,22 +177,28 @@ def test_sat_gives_up_or_down_s_best_score_as_search_and_brute() -> None:
             g.apply(rng.choice(list(g.legal_actions())))
         if g.over:
             continue
-        got = {m: solve_position(g, m, SolveOptions(maximize=True)) for m in ("sat", "search", "brute")}
+        got = {m: solve_position(g, m, SolveOptions(maximize=True))
+               for m in ("sat", "cpsat", "search", "brute")}
         assert len({o.score for o in got.values()}) == 1, (str(g.deck), g.played, got)
-        assert got["sat"].verified
+        assert got["sat"].verified and got["cpsat"].verified
         looped += got["sat"].stats.get("plans_encoded", 0) > 1
         done += 1
     assert looped
 
 
-def plan_best(start: Game, plan: Plan) -> LiveOutcome:
-    """sat's climb on one plan's CNF, its game replayed by the referee on the real
-    position (``certify_live``: a complete game with the model's score)."""
+def plan_best(start: Game, plan: Plan, method: str) -> LiveOutcome:
+    """sat's climb on one plan's CNF, or cpsat's model of it, its game replayed by the
+    referee on the real position (``certify_live``: a complete game with the
+    model's score)."""
+    from hanabi_cp.live.cpmodel import LiveCpModel
     from hanabi_cp.live.methods.sat import _maximize
     from hanabi_cp.live.solve import certify_live
-    enc = LiveCnf(start, True, plan=plan)
-    out = _maximize(enc, "cadical195", NEVER, {}, 0.0, SolveOptions(maximize=True))
-    out.method = "sat"
+    options = SolveOptions(maximize=True)
+    if method == "sat":
+        out = _maximize(LiveCnf(start, True, plan=plan), "cadical195", NEVER, {}, 0.0, options)
+    else:
+        out = LiveCpModel(start, True, plan=plan).solve(options)
+    out.method = method
     return certify_live(start, out)
 
 
@@ -203,11 +210,12 @@ def test_each_plan_s_best_game_ends_where_the_real_game_does() -> None:
     start = deal(UP, [(1, 1), (4, 1), (5, 2), (2, 2), (3, 2)], hand=1, clues=1)
     up = (1, 2, 3, 4, 5)
     scores = {}
-    for _, plan in start_plans(start):
-        out = plan_best(start, plan)
-        assert out.verified
-        scores[plan.orders] = out.score
-    assert scores[(up, up)] == 1 and max(scores.values()) == 2
+    for method in ("sat", "cpsat"):
+        for _, plan in start_plans(start):
+            out = plan_best(start, plan, method)
+            assert out.verified
+            scores[plan.orders] = out.score
+        assert scores[(up, up)] == 1 and max(scores.values()) == 2
 
 
 def test_the_best_score_is_refused_where_not_encoded_in_one_line() -> None:
@@ -216,8 +224,8 @@ def test_the_best_score_is_refused_where_not_encoded_in_one_line() -> None:
     up = deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=1)
     su = deal(SU, [(3, 1), (2, 2), (4, 1), (3, 2), (5, 1), (2, 1), (1, 1)])
     fast = Game.start(up.deck, replace(up.rules, speedrun=True))
-    for method, g, why in (("cpsat", up, "plan's model"), ("sat", su, "Sudoku's max score"),
-                           ("sat", fast, "speedrun")):
+    for method, g, why in (("cpsat", su, "Sudoku's max score"), ("sat", su, "Sudoku's max score"),
+                           ("sat", fast, "speedrun"), ("cpsat", fast, "speedrun")):
         with pytest.raises(MethodRefused) as err:
             solve_position(g, method, SolveOptions(maximize=True))
         assert why in str(err.value) and "\n" not in str(err.value)

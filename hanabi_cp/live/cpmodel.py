@@ -26,7 +26,7 @@ from ..method_registry import SolveOptions, Status
 from .actions import Action
 from .cp_hands import CpEnds
 from .pile_plans import Plan
-from .plan_encodings import forbidden_plays, plan_deck
+from .plan_encodings import forbidden_plays, plan_deck, real_next
 from .referee import Game
 from .schedule import (DISCARD, PLAY, STRIKE, ZERO_ENDS, Layout, first_legal_game,
                        to_actions)
@@ -40,19 +40,25 @@ FAST_SECONDS = 1.0      # the first run, without presolve (``LiveCpModel._run``)
 class LiveCpModel(CpEnds):
     """The model of the rest of the game from the position ``start``: a win, or with
     ``maximize`` the best score over the complete games that do not strike out.
-    With ``plan`` (Up or Down, Sudoku: winning only), the game of that pile plan
-    (``live.plan_encodings``): the deck renamed by heights, a dead card never a
-    success, the forbidden plays left out."""
+    With ``plan`` (Up or Down, Sudoku; the best score in Up or Down only), the
+    game of that pile plan (``live.plan_encodings``): the deck renamed by heights,
+    a dead card never a success, the forbidden plays left out, the early ends read
+    on the real piles; with ``floor`` >= 0 only the games scoring more than it."""
 
     def __init__(self, start: Game, maximize: bool, deadline: Deadline = NEVER,
-                 plan: Plan | None = None):
+                 plan: Plan | None = None, floor: int = -1):
         t0 = time.perf_counter()
         deadline.check(BUILD)
-        assert plan is None or not maximize
+        # the best score of a plan's game reads hanab.live's count on the real piles,
+        # written for Up or Down only (encodings/variants.md, 8.5)
+        assert plan is None or not maximize or plan.variant.up_or_down
         self.start, self.deck, self.maximize = start, start.deck, maximize
         self.top = self.deck.n            # the value that completes a pile
+        self.floor = floor
         if plan is not None:
             self.deck, self.top = plan_deck(start, plan), plan.n
+            if maximize:
+                self.real_next = real_next(start, plan)
         self.lay = lay = Layout.of(start)
         self.m = cp_model.CpModel()
         self._slots()
@@ -72,6 +78,8 @@ class LiveCpModel(CpEnds):
         deadline.check(BUILD)
         if maximize:
             self.m.maximize(sum(self.played))
+            if floor >= 0:
+                self.m.add(sum(self.played) >= floor + 1)
         proto = self.m.Proto()
         nv, nc, N = len(proto.variables), len(proto.constraints), max(lay.N, 1)
         self.stats = {"cards": lay.N, "slots": lay.slots, "variables": nv, "constraints": nc,
@@ -296,6 +304,9 @@ class LiveCpModel(CpEnds):
                  "cpsat_conflicts": solver.num_conflicts}
         target = len(self.played)
         if code == cp_model.INFEASIBLE:
+            if self.maximize and self.floor >= 0:
+                return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"CP-SAT: no "
+                                   f"complete game scores more than {self.floor}")
             if not self.maximize:
                 return LiveOutcome(Status.UNWINNABLE, stats=stats,
                                    reason="CP-SAT: infeasible (no legal game wins)")

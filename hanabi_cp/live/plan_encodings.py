@@ -114,19 +114,18 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
 
 
 def maximize_refusal(method: str, start: Game) -> str | None:
-    """Why ``method`` does not give the best score of this position of Up or Down or
-    Sudoku, or None: sat gives it in Up or Down without speedrun (each plan's CNF
-    with hanab.live's max score read on the real piles, ``real_next``); Sudoku's
-    count (``pile_score``) and a speedrun's zero score are not written as clauses,
-    nor is anything of it in the CP-SAT model."""
+    """Why ``method`` (sat, cpsat) does not give the best score of this position of
+    Up or Down or Sudoku, or None: both give it in Up or Down without speedrun (each
+    plan's encoding with hanab.live's max score read on the real piles,
+    ``real_next``); Sudoku's count (``pile_score``) and a speedrun's zero score are
+    not written in the encodings."""
     v = start.chosen
     assert v is not None
     family = "Up or Down" if v.up_or_down else "Sudoku"
-    if method == "sat" and v.up_or_down and not start.rules.speedrun:
+    if v.up_or_down and not start.rules.speedrun:
         return None
-    why = ("hanab.live's max score as an end of each plan's model" if method != "sat"
-           else "the speedrun's zero score, which reads hanab.live's max score" if v.up_or_down
-           else "Sudoku's max score (hanab.live's count) as an end of each plan's CNF")
+    why = ("the speedrun's zero score, which reads hanab.live's max score" if v.up_or_down
+           else "Sudoku's max score (hanab.live's count) as an end of each plan's encoding")
     return (f"{v.name}: {method} decides whether a game of {family} can be won (one "
             f"encoding per pile plan), not its best score, which needs {why} (use search)")
 

@@ -102,9 +102,9 @@ STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 # Up or Down and Sudoku (``Game.chosen``): every method decides whether a position
 # can be won (brute on the referee, the search and the encodings through pile plans,
-# encodings/variants.md, 8.5); of the best score these decide only what
-# ``plan_encodings.maximize_refusal`` says (sat: Up or Down without speedrun): this
-# set and ``pile_refusal`` are the one place that says so.
+# encodings/variants.md, 8.5); the best score these two give only where
+# ``plan_encodings.maximize_refusal`` says (Up or Down without speedrun): this set
+# and ``pile_refusal`` are the one place that says so.
 PILE_WIN_ONLY = frozenset({"sat", "cpsat"})
 
 
