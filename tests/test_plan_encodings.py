@@ -229,3 +229,44 @@ def test_the_best_score_is_refused_where_not_encoded_in_one_line() -> None:
         with pytest.raises(MethodRefused) as err:
             solve_position(g, method, SolveOptions(maximize=True))
         assert why in str(err.value) and "\n" not in str(err.value)
+
+
+def test_with_other_options_the_four_methods_agree() -> None:
+    """Unlimited or no clue tokens, no final round, deck plays, three players, a dark
+    suit and rainbow: every method's win and (in Up or Down) best score agree."""
+    from hanabi_cp.live.rules import Rules
+    from hanabi_cp.live.variants import variant
+    from hanabi_cp.model import Deck
+    rng = random.Random(1)
+    names = ("Up or Down (6 Suits)", "Up or Down & Rainbow (5 Suits)", "Sudoku (4 Suits)")
+    done = 0
+    while done < 18:
+        v = variant(names[done % 3])
+        pool = [card for card in v.model_cards() if card[1] <= 2]
+        cards = rng.sample(pool, rng.randint(5, 9))
+        c = max(k for _, k in cards)
+        rules = Rules(rng.choice((2, 3)), rng.randint(1, 2), rng.choice((0, 1, 2, None)),
+                      rng.randint(1, 3), rng.random() < 0.7, variant=v,
+                      deck_plays=rng.random() < 0.3)
+        g = Game.start(Deck.of(cards, v.deck_n, c), rules)
+        for _ in range(rng.randrange(0, 4)):
+            if g.over:
+                break
+            g.apply(rng.choice(list(g.legal_actions())))
+        if g.over:
+            continue
+        for maximize in (False, True) if v.up_or_down else (False,):
+            got = {m: solve_position(g, m, SolveOptions(maximize=maximize)) for m in METHODS}
+            assert len({(o.status, o.score) for o in got.values()}) == 1, (v.name, str(g.deck), got)
+        done += 1
+
+
+def test_auto_races_the_encodings_for_up_or_down_s_best_score(eager, monkeypatch) -> None:  # noqa: F811
+    monkeypatch.setattr(race, "_run", stalled_search())
+    rng = random.Random(9)
+    for _ in range(3):
+        g = small(rng, UP)
+        want = solve_position(g, "brute", SolveOptions(maximize=True))
+        got = solve_position(g, "auto", SolveOptions(time_limit=20, maximize=True))
+        assert got.method in ("sat", "cpsat") and got.stats["lanes"] == 1
+        assert got.score == want.score and got.verified
