@@ -34,7 +34,7 @@ from ..runtime.deadline import NEVER, Deadline
 from .actions import Action
 from .cnf_hands import CnfEnds
 from .pile_plans import Plan
-from .plan_encodings import forbidden_plays, plan_deck, real_next
+from .plan_encodings import forbidden_plays, plan_deck, real_next, real_rests
 from .referee import Game
 from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 
@@ -63,6 +63,7 @@ class LiveCnf(CnfEnds):
             self.deck, self.top = plan_deck(start, plan), plan.n
             if maximize:
                 self.real_next = real_next(start, plan)
+                self.real_rests = real_rests(start, plan)
         self.lay = lay = Layout.of(start)
         self.pool = IDPool()
         self.clauses: list[list[int]] = []

@@ -49,6 +49,9 @@ class CnfEnds:
     # the position's, the values (renamed) of the cards the real rules take next on
     # pile c when it stands at h; None: the next value h + 1 (one order per pile)
     real_next: dict[tuple[int, int], list[int]] | None = None
+    # and per (c, h) the renamed rest of each order the pile may still follow
+    # (``plan_encodings.real_rests``), for a speedrun
+    real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
     if TYPE_CHECKING:                                           # LiveCnf's
         def var(self, *name: object) -> int: ...
@@ -275,8 +278,10 @@ class CnfEnds:
                 over.append(self._empty(k))
             self.add(won, -end, *over)
         if self.maximize and lay.speedrun:
-            assert self.real_next is None, "a plan's speedrun reads the server's count"
-            self._keep_caps()
+            if self.real_rests is None:
+                self._keep_caps()
+            else:
+                self._keep_real()
 
     def _needed(self, a: int, c: int) -> list[int]:
         """The literals of a clause that hold unless the final pile c is at a - 1."""
@@ -396,6 +401,24 @@ class CnfEnds:
         the best positive game keeps a copy of each (played, or still held)."""
         for _, _, copies in self._open_kinds():
             self.add(*(x for i in copies for x in (self.fate[i][PLAY], self.stay[i])))
+
+
+    def _keep_real(self) -> None:
+        """A plan's speedrun (Up or Down): hanab.live's count stays at the target, so
+        each pile, at its final height h, has an order it may still follow whose
+        every card after h keeps a copy (played, or still held)."""
+        assert self.real_rests is not None
+        S = self.lay.slots
+        for (c, h), rests in self.real_rests.items():
+            ways = []
+            for j, rest in enumerate(rests):
+                y = self.var("keeps", c, h, j)
+                ways.append(y)
+                for a in rest:
+                    copies = self.copies.get((a, c), [])
+                    self.add(-y, *(x for i in copies for x in (self.fate[i][PLAY], self.stay[i])))
+            self.add(*([-self.reached[(h, c)][S]] if h else []), self.reached[(h + 1, c)][S],
+                     *ways)
 
 
 def _neg(x: Lit) -> Lit:

@@ -53,6 +53,9 @@ class CpEnds:
     # height h, the renamed values the real rules take on pile c at h
     # (``plan_encodings.real_next``); None: the next value h + 1
     real_next: dict[tuple[int, int], list[int]] | None = None
+    # and per (c, h) the renamed rest of each order the pile may still follow
+    # (``plan_encodings.real_rests``), for a speedrun
+    real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
     if TYPE_CHECKING:                                           # LiveCpModel's
         def movers_before(self, k: int) -> Sequence[int]: ...
@@ -235,8 +238,10 @@ class CpEnds:
                 over.append(self._empty(k))
             m.add_bool_or([won, ~end, *over])
         if self.maximize and lay.speedrun:
-            assert self.real_next is None, "a plan's speedrun reads the server's count"
-            self._keep_caps()
+            if self.real_rests is None:
+                self._keep_caps()
+            else:
+                self._keep_real()
 
     def _needed(self, a: int, c: int) -> list:
         """Literals of which one holds unless the final pile c is at a - 1."""
@@ -359,3 +364,21 @@ class CpEnds:
         the best positive game keeps a copy of each (played, or still held)."""
         for _, _, copies in self._open_kinds():
             self.m.add_bool_or([x for i in copies for x in (self.fate[i][PLAY], self.stay[i])])
+
+    def _keep_real(self) -> None:
+        """A plan's speedrun (Up or Down): hanab.live's count stays at the target, so
+        each pile, at its final height h, has an order it may still follow whose
+        every card after h keeps a copy (played, or still held)."""
+        assert self.real_rests is not None
+        m, S = self.m, self.lay.slots
+        for (c, h), rests in self.real_rests.items():
+            ways: list[Var] = []
+            for rest in rests:
+                y = m.new_bool_var(f"keeps_{c}_{h}_{len(ways)}")
+                ways.append(y)
+                for a in rest:
+                    copies = self.copies.get((a, c), [])
+                    m.add_bool_or([x for i in copies for x in (self.fate[i][PLAY], self.stay[i])]
+                                  ).only_enforce_if(y)
+            m.add_bool_or([*([~self.reached[(h, c)][S]] if h else []),
+                           self.reached[(h + 1, c)][S], *ways])

@@ -26,7 +26,7 @@ from ..method_registry import SolveOptions, Status
 from .actions import Action
 from .cp_hands import CpEnds
 from .pile_plans import Plan
-from .plan_encodings import forbidden_plays, plan_deck, real_next
+from .plan_encodings import forbidden_plays, plan_deck, real_next, real_rests
 from .referee import Game
 from .schedule import (DISCARD, PLAY, STRIKE, ZERO_ENDS, Layout, first_legal_game,
                        to_actions)
@@ -59,6 +59,7 @@ class LiveCpModel(CpEnds):
             self.deck, self.top = plan_deck(start, plan), plan.n
             if maximize:
                 self.real_next = real_next(start, plan)
+                self.real_rests = real_rests(start, plan)
         self.lay = lay = Layout.of(start)
         self.m = cp_model.CpModel()
         self._slots()

@@ -38,9 +38,9 @@ from ..model import Deck
 from ..runtime.deadline import TimeUp
 from .hint import greedy_game
 from .pile_plans import NEVER, Plan, order_cap, plan_count, plans_by_bound, plans_from
-from .pile_rules import next_values
+from .pile_rules import next_values, orders
 from .referee import Game
-from .schedule import first_legal_game
+from .schedule import ZERO_ENDS, first_legal_game
 from .solve import LiveOutcome
 
 
@@ -85,6 +85,22 @@ def real_next(start: Game, plan: Plan) -> dict[tuple[int, int], list[int]]:
     return out
 
 
+def real_rests(start: Game, plan: Plan) -> dict[tuple[int, int], list[list[int]]]:
+    """Up or Down: per pile c (1-based) and height h as in ``real_next``, for each
+    complete order the pile may still follow when it holds the plan's first h cards
+    (``orders``), the renamed values of that order's cards after the h-th: the
+    pile's hanab.live count is n exactly when one of them has a copy of each left
+    (the speedrun's condition, 8.5)."""
+    v, n = plan.variant, plan.n
+    assert v.up_or_down
+    out = {}
+    for k, order in enumerate(plan.orders):
+        for h in range(start.piles[k], n):
+            out[(k + 1, h)] = [[plan.height(k, r) or n + 1 for r in o[h:]]
+                               for o in orders(v, order[:h])]
+    return out
+
+
 def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     """The plans extending the position's piles, each with its caps' sum (the copies
     not lost count): first those the greedy game's piles follow (the encodings'
@@ -115,17 +131,16 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
 
 def maximize_refusal(method: str, start: Game) -> str | None:
     """Why ``method`` (sat, cpsat) does not give the best score of this position of
-    Up or Down or Sudoku, or None: both give it in Up or Down without speedrun (each
-    plan's encoding with hanab.live's max score read on the real piles,
-    ``real_next``); Sudoku's count (``pile_score``) and a speedrun's zero score are
-    not written in the encodings."""
+    Up or Down or Sudoku, or None: both give it in Up or Down (each plan's encoding
+    with hanab.live's max score read on the real piles, ``real_next`` and, for a
+    speedrun, ``real_rests``); Sudoku's count (``pile_score``) is not written in the
+    encodings."""
     v = start.chosen
     assert v is not None
     family = "Up or Down" if v.up_or_down else "Sudoku"
-    if v.up_or_down and not start.rules.speedrun:
+    if v.up_or_down:
         return None
-    why = ("the speedrun's zero score, which reads hanab.live's max score" if v.up_or_down
-           else "Sudoku's max score (hanab.live's count) as an end of each plan's encoding")
+    why = "Sudoku's max score (hanab.live's count) as an end of each plan's encoding"
     return (f"{v.name}: {method} decides whether a game of {family} can be won (one "
             f"encoding per pile plan), not its best score, which needs {why} (use search)")
 
@@ -208,7 +223,7 @@ def best_by_plans(start: Game, method: str,
         # is encoded: no caps' sum is at most -1)
         return LiveOutcome(Status.UNWINNABLE, first_legal_game(start), 0, stats=stats,
                            reason=f"{method}: in every pile plan's game every complete "
-                                  f"game strikes out")
+                                  f"game {ZERO_ENDS[start.rules.speedrun]}")
     assert best.actions is not None and best.score is not None
     if best.score == target:
         return LiveOutcome(Status.WINNABLE, best.actions, best.score, stats=stats)
