@@ -172,16 +172,23 @@ def test_brute_answers_exactly_on_tiny_decks(name):
         assert auto.method == "search" and auto.verified and auto.score == out.score
 
 
-def test_sat_and_cpsat_refuse_the_families_in_one_place():
-    """(search decides them through pile plans: tests/test_pile_plans.py)"""
+def test_sat_and_cpsat_refuse_the_families_best_score_in_one_place():
+    """(search decides them through pile plans: tests/test_pile_plans.py; sat and
+    cpsat whether a win exists, and Up or Down's best score:
+    tests/test_plan_encodings.py)"""
     from hanabi_cp.errors import MethodRefused
-    from hanabi_cp.live.solve import live_methods, solve_position
+    from hanabi_cp.live.solve import candidates, live_methods, solve_position
+    from hanabi_cp.method_registry import SolveOptions
     g = in_order(UP, (), pad=True)
+    su = Game.start(Deck.of([(a, k) for k in (1, 2) for a in (1, 2, 3, 4, 5)], 5, 2),
+                    Rules.for_players(2, variant=SU))
     for name in ("sat", "cpsat"):
-        with pytest.raises(MethodRefused, match="in Up or Down the piles choose their order in play"):
-            solve_position(g, name)
-        assert live_methods()[name].refuses(g) is not None
-    assert live_methods()["brute"].refuses(g) is None and live_methods()["search"].refuses(g) is None
+        with pytest.raises(MethodRefused, match=f"{name} decides whether a game of Sudoku"):
+            solve_position(su, name, SolveOptions(maximize=True))
+        assert live_methods()[name].refuses(g) is None and live_methods()[name].refuses(su) is None
+    assert [m.name for m in candidates(su, maximize=True)] == ["search", "brute"]
+    assert [m.name for m in candidates(g, maximize=True)] == ["search", "sat", "cpsat", "brute"]
+    assert [m.name for m in candidates(g)] == ["search", "sat", "cpsat", "brute"]
     big = Game.start(Deck.of(SU.model_cards(), SU.deck_n, 5), Rules.for_players(3, variant=SU))
     out = solve_position(big)
     assert out.method == "search" and out.verified

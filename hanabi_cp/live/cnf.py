@@ -33,6 +33,8 @@ from pysat.formula import IDPool
 from ..runtime.deadline import NEVER, Deadline
 from .actions import Action
 from .cnf_hands import CnfEnds
+from .pile_plans import Plan
+from .plan_encodings import forbidden_plays, plan_deck, real_next, real_rests
 from .referee import Game
 from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 
@@ -43,18 +45,33 @@ BUILD = "building the CNF"
 class LiveCnf(CnfEnds):
     """Clauses for the rest of the game from the position ``start``: a win, or with
     ``maximize`` any complete game that does not strike out (the score literals
-    are ``played``)."""
+    are ``played``).  With ``plan`` (Up or Down, Sudoku; the best score in Up or
+    Down only), the game of that pile plan (``live.plan_encodings``): the deck
+    renamed by heights, a dead card never a success, the forbidden plays left out,
+    and the early ends read on the real piles."""
 
-    def __init__(self, start: Game, maximize: bool = False, deadline: Deadline = NEVER):
+    def __init__(self, start: Game, maximize: bool = False, deadline: Deadline = NEVER,
+                 plan: Plan | None = None):
         t0 = time.perf_counter()
         deadline.check(BUILD)
+        # the best score of a plan's game reads hanab.live's count on the real piles,
+        # written here for Up or Down only (encodings/variants.md, 8.5)
+        assert plan is None or not maximize or plan.variant.up_or_down
         self.start, self.deck, self.maximize = start, start.deck, maximize
+        self.top = self.deck.n            # the value that completes a pile
+        if plan is not None:
+            self.deck, self.top = plan_deck(start, plan), plan.n
+            if maximize:
+                self.real_next = real_next(start, plan)
+                self.real_rests = real_rests(start, plan)
         self.lay = lay = Layout.of(start)
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
         self._slots()
         self._cards()
         self._piles()
+        if plan is not None:
+            self._plan(plan)
         deadline.check(BUILD)
         if lay.tokens is not None:
             self._tokens()
@@ -133,7 +150,7 @@ class LiveCnf(CnfEnds):
     # ---- cards ------------------------------------------------------------
 
     def _cards(self) -> None:
-        lay, n, S = self.lay, self.deck.n, self.lay.slots
+        lay, n, S = self.lay, self.top, self.lay.slots
         self.at: dict[int, dict[int, int]] = {}
         self.fate: dict[int, dict[str, int]] = {}
         self.stay: dict[int, int] = {}
@@ -179,7 +196,7 @@ class LiveCnf(CnfEnds):
         self.reached: dict = {}
         for c in range(1, deck.c + 1):
             base = self.lay.piles[c - 1]
-            for a in range(1, deck.n + 1):
+            for a in range(1, self.top + 1):
                 r = self.reached[(a, c)] = [self.var("reached", a, c, k) for k in range(S + 1)]
                 below = self.reached.get((a - 1, c))
                 self.add(r[0] if a <= base else -r[0])
@@ -207,6 +224,22 @@ class LiveCnf(CnfEnds):
                         else:
                             self.add(-x, -f[STRIKE], r[k])
         self.played = [r[S] for r in self.reached.values()]
+
+    def _plan(self, plan: Plan) -> None:
+        """A pile plan's game (encodings/variants.md, 8.5): a dead card (value top + 1)
+        is never a success, and a play the plan forbids is no move: card i does not
+        leave as a play at slot k while its pile stands at height h there (reached h,
+        not h + 1) and pile j is empty (j < 0: always)."""
+        for i in self.lay.live:
+            if self.deck.cards[i].value > self.top:
+                self.add(-self.fate[i][PLAY])
+        for i, pile, h, j in forbidden_plays(self.start, plan):
+            c = pile + 1
+            for k, x in self.at.get(i, {}).items():
+                at_h = [-self.reached[(h, c)][k]] if h else []
+                above = [self.reached[(h + 1, c)][k]] if h < self.top else []
+                empty = [self.reached[(1, j + 1)][k]] if j >= 0 else []
+                self.add(-x, self.fate[i][DISCARD], *at_h, *above, *empty)
 
     # ---- clue tokens ----------------------------------------------------------
 

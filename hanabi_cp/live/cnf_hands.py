@@ -45,6 +45,13 @@ class CnfEnds:
     played: list[int]
     tok: list[list[int]]
     offset: dict[int, list[int]]
+    # a pile plan's game (``LiveCnf``'s plan): per pile c (1-based) and height h from
+    # the position's, the values (renamed) of the cards the real rules take next on
+    # pile c when it stands at h; None: the next value h + 1 (one order per pile)
+    real_next: dict[tuple[int, int], list[int]] | None = None
+    # and per (c, h) the renamed rest of each order the pile may still follow
+    # (``plan_encodings.real_rests``), for a speedrun
+    real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
     if TYPE_CHECKING:                                           # LiveCnf's
         def var(self, *name: object) -> int: ...
@@ -271,13 +278,31 @@ class CnfEnds:
                 over.append(self._empty(k))
             self.add(won, -end, *over)
         if self.maximize and lay.speedrun:
-            self._keep_caps()
+            if self.real_rests is None:
+                self._keep_caps()
+            else:
+                self._keep_real()
 
     def _needed(self, a: int, c: int) -> list[int]:
         """The literals of a clause that hold unless the final pile c is at a - 1."""
         S = self.lay.slots
         below = self.reached.get((a - 1, c))
         return [*([-below[S]] if below else []), self.reached[(a, c)][S]]
+
+    def _needs(self) -> Iterator[tuple[list[int], list[int]]]:
+        """(clause, copies): unless the final piles satisfy ``clause`` (the pile is not
+        at some height h), the live ``copies`` are those of the cards the piles take
+        next (in a plan's game, ``real_next``: every card the real rules take on the
+        pile at h, the plan's next and the others; encodings/variants.md, 8.5)."""
+        if self.real_next is None:
+            for a, c, copies in self._open_kinds():
+                yield self._needed(a, c), copies
+            return
+        S = self.lay.slots
+        for (c, h), values in self.real_next.items():
+            copies = [i for a in values for i in self.copies.get((a, c), [])]
+            if copies:
+                yield [*([-self.reached[(h, c)][S]] if h else []), self.reached[(h + 1, c)][S]], copies
 
     def _open_kinds(self) -> Iterator[tuple[int, int, list[int]]]:
         """(a, c, live copies) of the card kinds above the position's piles."""
@@ -291,9 +316,9 @@ class CnfEnds:
         (every live copy discarded or misplayed; a kind without a live copy above
         the pile has none left)."""
         dead = self.var("dead")
-        for a, c, copies in self._open_kinds():
+        for unless, copies in self._needs():
             for i in copies:
-                self.add(-dead, *self._needed(a, c), self.fate[i][DISCARD], self.fate[i][STRIKE])
+                self.add(-dead, *unless, self.fate[i][DISCARD], self.fate[i][STRIKE])
         return dead
 
     def _nothing(self) -> int:
@@ -313,9 +338,9 @@ class CnfEnds:
                     for d in range(min(p + 1 - v, p)):
                         self.add(-self.end[k], -self.mover[k][m], -self.offset[k][v],
                                  left[(m + d) % p])
-        for a, c, copies in self._open_kinds():
+        for unless, copies in self._needs():
             for i in copies:
-                need = [-nothing, *self._needed(a, c), -self.stay[i]]
+                need = [-nothing, *unless, -self.stay[i]]
                 owner, d = lay.owner[i], lay.draw_slot[i]
                 if owner is not None:
                     self.add(*need, -left[owner])
@@ -376,6 +401,24 @@ class CnfEnds:
         the best positive game keeps a copy of each (played, or still held)."""
         for _, _, copies in self._open_kinds():
             self.add(*(x for i in copies for x in (self.fate[i][PLAY], self.stay[i])))
+
+
+    def _keep_real(self) -> None:
+        """A plan's speedrun (Up or Down): hanab.live's count stays at the target, so
+        each pile, at its final height h, has an order it may still follow whose
+        every card after h keeps a copy (played, or still held)."""
+        assert self.real_rests is not None
+        S = self.lay.slots
+        for (c, h), rests in self.real_rests.items():
+            ways = []
+            for j, rest in enumerate(rests):
+                y = self.var("keeps", c, h, j)
+                ways.append(y)
+                for a in rest:
+                    copies = self.copies.get((a, c), [])
+                    self.add(-y, *(x for i in copies for x in (self.fate[i][PLAY], self.stay[i])))
+            self.add(*([-self.reached[(h, c)][S]] if h else []), self.reached[(h + 1, c)][S],
+                     *ways)
 
 
 def _neg(x: Lit) -> Lit:

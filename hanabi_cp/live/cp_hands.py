@@ -49,6 +49,13 @@ class CpEnds:
     reached: dict
     played: list[Var]
     tok: list[Var]
+    # a pile plan's game with the best score (Up or Down): per pile c (1-based) and
+    # height h, the renamed values the real rules take on pile c at h
+    # (``plan_encodings.real_next``); None: the next value h + 1
+    real_next: dict[tuple[int, int], list[int]] | None = None
+    # and per (c, h) the renamed rest of each order the pile may still follow
+    # (``plan_encodings.real_rests``), for a speedrun
+    real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
     if TYPE_CHECKING:                                           # LiveCpModel's
         def movers_before(self, k: int) -> Sequence[int]: ...
@@ -231,13 +238,31 @@ class CpEnds:
                 over.append(self._empty(k))
             m.add_bool_or([won, ~end, *over])
         if self.maximize and lay.speedrun:
-            self._keep_caps()
+            if self.real_rests is None:
+                self._keep_caps()
+            else:
+                self._keep_real()
 
     def _needed(self, a: int, c: int) -> list:
         """Literals of which one holds unless the final pile c is at a - 1."""
         S = self.lay.slots
         below = self.reached.get((a - 1, c))
         return [*([~below[S]] if below else []), self.reached[(a, c)][S]]
+
+    def _needs(self) -> Iterator[tuple[list, list[int]]]:
+        """(literals, copies): unless one of ``literals`` holds at the end (the pile is
+        not at some height h), the live ``copies`` are those of the cards the piles
+        take next (in a plan's game, ``real_next``: every card the real rules take
+        on the pile at h; encodings/variants.md, 8.5)."""
+        if self.real_next is None:
+            for a, c, copies in self._open_kinds():
+                yield self._needed(a, c), copies
+            return
+        S = self.lay.slots
+        for (c, h), values in self.real_next.items():
+            copies = [i for a in values for i in self.copies.get((a, c), [])]
+            if copies:
+                yield [*([~self.reached[(h, c)][S]] if h else []), self.reached[(h + 1, c)][S]], copies
 
     def _open_kinds(self) -> Iterator[tuple[int, int, list[int]]]:
         """(a, c, live copies) of the card kinds above the position's piles."""
@@ -250,9 +275,9 @@ class CpEnds:
         reachable: every pile complete or its next card's live copies all lost."""
         m = self.m
         dead = m.new_bool_var("dead")
-        for a, c, copies in self._open_kinds():
+        for unless, copies in self._needs():
             for i in copies:
-                m.add_bool_or([*self._needed(a, c), self.fate[i][DISCARD],
+                m.add_bool_or([*unless, self.fate[i][DISCARD],
                                self.fate[i][STRIKE]]).only_enforce_if(dead)
         return dead
 
@@ -272,9 +297,9 @@ class CpEnds:
                 for d in range(p):
                     m.add(self.turn[k] + d >= self.anchor() + p + 1).only_enforce_if(
                         [self.end[k], self.mover[k][q], ~left[(q + d) % p]])
-        for a, c, copies in self._open_kinds():
+        for unless, copies in self._needs():
             for i in copies:
-                need = [*self._needed(a, c), ~self.stay[i]]
+                need = [*unless, ~self.stay[i]]
                 owner, d = lay.owner[i], lay.draw_slot[i]
                 for h in range(p) if owner is None else [owner]:
                     drew = [~self.mover[d][h]] if owner is None else []
@@ -339,3 +364,21 @@ class CpEnds:
         the best positive game keeps a copy of each (played, or still held)."""
         for _, _, copies in self._open_kinds():
             self.m.add_bool_or([x for i in copies for x in (self.fate[i][PLAY], self.stay[i])])
+
+    def _keep_real(self) -> None:
+        """A plan's speedrun (Up or Down): hanab.live's count stays at the target, so
+        each pile, at its final height h, has an order it may still follow whose
+        every card after h keeps a copy (played, or still held)."""
+        assert self.real_rests is not None
+        m, S = self.m, self.lay.slots
+        for (c, h), rests in self.real_rests.items():
+            ways: list[Var] = []
+            for rest in rests:
+                y = m.new_bool_var(f"keeps_{c}_{h}_{len(ways)}")
+                ways.append(y)
+                for a in rest:
+                    copies = self.copies.get((a, c), [])
+                    m.add_bool_or([x for i in copies for x in (self.fate[i][PLAY], self.stay[i])]
+                                  ).only_enforce_if(y)
+            m.add_bool_or([*([~self.reached[(h, c)][S]] if h else []),
+                           self.reached[(h + 1, c)][S], *ways])

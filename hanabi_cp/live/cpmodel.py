@@ -25,6 +25,8 @@ from ..errors import SolverBug
 from ..method_registry import SolveOptions, Status
 from .actions import Action
 from .cp_hands import CpEnds
+from .pile_plans import Plan
+from .plan_encodings import forbidden_plays, plan_deck, real_next, real_rests
 from .referee import Game
 from .schedule import (DISCARD, PLAY, STRIKE, ZERO_ENDS, Layout, first_legal_game,
                        to_actions)
@@ -37,17 +39,34 @@ FAST_SECONDS = 1.0      # the first run, without presolve (``LiveCpModel._run``)
 
 class LiveCpModel(CpEnds):
     """The model of the rest of the game from the position ``start``: a win, or with
-    ``maximize`` the best score over the complete games that do not strike out."""
+    ``maximize`` the best score over the complete games that do not strike out.
+    With ``plan`` (Up or Down, Sudoku; the best score in Up or Down only), the
+    game of that pile plan (``live.plan_encodings``): the deck renamed by heights,
+    a dead card never a success, the forbidden plays left out, the early ends read
+    on the real piles; with ``floor`` >= 0 only the games scoring more than it."""
 
-    def __init__(self, start: Game, maximize: bool, deadline: Deadline = NEVER):
+    def __init__(self, start: Game, maximize: bool, deadline: Deadline = NEVER,
+                 plan: Plan | None = None, floor: int = -1):
         t0 = time.perf_counter()
         deadline.check(BUILD)
+        # the best score of a plan's game reads hanab.live's count on the real piles,
+        # written for Up or Down only (encodings/variants.md, 8.5)
+        assert plan is None or not maximize or plan.variant.up_or_down
         self.start, self.deck, self.maximize = start, start.deck, maximize
+        self.top = self.deck.n            # the value that completes a pile
+        self.floor = floor
+        if plan is not None:
+            self.deck, self.top = plan_deck(start, plan), plan.n
+            if maximize:
+                self.real_next = real_next(start, plan)
+                self.real_rests = real_rests(start, plan)
         self.lay = lay = Layout.of(start)
         self.m = cp_model.CpModel()
         self._slots()
         self._cards()
         self._piles()
+        if plan is not None:
+            self._plan(plan)
         deadline.check(BUILD)
         if lay.tokens is not None:
             self._tokens()
@@ -60,6 +79,8 @@ class LiveCpModel(CpEnds):
         deadline.check(BUILD)
         if maximize:
             self.m.maximize(sum(self.played))
+            if floor >= 0:
+                self.m.add(sum(self.played) >= floor + 1)
         proto = self.m.Proto()
         nv, nc, N = len(proto.variables), len(proto.constraints), max(lay.N, 1)
         self.stats = {"cards": lay.N, "slots": lay.slots, "variables": nv, "constraints": nc,
@@ -113,7 +134,7 @@ class LiveCpModel(CpEnds):
     # ---- cards: leave slot, fate, owner -------------------------------------------
 
     def _cards(self) -> None:
-        m, lay, n = self.m, self.lay, self.deck.n
+        m, lay, n = self.m, self.lay, self.top
         self.fate: dict[int, dict[str, cp_model.IntVar]] = {}
         self.at: dict[int, dict[int, cp_model.IntVar]] = {}
         self.stay: dict[int, cp_model.IntVar] = {}
@@ -157,7 +178,7 @@ class LiveCpModel(CpEnds):
         self.played = []
         for c in range(1, deck.c + 1):
             base = self.lay.piles[c - 1]
-            for a in range(1, deck.n + 1):
+            for a in range(1, self.top + 1):
                 r = reached[(a, c)] = [m.new_bool_var(f"reached_{a}_{c}_{k}") for k in range(S + 1)]
                 below = reached.get((a - 1, c))
                 m.add(r[0] == int(a <= base))
@@ -181,6 +202,23 @@ class LiveCpModel(CpEnds):
                         m.add_bool_or([*([~below[k]] if below else []), r[k]]
                                       ).only_enforce_if([x, f[STRIKE]])
                 self.played.append(r[S])
+
+    def _plan(self, plan: Plan) -> None:
+        """A pile plan's game (encodings/variants.md, 8.5): a dead card (value top + 1)
+        is never a success, and a play the plan forbids is no move: card i does not
+        leave as a play at slot k while its pile stands at height h there (reached h,
+        not h + 1) and pile j is empty (j < 0: always)."""
+        m = self.m
+        for i in self.lay.live:
+            if self.deck.cards[i].value > self.top:
+                m.add(self.fate[i][PLAY] == 0)
+        for i, pile, h, j in forbidden_plays(self.start, plan):
+            c = pile + 1
+            for k, x in self.at.get(i, {}).items():
+                at_h = [~self.reached[(h, c)][k]] if h else []
+                above = [self.reached[(h + 1, c)][k]] if h < self.top else []
+                empty = [self.reached[(1, j + 1)][k]] if j >= 0 else []
+                m.add_bool_or([~x, self.fate[i][DISCARD], *at_h, *above, *empty])
 
     # ---- clue tokens: a running count per slot ----------------------------------
 
@@ -267,6 +305,9 @@ class LiveCpModel(CpEnds):
                  "cpsat_conflicts": solver.num_conflicts}
         target = len(self.played)
         if code == cp_model.INFEASIBLE:
+            if self.maximize and self.floor >= 0:
+                return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"CP-SAT: no "
+                                   f"complete game scores more than {self.floor}")
             if not self.maximize:
                 return LiveOutcome(Status.UNWINNABLE, stats=stats,
                                    reason="CP-SAT: infeasible (no legal game wins)")

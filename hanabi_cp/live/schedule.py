@@ -289,14 +289,14 @@ def from_actions(start: Game, actions: Sequence[Action]
         if act.is_clue:
             runs[-1] += 1
         elif act.is_move:
-            a, c = g.card(act.target)
             order.append(act.target)
-            if act.kind is Kind.DISCARD:
-                fates.append(DISCARD)
-            else:
-                fates.append(PLAY if g.piles[c - 1] + 1 == a else STRIKE)
+            fates.append(DISCARD if act.kind is Kind.DISCARD else "")
             runs.append(0)
+        score = sum(g.piles)
         g.apply(act)
+        if fates and not fates[-1]:
+            # a success is a play the pile takes, in every variant's order
+            fates[-1] = PLAY if sum(g.piles) > score else STRIKE
     return order, fates, runs
 
 

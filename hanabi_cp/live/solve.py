@@ -100,33 +100,21 @@ SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 
-# Up or Down and Sudoku (``Game.chosen``): the methods that play them, brute on the
-# referee and the search through pile plans (encodings/variants.md, 8.5); the SAT and
-# CP-SAT encodings do not (yet): this set and ``pile_refusal`` are the one place
-# that says so (``live_methods`` adds it to every other method's ``refuses``).
-PILE_METHODS = frozenset({"brute", "search"})
+# Up or Down and Sudoku (``Game.chosen``): every method decides whether a position
+# can be won (brute on the referee, the search and the encodings through pile plans,
+# encodings/variants.md, 8.5); the best score these two give only where
+# ``plan_encodings.maximize_refusal`` says (Up or Down without speedrun): this set
+# and ``pile_refusal`` are the one place that says so.
+PILE_WIN_ONLY = frozenset({"sat", "cpsat"})
 
 
-def pile_refusal(method: str, start: Game) -> str | None:
-    """Why ``method`` cannot decide a position of Up or Down or Sudoku, or None."""
-    v = start.chosen
-    if v is None or method in PILE_METHODS:
+def pile_refusal(method: str, start: Game, maximize: bool) -> str | None:
+    """Why ``method`` cannot answer a position of Up or Down or Sudoku (the best
+    score, with ``maximize``), or None."""
+    if start.chosen is None or not maximize or method not in PILE_WIN_ONLY:
         return None
-    family = "Up or Down" if v.up_or_down else "Sudoku"
-    return (f"{v.name}: in {family} the piles choose their order in play, which "
-            f"{method} does not model yet (use search)")
-
-
-@dataclass(frozen=True)
-class _PilesFirst:
-    """A method's ``refuses`` with ``pile_refusal`` asked first (a class, not a
-    closure: a harness task pickles its methods)."""
-
-    method: str
-    refuses: Callable[[Game], str | None]
-
-    def __call__(self, start: Game) -> str | None:
-        return pile_refusal(self.method, start) or self.refuses(start)
+    from .plan_encodings import maximize_refusal
+    return maximize_refusal(method, start)
 
 
 def live_methods() -> dict[str, LiveMethod]:
@@ -135,20 +123,17 @@ def live_methods() -> dict[str, LiveMethod]:
     for name, method in table.items():
         if method.name != name:
             raise ValueError(f"{LIVE_METHODS.address(name)} is method {method.name!r}, not {name!r}")
-    return {name: m if name in PILE_METHODS or isinstance(m.refuses, _PilesFirst)
-            else replace(m, refuses=_PilesFirst(name, m.refuses)) for name, m in table.items()}
+    return dict(table)
 
 
 def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
     """The methods ``auto`` runs on the position, in AUTO_ORDER."""
     table = live_methods()
     chosen = [m for name in AUTO_ORDER if (m := table.get(name)) is not None
-              and (m.maximizes or not maximize) and m.refuses(start) is None]
+              and (m.maximizes or not maximize) and m.refuses(start) is None
+              and pile_refusal(name, start, maximize) is None]
     if not chosen:
-        why = pile_refusal("search", start)
-        raise MethodRefused("no real-rules method can decide this instance"
-                            + ("" if why is None else f" ({why}; brute: "
-                               f"{table['brute'].refuses(start)})"))
+        raise MethodRefused("no real-rules method can decide this instance")
     return chosen
 
 
@@ -350,7 +335,7 @@ def solve_position(start: Game, method: str = "auto",
                                + ", ".join(sorted(table)))
     if options.maximize and not m.maximizes:
         raise MethodRefused(f"real-rules method {m.name!r} cannot maximize")
-    why = m.refuses(start)
+    why = m.refuses(start) or pile_refusal(m.name, start, options.maximize)
     if why is not None:
         raise MethodRefused(f"real-rules method {m.name!r} does not apply: {why}")
     return _run(m, start, options)

@@ -5,11 +5,13 @@ encodings/live-cpsat.md) of the rest of the game from the position it is given;
 
 from __future__ import annotations
 
-from ...runtime.deadline import TimeUp
+from ...runtime.deadline import Deadline, TimeUp
 from ...method_registry import SolveOptions, Status
 from ..hint import hint_choices
 from ..schedule import refuses
 from ..pile_order import in_pile_order
+from ..pile_plans import Plan
+from ..plan_encodings import best_by_plans, by_plans, maximize_refusal, refuse_maximize
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -18,13 +20,26 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
-    from ..cpmodel import LiveCpModel      # OR-Tools loads only when this method runs
-
-    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
-
     deadline = options.clock()
+    if start.chosen is not None:        # Up or Down, Sudoku: plan by plan (8.5)
+        if not options.maximize:
+            return by_plans(start, "CP-SAT",
+                            lambda plan: _solve(start, options, deadline, plan))
+        if maximize_refusal("cpsat", start) is not None:   # Up or Down only
+            raise refuse_maximize("cpsat", start)
+        return best_by_plans(start, "CP-SAT",
+                             lambda plan, floor: _solve(start, options, deadline, plan, floor))
+    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
+    return _solve(start, options, deadline)
+
+
+def _solve(start: Game, options: SolveOptions, deadline: Deadline,
+           plan: Plan | None = None, floor: int = -1) -> LiveOutcome:
+    """The model of the position (of one pile plan's game, scoring more than
+    ``floor``), solved."""
+    from ..cpmodel import LiveCpModel      # OR-Tools loads only when this method runs
     try:
-        model = LiveCpModel(start, options.maximize, deadline)
+        model = LiveCpModel(start, options.maximize, deadline, plan, floor)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     # The greedy game as a hint: when it wins, CP-SAT confirms it without search.  An

@@ -39,25 +39,76 @@ from ..cnf import LiveCnf
 from ..hint import hint_choices
 from ..schedule import ZERO_ENDS, first_legal_game, refuses
 from ..pile_order import in_pile_order
+from ..pile_plans import Plan
+from ..plan_encodings import best_by_plans, by_plans, maximize_refusal, refuse_maximize
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
+
+
+# Up or Down and Sudoku: a "no" is one CNF per pile plan whose caps reach the target
+NO_PLAN_PROOF = ("no DRUP proof written: the answer is one unsatisfiable CNF per pile "
+                 "plan, and --proof names one file")
 
 
 def run(start: Game, options: SolveOptions) -> LiveOutcome:
     dealt = decided_now(start, options.maximize)
     if dealt is not None:
         return dealt
-    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
     deadline = options.clock()
     solver = check_solver(options.solver)
+    if start.chosen is not None:        # Up or Down, Sudoku: plan by plan (8.5)
+        if options.maximize:
+            if maximize_refusal("sat", start) is not None:     # Up or Down only
+                raise refuse_maximize("sat", start)
+            return _plan_best(start, options, deadline, solver)
+        out = by_plans(start, "SAT solver",
+                       lambda plan: _win(start, options, deadline, solver, plan))
+        if options.proof and out.status is Status.UNWINNABLE:
+            out.reason = f"{out.reason}; {NO_PLAN_PROOF}"
+            out.stats["proof_attempt"] = NO_PLAN_PROOF
+        return out
+    start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
+    if options.maximize:
+        try:
+            enc = LiveCnf(start, True, deadline)
+        except TimeUp as exc:
+            return LiveOutcome(Status.UNKNOWN, reason=str(exc))
+        return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
+                         time.perf_counter(), options)
+    return _win(start, options, deadline, solver)
+
+
+def _plan_best(start: Game, options: SolveOptions, deadline: Deadline,
+               solver: str) -> LiveOutcome:
+    """Up or Down's best score: each plan's CNF with hanab.live's early ends read on
+    the real piles, climbed from the best score of the plans before it
+    (encodings/variants.md, 8.5, "The best score in Up or Down")."""
+    plain = replace(options, proof=None)
+
+    def climb(plan: Plan, floor: int) -> LiveOutcome:
+        try:
+            enc = LiveCnf(start, True, deadline, plan)
+        except TimeUp as exc:
+            return LiveOutcome(Status.UNKNOWN, reason=str(exc))
+        return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
+                         time.perf_counter(), plain, floor)
+
+    out = best_by_plans(start, "SAT solver", climb)
+    if options.proof and out.status is Status.UNWINNABLE:
+        out.reason = f"{out.reason}; {NO_PLAN_PROOF}"
+        out.stats["proof_attempt"] = NO_PLAN_PROOF
+    return out
+
+
+def _win(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
+         plan: Plan | None = None) -> LiveOutcome:
+    """Whether the CNF of the position (of one pile plan's game) has a winning model."""
     try:
-        enc = LiveCnf(start, options.maximize, deadline)
+        enc = LiveCnf(start, False, deadline, plan)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     stats = {**enc.stats, "solver": solver}
     t0 = time.perf_counter()
-    if options.maximize:
-        return _maximize(enc, solver, deadline, stats, t0, options)
     try:
         ok, model = solve_hinted(enc, enc.clauses, solver, deadline, stats)
     except TimeUp as exc:
@@ -68,6 +119,8 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
         return LiveOutcome(Status.WINNABLE, enc.decode(model), stats=stats)
     lost = LiveOutcome(Status.UNWINNABLE, stats=stats,
                        reason="SAT solver: unsatisfiable (no legal game wins)")
+    if plan is not None:
+        return lost         # one plan's "no": ``run`` says why no proof is written
     return _proved(lost, enc.clauses, enc, options, deadline, "no legal game wins")
 
 
@@ -119,13 +172,19 @@ def hinted(session: SatSession, enc: LiveCnf, stats: dict) -> tuple[bool, list[i
 
 
 def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
-              t0: float, options: SolveOptions) -> LiveOutcome:
+              t0: float, options: SolveOptions, floor: int = -1) -> LiveOutcome:
+    """The climb (see the module's docstring); with ``floor`` >= 0 only the games
+    scoring more than it (none: an outcome without a score, no proof asked)."""
     target = len(enc.played)
     best: tuple[int, list[int]] | None = None       # (score, model)
     tot = ITotalizer([-x for x in enc.played], ubound=target, top_id=enc.pool.top)
     clauses = enc.clauses + tot.cnf.clauses
     calls = 0
     with SatSession(clauses, solver, deadline) as session:
+        if floor >= 0:
+            if floor >= target:
+                return LiveOutcome(Status.UNWINNABLE, stats=stats)
+            session.add_clause([-tot.rhs[target - floor - 1]])
         if options.incumbent is not None:
             try:
                 best = _extend(session, enc, options.incumbent, stats)
@@ -161,6 +220,9 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
                 break
             best = (_score(enc, model), model)
     stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
+    if best is None and floor >= 0:
+        return LiveOutcome(Status.UNWINNABLE, stats=stats,
+                           reason=f"SAT solver: no complete game scores more than {floor}")
     if best is None:
         # No complete game keeps below the strike limit (and, in a speedrun, a copy of
         # every card still needed): every one scores 0.
