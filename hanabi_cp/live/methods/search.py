@@ -12,7 +12,8 @@ one mutable state with do/undo, that
   (first counted per player without their order, which is cheap and usually
   enough, then exactly in a relaxation); in a search that has grown hard, the
   same relaxation from up to nine cards left, by dynamic programming
-  (``deeper_bound``);
+  (``deeper_bound``), and in one grown harder still, from up to thirteen, also
+  with the clue tokens counted exactly (``exact_window``);
 - remembers, in a transposition table keyed on a canonical state, the best score
   each state was proved not to reach (near the end also the bound of a cut state);
 - merges moves that lead to the same canonical state: copies of one card, every
@@ -127,7 +128,7 @@ class LiveSearch:
     # do, as on won positions whose dives go on, they cost more than they cut
     # (encodings/live-search.md, 3.5, "Exact tokens during the search").
     EXACT_DEEP = 13
-    EXACT_AFTER = 2000
+    EXACT_AFTER = 10_000
     EXACT_STEPS = 2000
     EXACT_WARM = 256
     # Once the first dive has failed, at the position itself: the relaxation
