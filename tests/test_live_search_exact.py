@@ -87,13 +87,27 @@ def test_the_checker_cuts_a_listed_state_by_the_exact_relaxation_alone():
     assert found > 0
 
 
-def test_the_rule_stops_asking_when_its_tries_run_out_of_steps():
+def test_the_rule_narrows_the_window_then_stops_asking():
     """``exact_pays``: a quarter of the tries (and EXACT_WARM / 4 more) may run out
-    of their steps; one more and the relaxation is no longer asked."""
+    of their steps; one more and the window narrows by two cards, its count starting
+    again, down to EXACT_LEAST cards; there one more and the relaxation is no longer
+    asked.  The checker's window stays the widest (``cut_when_listed``)."""
     deck = Deck.of([(1, 1), (2, 1), (1, 1), (3, 1)])
     s = LiveSearch(Game.start(deck, Rules(2, 1, 2, 3)))
-    s.exact_tries = 400
-    s.exact_spent = (400 + s.EXACT_WARM) // 4
-    assert s.exact_pays()
-    s.exact_spent += 1
-    assert not s.exact_pays()
+    widths = []
+    while True:
+        s.exact_tries = 400
+        s.exact_spent = (400 + s.EXACT_WARM) // 4
+        assert s.exact_pays()
+        s.exact_spent += 1
+        width = s.exact_deep
+        # after narrowing, whether this state is still in the window (it is not:
+        # two cards left, the endgame bound's)
+        assert not s.exact_pays()
+        if s.exact_deep == width:
+            break
+        assert s.exact_deep == width - 2 and s.exact_tries == s.exact_spent == 0
+        widths.append(width)
+    assert widths == list(range(s.EXACT_DEEP, s.EXACT_LEAST, -2))
+    assert s.exact_deep == s.EXACT_LEAST
+    assert LiveSearch(Game.start(deck, Rules(2, 1, 2, 3))).exact_deep == s.EXACT_DEEP

@@ -127,7 +127,8 @@ class LiveSearch:
     # of these tries (and EXACT_WARM / 4 more) run out of their steps: where more
     # do, as on won positions whose dives go on, they cost more than they cut
     # (encodings/live-search.md, 3.5, "Exact tokens during the search").
-    EXACT_DEEP = 13
+    EXACT_DEEP = 17
+    EXACT_LEAST = 13
     EXACT_AFTER = 10_000
     EXACT_STEPS = 2000
     EXACT_WARM = 256
@@ -749,7 +750,15 @@ class LiveSearch:
         """Whether the relaxation with exact tokens is still asked during the search:
         while at most a quarter of its tries (and EXACT_WARM / 4 more, for the
         first ones, whose table is still empty) ran out of their steps."""
-        return 4 * self.exact_spent <= self.exact_tries + self.exact_warm
+        if 4 * self.exact_spent <= self.exact_tries + self.exact_warm:
+            return True
+        if self.exact_deep - 2 >= self.EXACT_LEAST:
+            # this far from the end its tries run out of steps: two cards nearer
+            # the end, where they cost less, it starts counting again
+            self.exact_deep -= 2
+            self.exact_tries = self.exact_spent = 0
+            return self.exact_window()
+        return False
 
     def relaxed_plays(self, need: int, steps: int = FREE, exact: bool = False,
                       hand: int = FREE) -> int:
