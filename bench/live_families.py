@@ -13,6 +13,7 @@ p99 to No Variant's at the same player count, measured in the same run.
     .venv/bin/python -m bench.live_families                 # 200 deals, 3-5 players
     .venv/bin/python -m bench.live_families --quick         # 30 deals, 3 players
     .venv/bin/python -m bench.live_families --seeds 1000 --players 3,4,5
+    .venv/bin/python -m bench.live_families --only "Up or Down (5 Suits),Sudoku (5 Suits)"
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import time
 QUICK_ARGS = ["--quick"]
 VARIANTS = ("No Variant", "Throw It in a Hole (5 Suits)", "Clue Starved (5 Suits)",
             "Orange (5 Suits)", "Alternating Clues (5 Suits)", "Alternating Clues & White (5 Suits)",
-            "Reversed (5 Suits)")
+            "Reversed (5 Suits)", "Up or Down (5 Suits)", "Sudoku (5 Suits)")
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -44,10 +45,10 @@ def sweep(name: str, players: int, seeds: int, time_limit: float) -> dict:
     from hanabi_cp.method_registry import SolveOptions
     v = variant(name)
     rules = Rules.for_players(players, variant=v)
-    cards = v.deck_cards()
+    cards = v.model_cards()                 # Up or Down's START as the deck value deck_n
     times, status = [], {"WINNABLE": 0, "UNWINNABLE": 0, "UNKNOWN": 0}
     for seed in range(1, seeds + 1):
-        deck = variant_deck(seed, cards, v.stack_size, len(v.suits))
+        deck = variant_deck(seed, cards, v.deck_n, len(v.suits))
         t = time.perf_counter()
         out = solve_position(Game.start(deck, rules), "auto", SolveOptions(time_limit=time_limit))
         times.append(time.perf_counter() - t)
@@ -63,11 +64,17 @@ def main(argv=None) -> None:
     ap.add_argument("--players", default="3,4,5", help="comma-separated player counts")
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per question")
     ap.add_argument("--quick", action="store_true", help="30 deals, 3 players")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated variant names (No Variant, the ratios' base, "
+                         "always runs first)")
     args = ap.parse_args(argv)
     if args.quick:
         args.seeds, args.players = 30, "3"
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    sweep("No Variant", 3, 1, args.time_limit)     # imports and caches outside the clock
+    names = VARIANTS if args.only is None else \
+        ("No Variant", *(x for x in args.only.split(",") if x != "No Variant"))
+    for name in names:
+        sweep(name, 3, 1, args.time_limit)          # imports and caches outside the clock
     load = os.getloadavg()
     print(f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
           f"({os.cpu_count()} cores); winnable? on seeds 1..{args.seeds}, auto, "
@@ -76,7 +83,7 @@ def main(argv=None) -> None:
           f"{'p99 ms':>7} {'max ms':>8} {'p50 x':>6} {'p99 x':>6}", flush=True)
     for p in (int(x) for x in args.players.split(",")):
         base = None
-        for name in VARIANTS:
+        for name in names:
             got = sweep(name, p, args.seeds, args.time_limit)
             t = got["times"]
             p50, p99 = statistics.median(t), percentile(t, 99)

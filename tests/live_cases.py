@@ -31,6 +31,15 @@ class TinyVariant:
     clue_colors: tuple[str, ...] = ("A", "B")
     clue_ranks: tuple[int, ...] = (1, 2, 3)
     stack_size: int = 3
+    up_or_down: bool = False       # piles in one fixed order, as ``Variant``'s rule flags say
+    sudoku: bool = False
+
+    @property
+    def deck_n(self) -> int:
+        return self.stack_size
+
+    def live_rank(self, value: int) -> int:
+        return value
 
     def touches(self, color_clue: bool, value: int, suit_index: int, rank: int) -> bool:
         if suit_index in self.null:

@@ -113,6 +113,20 @@ def test_cli_writes_a_refutation_and_verify_walks_it_again(tmp_path):
     assert solitaire.exit_code == 2 and "--refutation needs --rules live" in solitaire.stderr
 
 
+def test_a_refutation_to_stdout_is_one_v_line_or_part_of_the_json(tmp_path):
+    deck = lost_deck_file(tmp_path)
+    res = run(["solve", deck, *CLI_RULES, "--refutation", "-"])
+    assert res.exit_code == 20, res.output
+    lines = res.stdout.splitlines()
+    assert all(line[:2] in ("c ", "s ", "v ") for line in lines), res.stdout
+    table = json.loads(next(line[2:] for line in lines if line.startswith("v ")))
+    ref = tmp_path / "from-stdout.json"
+    ref.write_text(json.dumps(table))
+    assert run(["verify", deck, ref, *CLI_RULES]).exit_code == 0
+    as_json = run(["solve", deck, *CLI_RULES, "--refutation", "-", "--json"])
+    assert json.loads(as_json.stdout)["refutation_table"] == table
+
+
 def test_a_best_score_the_reasons_prove_is_not_refuted_again_by_search(tmp_path):
     # 2 players, seed 629: the reasons show 23 at once; the search's refutation of
     # 24 takes longer than minutes, so none is attempted (nothing written)

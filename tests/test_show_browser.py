@@ -273,3 +273,31 @@ def test_game_screenshot_is_not_blank(browser, games):
         colors = im.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colors is not None and len(colors) > 50
     assert tab.console() == []
+
+
+@pytest.mark.parametrize("name, cards, actions", [
+    # Up or Down: START, then 4 (the pile goes down), a misplayed 2, then 3
+    ("Up or Down (5 Suits)", [(6, 1), (4, 1), (2, 1), (3, 1), (1, 1), (5, 1)], "P0 P1 P2 P3"),
+    # Sudoku: a pile starts at 3 and wraps round from 4 to 1
+    ("Sudoku (4 Suits)", [(3, 1), (4, 1), (1, 1), (2, 1), (1, 1), (3, 1)], "P0 P1 P2 P3"),
+])
+def test_game_self_test_passes_where_the_piles_choose_their_order(browser, tmp_path, name, cards, actions):
+    # (tiny decks: until the exact methods play these families, brute analyzes them)
+    from hanabi_cp.live.actions import Action
+    from hanabi_cp.live.postmortem import analyze
+    from hanabi_cp.live.rules import Rules
+    from hanabi_cp.live.variants import variant
+    from hanabi_cp.model import Deck
+    from hanabi_cp.show.game import GameView
+    from hanabi_cp.show.game_html import page as game_page
+    v = variant(name)
+    deck = Deck.of(cards, v.deck_n, 1)
+    rules = Rules.for_players(2, hand_size=1, variant=v)
+    moves = [Action.play(int(word[1:])) for word in actions.split()]
+    names = ("Alice", "Bob")
+    view = GameView("tiny", deck, rules, moves, names, analyze(deck, rules, moves, names))
+    path = tmp_path / "tiny.html"
+    path.write_text(game_page(view))
+    tab = Page(browser, f"{path.as_uri()}#selftest")
+    assert tab.evaluate("document.body.dataset.selftest") == "ok"
+    assert tab.console() == []

@@ -93,7 +93,8 @@ class StandardSpec(Spec):
             self.name = "variant-" + "".join(ch if ch.isalnum() else "-"
                                              for ch in variant.name.lower()).strip("-")
             self.what = (f"shuffled deck of hanab.live's variant {variant.name!r} (suits "
-                         + ", ".join(s.name for s in variant.suits) + ")")
+                         + ", ".join(s.name for s in variant.suits)
+                         + (f"; START as {variant.deck_n}" if variant.up_or_down else "") + ")")
             self.size = len(variant.deck_cards())
         self.deck_args()
 
@@ -101,7 +102,7 @@ class StandardSpec(Spec):
         if self.variant is None:
             return standard_deck(seed, self.colors)
         v = self.variant
-        return variant_deck(seed, v.deck_cards(), v.stack_size, len(v.suits))
+        return variant_deck(seed, v.model_cards(), v.deck_n, len(v.suits))
 
 
 class DeckSpec(Spec):

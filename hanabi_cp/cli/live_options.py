@@ -19,7 +19,7 @@ from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_rep
                               parse_replay, replay_json, write_replay)
 from ..formats.textio import display_name, read_text
 from ..live.older_games import OLDER_RULES_UNTIL, as_recorded
-from ..live.referee import Game, IllegalMove, replay
+from ..live.referee import Game, IllegalMove, replay, target_of
 from ..live.rules import Rules, RulesError
 from ..live.clue_rules import clue_rules
 from ..live.variants import variant as find_variant
@@ -241,7 +241,7 @@ def deck_misfit(deck: Deck, rules: Rules) -> str | None:
     Variant, the default, takes any deck: hanabi-cp's decks of any size)."""
     if rules.variant is None:
         return None
-    wrong = rules.variant.misfit(deck.cards)
+    wrong = rules.variant.model_misfit(deck.cards)
     return None if wrong is None else wrong[1]
 
 
@@ -266,11 +266,15 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
     deck, game = load_game_deck(deck_path, bool(live.get("any_deck")))
     rules = game_rules(live, game, deck, deck_path)
     out = solve_live(deck, rules, method, options)
+    # "-": the refutation goes to stdout as one ``v`` line (the certificate's way),
+    # or into the JSON answer, never as a bare document among the c lines
+    shown: list[str] = []
     written = None if refutation is None else write_refutation(
-        Game.start(deck, rules), out, refutation, force, options.clock())
+        Game.start(deck, rules), out, refutation, force, options.clock(), shown)
     if as_json:
         echo_json({**out.to_json(), "rules": _rules_json(rules)}
                   | ({} if written is None else {"refutation": written})
+                  | ({"refutation_table": json.loads(shown[0])} if shown else {})
                   | _any_deck_json(deck, rules))
     else:
         how = f"{out.method} (auto)" if method == "auto" else out.method
@@ -283,22 +287,26 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         if sizes:
             click.echo("c stats: " + ", ".join(f"{k} = {v}" for k, v in sizes.items()))
         click.echo(f"c time: {out.stats['seconds']:.3f} s")
-        echo_verdict(out, deck.target)
+        echo_verdict(out, target_of(deck, rules))
         if out.actions is not None and out.verified:
             click.echo(f"c certificate verified by the referee (a complete game of "
                        f"{len(out.actions)} turns)")
         echo_proof(out, proof)
         if written is not None:
             click.echo(f"c {written}")
+        if shown:
+            click.echo("v " + shown[0])
     if certificate is not None:
         _write_certificate(deck, rules, out, certificate, force, as_json)
     ctx.exit(out.status.exit_code)
 
 
-def write_refutation(start: Game, out, path: str, force: bool, deadline) -> str:
+def write_refutation(start: Game, out, path: str, force: bool, deadline,
+                     shown: list[str] | None = None) -> str:
     """Write the search's refutation behind a loss to ``path`` (walked by the
     checker before it is returned, ``refutation.refute``); what was written, or why
-    nothing was."""
+    nothing was. With ``path`` "-" the refutation's one-line JSON is appended to
+    ``shown`` for the caller to print instead."""
     from ..formats.outputs import write_texts
     from ..live import refutation as refute
     from ..runtime.deadline import TimeUp
@@ -318,7 +326,11 @@ def write_refutation(start: Game, out, path: str, force: bool, deadline) -> str:
         table = refute.refute_claim(start, goal, deadline, out.method)
     except TimeUp as exc:
         return f"no refutation written: {exc}"
-    write_texts([(path, refute.to_json(goal, table))], force=force)
+    text = refute.to_json(goal, table)
+    if path == "-" and shown is not None:
+        shown.append(json.dumps(json.loads(text), separators=(",", ":")))
+    else:
+        write_texts([(path, text)], force=force)
     return (f"refutation: {path} (no game reaches {goal}; {len(table):,} refuted states, "
             f"walked again by the checker)")
 
@@ -380,7 +392,7 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
         f"the game is not over after the last action (turn {rep.turns})")
     if as_json:
         echo_json({"verified": ok, "legal": rep.legal, "complete": rep.complete,
-                   "score": rep.score, "won": rep.won, "target": deck.target,
+                   "score": rep.score, "won": rep.won, "target": target_of(deck, rules),
                    "strikes": rep.strikes, "turns": rep.turns, "error": error,
                    "step": rep.step, "end": rep.end_text, "end_condition": int(rep.condition),
                    "rules": _rules_json(rules), "today_end": reading.today_end,
@@ -396,7 +408,7 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
                        f"{OLDER_RULES_UNTIL} played on, and every action is read as played")
         if error:
             click.echo(f"c reason: {error}")
-        click.echo(f"c score: {rep.score} of {deck.target}" + (" (won)" if rep.won else ""))
+        click.echo(f"c score: {rep.score} of {target_of(deck, rules)}" + (" (won)" if rep.won else ""))
         if rep.complete:
             click.echo(f"c end: {rep.end_text}")
         click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")

@@ -32,7 +32,7 @@ from ..errors import InvalidParameter
 from ..runtime.executors import SERIAL, Execution
 from ..formats.results_csv import ResultsCSV
 from ..live.rules import MIN_PLAYERS, Rules
-from ..live.referee import Game
+from ..live.referee import Game, target_of
 from ..live.solve import LiveMethod, certify_live, live_methods
 from ..model import Deck
 from ..method_registry import SolveOptions, methods
@@ -185,7 +185,7 @@ def check_live_instance(checks: Sequence[AnyCheck], deck: Deck, rules: Rules, li
                         options: SolveOptions) -> tuple[list[Result], list[str]]:
     """Every check on one instance and its problems: one task of ``cross_check_live``."""
     results = [run_one(c, deck, rules, lift, options) for c in checks]
-    return results, live_problems(results, deck.target)
+    return results, live_problems(results, target_of(deck, rules))
 
 
 def cross_check_live(seed: int, count: int, space: LiveSpace | None = None,
@@ -204,7 +204,7 @@ def cross_check_live(seed: int, count: int, space: LiveSpace | None = None,
     def failure(inst: LiveInstance, source: str, results: list[Result],
                 found: list[str]) -> LiveFailure:
         return LiveFailure(source, inst.deck, inst.rules.hand_size, results, found,
-                           live_culprits(results, inst.deck.target), rules=inst.rules)
+                           live_culprits(results, target_of(inst.deck, inst.rules)), rules=inst.rules)
 
     return run_instances(
         report or Report(seed), seed, space.instances(seed, count), count,
@@ -273,7 +273,7 @@ def minimise_live(fail: LiveFailure, checks: Sequence[AnyCheck], lift: str,
 
     def fails(deck: Deck, rules: Rules) -> bool:
         results = [run_one(c, deck, rules, lift, options) for c in involved]
-        return bool(live_problems(results, deck.target))
+        return bool(live_problems(results, target_of(deck, rules)))
 
     fail.shrunk, fail.shrunk_rules = shrink_live(fail.deck, fail.rules, fails, max_tests)
     fail.shrunk_results = [run_one(c, fail.shrunk.deck, fail.shrunk_rules, lift, options)
@@ -320,7 +320,7 @@ def write_live_failure(fail: LiveFailure, out_dir: str, stem: str, lift: str,
                 f"rules: {rules.describe()}" + (" (shrunk)" if shrunk else "")]
     if fail.shrunk is not None:
         comments.append(f"shrunk from {fail.deck.N} to {deck.N} cards in {fail.shrunk.tests} tests")
-    comments += [f"problem: {p}" for p in live_problems(results, deck.target) or fail.problems]
+    comments += [f"problem: {p}" for p in live_problems(results, target_of(deck, rules)) or fail.problems]
     comments += [f"{r.label}: {r.status}" + (f" score {r.score}" if r.score is not None else "")
                  + (f" ({r.detail})" if r.detail else "") for r in results]
     comments += [f"reproduce: {c}" for c in cmds]

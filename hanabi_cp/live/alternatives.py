@@ -147,7 +147,8 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
         return [] if h.score >= goal else None
     if deadline.expired():
         return _UNDECIDED
-    if method not in ("auto", "search"):
+    if method not in ("auto", "search") or h.chosen is not None:
+        # (Up or Down and Sudoku: the search goes plan by plan, encodings/variants.md, 8.5)
         share = deadline.share(None)
         out = solve_position(h, method, SolveOptions(time_limit=share, maximize=True))
         if out.score is not None and out.score >= goal:
@@ -220,7 +221,7 @@ def instead_text(g: Game, actions: Sequence[Action], names: Sequence[str]) -> st
         a, k = g.card(act.target)
         card = kind_name(g.rules, a, k)
         verb = "discards" if act.kind is Kind.DISCARD else \
-            "plays" if g.next_value(k - 1) == a else "misplays"
+            "plays" if g.takes(k - 1, a) else "misplays"
         if act.target == g.deck_play():
             parts.append(f"{verb} the deck's last card ({card})")
         else:

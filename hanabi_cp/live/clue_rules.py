@@ -52,14 +52,32 @@ class OwnClues:
         return False
 
 
+class StartAsValue:
+    """An Up or Down variant's clues on hanabi-cp's deck values, where START is the
+    value ``deck_n`` (hanab.live's rank 7: ``Variant.touches`` takes ranks)."""
+
+    def __init__(self, v: Variant):
+        self.variant = v
+
+    def touches(self, color_clue: bool, value: int, suit_index: int, rank: int) -> bool:
+        return self.variant.touches(color_clue, value, suit_index, self.variant.live_rank(rank))
+
+    def clue_values(self, color_clue: bool) -> Sequence[int]:
+        return self.variant.clue_values(color_clue)
+
+    def always_legal(self, color_clue: bool) -> bool:
+        return self.variant.always_legal(color_clue)
+
+
 def clue_rules(rules: Rules, deck: Deck) -> ClueRules:
     """The clue rules of ``rules`` for ``deck``; a RulesError if the deck does not fit
-    the variant (more colors than it has suits, or values above its stacks)."""
+    the variant (more colors than it has suits, or values above its stacks; in Up
+    or Down the value ``stack_size + 1`` is START, encodings/variants.md, 8)."""
     v: Variant | None = rules.variant
     if v is None:
         return OwnClues(deck.n, deck.c)
-    if deck.c > len(v.suits) or deck.n > v.stack_size:
+    if deck.c > len(v.suits) or deck.n > v.deck_n:
         raise RulesError(f"a deck of {deck.c} colors and values 1 to {deck.n} does not fit "
                          f"the variant {v.name!r} ({len(v.suits)} suits, values 1 to "
-                         f"{v.stack_size})")
-    return v
+                         f"{v.deck_n}{', START as ' + str(v.deck_n) if v.up_or_down else ''})")
+    return StartAsValue(v) if v.up_or_down else v

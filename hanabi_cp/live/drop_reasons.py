@@ -71,6 +71,8 @@ def kind_name(rules: Rules, value: int, color: int) -> str:
     e.g. ``r3`` (No Variant's suits are Red, Yellow, Green, Blue, Purple, Teal)."""
     if rules.variant is not None:
         letter = rules.variant.suits[color - 1].abbreviation.lower()
+        if rules.variant.live_rank(value) != value:
+            return f"{letter} START"                # Up or Down's START (encodings/variants.md, 8)
     elif color <= 6:
         letter = "rygbpt"[color - 1]
     else:
@@ -237,6 +239,9 @@ def ended(g: Game, names: Sequence[str]) -> Reason | None:
     if c is EndCondition.STRIKEOUT:
         nth = ORDINALS.get(g.rules.strikes, f"{g.rules.strikes}th")
         return Reason("strikes", 0, f"the {nth} strike ends the game with 0 points")
+    if g.chosen is not None and (c in (EndCondition.SPEEDRUN_FAIL, EndCondition.ALL_OR_NOTHING_FAIL)
+                                 or "reached the best score" in g.cause):
+        return _chosen_ended(g)
     if c in (EndCondition.SPEEDRUN_FAIL, EndCondition.ALL_OR_NOTHING_FAIL):
         what = "speedrun" if c is EndCondition.SPEEDRUN_FAIL else "all or nothing"
         stops = _reach(g, False)[1]
@@ -255,6 +260,18 @@ def ended(g: Game, names: Sequence[str]) -> Reason | None:
                                          f"is over): the game ends with {score} points")
     return Reason("pace", score, f"no turns left ({g.cause}): the game ends with "
                                  f"{score} points")
+
+
+def _chosen_ended(g: Game) -> Reason:
+    """Up or Down, Sudoku: a game that hanab.live's max score (``pile_score``, lowered
+    by the cards lost) ended: with 0 points below the maximum in a speedrun or all or
+    nothing, else once the score reached it."""
+    best = f"hanab.live's max score fell to {g.max_reachable} of {g.target} with the cards lost"
+    if g.condition is EndCondition.NORMAL:
+        return Reason("last_copy", g.score, f"{best}: the game ends with {g.score} points")
+    what = "speedrun" if g.condition is EndCondition.SPEEDRUN_FAIL else "all or nothing"
+    return Reason("last_copy", 0, f"{best}: a game of {what} that can no longer reach the "
+                                  f"maximum ends at once with 0 points")
 
 
 def last_copy(g: Game, names: Sequence[str], action: Action | None = None,
@@ -451,6 +468,9 @@ def arguments(g: Game, names: Sequence[str], action: Action | None = None,
     over = ended(g, names)
     if over is not None:
         return [over]
+    if g.chosen is not None:
+        # Up or Down, Sudoku: the arguments below follow each pile's one order
+        return []
     found = [last_copy(g, names, action, before), too_late(g, names, action, before),
              pace(g, names), final_round(g, names), gated_pace(g, names),
              last_draws(g, names)]
@@ -487,9 +507,14 @@ def explain(before: Game, action: Action, after: Game, best_before: int, best_af
         if r.bound == best_after:
             return _led_by_the_action(r, before, action, after, names)
     part = min(found, key=lambda r: r.bound, default=None)
-    text = (f"no short argument explains the whole drop ({best_before} -> {best_after}); "
-            f"`analyze --refutations DIR` writes the search's proof that no game scores "
-            f"more than {best_after}")
+    if after.chosen is not None:
+        text = (f"no short argument explains the whole drop ({best_before} -> {best_after}): "
+                f"the piles choose their order in play, and the best scores are the exact "
+                f"methods', replayed by the referee")
+    else:
+        text = (f"no short argument explains the whole drop ({best_before} -> {best_after}); "
+                f"`analyze --refutations DIR` writes the search's proof that no game scores "
+                f"more than {best_after}")
     if part is not None and part.bound < best_before:
         text += f"; part of it ({best_before} -> {part.bound}): {part.text}"
-    return Reason("other", part.bound if part is not None else after.deck.target, text)
+    return Reason("other", part.bound if part is not None else after.target, text)

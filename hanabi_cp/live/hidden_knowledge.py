@@ -105,6 +105,11 @@ def _visible(g: Game, me: int) -> Counter:
         if p != me:
             seen.update(cards[o] for o in hand)
     seen.update(cards[o] for o in g.lost_cards)
+    if g.chosen is not None:           # Up or Down, Sudoku: the values played, in order
+        v = g.chosen
+        for k, played in enumerate(g.played, 1):
+            seen.update(Card(v.model_value(r), k) for r in played)
+        return seen
     for k, height in enumerate(g.piles, 1):
         seen.update(Card(g.value_at(k - 1, h), k) for h in range(1, height + 1))
     return seen
@@ -116,13 +121,11 @@ def critical(g: Game, card: Card) -> bool:
     assert g.tables is not None
     k = card.color - 1
     x = k * g.deck.n + card.value - 1
-    height = g.height_of(k, card.value)
-    return (g.lost_counts[x] + 1 == g.tables.totals[x]
-            and g.piles[k] < height <= g.caps[k])
+    return g.lost_counts[x] + 1 == g.tables.totals[x] and g.reachable(k, card.value)
 
 
 def playable(g: Game, card: Card) -> bool:
-    return g.next_value(card.color - 1) == card.value
+    return g.takes(card.color - 1, card.value)
 
 
 def seen(g: Game, action: Action, knew: Sequence[Card]) -> str | None:
@@ -149,9 +152,7 @@ def seen(g: Game, action: Action, knew: Sequence[Card]) -> str | None:
 def useless(g: Game, card: Card) -> bool:
     """Whether no game can play ``card`` any more: its pile already holds its value,
     or a value below it has no copy left."""
-    k = card.color - 1
-    height = g.height_of(k, card.value)
-    return height <= g.piles[k] or height > g.caps[k]
+    return not g.reachable(card.color - 1, card.value)
 
 
 def seen_words(seen: str | None, misplay: bool) -> str:

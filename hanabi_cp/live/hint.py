@@ -45,7 +45,7 @@ def _choose(g: Game, no_clue: bool) -> Action:
     """``no_clue``: a whole round has clued already; with unlimited tokens another
     clue could go on forever, so a player holding a card moves one."""
     hand = g.hands[g.player]
-    playable = [o for o in hand if g.next_value(g.card(o)[1] - 1) == g.card(o)[0]]
+    playable = [o for o in hand if g.takes(g.card(o)[1] - 1, g.card(o)[0])]
     if playable:
         return Action.play(min(playable, key=lambda o: g.card(o)[0]))
     held = Counter(g.card(o) for h in g.hands for o in h)
@@ -54,7 +54,7 @@ def _choose(g: Game, no_clue: bool) -> Action:
 
     def useless(o: int) -> bool:
         a, k = g.card(o)
-        return g.piles[k - 1] >= g.height_of(k - 1, a) or held[(a, k)] > 1
+        return not g.needed(k - 1, a) or held[(a, k)] > 1
 
     if g.can_discard():
         spare = [o for o in hand if useless(o)]

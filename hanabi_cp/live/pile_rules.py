@@ -33,6 +33,7 @@ share.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import product
 
 from .variants import START, Variant
@@ -63,8 +64,15 @@ def all_orders(v: Variant) -> tuple[Played, ...]:
 def orders(v: Variant, played: Played) -> tuple[Played, ...]:
     """The complete orders of one pile that begin with ``played`` (for Sudoku,
     whatever the other piles' first values)."""
+    return _orders(v.up_or_down, v.stack_size, played)
+
+
+@cache
+def _orders(up_or_down: bool, n: int, played: Played) -> tuple[Played, ...]:
+    # cached by what the orders depend on (a Variant's hash reads all its fields)
     k = len(played)
-    return tuple(o for o in all_orders(v) if o[:k] == played)
+    return tuple(o for o in (_up_or_down_orders(n) if up_or_down else _sudoku_orders(n))
+                 if o[:k] == played)
 
 
 def complete(v: Variant, played: Played) -> bool:

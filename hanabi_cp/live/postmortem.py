@@ -254,10 +254,10 @@ def describe(g: Game, action: Action, names: Sequence[str]) -> str:
     a, k = g.card(action.target)
     kind = (k - 1) * deck.n + a - 1
     assert g.tables is not None
-    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.piles[k - 1] < g.height_of(k - 1, a)
+    last = g.lost_counts[kind] + 1 == g.tables.totals[kind] and g.needed(k - 1, a)
     if action.kind is Kind.DISCARD:
         verb = "discards"
-    elif g.next_value(k - 1) == a:
+    elif g.takes(k - 1, a):
         return f"{who} plays {name}"
     else:
         verb = "misplays"
@@ -333,10 +333,10 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
         _tick(progress, k)
     end = g.condition.describe() + (f": {g.cause}" if g.cause else "") if g.over \
         else "not over after the last action"
-    pm = PostMortem(rows, g.score, end, deck.target)
+    pm = PostMortem(rows, g.score, end, g.target)
     if not explain_drops:
         return pm
-    return PostMortem(rows, g.score, end, deck.target,
+    return PostMortem(rows, g.score, end, g.target,
                       _explain(pm, deck, rules, actions, names, certs, method,
                                position_limit, deadline))
 
@@ -481,7 +481,7 @@ def first_loss(deck: Deck, rules: Rules, actions: Sequence[Action],
         kind = "ended"
     else:
         a, k = before.card(act.target)
-        kind = "play" if before.next_value(k - 1) == a else "misplay"
+        kind = "play" if before.takes(k - 1, a) else "misplay"
     return Loss(hi, before.turn + 1, kind, text)
 
 

@@ -150,7 +150,7 @@ def race(start: Game, options: SolveOptions, steps: list[Stage], weights: list[f
                 return crew.counted(run_stages(start, options, rest, weights[1:], clock,
                                                tally, None))
             crew.wait()
-        return crew.counted(crew.result(tally, start.deck.target))
+        return crew.counted(crew.result(tally, start.target))
     finally:
         crew.stop()
 

@@ -13,7 +13,11 @@ Rules (hanab.live's, open hands; ``rules.Rules`` holds the variant and options):
 - play a card from your hand: if it is the next of its color, the pile grows (the
   card that completes it gives a clue token back, if below the maximum, but not in
   Throw It in a Hole; a reversed suit is played from n down to 1); otherwise it is
-  a strike and the card is lost.  With deck plays, the last card of the deck may be
+  a strike and the card is lost.  In Up or Down and Sudoku the first cards played
+  decide a pile's order (``pile_rules``; START is the deck value ``stack_size + 1``,
+  encodings/variants.md, 8): a pile is complete after ``stack_size`` cards, the score
+  counts the cards played, and the best score still reachable is the server's
+  (``pile_score``).  With deck plays, the last card of the deck may be
   played from it (drawn and played at once);
 - discard a card: only below the maximum of clue tokens (at any count in a variant
   with an Orange suit); gives one back, if below the maximum;
@@ -59,13 +63,17 @@ False
 from __future__ import annotations
 
 import enum
+from functools import partial
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..model import Card, Deck
 from .actions import ENDS, MOVES, Action, Kind
 from .clue_rules import ClueRules, clue_rules
+from .pile_rules import chosen_in_play, next_values, orders
+from .pile_score import max_score, up_or_down_cap
 from .rules import Rules
+from .variants import Variant
 
 
 class IllegalMove(Exception):
@@ -99,6 +107,14 @@ END_GAME_VALUES = (EndCondition.TIMEOUT, EndCondition.TERMINATED, EndCondition.I
                    EndCondition.ALL_OR_NOTHING_FAIL)
 
 
+def target_of(deck: Deck, rules: Rules) -> int:
+    """The score of a won game, every pile complete: ``deck.target``, but in Up or
+    Down and Sudoku the variant's stack size per pile (an Up or Down deck has a
+    value more, START: encodings/variants.md, 8)."""
+    v = rules.variant
+    return v.stack_size * deck.c if chosen_in_play(v) else deck.target  # type: ignore[union-attr]
+
+
 class Tables:
     """What the deal fixes for the whole game, shared by every copy of a position:
     the copies of each card kind in the deck, which deck cards some legal clue can
@@ -107,9 +123,16 @@ class Tables:
     def __init__(self, deck: Deck, rules: Rules):
         n, c = deck.n, deck.c
         self.totals = [0] * (n * c)
-        for a, k in deck.cards:
+        # per card (value, color): the deck position of its last copy (whether the
+        # deck still holds one, in one look: ``Game._nothing_playable``)
+        self.last_copy: dict[tuple[int, int], int] = {}
+        for o, (a, k) in enumerate(deck.cards):
             self.totals[(k - 1) * n + a - 1] += 1
+            self.last_copy[(a, k)] = o
         self.clues = v = clue_rules(rules, deck)
+        # Up or Down or Sudoku: the variant whose piles choose their order in play
+        self.chosen: Variant | None = rules.variant if chosen_in_play(rules.variant) else None
+        self.target = target_of(deck, rules)
         # per color index: a reversed suit, played from the top value n down to 1
         suits = getattr(rules.variant, "suits", ())
         self.down = [bool(getattr(s, "reversed", False)) for s in suits[:c]] + [False] * (c - len(suits[:c]))
@@ -165,19 +188,33 @@ class Game:
     # turn at which today's rules ended the game (no card still needed can be played)
     today_end: int | None = None
     # per card kind (color - 1) * n + value - 1: copies lost; per color, the values
-    # 1.. that each still have a copy not lost (hanab.live's "max score" per suit)
+    # 1.. that each still have a copy not lost (hanab.live's "max score" per suit; in
+    # Up or Down the server's count of the pile, ``pile_score.up_or_down_cap``)
     lost_counts: list[int] = field(default_factory=list)
     caps: list[int] = field(default_factory=list)
     tables: Tables | None = None
     # the type of the game's last clue (True: colour), which Alternating Clues forbids next
     last_clue: bool | None = None
+    # Up or Down and Sudoku (``Tables.chosen``): per pile the real values played on it,
+    # in order (START as variants.START), and hanab.live's max score, which only falls
+    played: list[tuple[int, ...]] = field(default_factory=list)
+    best: int = 0
+    # ``_needed_now``: the tables and piles it read, the cards each pile takes next
+    # and all of them (shared by copies, never mutated)
+    needs: tuple[object, tuple, tuple[frozenset, ...], frozenset] = field(
+        default=(None, (), (), frozenset()), compare=False, repr=False)
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
         tables = Tables(deck, rules)
         g = cls(deck, rules, piles=[0] * deck.c, clues=rules.max_tokens, tables=tables,
                 lost_counts=[0] * (deck.n * deck.c))
-        g.caps = [g._cap(k) for k in range(deck.c)]
+        if tables.chosen is not None:
+            g.played = [()] * deck.c
+            g.best = tables.target
+            g._server_max()
+        else:
+            g.caps = [g._cap(k) for k in range(deck.c)]
         H, N = rules.hand_size, deck.N
         g.hands = [list(range(i * H, min((i + 1) * H, N))) for i in range(rules.players)]
         g.drawn = min(rules.players * H, N)
@@ -204,7 +241,8 @@ class Game:
         h = Game.__new__(Game)        # a field-by-field copy: dataclasses.replace is 4x slower
         h.__dict__.update(self.__dict__, hands=[list(x) for x in self.hands],
                           piles=list(self.piles), lost_cards=list(self.lost_cards),
-                          lost_counts=list(self.lost_counts), caps=list(self.caps))
+                          lost_counts=list(self.lost_counts), caps=list(self.caps),
+                          played=list(self.played))
         return h
 
     # ---- what the state says --------------------------------------------------
@@ -222,14 +260,29 @@ class Game:
         return sum(self.piles)
 
     @property
+    def target(self) -> int:
+        """The score of a won game (``Tables.target``): ``deck.target``, but in Up or
+        Down, whose deck has a value for START, the stack size per pile."""
+        assert self.tables is not None
+        return self.tables.target
+
+    @property
     def won(self) -> bool:
-        return self.score == self.deck.target
+        return self.score == self.target
+
+    @property
+    def chosen(self) -> Variant | None:
+        """The variant when it is Up or Down or Sudoku (``Tables.chosen``), else None."""
+        assert self.tables is not None
+        return self.tables.chosen
 
     @property
     def max_reachable(self) -> int:
         """hanab.live's "max score": per color, the values up to the first one whose
-        copies are all lost (or missing from the deck)."""
-        return sum(self.caps)
+        copies are all lost (or missing from the deck); in Up or Down and Sudoku the
+        server's own count (``pile_score``), the lowest it has been."""
+        return self.best if self.tables is not None and self.tables.chosen is not None \
+            else sum(self.caps)
 
     def card(self, order: int) -> tuple[int, int]:
         c = self.deck.cards[order]
@@ -357,16 +410,24 @@ class Game:
             if not self.can_discard():
                 raise IllegalMove(f"cannot discard with {self.tokens_text()}")
             self._gain_clue()
-            self._lose(order)
+            changed, grew = self._lose(order), False
         else:
             a, k = self.card(order)
-            if self.next_value(k - 1) == a:
+            if self.takes(k - 1, a):
                 self.piles[k - 1] += 1
-                if self.piles[k - 1] == self.deck.n and self.rules.top_gives_token:
+                changed = k - 1
+                grew = True
+                if self.played:
+                    self.played[k - 1] += (self.real(a),)
+                if self.complete(k - 1) and self.rules.top_gives_token:
                     self._gain_clue()
             else:
                 self.strikes += 1
-                self._lose(order)
+                changed, grew = self._lose(order), False
+        if self.played and changed is not None and not (
+                grew and self.tables.chosen.sudoku  # type: ignore[union-attr]
+                and len(self.played[changed]) > 1):
+            self._server_max(changed)
         if from_deck:
             self.drawn += 1
             self._last_card_drawn()
@@ -378,8 +439,99 @@ class Game:
             if self.drawn == N:
                 self._last_card_drawn()
 
+    def real(self, a: int) -> int:
+        """A deck value as hanab.live's rank (START for the Up or Down value n)."""
+        v = self.chosen
+        return a if v is None else v.live_rank(a)
+
+    def complete(self, k: int) -> bool:
+        """Whether color index k's pile takes no more card."""
+        v = self.chosen
+        return self.piles[k] >= (self.deck.n if v is None else v.stack_size)
+
+    def next_values(self, k: int) -> frozenset[int]:
+        """The deck values color index k's pile takes next (none once complete): in
+        Up or Down and Sudoku those of ``pile_rules.next_values``, else ``next_value``."""
+        v = self.chosen
+        if v is None:
+            return frozenset() if self.piles[k] >= self.deck.n \
+                else frozenset((self.next_value(k),))
+        return frozenset(v.model_value(r) for r in next_values(v, tuple(self.played), k))
+
+    def takes(self, k: int, a: int) -> bool:
+        """Whether color index k's pile takes the deck value ``a`` now."""
+        return (a, k + 1) in self._needed_now() if self.played else self.next_value(k) == a
+
+    def needed(self, k: int, a: int) -> bool:
+        """Whether some order of color index k's pile that extends it takes the deck
+        value ``a`` later (losses aside)."""
+        v = self.chosen
+        if v is None:
+            return self.piles[k] < self.height_of(k, a)
+        r, done = v.live_rank(a), len(self.played[k])
+        return any(r in o[done:] for o in self._orders(k))
+
+    def reachable(self, k: int, a: int) -> bool:
+        """Whether some game may still play the deck value ``a`` on color index k's
+        pile: an order of the pile that extends it takes ``a`` after values that each
+        still have a copy not lost (in Sudoku, an empty pile's first value not
+        another pile's)."""
+        v = self.chosen
+        if v is None:
+            return self.piles[k] < self.height_of(k, a) <= self.caps[k]
+        assert self.tables is not None
+        r, done, n = v.live_rank(a), len(self.played[k]), self.deck.n
+        totals, lost = self.tables.totals, self.lost_counts
+        for o in self._orders(k):
+            rest = o[done:]
+            if r in rest and all(v.model_value(x) <= n and lost[k * n + v.model_value(x) - 1]
+                                 < totals[k * n + v.model_value(x) - 1]
+                                 for x in rest[:rest.index(r)]):
+                return True
+        return False
+
+    def _orders(self, k: int) -> tuple[tuple[int, ...], ...]:
+        """Up or Down, Sudoku: the complete orders of color index k's pile that extend
+        it (in Sudoku an empty pile may not start at another pile's first value)."""
+        v = self.chosen
+        assert v is not None
+        played = self.played[k]
+        found = orders(v, played)
+        if v.sudoku and not played:
+            taken = {p[0] for p in self.played if p}
+            found = tuple(o for o in found if o[0] not in taken)
+        return found
+
+    def _server_max(self, changed: int | None = None) -> None:
+        """Up or Down and Sudoku: lower ``best`` to the server's max score now, counted
+        again only where it can have changed: the count reads a pile's contents and
+        which of its kinds are dead (every copy lost), so only after a move that grew
+        pile ``changed`` or killed a kind of its color (None: every pile).  Up or Down
+        sums independent piles (``caps`` keeps each one's part); Sudoku's count reads
+        a pile's first value only, so a pile grown past it changes nothing (the
+        caller does not ask then)."""
+        v, n, c = self.chosen, self.deck.n, self.deck.c
+        assert v is not None and self.tables is not None
+        lost, totals = self.lost_counts, self.tables.totals
+
+        def dead(k: int, rank: int) -> bool:
+            a = v.model_value(rank)
+            if k >= c or a > n:
+                return True             # a deck with fewer colours or values: none dealt
+            x = k * n + a - 1
+            return lost[x] >= totals[x]
+        if v.up_or_down:
+            if changed is None:
+                self.caps = [0] * len(self.played)
+            for k in range(len(self.played)) if changed is None else (changed,):
+                self.caps[k] = up_or_down_cap(v, self.played[k], partial(dead, k))
+            self.best = min(self.best, sum(self.caps))
+        else:
+            self.best = min(self.best, max_score(v, tuple(self.played), dead))
+
     def value_at(self, k: int, height: int) -> int:
-        """The value of the ``height``-th card (from 1) of color index k's pile."""
+        """The value of the ``height``-th card (from 1) of color index k's pile (in a
+        variant whose piles have one order: not Up or Down nor Sudoku)."""
         assert self.tables is not None
         return self.deck.n + 1 - height if self.tables.down[k] else height
 
@@ -393,15 +545,20 @@ class Game:
         """The value color index k's pile takes next (n + 1 or 0 once complete)."""
         return self.value_at(k, self.piles[k] + 1)
 
-    def _lose(self, order: int) -> None:
+    def _lose(self, order: int) -> int | None:
+        """Lose the card; in Up or Down and Sudoku, its color index if that was its
+        kind's last copy (the server's max score may fall: ``_server_max``), else None."""
         a, k = self.card(order)
         self.lost_cards.append(order)
         x = (k - 1) * self.deck.n + a - 1
         self.lost_counts[x] += 1
         assert self.tables is not None
+        if self.tables.chosen is not None:
+            return k - 1 if self.lost_counts[x] == self.tables.totals[x] else None
         height = self.height_of(k - 1, a)
         if self.lost_counts[x] == self.tables.totals[x] and height <= self.caps[k - 1]:
             self.caps[k - 1] = height - 1
+        return None
 
     def _cap(self, k: int) -> int:
         """Color index k's pile heights 1.. whose values each have a copy not lost."""
@@ -454,7 +611,7 @@ class Game:
 
     def _check_end(self) -> None:
         """hanab.live's ``CheckEnd``, in its order, then this project's own ends."""
-        r, target = self.rules, self.deck.target
+        r, target = self.rules, self.target
         best, score, hand = self.max_reachable, sum(self.piles), self.hands[self.player]
         if self.strikes >= r.strikes:
             self._end(EndCondition.STRIKEOUT)
@@ -470,8 +627,8 @@ class Game:
             self._end(EndCondition.NORMAL, "every pile is complete")
         elif r.early_ends and score == best:
             self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
-        elif r.early_ends and self.end_turn is not None and self.today_end is None \
-                and self._nothing_playable():
+        elif r.early_ends and (self.end_turn is not None or self.played) \
+                and self.today_end is None and self._nothing_playable():
             if r.last_turn_unplayable:
                 self._end(EndCondition.NORMAL, NOTHING_PLAYABLE)
             else:
@@ -482,23 +639,44 @@ class Game:
             self._end(EndCondition.NORMAL, "the player to move has no legal move")
 
     def _nothing_playable(self) -> bool:
-        """In the final round: whether no copy of any card the piles still need is in
-        the deck or in the hand of a player with a turn left (hanab.live marks the
-        cards of a player whose last turn is over as unplayable)."""
-        assert self.end_turn is not None
-        p = self.rules.players
-        drew = self.end_turn - p - 1              # the turn that drew the last card
-        done = {(t + self.rules.first_player) % p for t in range(drew + 1, self.turn)}
-        live = {o for q, hand in enumerate(self.hands) if q not in done for o in hand}
-        n, cards = self.deck.n, self.deck.cards
-        for k, top in enumerate(self.piles):
-            if top == n:
-                continue
-            need = (self.next_value(k), k + 1)
-            if any(cards[o] == need for o in range(self.drawn, self.deck.N)) \
-                    or any(cards[o] == need for o in live):
-                return False
-        return True
+        """In the final round (in Up or Down and Sudoku at any time, as hanab.live's
+        server asks): whether no copy of any card the piles still need is in the deck
+        or in the hand of a player with a turn left (hanab.live marks the cards of a
+        player whose last turn is over as unplayable)."""
+        p, done = self.rules.players, set()
+        if self.end_turn is not None:
+            drew = self.end_turn - p - 1          # the turn that drew the last card
+            done = {(t + self.rules.first_player) % p for t in range(drew + 1, self.turn)}
+        need = self._needed_now()
+        if not need:
+            return True
+        assert self.tables is not None
+        last, drawn, cards = self.tables.last_copy, self.drawn, self.deck.cards
+        return not (any(last.get(x, -1) >= drawn for x in need)
+                    or any(cards[o] in need for q, hand in enumerate(self.hands)
+                           if q not in done for o in hand))
+
+    def _needed_now(self) -> frozenset:
+        """The cards (value, color) the piles take next, counted again only for the
+        piles that changed since the last call on this game or the one it was copied
+        from: a pile's next values read that pile, and in Sudoku an empty pile's
+        also the first values of the others, which change only when a pile starts."""
+        v, c = self.chosen, self.deck.c
+        at: tuple = tuple(self.played) if v is not None else tuple(self.piles)
+        tables, old, each, union = self.needs
+        if tables is self.tables and old == at:
+            return union
+        fresh = tables is not self.tables or len(old) != c
+        starts = not fresh and v is not None and v.sudoku \
+            and any(bool(x) != bool(y) for x, y in zip(at, old))
+        got = [frozenset()] * c if fresh else list(each)
+        for k in range(c):
+            if fresh or at[k] != old[k] or (starts and not at[k]):
+                got[k] = frozenset((a, k + 1) for a in self.next_values(k)) if v is None \
+                    else frozenset((v.model_value(r), k + 1) for r in next_values(v, at, k))
+        union = frozenset().union(*got)
+        self.needs = self.tables, at, tuple(got), union
+        return union
 
     def _name(self, order: int) -> str:
         a, k = self.card(order)

@@ -54,6 +54,10 @@ class RefutationError(Exception):
 
 def refuses(start: Game) -> str | None:
     """Why no refutation can be written for the position, or None."""
+    v = start.chosen
+    if v is not None:
+        return (f"{v.name}: the search decides it plan by plan (encodings/variants.md, 8.5), "
+                f"and a refutation covers one search's game only")
     return refuses_rules(start.rules)
 
 
@@ -68,7 +72,7 @@ def refuses_rules(rules: Rules) -> str | None:
 def goal_of(start: Game, out) -> int:
     """The score a loss's refutation refutes: a win, or with ``--maximize`` (``out``
     has a best score) one card more than the best."""
-    return start.deck.target if out.score is None else out.score + 1
+    return start.target if out.score is None else out.score + 1
 
 
 def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, int] | None:

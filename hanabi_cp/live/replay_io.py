@@ -55,7 +55,7 @@ from ..formats.textio import display_name, read_text, write_text
 from ..model import Deck
 from .actions import Action, Kind
 from .rules import HAND_SIZE, MAX_CLUES, MAX_PLAYERS, MIN_PLAYERS, STRIKES, Rules, RulesError
-from .variants import UnknownVariant, Variant, variant as find_variant
+from .variants import START, UnknownVariant, Variant, variant as find_variant
 
 PLAYER_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
 NO_VARIANT = "No Variant"
@@ -357,11 +357,17 @@ def _fit(deck: Deck, variant: Variant | None, shape: Shape, any_deck: bool = Fal
     if variant is None:
         return deck
     suits, n = len(variant.suits), variant.stack_size
-    if deck.c > suits or deck.n > n:
+    # Up or Down's START cards are hanab.live's rank 7, our value n + 1 (encodings/variants.md, 8)
+    top = max((a for a, _ in deck.cards if a != START), default=0) if variant.up_or_down else deck.n
+    if deck.c > suits or top > n:
+        start = ", START 7" if variant.up_or_down else ""
         shape.fail(("deck",), f"cards of the variant {variant.name!r} ({suits} suits, "
-                   f"ranks 1 to {n})", f"suit index {deck.c - 1}, rank {deck.n}")
-    deck = Deck.of(deck.cards, n, suits)
-    wrong = None if any_deck else variant.misfit(deck.cards)
+                   f"ranks 1 to {n}{start})", f"suit index {deck.c - 1}, rank {max(top, deck.n)}")
+    if variant.up_or_down:
+        deck = Deck.of([(variant.model_value(a), k) for a, k in deck.cards], variant.deck_n, suits)
+    else:
+        deck = Deck.of(deck.cards, n, suits)
+    wrong = None if any_deck else variant.model_misfit(deck.cards)
     if wrong is not None:
         at, what = wrong
         shape.fail(("deck", at) if at >= 0 else ("deck",), f"a deck that the variant "
@@ -412,7 +418,8 @@ def replay_json(deck: Deck, rules: Rules, actions: list[Action],
     def rows(items: list[str]) -> str:
         return "[\n    " + ",\n    ".join(items) + "\n  ]" if items else "[]"
 
-    deck_rows = [json.dumps({"suitIndex": k - 1, "rank": a}) for a, k in deck.cards]
+    rank = rules.variant.live_rank if rules.variant is not None else int
+    deck_rows = [json.dumps({"suitIndex": k - 1, "rank": rank(a)}) for a, k in deck.cards]
     parts = [f'  "players": {json.dumps(list(names or PLAYER_NAMES[:rules.players]))}',
              f'  "deck": {rows(deck_rows)}',
              f'  "actions": {rows([json.dumps(a.to_json()) for a in actions])}',
@@ -427,7 +434,7 @@ def hanab_live_can_replay(deck: Deck, rules: Rules) -> str | None:
         full = [(a, k) for k in range(1, 6) for a, copies in enumerate((3, 2, 2, 2, 1), 1)
                 for _ in range(copies)]
     else:
-        full = rules.variant.deck_cards()
+        full = rules.variant.model_cards()
     if sorted(deck.cards) != sorted(full):
         return f"its deck is not the {len(full)}-card deck of {rules.variant_name}"
     if abs(rules.hand_size - HAND_SIZE[rules.players]) > 1:

@@ -100,13 +100,43 @@ SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 
+# Up or Down and Sudoku (``Game.chosen``): the methods that play them, brute on the
+# referee and the search through pile plans (encodings/variants.md, 8.5); the SAT and
+# CP-SAT encodings do not (yet): this set and ``pile_refusal`` are the one place
+# that says so (``live_methods`` adds it to every other method's ``refuses``).
+PILE_METHODS = frozenset({"brute", "search"})
+
+
+def pile_refusal(method: str, start: Game) -> str | None:
+    """Why ``method`` cannot decide a position of Up or Down or Sudoku, or None."""
+    v = start.chosen
+    if v is None or method in PILE_METHODS:
+        return None
+    family = "Up or Down" if v.up_or_down else "Sudoku"
+    return (f"{v.name}: in {family} the piles choose their order in play, which "
+            f"{method} does not model yet (use search)")
+
+
+@dataclass(frozen=True)
+class _PilesFirst:
+    """A method's ``refuses`` with ``pile_refusal`` asked first (a class, not a
+    closure: a harness task pickles its methods)."""
+
+    method: str
+    refuses: Callable[[Game], str | None]
+
+    def __call__(self, start: Game) -> str | None:
+        return pile_refusal(self.method, start) or self.refuses(start)
+
+
 def live_methods() -> dict[str, LiveMethod]:
     """Every method of LIVE_METHODS, in its order, each module imported on first use."""
     table = LIVE_METHODS.load_all()
     for name, method in table.items():
         if method.name != name:
             raise ValueError(f"{LIVE_METHODS.address(name)} is method {method.name!r}, not {name!r}")
-    return table
+    return {name: m if name in PILE_METHODS or isinstance(m.refuses, _PilesFirst)
+            else replace(m, refuses=_PilesFirst(name, m.refuses)) for name, m in table.items()}
 
 
 def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
@@ -115,7 +145,10 @@ def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
     chosen = [m for name in AUTO_ORDER if (m := table.get(name)) is not None
               and (m.maximizes or not maximize) and m.refuses(start) is None]
     if not chosen:
-        raise MethodRefused("no real-rules method can decide this instance")
+        why = pile_refusal("search", start)
+        raise MethodRefused("no real-rules method can decide this instance"
+                            + ("" if why is None else f" ({why}; brute: "
+                               f"{table['brute'].refuses(start)})"))
     return chosen
 
 
@@ -270,10 +303,10 @@ def run_stages(start: Game, options: SolveOptions, steps: list[tuple[LiveMethod,
         tally.add(out, m.name)
         if report is not None:
             report(tally)
-        met = tally.met(start.deck.target)
+        met = tally.met(start.target)
         if met is not None:
             return met
-    return tally.outcome(start.deck.target)
+    return tally.outcome(start.target)
 
 
 def _with_bound(best: LiveOutcome, bound: tuple[int, str] | None, target: int) -> LiveOutcome:

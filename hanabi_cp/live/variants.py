@@ -13,8 +13,8 @@ into hanabi-cp's model and which variants the exact methods support.
 >>> from hanabi_cp.live.variants import NO_VARIANT
 >>> variant("Black (6 Suits)").copies(5, 1), NO_VARIANT.copies(0, 1)
 (1, 3)
->>> variant("Sudoku (5 Suits)").unsupported()
-'Sudoku'
+>>> variant("Sudoku (5 Suits)").unsupported() is None
+True
 >>> variant("Rainbow (7 Suits)")
 Traceback (most recent call last):
 ...
@@ -127,6 +127,30 @@ class Variant:
     def max_score(self) -> int:
         return len(self.suits) * self.stack_size
 
+    @property
+    def deck_n(self) -> int:
+        """The values of hanabi-cp's decks of this variant (``Deck.n``): the stack
+        size, and one more in Up or Down, whose value ``stack_size + 1`` stands for
+        START (encodings/variants.md, 8).
+
+        >>> u = variant("Up or Down (5 Suits)")
+        >>> u.deck_n, u.model_value(START), u.live_rank(6), u.live_rank(5)
+        (6, 6, 7, 5)
+        """
+        return self.stack_size + 1 if self.up_or_down else self.stack_size
+
+    def model_value(self, rank: int) -> int:
+        """A hanab.live rank as a value of hanabi-cp's decks (START: ``deck_n``)."""
+        return self.deck_n if self.up_or_down and rank == START else rank
+
+    def live_rank(self, value: int) -> int:
+        """A value of hanabi-cp's decks as hanab.live's rank (``deck_n``: START)."""
+        return START if self.up_or_down and value == self.deck_n else value
+
+    def model_cards(self) -> list[tuple[int, int]]:
+        """:meth:`deck_cards` as hanabi-cp's deck values (START as ``deck_n``)."""
+        return [(self.model_value(rank), k) for rank, k in self.deck_cards()]
+
     def copies(self, suit_index: int, rank: int) -> int:
         """How many cards of ``rank`` suit ``suit_index`` (0-based) has in the deck.
 
@@ -199,6 +223,15 @@ class Variant:
                     return -1, (f"the deck has {many} {self.card_name(rank, i)}{plural}, but "
                                 f"{self.name} deals {copies} ({count} cards, not {self.deck_size})")
         return None
+
+    def model_misfit(self, cards: Iterable[tuple[int, int]]) -> tuple[int, str] | None:
+        """:meth:`misfit` of a deck of hanabi-cp's values (START as ``deck_n``).
+
+        >>> u = variant("Up or Down (5 Suits)")
+        >>> u.model_misfit(u.model_cards()) is None, u.model_misfit([(6, 1), (6, 1)])[1]
+        (True, 'card #1 is a second Red START, but Up or Down (5 Suits) deals 1')
+        """
+        return self.misfit([(self.live_rank(a), k) for a, k in cards])
 
     # ---- clues ---------------------------------------------------------------
 
@@ -301,7 +334,9 @@ class Variant:
     def unsupported_by_players(self) -> str:
         """The first rule of play beyond the deck and clue touch that the variant
         changes, in words (for the strategies, which know none of them)."""
-        for rule, words in (("clue_starved", "a discard gives half a clue token"),
+        for rule, words in (("up_or_down", "each pile goes up or down, chosen in play, with START cards"),
+                            ("sudoku", "each pile starts at a rank of its own and wraps round"),
+                            ("clue_starved", "a discard gives half a clue token"),
                             ("throw_it_in_a_hole", "a completed stack gives no clue token"),
                             ("alternating_clues", "a clue must differ in type from the previous one")):
             if getattr(self, rule):
@@ -314,18 +349,15 @@ class Variant:
     # ---- what hanabi-cp models -------------------------------------------------
 
     def unsupported(self) -> str | None:
-        """None when hanabi-cp's referee and exact methods model every rule of the
-        variant (encodings/variants.md, 7); otherwise the first rule that is not.
+        """None when hanabi-cp's referee models every rule of the variant
+        (encodings/variants.md, 7 and 8); otherwise the first rule that is not.
+        (Which exact methods take a variant is each method's ``refuses``.)
 
         >>> variant("Synesthesia (5 Suits)").unsupported() is None
         True
-        >>> variant("Up or Down & Orange (5 Suits)").unsupported()
-        'Up or Down (stacks go up or down, START cards)'
+        >>> variant("Up or Down & Orange (5 Suits)").unsupported() is None
+        True
         """
-        if self.up_or_down:
-            return "Up or Down (stacks go up or down, START cards)"
-        if self.sudoku:
-            return "Sudoku"
         return None
 
 

@@ -70,7 +70,8 @@ def check_clues(deck: Deck, rules: Rules, cls: type[Strategy] | None = None) -> 
     if rules.variant is None:
         return
     if rules.clue_cost != 1 or not rules.top_gives_token or rules.discard_at_max \
-            or rules.alternating_clues \
+            or rules.alternating_clues or getattr(rules.variant, "up_or_down", False) \
+            or getattr(rules.variant, "sudoku", False) \
             or any(getattr(s, "reversed", False) for s in getattr(rules.variant, "suits", ())):
         raise InvalidParameter(
             f"the strategies play by No Variant's rules of play; the variant "
@@ -118,7 +119,7 @@ def _other_touch(variant: Variant, deck: Deck) -> str | None:
     >>> from hanabi_cp.generators import variant_deck
     >>> def why(name):
     ...     v = variant(name)
-    ...     return _other_touch(v, variant_deck(1, v.deck_cards(), v.stack_size, len(v.suits)))
+    ...     return _other_touch(v, variant_deck(1, v.model_cards(), v.deck_n, len(v.suits)))
     >>> why("Rainbow (5 Suits)"), why("White (5 Suits)"), why("Pink (6 Suits)")
     ('every color clue touches Rainbow 1', 'no color clue touches White 1', 'every rank clue touches Pink 1')
     >>> why("Ambiguous (6 Suits)"), why("Rainbow-Ones (5 Suits)"), why("Black (6 Suits)") is None

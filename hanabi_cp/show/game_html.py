@@ -19,6 +19,8 @@ from .game import GameView, bounds, explanation, positions, suits
 from .game_chart import chart
 from .game_figure import BAND, BEST, MAX, SCORE
 from .game_html_template import TEMPLATE
+from ..live.pile_rules import chosen_in_play
+from ..live.variants import START
 from .palette import ALARM
 from .suit_colors import fill
 
@@ -31,9 +33,31 @@ def suits_down(view: GameView) -> list[bool]:
     return Tables(view.deck, view.rules).down
 
 
+def plays_ok(view: GameView) -> list[bool | None] | None:
+    """Up or Down and Sudoku: per action, whether it is a play that its pile takes
+    (else None), as the referee says: a pile's height alone does not tell the page
+    which value it takes next.  None in the other variants."""
+    from ..live.actions import Kind
+    from ..live.referee import Game
+    g = Game.start(view.deck, view.rules)
+    if g.chosen is None:
+        return None
+    out: list[bool | None] = []
+    for act in view.actions:
+        ok = None
+        if not g.over and act.kind is Kind.PLAY and 0 <= act.target < view.deck.N:
+            a, k = g.card(act.target)
+            ok = g.takes(k - 1, a)
+        out.append(ok)
+        if not g.over:             # (the analysis replayed the game: every action is legal)
+            g.apply(act)
+    return out
+
+
 def data(view: GameView) -> dict:
     """What the page's script needs."""
     deck, rules, post = view.deck, view.rules, view.post
+    v = rules.variant
     states = positions(view)
     shown = []
     for r in post.rows:
@@ -48,7 +72,9 @@ def data(view: GameView) -> dict:
         "down": list(suits_down(view)),
         "deckPlays": rules.deck_plays,
         "finalRound": rules.final_round and not rules.all_or_nothing,
-        "N": deck.N, "n": deck.n, "target": post.target,
+        "N": deck.N, "n": deck.n, "target": post.target, "playOk": plays_ok(view),
+        "stack": v.stack_size if v is not None and chosen_in_play(v) else deck.n,
+        "start": v.model_value(START) if v is not None and v.up_or_down else 0,
         "cards": [x for card in deck.cards for x in card],
         "suits": [{"name": name, "letter": letter, "fill": fill(name)[0], "ink": fill(name)[1]}
                   for name, letter in suits(view)],

@@ -110,7 +110,7 @@ let step = 0, cache = null, timer = null;
 function fresh() {
   const s = {k: 0, turn: 0, hands: [], piles: new Array(D.suits.length).fill(0), clues: D.clueMax,
              strikes: 0, drawn: Math.min(D.P * D.H, D.N), lost: [], misplays: [], endTurn: null,
-             drew: -1};
+             drew: -1, tops: new Array(D.suits.length).fill(-1)};
   for (let i = 0; i < D.P; i++) {
     const hand = [];
     for (let o = i * D.H; o < Math.min((i + 1) * D.H, D.N); o++) hand.push(o);
@@ -143,9 +143,13 @@ function apply(s) {
   if (kind === 1) { gain(s); lose(s, o); }
   else {
     const a = D.cards[2 * o], k = D.cards[2 * o + 1];
-    if (valueAt(k - 1, s.piles[k - 1] + 1) === a) {
+    // Up or Down, Sudoku: the piles choose their order in play; the referee says
+    // which plays the piles took (D.playOk), a pile is complete after D.stack cards
+    const ok = D.playOk ? D.playOk[s.k - 1] : valueAt(k - 1, s.piles[k - 1] + 1) === a;
+    if (ok) {
       s.piles[k - 1] += 1;
-      if (s.piles[k - 1] === D.n && D.topGivesToken) gain(s);
+      s.tops[k - 1] = o;
+      if (s.piles[k - 1] === D.stack && D.topGivesToken) gain(s);
     }
     else { s.strikes += 1; lose(s, o); s.misplays.push(o); }
   }
@@ -179,11 +183,12 @@ function tile(o, cls) {
   el.className = "card" + (cls ? " " + cls : "");
   el.style.background = suit.fill;
   el.style.color = suit.ink;
-  el.textContent = String(a);
+  const rank = a === D.start ? "START" : String(a);      // Up or Down's START card
+  el.textContent = a === D.start ? "S" : rank;
   const small = document.createElement("small");
   small.textContent = suit.letter;
   el.appendChild(small);
-  el.title = suit.name + " " + a + " (card #" + o + ")";
+  el.title = suit.name + " " + rank + " (card #" + o + ")";
   el.dataset.order = String(o);
   return el;
 }
@@ -244,7 +249,7 @@ function render() {
     let shown = empty(D.suits[j].letter);
     if (v > 0) {
       // the pile's top card: the deck card of that suit and rank played last
-      const o = lastPlayed(s, j + 1, valueAt(j, v));
+      const o = D.playOk ? s.tops[j] : lastPlayed(s, j + 1, valueAt(j, v));
       shown = tile(o, o === movedNow ? "now" : "");
     }
     box.appendChild(shown);

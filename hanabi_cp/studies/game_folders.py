@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from ..errors import HanabiError, UsageError
 from ..formats.results_csv import ResultsCSV
 from ..live.postmortem import analyze
+from ..live.referee import target_of
 from ..runtime.deadline import NEVER, Deadline, TimeUp, ambient
 from ..runtime.executors import SERIAL, Execution, run_tasks
 from .postmortems import FIELDS, KEY, load_game, rows_of
@@ -209,7 +210,7 @@ def _todo(files: list[GameFile], table: ResultsCSV | None, run: FolderRun,
             continue
         if any(r["position"] == str(len(actions)) for r in rows):
             run.rows[g.name] = sorted(rows, key=lambda r: int(r["position"]))
-            run.meta[g.name] = (rules.players, deck.target, rules.variant_name)
+            run.meta[g.name] = (rules.players, target_of(deck, rules), rules.variant_name)
         else:
             todo.append(g)
     return todo
@@ -254,7 +255,7 @@ def _one(path: str, name: str, method: str, position_limit: float | None,
         return "cut", str(exc), None
     if deadline.expired() and not result.decided:
         return "cut", str(TimeUp(limit, "analysing the games")), None
-    return "rows", rows_of(name, result), (rules.players, deck.target, rules.variant_name)
+    return "rows", rows_of(name, result), (rules.players, target_of(deck, rules), rules.variant_name)
 
 
 def summary_rows(run: FolderRun) -> list[dict]:

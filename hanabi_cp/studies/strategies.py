@@ -145,7 +145,7 @@ def deck_of(rules: Rules, seed: int) -> Deck:
     v = rules.variant
     if v is None:
         return seeded_deck(seed)
-    return variant_deck(seed, v.deck_cards(), v.stack_size, len(v.suits))
+    return variant_deck(seed, v.model_cards(), v.deck_n, len(v.suits))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,10 @@ reachable state; the best final score of a state is memoised under a key that
 forgets only what cannot matter for the rest of the game: which deck positions the
 hands hold (only the cards' values and colors count), the absolute turn (only whose
 turn it is and how many final-round turns are left count) and the cards already
-lost.  No bound, no dominance, no move ordering: the only shortcut is stopping once
+lost.  In Up or Down and Sudoku the piles are the values played on them, in order
+(``Game.played``: a pile's next values turn on them), with the server's max score
+(``Game.best``, which ends the game once the score reaches it).
+No bound, no dominance, no move ordering: the only shortcut is stopping once
 a state's best score reaches the deck's target, which nothing can beat.
 
 With unlimited clue tokens a clue changes nothing but whose turn it is, so before
@@ -38,12 +41,14 @@ class _Stop(Exception):
 
 def _refuses(start: Game) -> str | None:
     deck, rules = start.deck, start.rules
+    # (in Up or Down and Sudoku the search does not take the position either)
+    use = "" if start.chosen is not None else "; use search"
     if deck.N > MAX_CARDS:
         return (f"{deck.N} cards: brute force visits every reachable state, which grows "
-                f"exponentially with the deck (limit {MAX_CARDS} cards); use search")
+                f"exponentially with the deck (limit {MAX_CARDS} cards){use}")
     if rules.clues is not None and rules.clues > MAX_CLUES:
         return (f"{rules.clues} clue tokens: every token count multiplies the states "
-                f"(limit {MAX_CLUES}, or unlimited); use search")
+                f"(limit {MAX_CLUES}, or unlimited){use}")
     return None
 
 
@@ -65,8 +70,9 @@ class BestScore:
     def key(self, g: Game) -> tuple:
         cards = self.deck.cards
         left = None if g.end_turn is None else g.end_turn - g.turn
+        piles = (tuple(g.played), g.best) if g.played else tuple(g.piles)
         return (tuple(tuple(sorted(cards[o] for o in hand)) for hand in g.hands), g.drawn,
-                tuple(g.piles), g.clues, g.strikes, g.player, left, g.over,
+                piles, g.clues, g.strikes, g.player, left, g.over,
                 g.last_clue if self.rules.alternating_clues else None)
 
     def clue_cycles(self, g: Game) -> bool:
@@ -85,7 +91,7 @@ class BestScore:
                 raise _Stop(f"brute force reached {STATE_LIMIT:,} states")
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 raise _Stop("time limit reached")
-        target, best = self.deck.target, -1
+        target, best = self.start.target, -1
         moves = self.moves_through_free_clues(g) if self.clue_cycles(g) else \
             ((g, a) for a in g.legal_actions())
         for t, a in moves:
@@ -150,12 +156,12 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
                            stats={"states": len(search.memo)})
     finally:
         sys.setrecursionlimit(old)
-    won = score == deck.target
+    won = score == start.target
     stats = {"states": len(search.memo)}
     if won:
         return LiveOutcome(Status.WINNABLE, actions, score if options.maximize else None,
                            stats=stats)
-    reason = f"exhaustive search: the best game scores {score} of {deck.target}"
+    reason = f"exhaustive search: the best game scores {score} of {start.target}"
     if options.maximize:
         return LiveOutcome(Status.UNWINNABLE, actions, score, reason, stats=stats)
     return LiveOutcome(Status.UNWINNABLE, reason=reason, stats=stats)

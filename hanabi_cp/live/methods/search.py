@@ -40,17 +40,23 @@ import gc
 import sys
 import time
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ...runtime import memory
 from ...runtime.compiled import load
+from ...errors import SolverBug
 from ...runtime.deadline import TimeUp, ambient
 from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
+from ..pile_plans import Plan, late_plays, plan_count, plans_by_bound
+from ..pile_score import max_score
+from ..pile_rules import chosen_in_play
+from ..variants import START
 from ..race import WATCH
 from ..referee import Game, some_clue, typed_clues
+from ..rules import Rules
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
 PLAY, DISCARD, CLUE = 0, 1, 2
@@ -147,12 +153,20 @@ class LiveSearch:
     # them: the refutation checker's, at the position, has no limit on its steps.
     RELAX_CHUNK = 1 << 16
 
-    def __init__(self, start: Game, deadline: float | None = None):
+    def __init__(self, start: Game, deadline: float | None = None, plan: Plan | None = None):
         # reversed suits: the search plays the deck renamed by pile order, whose
-        # games are the real deck's (encodings/variants.md, 7.5)
+        # games are the real deck's (encodings/variants.md, 7.5); Up or Down and
+        # Sudoku: the game of one pile plan (``pile_plans``, encodings/variants.md,
+        # 8.5), each card by its height in its pile's planned order
         start = in_pile_order(start)
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
+        if plan is not None:
+            n = plan.n
+        elif start.chosen is not None:
+            raise ValueError(f"{start.chosen.name}: the search plays one pile plan's game "
+                             f"at a time (``_plans``), never the piles in one fixed order")
+        self.plan = plan
         self.deck, self.rules, self.deadline = deck, rules, deadline
         # ``auto`` racing the encodings beside the search (``live.race``): called with
         # the best game found so far, True when they answered (``check``)
@@ -177,8 +191,7 @@ class LiveSearch:
         # the plays an upper bound allows after the last draw: one per player in the
         # final round, else every card still held; one more with a deck play (which
         # draws and plays at once)
-        self.after_last = (self.p if self.final_round else self.p * self.H) \
-            + rules.deck_plays
+        self.after_last = after_last(rules)
         tables = start.tables
         assert tables is not None
         self.touchable, self.free_clue = tables.touchable, tables.free_clue
@@ -200,17 +213,33 @@ class LiveSearch:
         self.totals = tables.totals
         self.lost_counts = list(start.lost_counts)
         self.caps = list(start.caps)
-        self.capsum = sum(self.caps)
         self.val = [a for a, _ in deck.cards]
         self.col = [k - 1 for _, k in deck.cards]
         self.cid = [(k - 1) * n + a - 1 for a, k in deck.cards]
-        self.positions: list[list[int]] = [[] for _ in range(n * c)]
+        # per card, when its play is forbidden (a plan game, ``Plan.forbid_rule``): its
+        # pile at height fh[o] and (fj[o] < 0 or pile fj[o] empty); fh[o] = -1: never
+        self.fh = [-1] * N
+        self.fj = [-1] * N
+        # per card, the pile height up to which it is never trash (``key``)
+        self.keep = [-1] * N
+        # per pile, per card kind whose play the real rules accept beside the planned
+        # next card: (kind, height, pile that must be empty or -1); per pile, the
+        # orders it may still follow in the real game as (height up to which it may,
+        # start rank, kinds in order) (``real_max``)
+        self.alt_kinds: list[list[tuple[int, int, int]]] = [[] for _ in range(c)]
+        self.alts: list[list[tuple[int, int, list[int]]]] = [[] for _ in range(c)]
+        self.kind_of: dict[tuple[int, int], int] = {}
+        piles0 = list(start.piles)
+        if plan is not None:
+            piles0 = self.plan_tables(start, plan, n, c)
+        self.capsum = sum(self.caps)
+        self.positions: list[list[int]] = [[] for _ in range(len(self.totals))]
         for i, x in enumerate(self.cid):
             self.positions[x].append(i)
         # the state, copied from the position; ``turn`` counts from the first
         # player's first turn, so ``turn % p`` is the player to move
         self.hands = [list(hand) for hand in start.hands]
-        self.held = [0] * (n * c)
+        self.held = [0] * len(self.totals)
         for hand in self.hands:
             for o in hand:
                 self.held[self.cid[o]] += 1
@@ -218,7 +247,7 @@ class LiveSearch:
         # per card kind, its copies drawn so far: positions[x][seen[x]] is the next
         # one still in the deck (kept by do/undo; a bisection per value was slower)
         self.seen = [bisect_left(pos, self.drawn) for pos in self.positions]
-        self.piles = list(start.piles)
+        self.piles = piles0
         self.score = sum(self.piles)
         self.clues = FREE if start.clues is None else start.clues
         self.strikes = start.strikes
@@ -281,6 +310,84 @@ class LiveSearch:
         self.root_next = FREE
         self.root_steps = 0
 
+    def plan_tables(self, start: Game, plan: Plan, n: int, c: int) -> list[int]:
+        """The plan game's tables (``pile_plans``): each card by its height in its
+        pile's planned order (a dead card: value n + 2, which no pile ever takes, and
+        a kind of its own per pile, after the n * c others), the copies and losses per
+        kind, the caps, the forbidden plays and the orders each pile may still follow;
+        returns the piles' heights."""
+        v, cards = plan.variant, start.deck.cards
+        played = getattr(start, "played", None)
+        heights = [len(x) for x in played] if played is not None else list(start.piles)
+        kinds = n * c + c
+        self.totals = [0] * kinds
+        self.lost_counts = [0] * kinds
+        self.kind_of = kind_of = {}      # (pile, rank) -> kind
+        for k in range(c):
+            for rank in set(plan.orders[k]) | ({START, 1, n} if v.up_or_down else set()):
+                h = plan.height(k, rank)
+                kind_of[(k, rank)] = k * n + h - 1 if h else n * c + k
+        rule: dict[tuple[int, int], tuple[int, int, int]] = {}   # per (pile, rank), as cards
+        for o, (a, kk) in enumerate(cards):
+            k, rank = kk - 1, v.live_rank(a)
+            got = rule.get((k, rank))
+            if got is None:
+                got = rule[(k, rank)] = (plan.height(k, rank), *plan.forbid_rule(k, rank))
+            h, self.fh[o], self.fj[o] = got
+            self.val[o] = h if h else n + 2
+            self.cid[o] = x = kind_of[(k, rank)]
+            self.totals[x] += 1
+        for o in start.lost_cards:
+            self.lost_counts[self.cid[o]] += 1
+        seen: list[set[tuple[int, int, int]]] = [set() for _ in range(c)]
+        for o in range(len(cards)):
+            if self.fh[o] >= 0:
+                seen[self.col[o]].add((self.cid[o], self.fh[o], self.fj[o]))
+        for k in range(c):
+            self.alt_kinds[k] = sorted(seen[k])
+            self.alts[k] = [(same, o[0], [kind_of[(k, r)] for r in o])
+                            for same, o in plan.alternatives(k)]
+        self.caps = [self.order_cap(kinds_) for k in range(c)
+                     for same, _, kinds_ in self.alts[k] if same == n]
+        # A card is trash (``key``, ``moves``) only once its play can no longer be
+        # forbidden and its pile follows no other order than the planned one: the
+        # real ends read the other orders' copies (``real_max``), and two hands whose
+        # trash differs in kind then differ in what is lost.
+        # In Sudoku the server's count for a started pile reads every value's copies
+        # (``pile_score.sudoku_runs``: two dead values beyond the cap count less than
+        # one), so there no card is ever trash.
+        undecided = [n if v.sudoku else
+                     max([same for same, _, _ in self.alts[k] if same < n], default=-1)
+                     for k in range(c)]
+        self.keep = [max(self.fh[o], undecided[self.col[o]]) for o in range(len(cards))]
+        return heights
+
+    def order_cap(self, kinds: list[int]) -> int:
+        """How many of an order's kinds, from its first, each have a copy not lost."""
+        h = 0
+        while h < len(kinds) and self.lost_counts[kinds[h]] < self.totals[kinds[h]]:
+            h += 1
+        return h
+
+    def real_max(self) -> int:
+        """A plan game: the real game's best score still reachable, hanab.live's
+        server's count (``pile_score.max_score``, the referee's ``Game.best``) on the
+        real piles and the kinds lost.  (The referee keeps the lowest value it has
+        had; the count only falls as piles start and copies are lost, so it is the
+        count now.)"""
+        assert self.plan is not None
+        return max_score(self.plan.variant, self.plan.piles_at(self.piles), self.is_dead)
+
+    def is_dead(self, k: int, rank: int) -> bool:
+        """Whether every copy of pile k's card of ``rank`` is lost (or none is dealt)."""
+        x = self.kind_of.get((k, rank), -1)
+        return x < 0 or self.lost_counts[x] >= self.totals[x]
+
+    def forbidden(self, o: int) -> bool:
+        """Whether playing card ``o`` is forbidden now (a plan game)."""
+        j = self.fj[o]
+        return self.piles[self.col[o]] == self.fh[o] and (j < 0 or self.piles[j] == 0)
+
     # ---- the rules, as the referee has them ------------------------------------
 
     def over(self) -> bool:
@@ -298,14 +405,18 @@ class LiveSearch:
             return True
         if self.score == self.target:
             return True
-        if self.early_ends and (self.score == self.capsum or (
-                self.end_turn is not None and self.nothing_playable())):
+        if self.early_ends and (self.score == self.capsum and (
+                self.plan is None or self.score == self.real_max()) or (
+                (self.end_turn is not None or self.plan is not None)
+                and self.nothing_playable())):
             return True
         return not self.hands[me] and not self.can_clue() and self.deck_top() < 0
 
     def failed(self) -> bool:
-        """A speedrun or all-or-nothing game that can no longer be won (score 0)."""
-        return self.zero_below_max and self.capsum < self.target
+        """A speedrun or all-or-nothing game that can no longer be won (score 0);
+        in a plan game by the real count (which is at least the planned caps')."""
+        return self.zero_below_max and self.capsum < self.target and (
+            self.plan is None or self.real_max() < self.target)
 
     def final_score(self) -> int:
         r = self.rules
@@ -317,11 +428,12 @@ class LiveSearch:
         return self.score
 
     def nothing_playable(self) -> bool:
-        """In the final round: no copy of a card the piles need is in the deck or in
-        the hand of a player with a turn left."""
-        assert self.end_turn is not None
+        """In the final round (a plan game: at any time): no copy of a card the piles
+        need is in the deck or in the hand of a player with a turn left."""
         p = self.p
-        first = self.end_turn - p         # turns drew+1 .. turn-1 are done
+        # turns drew+1 .. turn-1 are done (a plan game asks before the final round too,
+        # as hanab.live's server does in Up or Down and Sudoku: nobody is done then)
+        first = self.turn if self.end_turn is None else self.end_turn - p
         done = {t % p for t in range(first, self.turn)}
         n, positions, cid = self.n, self.positions, self.cid
         live = {cid[o] for q, hand in enumerate(self.hands) if q not in done for o in hand}
@@ -331,6 +443,11 @@ class LiveSearch:
             x = k * n + top
             if x in live or (positions[x] and positions[x][-1] >= self.drawn):
                 return False
+            # a plan game: the cards the real rules accept beside the planned one
+            for y, h, j in self.alt_kinds[k]:
+                if h == top and (j < 0 or self.piles[j] == 0) and (
+                        y in live or (positions[y] and positions[y][-1] >= self.drawn)):
+                    return False
         return True
 
     def can_clue(self) -> bool:
@@ -946,10 +1063,12 @@ class LiveSearch:
         cid, val, col, piles, caps = self.cid, self.val, self.col, self.piles, self.caps
         # A trash card (already played, or above its color's cap: losing it changes
         # nothing) counts only by which clues can touch it (``tclass``).
-        tclass = self.tclass
+        # (In a plan game a card counts by its kind while its pile is at most at
+        # height ``keep``: see ``plan_tables``.)
+        tclass, keep = self.tclass, self.keep
         hands = tuple(tuple(sorted(
-            cid[o] if piles[col[o]] < val[o] <= caps[col[o]] else tclass[o]
-            for o in hand)) for hand in self.hands)
+            cid[o] if piles[col[o]] < val[o] <= caps[col[o]] or piles[col[o]] <= keep[o]
+            else tclass[o] for o in hand)) for hand in self.hands)
         left = None if self.end_turn is None else self.end_turn - self.turn
         if self.by_type is not None:
             return (self.drawn, tuple(piles), self.clues, self.strikes, self.turn % self.p,
@@ -965,10 +1084,10 @@ class LiveSearch:
         can_discard = self.free_clues or self.clues < self.max_clues or self.discard_at_max
         plays, spare, needed, seen = [], [], [], set()
         trash: list[int] = []          # one trash card per ``tclass`` (see ``key``)
-        caps = self.caps
+        caps, keep = self.caps, self.keep
         for o in hand:
             k, v = col[o], val[o]
-            if v <= piles[k] or v > caps[k]:
+            if (v <= piles[k] or v > caps[k]) and piles[k] > keep[o]:
                 if all(self.tclass[t] != self.tclass[o] for t in trash):
                     trash.append(o)
                 continue
@@ -1011,6 +1130,8 @@ class LiveSearch:
         out += [(PLAY, o) for o in spare + needed]
         if top >= 0 and not good_top:
             out.append((PLAY, top))
+        if self.plan is not None:
+            return [m for m in out if m[0] != PLAY or not self.forbidden(m[1])]
         return out
 
     def others_can_play(self, me: int) -> bool:
@@ -1347,6 +1468,8 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     if options.deadline is not None and options.deadline.bounded:
         left = options.deadline.remaining() if left is None else min(left, options.deadline.remaining())
     deadline = None if left is None else time.perf_counter() + left
+    if chosen_in_play(start.rules.variant):
+        return _with_deep_stack(start, lambda: _plans(start, options.maximize, deadline))
     s = LiveSearch(start, deadline)
     s.watch = WATCH.get()
     old = sys.getrecursionlimit()
@@ -1365,6 +1488,195 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
         sys.setrecursionlimit(old)
         if collecting:
             gc.enable()
+
+
+def _with_deep_stack(start: Game, body: Callable[[], LiveOutcome]) -> LiveOutcome:
+    """``body()`` with the recursion limit a search of the position needs and the
+    garbage collector off (as ``search`` runs one)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * start.deck.N + 4 * (start.rules.clues or 0) + 1000))
+    # (``recursion_needed``'s formula: no LiveSearch of the position exists yet)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return body()
+    finally:
+        sys.setrecursionlimit(old)
+        if collecting:
+            gc.enable()
+
+
+def after_last(rules: Rules) -> int:
+    """The plays an upper bound allows after the last draw: one per player in the
+    final round, else every card still held; one more with a deck play (which draws
+    and plays at once)."""
+    final_round = rules.final_round and not rules.all_or_nothing
+    return (rules.players if final_round else rules.players * rules.hand_size) \
+        + rules.deck_plays
+
+
+def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
+    """The plans of the position (``pile_plans``), each with its piles' caps as a
+    first upper bound, highest first (``plans_by_bound``)."""
+    v = start.chosen
+    assert v is not None
+    played = getattr(start, "played", None) or [() for _ in start.piles]
+    left, first = _copies(start)
+    never = start.deck.N
+
+    def late(k: int, order: tuple[int, ...]) -> int:
+        # per height, when the deck has dealt a copy of each card up to it: how long
+        # the order keeps its pile waiting (every order of a Sudoku pile takes the
+        # same cards, and a heuristic's total of them would tie every plan)
+        at, total = 0, 0
+        for r in order:
+            at = max(at, first.get((k, r), never))
+            total += at
+        return total
+    return plans_by_bound(v, played, left, late)
+
+
+def _copies(start: Game) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """Per (pile, rank): the copies not lost, and the deck position of the first
+    copy not lost (held or not; absent when there is none)."""
+    v = start.chosen
+    assert v is not None
+    left: dict[tuple[int, int], int] = {}
+    for a, k in start.deck.cards:
+        key = (k - 1, v.live_rank(a))
+        left[key] = left.get(key, 0) + 1
+    lost = set(start.lost_cards)
+    for o in lost:
+        a, k = start.deck.cards[o]
+        left[(k - 1, v.live_rank(a))] -= 1
+    first: dict[tuple[int, int], int] = {}
+    for o in range(start.deck.N - 1, -1, -1):
+        if o not in lost:
+            a, k = start.deck.cards[o]
+            first[(k - 1, v.live_rank(a))] = o
+    return left, first
+
+
+def _late_plays(start: Game) -> str | None:
+    """The reason no plan's game wins by one bound over every plan
+    (``pile_plans.late_plays``), or None."""
+    v = start.chosen
+    assert v is not None
+    played = getattr(start, "played", None) or [() for _ in start.piles]
+    got = late_plays(v, played, _copies(start)[1], start.drawn, start.deck.N,
+                     after_last(start.rules))
+    if got is None:
+        return None
+    at, must, turns = got
+    return (f"no pile plan's game wins: whichever order each pile takes, {must} of the "
+            f"cards still to play can only be played once deck card #{at} is drawn, and "
+            f"at most {turns} plays follow that draw")
+
+
+def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
+    """Up or Down and Sudoku: the search of each pile plan's game, whose best is the
+    real game's (encodings/variants.md, 8.5).  The plans go in the order of their
+    caps' bound, highest first, twice: a first pass dives into each (the search's
+    first DIVE_ROUNDS rounds of limited discrepancy, which find most games at once
+    but prove little), a second searches each to the end.  A plan whose bound (the
+    caps', then the search's at the position) is not above the best score found so
+    far (or below the target, without ``maximize``) cannot give a better game and is
+    not searched: once the next plan's caps are not above it, no plan is."""
+    v = start.chosen
+    assert v is not None
+    target = start.target
+    total = plan_count(v, getattr(start, "played", None) or [() for _ in start.piles])
+    best: tuple[list[Action], int] | None = None
+    searched, dived, nodes, refuted = 0, 0, 0, 0
+    floor = -1 if maximize else target - 1      # a game must score above it
+    todo: list[tuple[int, Plan]] = []            # the second pass's plans
+    # the bound over every plan (``_late_plays``), asked once a first plan did not win
+    checked, tried = maximize, False
+    for dive in (True, False):
+        for cap, plan in (start_plans(start) if dive else todo):
+            if cap <= floor:
+                break
+            if tried and not checked:
+                checked, late = True, _late_plays(start)
+                if late is not None:
+                    return LiveOutcome(Status.UNWINNABLE, reason=late, stats={
+                        "plans": total, "plans_dived": dived, "plans_searched": 0,
+                        "nodes": nodes})
+            tried = True
+            s = LiveSearch(start, deadline, plan)
+            s.watch = WATCH.get()
+            try:
+                top = s.bound()
+                if top > floor:
+                    searched += not dive
+                    dived += dive
+                    got = _plan_best(s, floor + 1, top, maximize, dive)
+                    if got is not None:
+                        best, floor = got, got[1]
+                    # after the dive, a plan is done once a game reaches its bound,
+                    # or (deciding a win) once its rounds prove none wins
+                    done = got is not None and got[1] >= top \
+                        or not maximize and got is None and s.proved
+                    if dive and not done:
+                        todo.append((cap, plan))
+            except Timeout as stop:
+                stats = {"plans": total, "plans_dived": dived, "plans_searched": searched,
+                         "upper_bound": max(floor, cap), "nodes": nodes + s.nodes}
+                return LiveOutcome(Status.UNKNOWN, None if best is None else best[0],
+                                   None if best is None else best[1], stats=stats,
+                                   reason=f"{_why(stop)}: {searched} of {total} pile plans "
+                                          f"searched to the end" + (
+                                              "" if best is None else
+                                              f", best score found {best[1]}"))
+            nodes += s.nodes
+            refuted += len(s.tt)
+            if best is not None and best[1] == target:
+                break
+        if best is not None and best[1] == target:
+            break
+    stats = {"plans": total, "plans_dived": dived, "plans_searched": searched, "nodes": nodes,
+             "refuted": refuted}
+    if best is not None and best[1] == target:
+        return LiveOutcome(Status.WINNABLE, best[0], best[1] if maximize else None, stats=stats)
+    how = (f"exhaustive search of the {total} pile plans' games ({searched} searched to "
+           f"the end, the others' bounds too low or their first rounds a proof; {nodes:,} "
+           f"states visited)")
+    if not maximize and not tried:
+        # the best caps (the first plan's) fall short: so does every plan's
+        top = next(start_plans(start), (0, None))[0]
+        return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=(
+            f"no pile plan reaches {target}: the best of the {total} plans can play at "
+            f"most {top} cards (each pile stops below its first card with every copy lost)"))
+    if not maximize:
+        return LiveOutcome(Status.UNWINNABLE, stats=stats, reason=f"{how}: no complete game wins")
+    if best is None:
+        raise SolverBug("no pile plan's game has a complete game from a position that is not over")
+    return LiveOutcome(Status.UNWINNABLE, best[0], best[1], stats=stats,
+                       reason=f"{how}: no complete game scores more than {best[1]} of {target}")
+
+
+DIVE_ROUNDS = 2     # ``_plans``'s first pass: the search's rounds of budget 0 and 1
+
+
+def _plan_best(s: LiveSearch, goal: int, top: int, maximize: bool,
+               dive: bool = False) -> tuple[list[Action], int] | None:
+    """The best game of one plan's game scoring at least ``goal`` (without
+    ``maximize``: a win), or None: a dive to its bound first, then upwards.  With
+    ``dive``, only the first DIVE_ROUNDS rounds towards the bound (``s.proved`` then
+    says whether a None is a proof that no game reaches it)."""
+    if dive:
+        return s.game(top if maximize else s.target, 0, DIVE_ROUNDS)
+    if not maximize:
+        return s.game(s.target)
+    got = s.game(top, 0, 1)
+    if got is None:
+        got = s.game(goal)
+    while got is not None and got[1] < top:
+        more = s.game(got[1] + 1)
+        if more is None:
+            break
+        got = more
+    return got
 
 
 def _lost(start: Game) -> str | None:

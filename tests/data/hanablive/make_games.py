@@ -31,9 +31,11 @@ NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
 
 
 def export(game_id, deck, rules, actions, notes=True) -> dict:
-    """A game in hanab.live's export shape (plays and discards carry "value": 0)."""
+    """A game in hanab.live's export shape (plays and discards carry "value": 0; Up
+    or Down's START cards are rank 7)."""
+    rank = int if rules.variant is None else rules.variant.live_rank
     out = {"id": game_id, "players": list(NAMES[:rules.players]),
-           "deck": [{"suitIndex": k - 1, "rank": a} for a, k in deck.cards],
+           "deck": [{"suitIndex": k - 1, "rank": rank(a)} for a, k in deck.cards],
            "actions": [{"type": int(a.kind), "target": a.target,
                         "value": 0 if a.value is None else a.value} for a in actions],
            "options": options_json(rules)}
@@ -51,7 +53,7 @@ def games():
     v = variant("Rainbow-Ones & Pink (5 Suits)")
     deck = variant_deck(102, v.deck_cards(), 5, 5)
     rules = Rules.for_players(3, variant=v)
-    yield "rainbow_ones_and_pink_3p", export(1002, deck, rules, greedy_game(deck, rules))
+    yield "rainbow_ones_and_pink_3p", export(1002, deck, rules, greedy_game(Game.start(deck, rules)))
 
     v = variant("Omni-Ones & White (6 Suits)")
     deck = variant_deck(103, v.deck_cards(), 5, 6)
@@ -61,7 +63,7 @@ def games():
     v = variant("Null (4 Suits)")
     deck = variant_deck(104, v.deck_cards(), 5, 4)
     rules = Rules.for_players(4, hand_size=5, variant=v)       # one extra card
-    yield "null_4p_one_extra_card", export(1004, deck, rules, greedy_game(deck, rules))
+    yield "null_4p_one_extra_card", export(1004, deck, rules, greedy_game(Game.start(deck, rules)))
 
     deck = standard_deck(105)
     rules = Rules.for_players(3)
@@ -76,6 +78,16 @@ def games():
     rules = Rules.for_players(4, variant=v)
     yield "scarce_ones_and_black_4p", export(1008, deck, rules,
                                              play_game(deck, rules, "information", 8).actions)
+
+    # the piles choose their order in play (encodings/variants.md, 8): the greedy player
+    for game_id, name, players, file in ((1009, "Up or Down (5 Suits)", 3, "up_or_down_3p"),
+                                         (1010, "Up or Down & Black (6 Suits)", 2, "up_or_down_and_black_2p"),
+                                         (1011, "Sudoku (5 Suits)", 4, "sudoku_4p"),
+                                         (1012, "Sudoku (4 Suits)", 2, "sudoku_4_suits_2p")):
+        v = variant(name)
+        deck = variant_deck(game_id, v.model_cards(), v.deck_n, len(v.suits))
+        rules = Rules.for_players(players, variant=v)
+        yield file, export(game_id, deck, rules, greedy_game(Game.start(deck, rules)))
 
 
 def before_2019() -> dict:
