@@ -12,7 +12,8 @@ one mutable state with do/undo, that
   (first counted per player without their order, which is cheap and usually
   enough, then exactly in a relaxation); in a search that has grown hard, the
   same relaxation from up to nine cards left, by dynamic programming
-  (``deeper_bound``);
+  (``deeper_bound``), and in one grown harder still, from up to thirteen, also
+  with the clue tokens counted exactly (``exact_window``);
 - remembers, in a transposition table keyed on a canonical state, the best score
   each state was proved not to reach (near the end also the bound of a cut state);
 - merges moves that lead to the same canonical state: copies of one card, every
@@ -126,6 +127,17 @@ class LiveSearch:
     # the search states they save (encodings/live-search.md, 3.5, "Deeper").
     DEEP_EARLY_PLAYERS = 5
     DEEP_EARLY_LEFT = 30
+    # Once the search has visited EXACT_AFTER states, from at most EXACT_DEEP deck
+    # cards left: the deeper bound, and where it does not cut, the same relaxation
+    # with exact tokens, EXACT_STEPS states of it at most; while at most a quarter
+    # of these tries (and EXACT_WARM / 4 more) run out of their steps: where more
+    # do, as on won positions whose dives go on, they cost more than they cut
+    # (encodings/live-search.md, 3.5, "Exact tokens during the search").
+    EXACT_DEEP = 17
+    EXACT_LEAST = 13
+    EXACT_AFTER = 10_000
+    EXACT_STEPS = 2000
+    EXACT_WARM = 256
     # Once the first dive has failed, at the position itself: the relaxation
     # (``start_root_cut``), with the tokens counted exactly from at most ROOT_LEFT
     # deck cards left, as in ``deeper_bound`` from at most ROOT_PLAIN_LEFT:
@@ -253,6 +265,15 @@ class LiveSearch:
         self.tried_goal = -1
         self.nodes = 0
         self.deep = False
+        # the states after which ``deeper_bound`` with exact tokens is asked too
+        # (EXACT_AFTER; the tests set it to 0 to ask it at every state)
+        self.exact_after = self.EXACT_AFTER
+        self.exact_deep = self.EXACT_DEEP
+        self.exact_steps = self.EXACT_STEPS
+        # the tries of that relaxation, and those that ran out of their steps
+        self.exact_tries = 0
+        self.exact_warm = self.EXACT_WARM
+        self.exact_spent = 0
         # a deck play takes the last card without holding it: the rules that count
         # on every card passing through a hand (bottom card, hand size, the last
         # draws' relaxations) rest
@@ -768,8 +789,13 @@ class LiveSearch:
         is not below ``goal``: whether ``deeper_bound`` is, in the window where the
         search uses it, without a limit on its steps (the search lists the states
         it cuts by it, section 5a); at the position the refutation starts from
-        (``root``), also the relaxation at the position (``start_root_cut``)."""
-        if self.deep_window() and self.deeper_bound(goal, FREE) < goal:
+        (``root``), also the relaxation at the position (``start_root_cut``).  In
+        the window of the relaxation with exact tokens (``exact_window``) only that
+        one is asked: it is never above the plain one (section 3.5)."""
+        if self.exact_window():
+            if self.deeper_bound(goal, FREE, exact=True) < goal:
+                return True
+        elif self.deep_window() and self.deeper_bound(goal, FREE) < goal:
             return True
         return root and self.root_window() \
             and self.deeper_bound(goal, FREE, self.root_exact(), self.root_hand()) < goal
@@ -830,6 +856,26 @@ class LiveSearch:
         """Whether ``deeper_bound`` applies here: the final round, no deck plays,
         and more than ENDGAME but at most DEEP cards left."""
         return self.simple_draws and self.N - self.DEEP <= self.drawn < self.N - self.ENDGAME
+
+    def exact_window(self) -> bool:
+        """Whether the relaxation with exact tokens applies here during the search:
+        the final round, no deck plays, more than ENDGAME and at most ``exact_deep``
+        cards left."""
+        return self.simple_draws and self.N - self.exact_deep <= self.drawn < self.N - self.ENDGAME
+
+    def exact_pays(self) -> bool:
+        """Whether the relaxation with exact tokens is still asked during the search:
+        while at most a quarter of its tries (and EXACT_WARM / 4 more, for the
+        first ones, whose table is still empty) ran out of their steps."""
+        if 4 * self.exact_spent <= self.exact_tries + self.exact_warm:
+            return True
+        if self.exact_deep - 2 >= self.EXACT_LEAST:
+            # this far from the end its tries run out of steps: two cards nearer
+            # the end, where they cost less, it starts counting again
+            self.exact_deep -= 2
+            self.exact_tries = self.exact_spent = 0
+            return self.exact_window()
+        return False
 
     def relaxed_plays(self, need: int, steps: int = FREE, exact: bool = False,
                       hand: int = FREE) -> int:
@@ -1192,7 +1238,19 @@ class LiveSearch:
             if self.tried.get(key, -1) >= budget:
                 self.proved = False     # tried in this search with as much budget: no game
                 return False
-        if (self.deep or self.nodes >= self.DEEP_AFTER) and self.deep_window():
+        if self.nodes >= self.exact_after and self.exact_window() and self.exact_pays():
+            # a hard search: the deeper bound further from the end, and where it does
+            # not cut, the same relaxation with the tokens counted exactly (EXACT_DEEP)
+            b = self.deeper_bound(goal, self.RELAX_STEPS)
+            if b >= goal:
+                b = self.deeper_bound(goal, self.exact_steps, exact=True)
+                self.exact_tries += 1
+                if b >= goal and self.steps < 0:
+                    self.exact_spent += 1
+            if b < goal:
+                self.tt[key if key is not None else self.key()] = b
+                return False
+        elif (self.deep or self.nodes >= self.DEEP_AFTER) and self.deep_window():
             # the costlier relaxation once the search has grown hard (see DEEP)
             b = self.deeper_bound(goal, self.RELAX_STEPS)
             if b < goal:
