@@ -17,16 +17,17 @@ cards, piles, tokens, final-round offsets) and adds
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .referee import Game
+from .pile_needs import PileNeeds
 from .schedule import DISCARD, PLAY, STRIKE, Layout
 
 Lit = int | bool      # a literal, or a constant where the count is known
 
 
-class CnfEnds:
+class CnfEnds(PileNeeds):
     """The part of ``LiveCnf`` after the skeleton (see the module docstring)."""
 
     # set by LiveCnf before ``_hands`` and ``_ending`` run
@@ -45,11 +46,7 @@ class CnfEnds:
     played: list[int]
     tok: list[list[int]]
     offset: dict[int, list[int]]
-    # a pile plan's game (``LiveCnf``'s plan): per pile c (1-based) and height h from
-    # the position's, the values (renamed) of the cards the real rules take next on
-    # pile c when it stands at h; None: the next value h + 1 (one order per pile)
-    real_next: dict[tuple[int, int], list[int]] | None = None
-    # and per (c, h) the renamed rest of each order the pile may still follow
+    # a pile plan's game: per (c, h) the renamed rest of each order the pile may still follow
     # (``plan_encodings.real_rests``), for a speedrun
     real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
@@ -283,32 +280,8 @@ class CnfEnds:
             else:
                 self._keep_real()
 
-    def _needed(self, a: int, c: int) -> list[int]:
-        """The literals of a clause that hold unless the final pile c is at a - 1."""
-        S = self.lay.slots
-        below = self.reached.get((a - 1, c))
-        return [*([-below[S]] if below else []), self.reached[(a, c)][S]]
-
-    def _needs(self) -> Iterator[tuple[list[int], list[int]]]:
-        """(clause, copies): unless the final piles satisfy ``clause`` (the pile is not
-        at some height h), the live ``copies`` are those of the cards the piles take
-        next (in a plan's game, ``real_next``: every card the real rules take on the
-        pile at h, the plan's next and the others; encodings/variants.md, 8.5)."""
-        if self.real_next is None:
-            for a, c, copies in self._open_kinds():
-                yield self._needed(a, c), copies
-            return
-        S = self.lay.slots
-        for (c, h), values in self.real_next.items():
-            copies = [i for a in values for i in self.copies.get((a, c), [])]
-            if copies:
-                yield [*([-self.reached[(h, c)][S]] if h else []), self.reached[(h + 1, c)][S]], copies
-
-    def _open_kinds(self) -> Iterator[tuple[int, int, list[int]]]:
-        """(a, c, live copies) of the card kinds above the position's piles."""
-        for (a, c), copies in self.copies.items():
-            if a > self.lay.piles[c - 1]:
-                yield a, c, copies
+    def _not(self, lit: int) -> int:
+        return -lit
 
     def _dead(self) -> int:
         """A literal that forces the final score to equal the best score still

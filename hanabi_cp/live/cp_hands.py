@@ -17,18 +17,19 @@ movers, turns, cards, piles, tokens) and adds
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
 from .referee import Game
+from .pile_needs import PileNeeds
 from .schedule import DISCARD, PLAY, STRIKE, Layout
 
 Var = cp_model.IntVar
 
 
-class CpEnds:
+class CpEnds(PileNeeds):
     """The part of ``LiveCpModel`` after the skeleton (see the module docstring)."""
 
     # set by LiveCpModel before ``_hands`` and ``_ending`` run
@@ -49,11 +50,7 @@ class CpEnds:
     reached: dict
     played: list[Var]
     tok: list[Var]
-    # a pile plan's game with the best score (Up or Down): per pile c (1-based) and
-    # height h, the renamed values the real rules take on pile c at h
-    # (``plan_encodings.real_next``); None: the next value h + 1
-    real_next: dict[tuple[int, int], list[int]] | None = None
-    # and per (c, h) the renamed rest of each order the pile may still follow
+    # a pile plan's game: per (c, h) the renamed rest of each order the pile may still follow
     # (``plan_encodings.real_rests``), for a speedrun
     real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
@@ -243,32 +240,8 @@ class CpEnds:
             else:
                 self._keep_real()
 
-    def _needed(self, a: int, c: int) -> list:
-        """Literals of which one holds unless the final pile c is at a - 1."""
-        S = self.lay.slots
-        below = self.reached.get((a - 1, c))
-        return [*([~below[S]] if below else []), self.reached[(a, c)][S]]
-
-    def _needs(self) -> Iterator[tuple[list, list[int]]]:
-        """(literals, copies): unless one of ``literals`` holds at the end (the pile is
-        not at some height h), the live ``copies`` are those of the cards the piles
-        take next (in a plan's game, ``real_next``: every card the real rules take
-        on the pile at h; encodings/variants.md, 8.5)."""
-        if self.real_next is None:
-            for a, c, copies in self._open_kinds():
-                yield self._needed(a, c), copies
-            return
-        S = self.lay.slots
-        for (c, h), values in self.real_next.items():
-            copies = [i for a in values for i in self.copies.get((a, c), [])]
-            if copies:
-                yield [*([~self.reached[(h, c)][S]] if h else []), self.reached[(h + 1, c)][S]], copies
-
-    def _open_kinds(self) -> Iterator[tuple[int, int, list[int]]]:
-        """(a, c, live copies) of the card kinds above the position's piles."""
-        for (a, c), copies in self.copies.items():
-            if a > self.lay.piles[c - 1]:
-                yield a, c, copies
+    def _not(self, lit: Var) -> cp_model.LiteralT:
+        return ~lit
 
     def _dead(self) -> Var:
         """A literal that forces the final score to equal the best score still
