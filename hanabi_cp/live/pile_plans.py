@@ -43,6 +43,10 @@ from operator import getitem
 from .pile_rules import Played, next_values, orders, plans
 from .variants import Variant
 
+TYPE_CHECKING = False             # (typing is not imported for it: see hanabi_cp/__init__.py)
+if TYPE_CHECKING:
+    from .referee import Game
+
 DEAD = 0           # the height of a card no height of its pile's planned order takes
 NEVER = (-1, -1)   # ``forbid_rule`` of a card whose play is never forbidden
 SPAN = 1 << 30     # above any sum of ``plans_by_bound``'s lateness (deck positions)
@@ -238,3 +242,24 @@ def late_plays(v: Variant, played: Sequence[Played], first: dict[tuple[int, int]
         if must > room - at:
             return at, must, room - at
     return None
+
+
+def copies_left(start: Game) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """Per (pile, rank): the copies not lost, and the deck position of the first
+    copy not lost (held or not; absent when there is none)."""
+    v = start.chosen
+    assert v is not None
+    left: dict[tuple[int, int], int] = {}
+    for a, k in start.deck.cards:
+        key = (k - 1, v.live_rank(a))
+        left[key] = left.get(key, 0) + 1
+    lost = set(start.lost_cards)
+    for o in lost:
+        a, k = start.deck.cards[o]
+        left[(k - 1, v.live_rank(a))] -= 1
+    first: dict[tuple[int, int], int] = {}
+    for o in range(start.deck.N - 1, -1, -1):
+        if o not in lost:
+            a, k = start.deck.cards[o]
+            first[(k - 1, v.live_rank(a))] = o
+    return left, first

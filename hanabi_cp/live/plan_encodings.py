@@ -37,7 +37,7 @@ from ..method_registry import Status
 from ..model import Deck
 from ..runtime.deadline import TimeUp
 from .hint import greedy_game
-from .pile_plans import NEVER, Plan, order_cap, plan_count, plans_by_bound, plans_from
+from .pile_plans import NEVER, Plan, copies_left, order_cap, plan_count, plans_by_bound, plans_from
 from .pile_rules import next_values, orders
 from .referee import Game
 from .schedule import ZERO_ENDS, first_legal_game
@@ -108,12 +108,7 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     model) whose caps reach the target, then the others, highest sum first."""
     v = start.chosen
     assert v is not None
-    left: dict[tuple[int, int], int] = {}
-    for a, k in start.deck.cards:
-        left[(k - 1, v.live_rank(a))] = left.get((k - 1, v.live_rank(a)), 0) + 1
-    for o in start.lost_cards:
-        a, k = start.deck.cards[o]
-        left[(k - 1, v.live_rank(a))] -= 1
+    left, _ = copies_left(start)
     end = start.copy()
     for act in greedy_game(start):
         end.apply(act)

@@ -50,7 +50,7 @@ from ...method_registry import SolveOptions, Status
 from ..actions import Action
 from ..reasons import lost_reason, score_bound
 from ..pile_order import in_pile_order
-from ..pile_plans import Plan, late_plays, plan_count, plans_by_bound
+from ..pile_plans import Plan, copies_left, late_plays, plan_count, plans_by_bound
 from ..pile_score import max_score
 from ..pile_rules import chosen_in_play
 from ..variants import START
@@ -1521,7 +1521,7 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     v = start.chosen
     assert v is not None
     played = getattr(start, "played", None) or [() for _ in start.piles]
-    left, first = _copies(start)
+    left, first = copies_left(start)
     never = start.deck.N
 
     def late(k: int, order: tuple[int, ...]) -> int:
@@ -1536,34 +1536,13 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     return plans_by_bound(v, played, left, late)
 
 
-def _copies(start: Game) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
-    """Per (pile, rank): the copies not lost, and the deck position of the first
-    copy not lost (held or not; absent when there is none)."""
-    v = start.chosen
-    assert v is not None
-    left: dict[tuple[int, int], int] = {}
-    for a, k in start.deck.cards:
-        key = (k - 1, v.live_rank(a))
-        left[key] = left.get(key, 0) + 1
-    lost = set(start.lost_cards)
-    for o in lost:
-        a, k = start.deck.cards[o]
-        left[(k - 1, v.live_rank(a))] -= 1
-    first: dict[tuple[int, int], int] = {}
-    for o in range(start.deck.N - 1, -1, -1):
-        if o not in lost:
-            a, k = start.deck.cards[o]
-            first[(k - 1, v.live_rank(a))] = o
-    return left, first
-
-
 def _late_plays(start: Game) -> str | None:
     """The reason no plan's game wins by one bound over every plan
     (``pile_plans.late_plays``), or None."""
     v = start.chosen
     assert v is not None
     played = getattr(start, "played", None) or [() for _ in start.piles]
-    got = late_plays(v, played, _copies(start)[1], start.drawn, start.deck.N,
+    got = late_plays(v, played, copies_left(start)[1], start.drawn, start.deck.N,
                      after_last(start.rules))
     if got is None:
         return None
