@@ -13,14 +13,10 @@ reaches,
 - else it must be listed as refuted below ``goal``; it is cut if the relaxation
   of the last draws is below ``goal`` there (``LiveSearch.cut_when_listed``: the
   search lists the states it cuts by it), else every legal action of the referee
-  (``Game.legal_actions``) leads to a state checked the same way, but a misplay
-  of a card whose discard the walk checks, where ``LiveSearch.discard_covers``
-  (no game that reaches ``goal`` after the misplay can gain the tokens that would
-  tell it from the discard).
+  (``Game.legal_actions``) leads to a state checked the same way.
 
 What the check trusts: the referee, the bound and that relaxation (checked against
-brute force, and argued in encodings/live-search.md), the misplay's rule
-(argued there, section 4.2) and that states with one key
+brute force, and argued in encodings/live-search.md) and that states with one key
 have the same best score (the key merges identical cards and cards that can never
 be played).
 What it does not trust: the search's move generation and move merging, its do/undo
@@ -39,7 +35,7 @@ from ..errors import InputError, MethodRefused, SolverBug
 from ..formats.jsonpos import Shape, line_of, load_json
 from ..runtime.limits import clip, echo
 from ..runtime.deadline import NEVER, Deadline, TimeUp
-from .actions import Action, Kind
+from .actions import Action
 from ..model import Deck
 from .methods import search_core
 from .referee import Game
@@ -146,18 +142,9 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
             raise TimeUp(deadline.limit, CHECK_PHASE) from None
         if cut:
             continue
-        actions = list(g.legal_actions())
-        # a misplay of a card whose discard is legal here is refuted with that
-        # discard's child, which the walk goes through, where ``discard_covers``
-        # (encodings/live-search.md, 4.2): the search skips it there
-        discarded = {a.target for a in actions if a.kind == Kind.DISCARD} \
-            if s.discard_covers(goal) else set()
-        for action in actions:
+        for action in g.legal_actions():
             child = g.copy()
             child.apply(action)
-            if action.kind == Kind.PLAY and action.target in discarded \
-                    and child.strikes > g.strikes:
-                continue
             stack.append(child)
     return used
 

@@ -1166,30 +1166,6 @@ class LiveSearch:
                 return True
         return False
 
-    def discard_covers(self, goal: int) -> bool:
-        """Whether, for the player to move, a misplay of a card is refuted for ``goal``
-        once the discard of the same card is: the two states differ only in one token
-        more and one strike fewer for the discard, and no game from the misplay's that
-        reaches ``goal`` can bring the tokens to one below the maximum and discard
-        there (the discard's line then mirrors it move for move), or a discard at the
-        maximum gives no token (the two differ in the strikes only)
-        (encodings/live-search.md, 4.2).  Needs the final round, no deck plays, a
-        card left to draw (every hand full, so nobody is ever left without a move)
-        and counted tokens; not in a plan game."""
-        if not self.simple_draws or self.drawn >= self.N or self.free_clues \
-                or self.plan is not None:
-            return False
-        if self.clues >= self.max_clues:
-            return self.discard_at_max
-        # the tokens the misplay's line can gain: a discard per removal beyond the
-        # plays the goal needs (each draw turn left and each final-round turn
-        # removes one card at most), and a completed pile's token
-        n, piles, caps = self.n, self.piles, self.caps
-        tops = sum(1 for k in range(self.c) if piles[k] < n and caps[k] == n) \
-            if self.top_token else 0
-        gains = self.N - self.drawn - 1 + self.p - (goal - self.score) + tops
-        return gains < self.max_clues - self.clues
-
     def copies_left(self, x: int) -> int:
         pos = self.positions[x]
         return self.held[x] + len(pos) - self.seen[x]
@@ -1292,14 +1268,7 @@ class LiveSearch:
         if top_first:
             moves = moves[1:] + moves[:1]
         proved, spent, last = True, int(top_first), len(moves) - 1
-        # the cards whose discard was refuted here: their misplay is too where
-        # ``discard_covers`` (encodings/live-search.md, 4.2)
-        covers = self.discard_covers(goal)
-        refused: list[int] = []
         for i, steps in enumerate(moves):
-            if refused and steps[0][0] == PLAY and steps[0][1] in refused \
-                    and self.val[steps[0][1]] != self.piles[self.col[steps[0][1]]] + 1:
-                continue        # a misplay of a card whose discard was refuted
             if top_first and i == last:
                 spent = 0
             elif spent > budget:
@@ -1313,8 +1282,6 @@ class LiveSearch:
             if self.reaches(goal, budget - spent):
                 return True
             proved = proved and self.proved
-            if covers and self.proved and len(steps) == 1 and kind == DISCARD:
-                refused.append(order)
             if self.nodes - before > 1:
                 spent += 1      # the next move leaves the order once more
             for _ in steps:
