@@ -25,6 +25,14 @@ SU = variant("Sudoku (5 Suits)")
 SU4 = variant("Sudoku (4 Suits)")
 
 
+def random_moves(g: Game, rng: random.Random, k: int) -> None:
+    """Up to ``k`` random legal moves on ``g`` (fewer if the game ends)."""
+    for _ in range(k):
+        if g.over:
+            return
+        g.apply(rng.choice(list(g.legal_actions())))
+
+
 @pytest.mark.parametrize("v,c", [(UP, 2), (SU, 3), (SU4, 4)])
 def test_forbid_rule_is_the_definition(v: Variant, c: int) -> None:
     """``forbid_rule``'s condition holds exactly where the real rules accept a card
@@ -149,10 +157,7 @@ def test_positions_mid_game_agree() -> None:
     done = 0
     while done < 18:
         g = tiny(rng, (UP, SU, SU4)[done % 3])
-        for _ in range(rng.randrange(1, 5)):
-            if g.over:
-                break
-            g.apply(rng.choice(list(g.legal_actions())))
+        random_moves(g, rng, rng.randrange(1, 5))
         if g.over:
             continue
         agree(g)
@@ -236,10 +241,7 @@ def test_one_bound_over_every_plan_is_sound() -> None:
         rng.shuffle(cards)
         g = deal(v, cards, players=rng.choice((2, 3)), hand=rng.choice((1, 2)),
                  clues=rng.choice((1, 2)))
-        for _ in range(rng.randrange(0, 3)):
-            if g.over:
-                break
-            g.apply(rng.choice(list(g.legal_actions())))
+        random_moves(g, rng, rng.randrange(0, 3))
         if g.over or _late_plays(g) is None:
             continue
         fired += 1

@@ -20,7 +20,7 @@ from hanabi_cp.runtime.deadline import NEVER
 from hanabi_cp.sat_backend import sat_solve
 from hanabi_cp.live.variants import START, Variant
 from tests.test_live_race import eager, stalled_search   # noqa: F401  (a fixture)
-from tests.test_pile_plans import SU, SU4, UP, S, deal
+from tests.test_pile_plans import SU, SU4, UP, S, deal, random_moves
 
 METHODS = ("sat", "cpsat", "search", "brute")
 
@@ -51,10 +51,7 @@ def test_sat_cpsat_search_and_brute_agree_on_tiny_decks_and_positions() -> None:
     done = 0
     while done < 24:
         g = small(rng, (UP, SU, SU4)[done % 3])
-        for _ in range(rng.randrange(0, 4) if done % 2 else 0):
-            if g.over:
-                break
-            g.apply(rng.choice(list(g.legal_actions())))
+        random_moves(g, rng, rng.randrange(0, 4) if done % 2 else 0)
         if g.over:
             continue
         got = {m: answer(g, m) for m in METHODS}
@@ -171,10 +168,7 @@ def test_the_encodings_give_up_or_down_s_best_score_as_search_and_brute() -> Non
     done = 0
     while done < 24:
         g = small(rng, UP)
-        for _ in range(rng.randrange(0, 5) if done % 2 else 0):
-            if g.over:
-                break
-            g.apply(rng.choice(list(g.legal_actions())))
+        random_moves(g, rng, rng.randrange(0, 5) if done % 2 else 0)
         if g.over:
             continue
         got = {m: solve_position(g, m, SolveOptions(maximize=True))
@@ -238,10 +232,7 @@ def test_up_or_down_s_speedrun_agrees() -> None:
     while done < 16:
         g = small(rng, UP)
         g = Game.start(g.deck, replace(g.rules, speedrun=True))
-        for _ in range(rng.randrange(0, 4)):
-            if g.over:
-                break
-            g.apply(rng.choice(list(g.legal_actions())))
+        random_moves(g, rng, rng.randrange(0, 4))
         if g.over:
             continue
         got = {m: solve_position(g, m, SolveOptions(maximize=True))
@@ -270,10 +261,7 @@ def test_with_other_options_the_four_methods_agree() -> None:
                       rng.randint(1, 3), rng.random() < 0.7, variant=v,
                       deck_plays=rng.random() < 0.3)
         g = Game.start(Deck.of(cards, v.deck_n, c), rules)
-        for _ in range(rng.randrange(0, 4)):
-            if g.over:
-                break
-            g.apply(rng.choice(list(g.legal_actions())))
+        random_moves(g, rng, rng.randrange(0, 4))
         if g.over:
             continue
         for maximize in (False, True) if v.up_or_down else (False,):
