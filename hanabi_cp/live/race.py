@@ -58,16 +58,21 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
+from .. import sat_backend
 from ..method_registry import SolveOptions, Status
 from ..runtime.deadline import Deadline
 from ..runtime.executors import cores
 from .actions import Action
+from .methods import sat
 from .referee import Game
 from .solve import (FIRST_SHARE, Known, LiveMethod, LiveOutcome, Tally, _run, certify_live,
                     live_methods, run_stages)
 
 # Turn the race off (the benchmark compares it with the sequential portfolio).
 ENABLED = True
+# A lane's SAT calls run whole, unsliced (``sat_backend.PLAIN``): the lane is ended
+# from outside at the deadline anyway (encodings/live-search.md, 5b).
+PLAIN_LANES = True
 # Seconds of search before the lanes start, at most FIRST_SHARE of the limit: a
 # search that has not answered by then is on the hard tail, where a fork (a few
 # milliseconds) is nothing.
@@ -357,10 +362,23 @@ def _lane_main(conn, start: Game, options: SolveOptions, names: list[tuple[str, 
     parent = os.getppid()
     threading.Thread(target=_end_with_parent, args=(parent,), name="orphan watch",
                      daemon=True).start()
+    # Ended from outside at the deadline: SAT calls run whole (``sat_backend.PLAIN``),
+    # and the climb sends each better game as it finds it (a lane ended inside a
+    # call would lose it).  SIGTERM must end the lane inside a call too.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    sat_backend.PLAIN.set(PLAIN_LANES)
+    tally = Tally(known)
+
+    def rung(out: LiveOutcome) -> None:
+        shown = replace(tally)
+        shown.add(out, out.method)
+        conn.send(("tally", shown))
+
+    sat.RUNG.set(rung if PLAIN_LANES else None)
     try:
         table = live_methods()
         steps = [(table[name], solver) for name, solver in names]
-        out = run_stages(start, options, steps, weights, Deadline(limit, at), Tally(known),
+        out = run_stages(start, options, steps, weights, Deadline(limit, at), tally,
                          None, lambda tally: conn.send(("tally", tally)))
         if out.status is not Status.UNKNOWN:
             conn.send(("answer", out))
