@@ -25,7 +25,10 @@ What does not change: every certificate a lane sends is replayed by the referee
 in this process (``certify_live``) before it is an answer; a lane is given the
 caller's incumbent with maximize; ``--time-limit`` bounds the whole: the lanes
 stop MARGIN before the deadline to send what they found, and what is still
-running SETTLE before the deadline is ended.  No lane outlives the race: they
+running SETTLE before the deadline is ended.  Since a lane is ended from outside,
+its SAT calls run whole (``PLAIN_LANES``: CaDiCaL keeps its own schedule, which
+slices cut), and the best-score climb sends each better game as it finds it, so a
+lane ended inside a call loses nothing it found.  No lane outlives the race: they
 are ended on leaving it, whatever ends it (an answer, an exception, Ctrl-C: the
 lanes ignore SIGINT and this process ends them), and each ends itself if this
 process dies (its parent changes).
