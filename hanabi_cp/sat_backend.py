@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import time
+from contextvars import ContextVar
 from types import TracebackType
 
 from .runtime.deadline import NEVER, Deadline
@@ -38,6 +39,12 @@ PROOF_SOLVERS = (DEFAULT_SOLVER, "cadical153")
 FIRST_BUDGET = 1_000
 SLICE_SECONDS = 0.1
 LOAD_CHUNK = 50_000             # clauses handed to the solver between deadline checks
+# Set in a race's lane (live/race.py ``_lane_main``), a process its parent ends at the
+# deadline: each call runs whole, unsliced, so that CaDiCaL keeps its own restart
+# and mode schedule, which the slices cut (2p 4004 "score >= 22?": 0.4-0.7 s plain,
+# often none in 15-40 s sliced; encodings/live-search.md, 5b).  The deadline is
+# still checked before each call, not during it.
+PLAIN: ContextVar[bool] = ContextVar("hanabi_cp_sat_plain", default=False)
 
 
 # pysat solvers that cannot serve here, and why: every SAT use in hanabi-cp may call
@@ -167,8 +174,13 @@ def load(s, clauses, deadline: Deadline) -> None:
 
 def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT search"):
     """Solve with ``s`` in slices of about SLICE_SECONDS until it answers; TimeUp
-    once ``deadline`` passes.  Returns (ok, model or None, solver stats)."""
+    once ``deadline`` passes.  Returns (ok, model or None, solver stats).  With
+    PLAIN set: one call, its deadline checked only before it."""
     budget = FIRST_BUDGET
+    if PLAIN.get():
+        deadline.check(phase)
+        ok = s.solve(assumptions=assumptions)
+        return ok, (s.get_model() if ok else None), s.accum_stats() or {}
     while True:
         deadline.check(phase)
         left = deadline.remaining()

@@ -171,6 +171,46 @@ def test_the_time_limit_bounds_the_race(eager, monkeypatch):
     assert out.stats["upper_bound"] == 24
 
 
+def test_a_lane_ended_inside_an_unsliced_call_keeps_the_climb_s_games(eager, monkeypatch):
+    """A lane's SAT calls run whole (``sat_backend.PLAIN``) and are ended at the
+    deadline from outside: each better game of the climb was sent as it was found
+    (``sat.RUNG``), so the answer has it, replayed here, within the limit."""
+    from hanabi_cp import sat_backend
+    from hanabi_cp.live.methods import sat
+
+    def climbing(start, options):
+        assert sat_backend.PLAIN.get() and sat.RUNG.get() is not None
+        game = first_legal_game(start)
+        score = replay(start.deck, start.rules, game, start).score
+        sat.RUNG.get()(LiveOutcome(Status.UNKNOWN, game, score, method="sat",
+                                   reason="a rung (test)"))
+        time.sleep(60)      # the next rung's call, never returning in time
+        return LiveOutcome(Status.UNKNOWN, reason="slept (test)")
+
+    slow_lanes(monkeypatch, sat=climbing)
+    monkeypatch.setattr(race, "_run", stalled_search())
+    g = Game.start(standard_deck(4004), Rules.for_players(2))
+    t = time.monotonic()
+    out = solve_position(g, "auto", SolveOptions(time_limit=2.0, maximize=True))
+    took = time.monotonic() - t
+    assert out.status is Status.UNKNOWN and took < 2.0 + 0.5, took
+    assert out.method == "sat" and out.verified
+    assert out.score == replay(g.deck, g.rules, first_legal_game(g), g).score
+
+
+def test_unsliced_sat_calls_answer_as_sliced_ones():
+    from hanabi_cp import sat_backend
+
+    clauses = [[1, 2], [-1, 3], [-2, 3], [-3, 4]]
+    token = sat_backend.PLAIN.set(True)
+    try:
+        plain = [sat_backend.sat_solve(clauses, assumptions=a)[:2] for a in ([], [-4])]
+    finally:
+        sat_backend.PLAIN.reset(token)
+    assert plain == [sat_backend.sat_solve(clauses, assumptions=a)[:2] for a in ([], [-4])]
+    assert plain[1] == (False, None)
+
+
 def test_a_lane_that_dies_leaves_the_answer_to_the_others(eager, monkeypatch):
     def dead(start, options):
         os._exit(3)     # in the lane: as the out-of-memory killer would

@@ -25,7 +25,10 @@ What does not change: every certificate a lane sends is replayed by the referee
 in this process (``certify_live``) before it is an answer; a lane is given the
 caller's incumbent with maximize; ``--time-limit`` bounds the whole: the lanes
 stop MARGIN before the deadline to send what they found, and what is still
-running SETTLE before the deadline is ended.  No lane outlives the race: they
+running SETTLE before the deadline is ended.  Since a lane is ended from outside,
+its SAT calls run whole (``PLAIN_LANES``: CaDiCaL keeps its own schedule, which
+slices cut), and the best-score climb sends each better game as it finds it, so a
+lane ended inside a call loses nothing it found.  No lane outlives the race: they
 are ended on leaving it, whatever ends it (an answer, an exception, Ctrl-C: the
 lanes ignore SIGINT and this process ends them), and each ends itself if this
 process dies (its parent changes).
@@ -58,16 +61,21 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 
+from .. import sat_backend
 from ..method_registry import SolveOptions, Status
 from ..runtime.deadline import Deadline
 from ..runtime.executors import cores
 from .actions import Action
+from .methods import sat
 from .referee import Game
 from .solve import (FIRST_SHARE, Known, LiveMethod, LiveOutcome, Tally, _run, certify_live,
                     live_methods, run_stages)
 
 # Turn the race off (the benchmark compares it with the sequential portfolio).
 ENABLED = True
+# A lane's SAT calls run whole, unsliced (``sat_backend.PLAIN``): the lane is ended
+# from outside at the deadline anyway (encodings/live-search.md, 5b).
+PLAIN_LANES = True
 # Seconds of search before the lanes start, at most FIRST_SHARE of the limit: a
 # search that has not answered by then is on the hard tail, where a fork (a few
 # milliseconds) is nothing.
@@ -357,10 +365,23 @@ def _lane_main(conn, start: Game, options: SolveOptions, names: list[tuple[str, 
     parent = os.getppid()
     threading.Thread(target=_end_with_parent, args=(parent,), name="orphan watch",
                      daemon=True).start()
+    # Ended from outside at the deadline: SAT calls run whole (``sat_backend.PLAIN``),
+    # and the climb sends each better game as it finds it (a lane ended inside a
+    # call would lose it).  SIGTERM must end the lane inside a call too.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    sat_backend.PLAIN.set(PLAIN_LANES)
+    tally = Tally(known)
+
+    def rung(out: LiveOutcome) -> None:
+        shown = replace(tally)
+        shown.add(out, out.method)
+        conn.send(("tally", shown))
+
+    sat.RUNG.set(rung if PLAIN_LANES else None)
     try:
         table = live_methods()
         steps = [(table[name], solver) for name, solver in names]
-        out = run_stages(start, options, steps, weights, Deadline(limit, at), Tally(known),
+        out = run_stages(start, options, steps, weights, Deadline(limit, at), tally,
                          None, lambda tally: conn.send(("tally", tally)))
         if out.status is not Status.UNKNOWN:
             conn.send(("answer", out))

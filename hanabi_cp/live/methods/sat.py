@@ -27,6 +27,8 @@ the checker rejects, or one it cannot check in time, leaves the answer UNKNOWN.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import replace
 
 from pysat.card import ITotalizer
@@ -43,6 +45,12 @@ from ..pile_plans import Plan
 from ..plan_encodings import best_by_plans, by_plans, maximize_refusal, refuse_maximize
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
+
+# Set in a race's lane whose calls run unsliced (``sat_backend.PLAIN``): a lane ended
+# at the deadline inside a call returns nothing, so each better game the climb finds
+# is handed to this at once (an UNKNOWN outcome with the game), and the lane sends it.
+RUNG: ContextVar[Callable[[LiveOutcome], None] | None] = \
+    ContextVar("hanabi_cp_sat_rung", default=None)
 
 
 # Up or Down and Sudoku: a "no" is one CNF per pile plan whose caps reach the target
@@ -219,6 +227,10 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
             if not ok or model is None:
                 break
             best = (_score(enc, model), model)
+            rung = RUNG.get()
+            if rung is not None and best[0] < target:
+                rung(LiveOutcome(Status.UNKNOWN, enc.decode(model), best[0], method="sat",
+                                 reason=f"best score found {best[0]} of {target}"))
     stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=calls)
     if best is None and floor >= 0:
         return LiveOutcome(Status.UNWINNABLE, stats=stats,
