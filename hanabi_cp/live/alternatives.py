@@ -158,7 +158,7 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     clock = None if not deadline.bounded else _perf_deadline(deadline)
     s = S.LiveSearch(h, clock)
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, S.recursion_needed(s)))
+    sys.setrecursionlimit(max(old, S.recursion_needed(h)))
     try:
         got = s.game(goal)
     except S.Timeout:

@@ -229,9 +229,8 @@ class LiveSearch:
         self.alt_kinds: list[list[tuple[int, int, int]]] = [[] for _ in range(c)]
         self.alts: list[list[tuple[int, int, list[int]]]] = [[] for _ in range(c)]
         self.kind_of: dict[tuple[int, int], int] = {}
-        piles0 = list(start.piles)
         if plan is not None:
-            piles0 = self.plan_tables(start, plan, n, c)
+            self.plan_tables(start, plan, n, c)
         self.capsum = sum(self.caps)
         self.positions: list[list[int]] = [[] for _ in range(len(self.totals))]
         for i, x in enumerate(self.cid):
@@ -247,7 +246,7 @@ class LiveSearch:
         # per card kind, its copies drawn so far: positions[x][seen[x]] is the next
         # one still in the deck (kept by do/undo; a bisection per value was slower)
         self.seen = [bisect_left(pos, self.drawn) for pos in self.positions]
-        self.piles = piles0
+        self.piles = list(start.piles)      # in a plan game too: the cards on each pile
         self.score = sum(self.piles)
         self.clues = FREE if start.clues is None else start.clues
         self.strikes = start.strikes
@@ -310,15 +309,12 @@ class LiveSearch:
         self.root_next = FREE
         self.root_steps = 0
 
-    def plan_tables(self, start: Game, plan: Plan, n: int, c: int) -> list[int]:
+    def plan_tables(self, start: Game, plan: Plan, n: int, c: int) -> None:
         """The plan game's tables (``pile_plans``): each card by its height in its
         pile's planned order (a dead card: value n + 2, which no pile ever takes, and
         a kind of its own per pile, after the n * c others), the copies and losses per
-        kind, the caps, the forbidden plays and the orders each pile may still follow;
-        returns the piles' heights."""
+        kind, the caps, the forbidden plays and the orders each pile may still follow."""
         v, cards = plan.variant, start.deck.cards
-        played = getattr(start, "played", None)
-        heights = [len(x) for x in played] if played is not None else list(start.piles)
         kinds = n * c + c
         self.totals = [0] * kinds
         self.lost_counts = [0] * kinds
@@ -360,7 +356,6 @@ class LiveSearch:
                      max([same for same, _, _ in self.alts[k] if same < n], default=-1)
                      for k in range(c)]
         self.keep = [max(self.fh[o], undecided[self.col[o]]) for o in range(len(cards))]
-        return heights
 
     def order_cap(self, kinds: list[int]) -> int:
         """How many of an order's kinds, from its first, each have a copy not lost."""
@@ -1452,10 +1447,10 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     return out
 
 
-def recursion_needed(s: LiveSearch) -> int:
-    """The recursion limit a search of ``s`` may need: its depth grows with the
-    cards and the clue tokens of the game."""
-    return 4 * s.N + 4 * (s.rules.clues or 0) + 1000
+def recursion_needed(start: Game) -> int:
+    """The recursion limit a search of the position ``start`` may need: its depth
+    grows with the cards and the clue tokens of the game."""
+    return 4 * start.deck.N + 4 * (start.rules.clues or 0) + 1000
 
 
 def search(start: Game, options: SolveOptions) -> LiveOutcome:
@@ -1470,32 +1465,26 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
     deadline = None if left is None else time.perf_counter() + left
     if chosen_in_play(start.rules.variant):
         return _with_deep_stack(start, lambda: _plans(start, options.maximize, deadline))
+    return _with_deep_stack(start, lambda: _one_search(start, options, deadline))
+
+
+def _one_search(start: Game, options: SolveOptions, deadline: float | None) -> LiveOutcome:
     s = LiveSearch(start, deadline)
     s.watch = WATCH.get()
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, recursion_needed(s)))
-    # The search makes no reference cycles, but its tables' millions of tuples
-    # trigger the cycle collector again and again: about 8 % of a hard search.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        with ambient(options.clock()):      # the lost-deck reasons poll it
-            out = _maximize(s, start) if options.maximize else _decide(s, start)
-        if out.actions is not None and start.rules.alternating_clues:
-            out.actions = typed_clues(start, out.actions)
-        return out
-    finally:
-        sys.setrecursionlimit(old)
-        if collecting:
-            gc.enable()
+    with ambient(options.clock()):      # the lost-deck reasons poll it
+        out = _maximize(s, start) if options.maximize else _decide(s, start)
+    if out.actions is not None and start.rules.alternating_clues:
+        out.actions = typed_clues(start, out.actions)
+    return out
 
 
 def _with_deep_stack(start: Game, body: Callable[[], LiveOutcome]) -> LiveOutcome:
     """``body()`` with the recursion limit a search of the position needs and the
-    garbage collector off (as ``search`` runs one)."""
+    garbage collector off."""
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 4 * start.deck.N + 4 * (start.rules.clues or 0) + 1000))
-    # (``recursion_needed``'s formula: no LiveSearch of the position exists yet)
+    sys.setrecursionlimit(max(old, recursion_needed(start)))
+    # The search makes no reference cycles, but its tables' millions of tuples
+    # trigger the cycle collector again and again: about 8 % of a hard search.
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -1520,7 +1509,6 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     first upper bound, highest first (``plans_by_bound``)."""
     v = start.chosen
     assert v is not None
-    played = getattr(start, "played", None) or [() for _ in start.piles]
     left, first = copies_left(start)
     never = start.deck.N
 
@@ -1533,7 +1521,7 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
             at = max(at, first.get((k, r), never))
             total += at
         return total
-    return plans_by_bound(v, played, left, late)
+    return plans_by_bound(v, start.played, left, late)
 
 
 def _late_plays(start: Game) -> str | None:
@@ -1541,8 +1529,7 @@ def _late_plays(start: Game) -> str | None:
     (``pile_plans.late_plays``), or None."""
     v = start.chosen
     assert v is not None
-    played = getattr(start, "played", None) or [() for _ in start.piles]
-    got = late_plays(v, played, copies_left(start)[1], start.drawn, start.deck.N,
+    got = late_plays(v, start.played, copies_left(start)[1], start.drawn, start.deck.N,
                      after_last(start.rules))
     if got is None:
         return None
@@ -1564,7 +1551,7 @@ def _plans(start: Game, maximize: bool, deadline: float | None) -> LiveOutcome:
     v = start.chosen
     assert v is not None
     target = start.target
-    total = plan_count(v, getattr(start, "played", None) or [() for _ in start.piles])
+    total = plan_count(v, start.played)
     best: tuple[list[Action], int] | None = None
     searched, dived, nodes, refuted = 0, 0, 0, 0
     floor = -1 if maximize else target - 1      # a game must score above it
