@@ -48,12 +48,8 @@ Dead = Callable[[int, int], bool]
 def max_score(v: Variant, piles: tuple[Played, ...], dead: Dead) -> int:
     """The server's ``GetMaxScore`` for piles holding ``piles`` (real values)."""
     if v.up_or_down:
-        return sum(up_or_down_cap(v, p, partial(_swap, dead, k)) for k, p in enumerate(piles))
+        return sum(up_or_down_cap(v, p, partial(dead, k)) for k, p in enumerate(piles))
     return _sudoku_max(v, piles, dead)
-
-
-def _swap(dead: Dead, k: int, rank: int) -> bool:
-    return dead(k, rank)
 
 
 def up_or_down_cap(v: Variant, played: Played, dead: Callable[[int], bool]) -> int:

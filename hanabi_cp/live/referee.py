@@ -672,8 +672,7 @@ class Game:
         got = [frozenset()] * c if fresh else list(each)
         for k in range(c):
             if fresh or at[k] != old[k] or (starts and not at[k]):
-                got[k] = frozenset((a, k + 1) for a in self.next_values(k)) if v is None \
-                    else frozenset((v.model_value(r), k + 1) for r in next_values(v, at, k))
+                got[k] = frozenset((a, k + 1) for a in self.next_values(k))
         union = frozenset().union(*got)
         self.needs = self.tables, at, tuple(got), union
         return union
