@@ -34,7 +34,7 @@ from ..runtime.deadline import NEVER, Deadline
 from .actions import Action
 from .cnf_hands import CnfEnds
 from .pile_plans import Plan
-from .plan_encodings import forbidden_plays, plan_deck, real_next, real_rests
+from .plan_encodings import PlanGame
 from .referee import Game
 from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 
@@ -42,7 +42,7 @@ from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 BUILD = "building the CNF"
 
 
-class LiveCnf(CnfEnds):
+class LiveCnf(CnfEnds, PlanGame):
     """Clauses for the rest of the game from the position ``start``: a win, or with
     ``maximize`` any complete game that does not strike out (the score literals
     are ``played``).  With ``plan`` (Up or Down, Sudoku; the best score in Up or
@@ -54,16 +54,8 @@ class LiveCnf(CnfEnds):
                  plan: Plan | None = None):
         t0 = time.perf_counter()
         deadline.check(BUILD)
-        # the best score of a plan's game reads hanab.live's count on the real piles,
-        # written here for Up or Down only (encodings/variants.md, 8.5)
-        assert plan is None or not maximize or plan.variant.up_or_down
-        self.start, self.deck, self.maximize = start, start.deck, maximize
-        self.top = self.deck.n            # the value that completes a pile
-        if plan is not None:
-            self.deck, self.top = plan_deck(start, plan), plan.n
-            if maximize:
-                self.real_next = real_next(start, plan)
-                self.real_rests = real_rests(start, plan)
+        self.start, self.maximize = start, maximize
+        self._take_plan(plan, maximize)
         self.lay = lay = Layout.of(start)
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
@@ -225,21 +217,8 @@ class LiveCnf(CnfEnds):
                             self.add(-x, -f[STRIKE], r[k])
         self.played = [r[S] for r in self.reached.values()]
 
-    def _plan(self, plan: Plan) -> None:
-        """A pile plan's game (encodings/variants.md, 8.5): a dead card (value top + 1)
-        is never a success, and a play the plan forbids is no move: card i does not
-        leave as a play at slot k while its pile stands at height h there (reached h,
-        not h + 1) and pile j is empty (j < 0: always)."""
-        for i in self.lay.live:
-            if self.deck.cards[i].value > self.top:
-                self.add(-self.fate[i][PLAY])
-        for i, pile, h, j in forbidden_plays(self.start, plan):
-            c = pile + 1
-            for k, x in self.at.get(i, {}).items():
-                at_h = [-self.reached[(h, c)][k]] if h else []
-                above = [self.reached[(h + 1, c)][k]] if h < self.top else []
-                empty = [self.reached[(1, j + 1)][k]] if j >= 0 else []
-                self.add(-x, self.fate[i][DISCARD], *at_h, *above, *empty)
+    def _clause_of(self, lits: list) -> None:
+        self.add(*lits)
 
     # ---- clue tokens ----------------------------------------------------------
 

@@ -46,9 +46,6 @@ class CnfEnds(PileNeeds):
     played: list[int]
     tok: list[list[int]]
     offset: dict[int, list[int]]
-    # a pile plan's game: per (c, h) the renamed rest of each order the pile may still follow
-    # (``plan_encodings.real_rests``), for a speedrun
-    real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
     if TYPE_CHECKING:                                           # LiveCnf's
         def var(self, *name: object) -> int: ...

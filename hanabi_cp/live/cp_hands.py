@@ -50,9 +50,6 @@ class CpEnds(PileNeeds):
     reached: dict
     played: list[Var]
     tok: list[Var]
-    # a pile plan's game: per (c, h) the renamed rest of each order the pile may still follow
-    # (``plan_encodings.real_rests``), for a speedrun
-    real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
     if TYPE_CHECKING:                                           # LiveCpModel's
         def movers_before(self, k: int) -> Sequence[int]: ...

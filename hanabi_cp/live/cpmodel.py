@@ -26,7 +26,7 @@ from ..method_registry import SolveOptions, Status
 from .actions import Action
 from .cp_hands import CpEnds
 from .pile_plans import Plan
-from .plan_encodings import forbidden_plays, plan_deck, real_next, real_rests
+from .plan_encodings import PlanGame
 from .referee import Game
 from .schedule import (DISCARD, PLAY, STRIKE, ZERO_ENDS, Layout, first_legal_game,
                        to_actions)
@@ -37,7 +37,7 @@ BUILD, SEARCH = "building the CP-SAT model", "CP-SAT search"
 FAST_SECONDS = 1.0      # the first run, without presolve (``LiveCpModel._run``)
 
 
-class LiveCpModel(CpEnds):
+class LiveCpModel(CpEnds, PlanGame):
     """The model of the rest of the game from the position ``start``: a win, or with
     ``maximize`` the best score over the complete games that do not strike out.
     With ``plan`` (Up or Down, Sudoku; the best score in Up or Down only), the
@@ -49,17 +49,8 @@ class LiveCpModel(CpEnds):
                  plan: Plan | None = None, floor: int = -1):
         t0 = time.perf_counter()
         deadline.check(BUILD)
-        # the best score of a plan's game reads hanab.live's count on the real piles,
-        # written for Up or Down only (encodings/variants.md, 8.5)
-        assert plan is None or not maximize or plan.variant.up_or_down
-        self.start, self.deck, self.maximize = start, start.deck, maximize
-        self.top = self.deck.n            # the value that completes a pile
-        self.floor = floor
-        if plan is not None:
-            self.deck, self.top = plan_deck(start, plan), plan.n
-            if maximize:
-                self.real_next = real_next(start, plan)
-                self.real_rests = real_rests(start, plan)
+        self.start, self.maximize, self.floor = start, maximize, floor
+        self._take_plan(plan, maximize)
         self.lay = lay = Layout.of(start)
         self.m = cp_model.CpModel()
         self._slots()
@@ -203,22 +194,8 @@ class LiveCpModel(CpEnds):
                                       ).only_enforce_if([x, f[STRIKE]])
                 self.played.append(r[S])
 
-    def _plan(self, plan: Plan) -> None:
-        """A pile plan's game (encodings/variants.md, 8.5): a dead card (value top + 1)
-        is never a success, and a play the plan forbids is no move: card i does not
-        leave as a play at slot k while its pile stands at height h there (reached h,
-        not h + 1) and pile j is empty (j < 0: always)."""
-        m = self.m
-        for i in self.lay.live:
-            if self.deck.cards[i].value > self.top:
-                m.add(self.fate[i][PLAY] == 0)
-        for i, pile, h, j in forbidden_plays(self.start, plan):
-            c = pile + 1
-            for k, x in self.at.get(i, {}).items():
-                at_h = [~self.reached[(h, c)][k]] if h else []
-                above = [self.reached[(h + 1, c)][k]] if h < self.top else []
-                empty = [self.reached[(1, j + 1)][k]] if j >= 0 else []
-                m.add_bool_or([~x, self.fate[i][DISCARD], *at_h, *above, *empty])
+    def _clause_of(self, lits: list) -> None:
+        self.m.add_bool_or(lits)
 
     # ---- clue tokens: a running count per slot ----------------------------------
 

@@ -24,6 +24,9 @@ class PileNeeds:
     # (renamed) values the real rules take next on pile c standing at h; None: the
     # next value h + 1 (one order per pile)
     real_next: dict[tuple[int, int], list[int]] | None = None
+    # and per (c, h) the renamed rest of each order the pile may still follow
+    # (``plan_encodings.real_rests``), for a speedrun
+    real_rests: dict[tuple[int, int], list[list[int]]] | None = None
 
     def _not(self, lit: Any) -> Any:
         raise NotImplementedError

@@ -12,10 +12,11 @@ h, and in Sudoku pile j still empty) are the encodings' clauses on their
 the first plan whose encoding has a model wins: a plan whose caps are below the
 target has no winning game (a win plays a copy of every planned card).
 
-Only "winnable?": a win needs no early end (a real early end before the win
-leaves some planned next card with every copy lost, or out of every hand with a
-turn left, so that plan's game cannot win either), while the best score would
-need hanab.live's max score (``pile_score``) as an end of each plan's encoding.
+A win needs no early end (a real early end before the win leaves some planned
+next card with every copy lost, or out of every hand with a turn left, so that
+plan's game cannot win either); the best score, given in Up or Down only, reads
+hanab.live's max score on the real piles as an end of each plan's encoding
+(``real_next``, ``real_rests``; ``maximize_refusal`` says why not in Sudoku).
 
 >>> from hanabi_cp.live.rules import Rules
 >>> from hanabi_cp.live.variants import variant
@@ -37,11 +38,57 @@ from ..method_registry import Status
 from ..model import Deck
 from ..runtime.deadline import TimeUp
 from .hint import greedy_game
+from .pile_needs import PileNeeds
 from .pile_plans import NEVER, Plan, copies_left, order_cap, plan_count, plans_by_bound, plans_from
 from .pile_rules import next_values, orders
 from .referee import Game
-from .schedule import ZERO_ENDS, first_legal_game
+from .schedule import DISCARD, PLAY, ZERO_ENDS, first_legal_game
 from .solve import LiveOutcome
+
+
+class PlanGame(PileNeeds):
+    """Mixin of ``LiveCnf`` and ``LiveCpModel``: a pile plan's game in either
+    encoding, which differ only in how a literal is negated (``_not``) and how a
+    clause is added (``_clause_of``)."""
+
+    start: Game
+    deck: Deck
+    top: int                # the value that completes a pile
+    fate: dict
+    at: dict
+
+    def _clause_of(self, lits: list) -> None:
+        raise NotImplementedError
+
+    def _take_plan(self, plan: Plan | None, maximize: bool) -> None:
+        """The deck and pile size the encoding builds on: the position's, or with
+        ``plan`` the deck renamed by heights, and for the best score the cards the
+        real rules take at each height (the early ends on the real piles)."""
+        # the best score of a plan's game reads hanab.live's count on the real piles,
+        # written for Up or Down only (encodings/variants.md, 8.5)
+        assert plan is None or not maximize or plan.variant.up_or_down
+        self.deck, self.top = self.start.deck, self.start.deck.n
+        if plan is not None:
+            self.deck, self.top = plan_deck(self.start, plan), plan.n
+            if maximize:
+                self.real_next = real_next(self.start, plan)
+                self.real_rests = real_rests(self.start, plan)
+
+    def _plan(self, plan: Plan) -> None:
+        """A pile plan's game (encodings/variants.md, 8.5): a dead card (value top + 1)
+        is never a success, and a play the plan forbids is no move: card i does not
+        leave as a play at slot k while its pile stands at height h there (reached h,
+        not h + 1) and pile j is empty (j < 0: always)."""
+        for i in self.lay.live:
+            if self.deck.cards[i].value > self.top:
+                self._clause_of([self._not(self.fate[i][PLAY])])
+        for i, pile, h, j in forbidden_plays(self.start, plan):
+            c = pile + 1
+            for k, x in self.at.get(i, {}).items():
+                at_h = [self._not(self.reached[(h, c)][k])] if h else []
+                above = [self.reached[(h + 1, c)][k]] if h < self.top else []
+                empty = [self.reached[(1, j + 1)][k]] if j >= 0 else []
+                self._clause_of([self._not(x), self.fate[i][DISCARD], *at_h, *above, *empty])
 
 
 def plan_deck(start: Game, plan: Plan) -> Deck:
