@@ -150,6 +150,19 @@ def test_an_exception_or_ctrl_c_in_the_search_ends_every_lane(eager, monkeypatch
         solve_position(g, "auto", SolveOptions(time_limit=20))
 
 
+def race_stalled_for_2s(monkeypatch, sat) -> tuple[Game, LiveOutcome]:
+    """The best score of 2 players seed 4004 by ``auto`` at 2 s, its search stalled and
+    its lane's SAT stage ``sat``: UNKNOWN within the limit (and the lanes' grace)."""
+    slow_lanes(monkeypatch, sat=sat)
+    monkeypatch.setattr(race, "_run", stalled_search())
+    g = Game.start(standard_deck(4004), Rules.for_players(2))
+    t = time.monotonic()
+    out = solve_position(g, "auto", SolveOptions(time_limit=2.0, maximize=True))
+    took = time.monotonic() - t
+    assert out.status is Status.UNKNOWN and took < 2.0 + 0.5, took
+    return g, out
+
+
 def test_the_time_limit_bounds_the_race(eager, monkeypatch):
     """A lane still in a stage at the deadline is ended: UNKNOWN within the limit (and
     the lanes' grace), with what its earlier stages showed (a game, replayed here,
@@ -160,13 +173,7 @@ def test_the_time_limit_bounds_the_race(eager, monkeypatch):
                                                          start).score,
                            reason="gave up (test)", stats={"upper_bound": 24})
 
-    slow_lanes(monkeypatch, sat=some_game)
-    monkeypatch.setattr(race, "_run", stalled_search())
-    g = Game.start(standard_deck(4004), Rules.for_players(2))
-    t = time.monotonic()
-    out = solve_position(g, "auto", SolveOptions(time_limit=2.0, maximize=True))
-    took = time.monotonic() - t
-    assert out.status is Status.UNKNOWN and took < 2.0 + 0.5, took
+    _, out = race_stalled_for_2s(monkeypatch, some_game)
     assert out.method == "sat" and out.verified and out.score is not None
     assert out.stats["upper_bound"] == 24
 
@@ -187,13 +194,7 @@ def test_a_lane_ended_inside_an_unsliced_call_keeps_the_climb_s_games(eager, mon
         time.sleep(60)      # the next rung's call, never returning in time
         return LiveOutcome(Status.UNKNOWN, reason="slept (test)")
 
-    slow_lanes(monkeypatch, sat=climbing)
-    monkeypatch.setattr(race, "_run", stalled_search())
-    g = Game.start(standard_deck(4004), Rules.for_players(2))
-    t = time.monotonic()
-    out = solve_position(g, "auto", SolveOptions(time_limit=2.0, maximize=True))
-    took = time.monotonic() - t
-    assert out.status is Status.UNKNOWN and took < 2.0 + 0.5, took
+    g, out = race_stalled_for_2s(monkeypatch, climbing)
     assert out.method == "sat" and out.verified
     assert out.score == replay(g.deck, g.rules, first_legal_game(g), g).score
 
