@@ -69,20 +69,11 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
             if maximize_refusal("sat", start) is not None:     # Up or Down only
                 raise refuse_maximize("sat", start)
             return _plan_best(start, options, deadline, solver)
-        out = by_plans(start, "SAT solver",
-                       lambda plan: _win(start, options, deadline, solver, plan))
-        if options.proof and out.status is Status.UNWINNABLE:
-            out.reason = f"{out.reason}; {NO_PLAN_PROOF}"
-            out.stats["proof_attempt"] = NO_PLAN_PROOF
-        return out
+        return _no_plan_proof(options, by_plans(
+            start, "SAT solver", lambda plan: _win(start, options, deadline, solver, plan)))
     start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
     if options.maximize:
-        try:
-            enc = LiveCnf(start, True, deadline)
-        except TimeUp as exc:
-            return LiveOutcome(Status.UNKNOWN, reason=str(exc))
-        return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
-                         time.perf_counter(), options)
+        return _best(start, options, deadline, solver)
     return _win(start, options, deadline, solver)
 
 
@@ -92,16 +83,25 @@ def _plan_best(start: Game, options: SolveOptions, deadline: Deadline,
     the real piles, climbed from the best score of the plans before it
     (encodings/variants.md, 8.5, "The best score in Up or Down")."""
     plain = replace(options, proof=None)
+    return _no_plan_proof(options, best_by_plans(
+        start, "SAT solver",
+        lambda plan, floor: _best(start, plain, deadline, solver, plan, floor)))
 
-    def climb(plan: Plan, floor: int) -> LiveOutcome:
-        try:
-            enc = LiveCnf(start, True, deadline, plan)
-        except TimeUp as exc:
-            return LiveOutcome(Status.UNKNOWN, reason=str(exc))
-        return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
-                         time.perf_counter(), plain, floor)
 
-    out = best_by_plans(start, "SAT solver", climb)
+def _best(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
+          plan: Plan | None = None, floor: int = -1) -> LiveOutcome:
+    """The best score of the position's CNF (of one pile plan's game, scoring more
+    than ``floor``), by ``_maximize``'s climb."""
+    try:
+        enc = LiveCnf(start, True, deadline, plan)
+    except TimeUp as exc:
+        return LiveOutcome(Status.UNKNOWN, reason=str(exc))
+    return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
+                     time.perf_counter(), options, floor)
+
+
+def _no_plan_proof(options: SolveOptions, out: LiveOutcome) -> LiveOutcome:
+    """A "no" of the plan loop with ``--proof``: says why no proof is written."""
     if options.proof and out.status is Status.UNWINNABLE:
         out.reason = f"{out.reason}; {NO_PLAN_PROOF}"
         out.stats["proof_attempt"] = NO_PLAN_PROOF
