@@ -41,14 +41,12 @@ class _Stop(Exception):
 
 def _refuses(start: Game) -> str | None:
     deck, rules = start.deck, start.rules
-    # (in Up or Down and Sudoku the search does not take the position either)
-    use = "" if start.chosen is not None else "; use search"
     if deck.N > MAX_CARDS:
         return (f"{deck.N} cards: brute force visits every reachable state, which grows "
-                f"exponentially with the deck (limit {MAX_CARDS} cards){use}")
+                f"exponentially with the deck (limit {MAX_CARDS} cards); use search")
     if rules.clues is not None and rules.clues > MAX_CLUES:
         return (f"{rules.clues} clue tokens: every token count multiplies the states "
-                f"(limit {MAX_CLUES}, or unlimited){use}")
+                f"(limit {MAX_CLUES}, or unlimited); use search")
     return None
 
 
