@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from ..errors import SolverBug
 from .actions import Action, Kind
 from .methods import search_core
-from .referee import EndCondition, Game
+from .referee import BEST_REACHED, EndCondition, Game
 from .rules import Rules
 
 # hanab.live's No Variant suits (and the sixth of "6 Suits"): hanabi-cp's deck files
@@ -240,7 +240,7 @@ def ended(g: Game, names: Sequence[str]) -> Reason | None:
         nth = ORDINALS.get(g.rules.strikes, f"{g.rules.strikes}th")
         return Reason("strikes", 0, f"the {nth} strike ends the game with 0 points")
     if g.chosen is not None and (c in (EndCondition.SPEEDRUN_FAIL, EndCondition.ALL_OR_NOTHING_FAIL)
-                                 or "reached the best score" in g.cause):
+                                 or g.cause == BEST_REACHED):
         return _chosen_ended(g)
     if c in (EndCondition.SPEEDRUN_FAIL, EndCondition.ALL_OR_NOTHING_FAIL):
         what = "speedrun" if c is EndCondition.SPEEDRUN_FAIL else "all or nothing"
@@ -250,7 +250,7 @@ def ended(g: Game, names: Sequence[str]) -> Reason | None:
                                       f"the maximum ends at once with 0 points")
     if c is not EndCondition.NORMAL:
         return Reason("other", 0, f"the game ended ({c.describe()}) with 0 points")
-    if "reached the best score" in g.cause:
+    if g.cause == BEST_REACHED:
         stops = _reach(g, False)[1]
         return Reason("last_copy", score, f"{_stops_text(g, stops, names, None, None)}: "
                                           f"the game ends with {score} points")

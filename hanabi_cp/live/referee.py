@@ -101,6 +101,7 @@ class EndCondition(enum.IntEnum):
 
 
 NOTHING_PLAYABLE = "no card still needed can be played"
+BEST_REACHED = "the score reached the best score still reachable"
 
 # The end conditions an action of type 4 (end game) may carry.
 END_GAME_VALUES = (EndCondition.TIMEOUT, EndCondition.TERMINATED, EndCondition.IDLE_TIMEOUT,
@@ -626,7 +627,7 @@ class Game:
         elif score == target:
             self._end(EndCondition.NORMAL, "every pile is complete")
         elif r.early_ends and score == best:
-            self._end(EndCondition.NORMAL, "the score reached the best score still reachable")
+            self._end(EndCondition.NORMAL, BEST_REACHED)
         elif r.early_ends and (self.end_turn is not None or self.played) \
                 and self.today_end is None and self._nothing_playable():
             if r.last_turn_unplayable:
