@@ -274,3 +274,36 @@ def test_a_forked_helper_killed_alone_does_not_end_its_parent(tmp_path):
     res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=HANG_GUARD)
     assert res.returncode == 0 and res.stdout == "alive -15\n", (res.stdout, res.stderr)
+
+
+IN_A_FINALIZER = textwrap.dedent("""
+    import os, signal, sys, time
+    from hanabi_cp.runtime import interrupts
+    interrupts.install()
+
+    class Held:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):       # Python code: the handler runs in here
+                time.sleep(0.0001)
+
+    Held()                              # finalized at once
+    try:
+        with interrupts.critical():
+            pass
+        print("not raised", flush=True)
+    except interrupts.Interrupted as exc:
+        print("raised", exc.exit_code, flush=True)
+""")
+
+
+def test_a_signal_inside_a_finalizer_is_raised_at_the_next_check_without_a_traceback(tmp_path):
+    """Raised inside a ``__del__`` (a pysat totalizer's, when the study's loop drops
+    it), an Interrupted would be printed with its traceback and lost: it is taken
+    back and raised at the next point that asks."""
+    script = tmp_path / "finalizer.py"
+    script.write_text(IN_A_FINALIZER)
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=HANG_GUARD)
+    assert res.stdout == "raised 130\n", (res.stdout, res.stderr)
+    assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr, res.stderr

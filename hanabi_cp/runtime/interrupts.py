@@ -13,7 +13,9 @@ Writers use :func:`critical` around the step that makes their output visible (on
 CSV row's single ``write``, the renames of finished temporary files): the watchdog
 waits for it to end, and the handler defers its exception to its end, so a row or a
 file set is either complete or absent.  A row finished after a signal arrived may
-be that signal's doing, so :func:`refuse_if_received` stops its writer.
+be that signal's doing, so :func:`refuse_if_received` stops its writer.  A signal
+whose handler runs inside a finalizer (a ``__del__``), where Python would print the
+exception and drop it, is raised at the next of these points instead.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from functools import partial
 from types import FrameType
 
 GRACE_SECONDS = 0.5
@@ -71,6 +74,7 @@ def install() -> None:
     threading.Thread(target=_watch, args=(read_end,), name="interrupt watchdog",
                      daemon=True).start()
     _keep_sigint_from_pysat()
+    sys.unraisablehook = partial(_unraisable, sys.unraisablehook)
     os.register_at_fork(after_in_child=_forget_in_child)
 
 
@@ -190,6 +194,19 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     if _first is None:
         _first = signum
     _raise_pending()
+
+
+def _unraisable(previous, info) -> None:
+    # Our handler raised inside a finalizer (a ``__del__``, such as a pysat
+    # totalizer's, run when its last reference goes), where Python can only print
+    # the exception, traceback and all, and drops it: taken back instead, it is
+    # raised at the next point that asks (``critical``'s end; writers also call
+    # ``refuse_if_received``), or the watchdog ends the process after GRACE_SECONDS.
+    global _raised
+    if isinstance(info.exc_value, Interrupted):
+        _raised = False
+        return
+    previous(info)
 
 
 def _raise_pending() -> None:
