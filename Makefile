@@ -23,8 +23,8 @@ $(BIN)/hanabi-cp: pyproject.toml
 # The real-rules search's compiled copy (mypyc, hanabi_cp/runtime/compiled.py): the
 # same code about three times faster.  Rebuilt whenever the search's source changes;
 # a failed build only leaves the pure-Python search in use, which gives the same answers.
-CORE := hanabi_cp/live/methods/.compiled
-$(CORE): hanabi_cp/live/methods/search.py hanabi_cp/runtime/compiled.py $(BIN)/hanabi-cp
+CORE := hanabi_cp/real/methods/.compiled
+$(CORE): hanabi_cp/real/methods/search.py hanabi_cp/runtime/compiled.py $(BIN)/hanabi-cp
 	@echo "compiling the real-rules search with mypyc (about a minute; log in $(VENV)/compile.log)"
 	@$(BIN)/python -m hanabi_cp.runtime.compiled > $(VENV)/compile.log 2>&1 \
 		|| { cat $(VENV)/compile.log; echo "the pure-Python search is used"; }

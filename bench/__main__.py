@@ -13,7 +13,7 @@
    that accepts them (methods added later join automatically), and for each pair
    (baseline, method) the median over instances of time(method) / time(baseline)
    is printed; for reduction images, time(method on the image) / time(CaDiCaL on
-   the formula).  Instances come from the study generators (hanabi_cp.studies).
+   the formula).  Instances come from the study generators (hanabi_cp.apps.studies).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def run_module(name: str, quick: bool) -> tuple[bool, float, object]:
 def paired_ratios(rows, key_fields, baseline: str) -> dict[str, tuple[int, float, float, float]]:
     """method -> (instances, baseline total s, method total s, median per-instance ratio)
     over the instances that both decided."""
-    from hanabi_cp.studies.common import decided, percentile
+    from hanabi_cp.apps.studies.common import decided, percentile
 
     by_key: dict = defaultdict(dict)
     for r in rows:
@@ -90,10 +90,10 @@ def paired_ratios(rows, key_fields, baseline: str) -> dict[str, tuple[int, float
 
 def ratio_table(quick: bool, seed: int) -> list[tuple]:
     """(comparison, baseline, method, instances, baseline s, method s, median ratio)."""
-    from hanabi_cp.studies import random_decks, reduction, standard
+    from hanabi_cp.apps.studies import random_decks, reduction, standard
 
     table = []
-    from hanabi_cp.method_registry import methods
+    from hanabi_cp.solitaire.solve import methods
 
     # Inapplicable ones are skipped instance by instance; the external solvers have
     # their own table (bench.model_formats).

@@ -22,12 +22,12 @@ import tracemalloc
 
 from pysat.formula import IDPool
 
-from hanabi_cp.encoders.cnf import build
-from hanabi_cp.encoders.flat import Names
-from hanabi_cp.formats import read_dimacs
-from hanabi_cp.formats.decks import read_deck_file
-from hanabi_cp.model import COMPACT_FROM_CARDS
-from hanabi_cp.reduction import reduce_cnf
+from hanabi_cp.solitaire.encoders.cnf import build
+from hanabi_cp.solitaire.encoders.flat import Names
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.io.decks import read_deck_file
+from hanabi_cp.core.model import COMPACT_FROM_CARDS
+from hanabi_cp.solitaire.reduction import reduce_cnf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -6,10 +6,10 @@ in one process and interleaved, the CPU seconds (``time.process_time``) of:
 - "callwise": the decision model built one OR-Tools call per variable and
   constraint, as the first release did (bench/cpsat_callwise.py), windows
   analysis included;
-- "bulk": the same model written into the proto as text (encoders/cpsat.py,
+- "bulk": the same model written into the proto as text (solitaire/encoders/cpsat.py,
   ``build_decide``; tests/test_cpsat_bulk.py checks the protos are identical);
 - "residual": what method "cpsat" builds on a deck of 5,000 cards or more
-  (encoders/cpsat_residual.py: analysis, compact CNF, variable elimination and
+  (solitaire/encoders/cpsat_residual.py: analysis, compact CNF, variable elimination and
   the formula-sized model);
 - with ``--maximize``, the score model (``build_maximize``) both ways.
 
@@ -28,10 +28,10 @@ import time
 
 from bench import cpsat_callwise
 from bench.images import family_files
-from hanabi_cp.encoders import cpsat
-from hanabi_cp.encoders.cpsat_residual import build_residual
-from hanabi_cp.formats import read_dimacs
-from hanabi_cp.reduction import reduce_cnf
+from hanabi_cp.solitaire.encoders import cpsat
+from hanabi_cp.solitaire.encoders.cpsat_residual import build_residual
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.solitaire.reduction import reduce_cnf
 
 FAMILIES = ("uf50-218", "uuf50-218")
 QUICK_ARGS = ["--files", "1"]

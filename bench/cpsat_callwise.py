@@ -1,4 +1,4 @@
-"""The CP-SAT models of encoders/cpsat.py built one OR-Tools call per variable and
+"""The CP-SAT models of solitaire/encoders/cpsat.py built one OR-Tools call per variable and
 constraint, as the first release built them (its code, but for the imports and
 returning the bare CpModel).  tests/test_cpsat_bulk.py checks that the bulk
 builders write the very same protos; bench/cpsat_build.py times both side by side."""
@@ -8,10 +8,10 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
-from hanabi_cp.analysis import analyse
+from hanabi_cp.solitaire.preprocessing import analyse
 from hanabi_cp.runtime.deadline import EVERY, NEVER, Deadline
-from hanabi_cp.encoders.cpsat import BUILD, capacity_groups, greedy_picks
-from hanabi_cp.model import Deck, check_hand
+from hanabi_cp.solitaire.encoders.cpsat import BUILD, capacity_groups, greedy_picks
+from hanabi_cp.core.model import Deck, check_hand
 from ortools.sat.python import cp_model
 from ortools.util.python.sorted_interval_list import Domain
 

@@ -23,9 +23,11 @@ import argparse
 import statistics
 import time
 
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.method_registry import SolveOptions, Status, methods, solve
-from hanabi_cp.studies.common import percentile
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import methods, solve
+from hanabi_cp.apps.studies.common import percentile
 
 CANDIDATES = ("cpsat", "sat", "dp", "search", "brute")
 # What ``python -m bench --quick`` passes.

@@ -22,8 +22,9 @@ import argparse
 import time
 import tracemalloc
 
-from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck_file, parse_dimacs
-from hanabi_cp.generators import random_deck, random_kcnf
+from hanabi_cp.io import deck_to_text, parse_deck_file
+from hanabi_cp.solvers.dimacs import dimacs_text, parse_dimacs
+from hanabi_cp.apps.generators import random_deck, random_kcnf
 
 SIZES = (10_000, 100_000, 1_000_000, 3_000_000)
 

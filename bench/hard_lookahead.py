@@ -2,7 +2,7 @@
 
 With --jobs N the climb evaluates the decks of its next N steps at once, proposed
 from guessed outcomes, and a step uses an evaluation only if its real state
-proposes that deck (hanabi_cp/studies/hard.py, ``_climb``).  A round costs the time
+proposes that deck (hanabi_cp/apps/studies/hard.py, ``_climb``).  A round costs the time
 of one evaluation when the evaluations dominate, so
 
     steps per round = steps / rounds
@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from hanabi_cp.runtime.executors import SERIAL, TaskPool
-from hanabi_cp.studies import hard
+from hanabi_cp.apps.studies import hard
 
 # (method, n, c, h): sizes of the README's figures.
 CASES = (("cpsat", 10, 3, 2), ("cpsat", 3, 8, 1), ("search", 8, 3, 1), ("sat", 10, 3, 1))

@@ -37,11 +37,13 @@ import statistics
 import sys
 import time
 
-from hanabi_cp.formats import read_dimacs
-from hanabi_cp.model import Deck
-from hanabi_cp.reduction import play_from_assignment, reduce_cnf
-from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.method_registry import SolveOptions, Status, methods, solve
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.reduction import play_from_assignment, reduce_cnf
+from hanabi_cp.apps.roundtrip import formula_sat
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import methods, solve
 
 SATLIB = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "instances", "satlib"))
 FAMILIES = ("uf20-91", "uf50-218", "uuf50-218")

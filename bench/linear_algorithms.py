@@ -45,10 +45,10 @@ import sys
 import tempfile
 import time
 
-from hanabi_cp.methods.greedy import greedy
-from hanabi_cp.methods.lazy import lazy
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import Status
+from hanabi_cp.solitaire.methods.greedy import greedy
+from hanabi_cp.solitaire.methods.lazy import lazy
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.status import Status
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 INSTRUCTION_MAX_N = 300_000     # callgrind is ~50x slower than native Python

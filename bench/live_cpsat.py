@@ -28,8 +28,8 @@ QUICK_ARGS = ["--only", "deals", "--time-limit", "2", "--workers", "1,2"]
 
 
 def ask(start, maximize: bool, limit: float, workers: int, incumbent) -> tuple[str, float]:
-    from hanabi_cp.live.solve import solve_position
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.real.solve import solve_position
+    from hanabi_cp.core.options import SolveOptions
     t = time.perf_counter()
     out = solve_position(start, "cpsat", SolveOptions(time_limit=limit, maximize=maximize,
                                                       workers=workers, incumbent=incumbent))
@@ -41,8 +41,8 @@ def ask(start, maximize: bool, limit: float, workers: int, incumbent) -> tuple[s
 
 def first_game(start, limit: float):
     """The search's best game in ``limit`` seconds (``auto``'s first stage), or None."""
-    from hanabi_cp.live.solve import solve_position
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.real.solve import solve_position
+    from hanabi_cp.core.options import SolveOptions
     out = solve_position(start, "search", SolveOptions(time_limit=limit, maximize=True))
     return tuple(out.actions) if out.actions else None
 

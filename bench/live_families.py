@@ -37,12 +37,12 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def sweep(name: str, players: int, seeds: int, time_limit: float) -> dict:
-    from hanabi_cp.generators import variant_deck
-    from hanabi_cp.live.referee import Game
-    from hanabi_cp.live.rules import Rules
-    from hanabi_cp.live.solve import solve_position
-    from hanabi_cp.live.variants import variant
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.apps.generators import variant_deck
+    from hanabi_cp.real.referee import Game
+    from hanabi_cp.real.rules import Rules
+    from hanabi_cp.real.solve import solve_position
+    from hanabi_cp.real.variants.catalogue import variant
+    from hanabi_cp.core.options import SolveOptions
     v = variant(name)
     rules = Rules.for_players(players, variant=v)
     cards = v.model_cards()                 # Up or Down's START as the deck value deck_n

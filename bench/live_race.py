@@ -46,9 +46,9 @@ def questions(only: str, asked: str, games: set[int] | None = None
 
 
 def position(p: int, seed: int, k: int):
-    from hanabi_cp.generators import standard_deck
-    from hanabi_cp.live.referee import Game
-    from hanabi_cp.live.rules import Rules
+    from hanabi_cp.apps.generators import standard_deck
+    from hanabi_cp.real.referee import Game
+    from hanabi_cp.real.rules import Rules
     if not k:
         return Game.start(standard_deck(seed), Rules.for_players(p))
     from bench.live_sweep import bot_game
@@ -57,9 +57,9 @@ def position(p: int, seed: int, k: int):
 
 
 def ask(start, maximize: bool, limit: float, racing: bool) -> tuple[str, float, str]:
-    from hanabi_cp.live import race
-    from hanabi_cp.live.solve import solve_position
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.real import race
+    from hanabi_cp.real.solve import solve_position
+    from hanabi_cp.core.options import SolveOptions
     race.ENABLED = racing
     t = time.perf_counter()
     out = solve_position(start, "auto", SolveOptions(time_limit=limit, maximize=maximize))
@@ -85,12 +85,12 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     games = None if args.games is None else {int(g) for g in args.games.split(",")}
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    from hanabi_cp.live.solve import live_methods
+    from hanabi_cp.real.solve import live_methods
     from hanabi_cp.runtime.compiled import load as compiled
-    from hanabi_cp.live.methods import search
+    from hanabi_cp.real.methods import search
     live_methods()
     if args.busy_too:
-        from hanabi_cp.live import race
+        from hanabi_cp.real import race
         race.MIN_IDLE_CORES = 0.0
     core = "compiled" if compiled(search.__name__, search.__file__) else "python"
     print(f"# auto, sequential vs race{' (even with no core idle)' if args.busy_too else ''}, "

@@ -20,12 +20,13 @@ import argparse
 import statistics
 import time
 
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import live_methods, solve_live
-from hanabi_cp.method_registry import SolveOptions, Status
-from hanabi_cp.studies.common import percentile
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.solve import live_methods, solve_live
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.apps.studies.common import percentile
 
 
 def main(argv=None) -> None:

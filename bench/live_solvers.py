@@ -64,8 +64,8 @@ QUESTIONS = [
 def cnf(p: int, seed: int, k: int, at_least: int | None) -> list[list[int]]:
     """The clauses of one question (see the module's docstring)."""
     from bench.live_race import position
-    from hanabi_cp.live.cnf import LiveCnf
-    from hanabi_cp.live.pile_order import in_pile_order
+    from hanabi_cp.real.encoders.cnf import LiveCnf
+    from hanabi_cp.real.pile_order import in_pile_order
     start = in_pile_order(position(p, seed, k))
     if at_least is None:
         return LiveCnf(start).clauses
@@ -78,7 +78,7 @@ def cnf(p: int, seed: int, k: int, at_least: int | None) -> list[list[int]]:
 
 def _child(conn, clauses, name: str, limit: float, slice_seconds: float | None) -> None:
     from pysat.solvers import Solver
-    from hanabi_cp import sat_backend
+    from hanabi_cp.solvers import sat_backend
     from hanabi_cp.runtime.deadline import Deadline, TimeUp
     with Solver(name=name, bootstrap_with=clauses) as s:
         if slice_seconds is None:

@@ -57,15 +57,15 @@ REWALK = False
 
 def _setup(rewalk: bool = False) -> None:
     global REWALK
-    from hanabi_cp.live.solve import live_methods
+    from hanabi_cp.real.solve import live_methods
     live_methods()
     REWALK = rewalk
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 
 def _ask(start, maximize: bool, time_limit: float | None, built: float = 0.0):
-    from hanabi_cp.live.solve import solve_position
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.real.solve import solve_position
+    from hanabi_cp.core.options import SolveOptions
     t, c = time.perf_counter(), time.process_time()
     out = solve_position(start, "auto", SolveOptions(time_limit=time_limit, maximize=maximize))
     seconds = built + time.perf_counter() - t
@@ -80,7 +80,7 @@ def _ask(start, maximize: bool, time_limit: float | None, built: float = 0.0):
 def _rewalk(start, out) -> bool:
     """The search's refutation of the loss, walked again by the checker (inside
     ``refute``); one that does not check stops the benchmark (it would be a bug)."""
-    from hanabi_cp.live import refutation
+    from hanabi_cp.real import refutation
     from hanabi_cp.runtime.deadline import NEVER
     refutation.refute_claim(start, refutation.goal_of(start, out), NEVER, out.method)
     return True
@@ -99,9 +99,9 @@ def evidence(out) -> str:
 
 def _deal_task(task):
     p, seed, maximize, time_limit = task
-    from hanabi_cp.generators import standard_deck
-    from hanabi_cp.live.referee import Game
-    from hanabi_cp.live.rules import Rules
+    from hanabi_cp.apps.generators import standard_deck
+    from hanabi_cp.real.referee import Game
+    from hanabi_cp.real.rules import Rules
     deck, rules = standard_deck(seed), Rules.for_players(p)
     t = time.perf_counter()
     start = Game.start(deck, rules)
@@ -112,8 +112,8 @@ def _deal_task(task):
 def bot_game(p: int, seed: int):
     """Game ``seed`` of ``p`` players as the sweep plays it: (deck, rules, actions),
     the deck of seed ``seed`` played by STRATEGIES[seed % 4] with seed ``seed``."""
-    from hanabi_cp.generators import standard_deck
-    from hanabi_cp.live.rules import Rules
+    from hanabi_cp.apps.generators import standard_deck
+    from hanabi_cp.real.rules import Rules
     from hanabi_cp.players.game import play_game
     deck, rules = standard_deck(seed), Rules.for_players(p)
     return deck, rules, play_game(deck, rules, STRATEGIES[seed % len(STRATEGIES)], seed).actions
@@ -121,7 +121,7 @@ def bot_game(p: int, seed: int):
 
 def _game_task(task):
     p, seed, maximize, time_limit = task
-    from hanabi_cp.live.referee import Game
+    from hanabi_cp.real.referee import Game
     deck, rules, actions = bot_game(p, seed)
     g = Game.start(deck, rules)
     rows = []
@@ -138,7 +138,7 @@ def _position_task(task):
     p, seed, k, maximize, time_limit = task
     if not k:
         return _deal_task((p, seed, maximize, time_limit))[0]
-    from hanabi_cp.live.referee import Game
+    from hanabi_cp.real.referee import Game
     deck, rules, actions = bot_game(p, seed)
     return (p, seed, k, *_ask(Game.after(deck, rules, actions[:k]), maximize, time_limit))
 

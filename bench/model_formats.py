@@ -46,9 +46,9 @@ def _timed(argv) -> float:
 
 
 def instances(quick: bool):
-    from hanabi_cp.formats import read_deck_file
-    from hanabi_cp.generators import random_kcnf
-    from hanabi_cp.reduction import reduce_cnf
+    from hanabi_cp.io import read_deck_file
+    from hanabi_cp.apps.generators import random_kcnf
+    from hanabi_cp.solitaire.reduction import reduce_cnf
     for name in ("standard-winnable-h2.txt", "standard-unwinnable-h2.txt"):
         df = read_deck_file(os.path.join(ROOT, "instances", name))
         yield name.removesuffix(".txt"), df.deck, df.h, None
@@ -62,11 +62,11 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.model_formats")
     ap.add_argument("--quick", action="store_true", help="two small images only")
     args = ap.parse_args(argv)
-    from hanabi_cp.encoders import pbmodels, score
-    from hanabi_cp.encoders.cnf import build
-    from hanabi_cp.encoders.mzn import MODEL_PATH, build as mzn_build
-    from hanabi_cp.exports import export
-    from hanabi_cp.methods import minizinc, pb
+    from hanabi_cp.solitaire.encoders import pbmodels, score
+    from hanabi_cp.solitaire.encoders.cnf import build
+    from hanabi_cp.solitaire.encoders.mzn import MODEL_PATH, build as mzn_build
+    from hanabi_cp.solitaire.exports import export
+    from hanabi_cp.solitaire.methods import minizinc, pb
     have_mzn, have_pb = minizinc.missing() is None, pb.missing() is None
     cols = ["cards", "cadical formula s", "cadical dimacs", "cpsat", "gecode mzn", "minisat+ opb",
             "rc2 wcnf"]

@@ -21,13 +21,13 @@ import argparse
 import os
 import time
 
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.postmortem import analyze
-from hanabi_cp.live.reasons import _sweep_reasons
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.postmortem.report import analyze
+from hanabi_cp.real.reasons import _sweep_reasons
+from hanabi_cp.real.rules import Rules
 from hanabi_cp.players.game import play_game
 from hanabi_cp.players.strategy import strategies
-from hanabi_cp.studies.common import percentile
+from hanabi_cp.apps.studies.common import percentile
 
 
 def main(argv=None) -> None:

@@ -56,8 +56,9 @@ COLUMNS = (("v", 4, "d"), ("m", 5, "d"), ("cards", 9, ","), ("method", 6, "s"),
 
 def point(path: str, method: str, cap: float) -> dict:
     """One measurement, in this (fresh) process: read the deck, solve, referee."""
-    from hanabi_cp.formats import read_deck_file
-    from hanabi_cp.method_registry import SolveOptions, get, solve
+    from hanabi_cp.io import read_deck_file
+    from hanabi_cp.core.options import SolveOptions
+    from hanabi_cp.solitaire.solve import get, solve
 
     get(method).prepare()           # imports (OR-Tools) are not the method's time
     use0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -104,10 +105,10 @@ def _child(path: str, method: str, cap: float) -> dict:
 
 
 def measure(v: int, seed: int, methods: list, cap: float, folder: str) -> list:
-    from hanabi_cp.formats import write_deck
-    from hanabi_cp.generators import random_kcnf
-    from hanabi_cp.reduction import reduce_cnf
-    from hanabi_cp.reduction.roundtrip import formula_sat
+    from hanabi_cp.io import write_deck
+    from hanabi_cp.apps.generators import random_kcnf
+    from hanabi_cp.solitaire.reduction import reduce_cnf
+    from hanabi_cp.apps.roundtrip import formula_sat
 
     m = round(RATIO * v)
     formula = random_kcnf(seed, v, m)
@@ -212,8 +213,8 @@ def main(argv=None) -> None:
     print(f"random 3-SAT seed {args.seed}, m = round({RATIO} v), h = 2; cap {args.cap:g} s "
           f"per point", flush=True)
     print(" ".join(f"{name:>{w}}" for name, w, _ in COLUMNS), flush=True)
-    from hanabi_cp.generators import random_kcnf
-    from hanabi_cp.reduction.roundtrip import formula_sat
+    from hanabi_cp.apps.generators import random_kcnf
+    from hanabi_cp.apps.roundtrip import formula_sat
     formula_sat(random_kcnf(0, 5, 20))       # warm-up: pysat's first call is no solve time
     rows: list = []
     stopped: set = set()

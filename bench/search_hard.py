@@ -36,9 +36,9 @@ def child(p: int, seed: int, k: int, maximize: bool, limit: float, method: str) 
     """One question, asked of the checkout this process imports: a line of JSON."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     from bench.live_race import position
-    from hanabi_cp.live import race
-    from hanabi_cp.live.solve import live_methods, solve_position
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.real import race
+    from hanabi_cp.real.solve import live_methods, solve_position
+    from hanabi_cp.core.options import SolveOptions
     live_methods()
     race.ENABLED = False        # the sequential portfolio: one core each, comparable
     start = position(p, seed, k)

@@ -15,10 +15,10 @@ import argparse
 import statistics
 import time
 
-from hanabi_cp.methods.search import search
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.method_registry import Status
-from hanabi_cp.studies.common import percentile
+from hanabi_cp.solitaire.methods.search import search
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.core.status import Status
+from hanabi_cp.apps.studies.common import percentile
 
 # What ``python -m bench --quick`` passes.
 QUICK_ARGS = ["--decks", "50"]

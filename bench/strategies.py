@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.real.rules import Rules
 from hanabi_cp.players.bound import deck_bound
 from hanabi_cp.players.game import play_game, seeded_deck
 from hanabi_cp.players.strategy import strategies
-from hanabi_cp.studies.common import percentile
+from hanabi_cp.apps.studies.common import percentile
 
 
 def main(argv=None) -> None:

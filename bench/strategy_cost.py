@@ -21,8 +21,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.rules import Rules
 from hanabi_cp.players.game import play_game, seeded_deck
 from hanabi_cp.players.strategy import Strategy, strategies
 from hanabi_cp.players.view import View

@@ -20,9 +20,9 @@ import importlib
 import sys
 import types
 
-from .errors import (CertificateError, DeckError, FileError, FormulaError, HanabiError, InputError,
-                     InvalidParameter, LimitError, MethodRefused, SolverBug, UsageError)
-from .version import __version__
+from .core.errors import (CertificateError, DeckError, FileError, FormulaError, HanabiError, InputError,
+                          InvalidParameter, LimitError, MethodRefused, SolverBug, UsageError)
+from .core.version import __version__
 
 # Not ``from typing import TYPE_CHECKING``: importing typing costs more than the rest
 # of this file (mypy knows the name either way).
@@ -31,26 +31,27 @@ TYPE_CHECKING = False
 # name -> module that defines it; loaded by __getattr__ on first use.
 _LAZY = {
     # the model
-    "Card": "model", "Deck": "model", "PlaySequence": "play_sequence", "CNF": "formula",
+    "Card": "core.model", "Deck": "core.model", "PlaySequence": "solitaire.play_sequence", "CNF": "solvers.formula",
     # solving and checking
-    "Status": "method_registry", "Outcome": "method_registry", "SolveOptions": "method_registry", "Replay": "referee",
-    "MinHand": "min_hand", "Encoding": "encoders.encoding",
+    "Status": "core.status", "Outcome": "solitaire.solve", "SolveOptions": "core.options",
+    "Replay": "solitaire.referee",
+    "MinHand": "solitaire.min_hand", "Encoding": "solitaire.encoders.encoding",
     "solve": "api", "methods": "api", "replay": "api", "check_win": "api", "min_hand": "api",
     "encode": "api",
     # files
-    "DeckFile": "formats.decks", "parse_deck": "api", "read_deck": "api", "read_deck_file": "api",
-    "write_deck": "formats.decks", "read_plays": "formats.play_text", "write_plays": "formats.play_text",
-    "read_dimacs": "formats.dimacs", "parse_dimacs": "formats.dimacs", "write_dimacs": "formats.dimacs",
-    "dimacs_text": "formats.dimacs",
+    "DeckFile": "io.decks", "parse_deck": "api", "read_deck": "api", "read_deck_file": "api",
+    "write_deck": "io.decks", "read_plays": "solitaire.play_text", "write_plays": "solitaire.play_text",
+    "read_dimacs": "solvers.dimacs", "parse_dimacs": "solvers.dimacs", "write_dimacs": "solvers.dimacs",
+    "dimacs_text": "solvers.dimacs",
     # generators
-    "random_deck": "generators", "standard_deck": "generators", "random_kcnf": "generators",
+    "random_deck": "apps.generators", "standard_deck": "apps.generators", "random_kcnf": "apps.generators",
     # the reduction from SAT
-    "Reduction": "reduction.sat3", "reduce_cnf": "api", "play_from_assignment": "api",
+    "Reduction": "solitaire.reduction.sat3", "reduce_cnf": "api", "play_from_assignment": "api",
     "assignment_from_play": "api",
     # real rules, pictures, cross-checking
-    "Rules": "live.rules", "RulesError": "live.rules", "LiveOutcome": "live.solve", "solve_live": "api",
-    "analyze": "api", "PostMortem": "live.postmortem",
-    "draw": "api", "cross_check": "api", "Report": "harness.runner",
+    "Rules": "real.rules", "RulesError": "real.rules", "LiveOutcome": "real.solve", "solve_live": "api",
+    "analyze": "api", "PostMortem": "real.postmortem.report",
+    "draw": "api", "cross_check": "api", "Report": "apps.harness.runner",
     "TimeUp": "runtime.deadline",
     # other engines' games: a module (DeepMind's Hanabi Learning Environment)
     "hle": "interop.hle",
@@ -98,8 +99,8 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-# Names that are both an API function and a submodule (hanabi_cp/min_hand.py, the
-# package hanabi_cp/methods/).
+# Names that are both an API function and a submodule (hanabi_cp/solitaire/min_hand.py, the
+# package hanabi_cp/solitaire/methods/).
 _SHADOWED = frozenset({"min_hand", "methods"})
 
 
@@ -107,7 +108,7 @@ class _Package(types.ModuleType):
     """This package.  The import system sets a submodule as an attribute of its
     package when it is first imported, which would turn ``hc.min_hand`` (or
     ``hc.methods``) from the function into the module at the first solve; here the
-    function keeps the name.  (``from hanabi_cp.min_hand import ...`` reaches the
+    function keeps the name.  (``from hanabi_cp.solitaire.min_hand import ...`` reaches the
     module as always.)"""
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -123,23 +124,25 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .api import (analyze, assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
-                      parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay,
-                      solve, solve_live)
-    from .formula import CNF
+                      parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay, solve,
+                      solve_live)
+    from .solvers.formula import CNF
     from .runtime.deadline import TimeUp
-    from .encoders.encoding import Encoding
-    from .formats.decks import DeckFile, write_deck
-    from .formats.dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
-    from .formats.play_text import read_plays, write_plays
-    from .generators import random_deck, random_kcnf, standard_deck
-    from .harness.runner import Report
+    from .solitaire.encoders.encoding import Encoding
+    from .io.decks import DeckFile, write_deck
+    from .solvers.dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
+    from .solitaire.play_text import read_plays, write_plays
+    from .apps.generators import random_deck, random_kcnf, standard_deck
+    from .apps.harness.runner import Report
     from .interop import hle
-    from .live.postmortem import PostMortem
-    from .live.rules import Rules, RulesError
-    from .live.solve import LiveOutcome
-    from .min_hand import MinHand
-    from .model import Card, Deck
-    from .play_sequence import PlaySequence
-    from .reduction.sat3 import Reduction
-    from .method_registry import Outcome, SolveOptions, Status
-    from .referee import Replay
+    from .real.postmortem.report import PostMortem
+    from .real.rules import Rules, RulesError
+    from .real.solve import LiveOutcome
+    from .solitaire.min_hand import MinHand
+    from .core.model import Card, Deck
+    from .solitaire.play_sequence import PlaySequence
+    from .solitaire.reduction.sat3 import Reduction
+    from .solitaire.solve import Outcome
+    from .core.options import SolveOptions
+    from .core.status import Status
+    from .solitaire.referee import Replay

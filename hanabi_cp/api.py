@@ -13,22 +13,23 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .model import Deck
-from .play_sequence import PlaySequence
+from .core.model import Deck
+from .solitaire.play_sequence import PlaySequence
 
 if TYPE_CHECKING:
-    from .formula import CNF
-    from .encoders.encoding import CnfEncoding
-    from .formats.decks import DeckFile
-    from .harness.runner import Report
-    from .live.actions import Action
-    from .live.postmortem import PostMortem
-    from .live.rules import Rules
-    from .live.solve import LiveOutcome
-    from .min_hand import MinHand
-    from .reduction.sat3 import Reduction
-    from .method_registry import Outcome, SolveOptions
-    from .referee import Replay
+    from .solvers.formula import CNF
+    from .solitaire.encoders.encoding import CnfEncoding
+    from .io.decks import DeckFile
+    from .apps.harness.runner import Report
+    from .real.actions import Action
+    from .real.postmortem.report import PostMortem
+    from .real.rules import Rules
+    from .real.solve import LiveOutcome
+    from .solitaire.min_hand import MinHand
+    from .solitaire.reduction.sat3 import Reduction
+    from .solitaire.solve import Outcome
+    from .core.options import SolveOptions
+    from .solitaire.referee import Replay
 
 
 def _plays(plays: PlaySequence | str) -> PlaySequence:
@@ -36,7 +37,7 @@ def _plays(plays: PlaySequence | str) -> PlaySequence:
 
 
 def _options(options: SolveOptions | None, settings: dict[str, Any]) -> SolveOptions:
-    from .method_registry import SolveOptions
+    from .core.options import SolveOptions
     options = options or SolveOptions()
     return dataclasses.replace(options, **settings) if settings else options
 
@@ -50,7 +51,7 @@ def parse_deck(text: str) -> Deck:
     >>> deck.n, deck.c, deck.N, deck.cards[1]
     (2, 2, 4, Card(value=2, color=1))
     """
-    from .formats.decks import parse_deck_file as parse
+    from .io.decks import parse_deck_file as parse
     return parse(text).deck
 
 
@@ -76,7 +77,7 @@ def read_deck_file(path: str) -> DeckFile:
     >>> f.deck.N, f.h, f.roles
     (50, 2, None)
     """
-    from .formats.decks import read_deck_file as read
+    from .io.decks import read_deck_file as read
     return read(path)
 
 
@@ -98,7 +99,7 @@ def solve(deck: Deck, h: int, method: str = "auto", options: SolveOptions | None
     >>> hc.solve(deck, 1, method="sat").status
     <Status.UNWINNABLE: 'UNWINNABLE'>
     """
-    from .method_registry import solve as decide
+    from .solitaire.solve import solve as decide
     return decide(deck, h, method, _options(options, settings))
 
 
@@ -109,7 +110,7 @@ def methods() -> dict[str, str]:
     >>> {"sat", "cpsat", "dp", "search", "greedy", "lazy", "brute"} <= set(hc.methods())
     True
     """
-    from .method_registry import methods as table
+    from .solitaire.solve import methods as table
     return {name: m.summary for name, m in sorted(table().items())}
 
 
@@ -126,7 +127,7 @@ def replay(deck: Deck, h: int, plays: PlaySequence | str) -> Replay:
     >>> r.won, r.step, r.error
     (False, 1, 'card #1 (2:1): cannot store, hand is full (0 of 0)')
     """
-    from .referee import replay as referee
+    from .solitaire.referee import replay as referee
     return referee(deck, h, _plays(plays))
 
 
@@ -140,9 +141,9 @@ def check_win(deck: Deck, h: int, plays: PlaySequence | str) -> Replay:
     >>> hc.check_win(hc.parse_deck("2r 1r"), 1, "DP")
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.CertificateError: not won: color 1 stands at 1 of 2
+    hanabi_cp.core.errors.CertificateError: not won: color 1 stands at 1 of 2
     """
-    from .referee import check_win
+    from .solitaire.referee import check_win
     return check_win(deck, h, _plays(plays))
 
 
@@ -157,7 +158,7 @@ def min_hand(deck: Deck, method: str = "sat", options: SolveOptions | None = Non
     >>> least.h, hc.replay(hc.read_deck("instances/standard-unwinnable-h2.txt"), 3, least.plays).won
     (3, True)
     """
-    from .min_hand import min_hand as least
+    from .solitaire.min_hand import min_hand as least
     return least(deck, method, _options(options, settings), max_hand)
 
 
@@ -176,7 +177,7 @@ def encode(deck: Deck, h: int) -> CnfEncoding:
     >>> hc.check_win(deck, 2, enc.decode(enc.solve_model())).won
     True
     """
-    from .encoders.cnf import build
+    from .solitaire.encoders.cnf import build
     from .runtime.limits import effective_hand
     return build(deck, effective_hand(h, deck.N))
 
@@ -196,9 +197,9 @@ def reduce_cnf(cnf: CNF, h: int = 2, copies: int | None = None, kappa: bool = Fa
     >>> hc.reduce_cnf(hc.CNF.of([(1, 2, 3)]), copies=1)
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.InvalidParameter: copies 1: the reduction needs r >= 2 for h = 2
+    hanabi_cp.core.errors.InvalidParameter: copies 1: the reduction needs r >= 2 for h = 2
     """
-    from .reduction.sat3 import reduce_cnf as reduction
+    from .solitaire.reduction.sat3 import reduce_cnf as reduction
     return reduction(cnf, h, copies, kappa, as_written)
 
 
@@ -214,7 +215,7 @@ def play_from_assignment(red: Reduction, assignment: Mapping[int, bool] | Sequen
     >>> hc.replay(red.deck, red.h, plays).won
     True
     """
-    from .reduction.witnesses import play_from_assignment as build
+    from .solitaire.reduction.witnesses import play_from_assignment as build
     if not isinstance(assignment, Mapping):
         assignment = {abs(lit): lit > 0 for lit in assignment}
     return build(red, assignment)
@@ -232,7 +233,7 @@ def assignment_from_play(red: Reduction, plays: PlaySequence | str) -> dict[int,
     >>> cnf.satisfied_by(found)
     True
     """
-    from .reduction.witnesses import assignment_from_play as back
+    from .solitaire.reduction.witnesses import assignment_from_play as back
     return back(red, _plays(plays))
 
 
@@ -251,8 +252,8 @@ def solve_live(deck: Deck, rules: Rules | int, method: str = "auto",
     >>> hc.solve_live(deck, hc.Rules.for_players(3, clues=None)).status.value
     'WINNABLE'
     """
-    from .live.rules import Rules
-    from .live.solve import solve_live as decide
+    from .real.rules import Rules
+    from .real.solve import solve_live as decide
     if not isinstance(rules, Rules):
         rules = Rules.for_players(rules)
     return decide(deck, rules, method, _options(options, settings))
@@ -287,16 +288,16 @@ def analyze(game: str | Deck, rules: Rules | int | None = None,
     >>> row = pm.rows[drop.position]
     >>> row.slot, row.card, row.seen, len(row.knew)
     (4, 'b4', 'hidden', 12)
-    >>> from hanabi_cp.live.actions import Action
+    >>> from hanabi_cp.real.actions import Action
     >>> deck = hc.parse_deck("1r 2r 1y 2y 1r 1y")
     >>> rules = hc.Rules.for_players(2, hand_size=2, clues=1)
     >>> [r.best for r in hc.analyze(deck, rules, [Action.rank_clue(1, 1), Action.discard(3)]).rows]
     [4, 4, 3]
     """
-    from .live.postmortem import analyze as post_mortem
-    from .live.rules import Rules
+    from .real.postmortem.report import analyze as post_mortem
+    from .real.rules import Rules
     from .runtime.deadline import Deadline
-    from .errors import InvalidParameter
+    from .core.errors import InvalidParameter
     if isinstance(game, Deck):
         if rules is None or actions is None:
             raise InvalidParameter("analyze of a Deck needs rules and actions")
@@ -305,7 +306,7 @@ def analyze(game: str | Deck, rules: Rules | int | None = None,
     else:
         if rules is not None or actions is not None:
             raise InvalidParameter("rules and actions go with a Deck, not a game file")
-        from .studies.postmortems import load_game
+        from .apps.studies.postmortems import load_game
         the_deck, the_rules, moves, names = load_game(str(game), deck, players)
     deadline = None if time_limit is None else Deadline.after(time_limit)
     return post_mortem(the_deck, the_rules, moves, names, method, position_limit, deadline)
@@ -333,13 +334,13 @@ def draw(path: str, deck: Deck, h: int | None = None, plays: PlaySequence | str 
     >>> hc.draw(path, deck, 2, first=30, last=20, force=True)
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.UsageError: first 30 is after last 20
+    hanabi_cp.core.errors.UsageError: first 30 is after last 20
     """
     import os
 
     from .runtime.limits import effective_hand
     from .show import render, scene
-    from .method_registry import Outcome
+    from .solitaire.solve import Outcome
 
     fmt = render.format_of(path)
     if h is not None:
@@ -372,8 +373,8 @@ def cross_check(count: int = 1000, seed: int = 0, methods: Sequence[str] | None 
     >>> report.instances, report.ok, sorted(report.tallies)
     (30, True, ['brute', 'brute+max', 'dp', 'dp+max', 'sat'])
     """
-    from .harness.runner import cross_check as run, select_checks
-    from .harness.space import Space
+    from .apps.harness.runner import cross_check as run, select_checks
+    from .apps.harness.space import Space
     space = Space(max_n, max_c, max_r, max_h)
     checks = select_checks(methods, maximize=maximize)
     return run(seed, count, space, checks, options=_options(options, {"seed": seed, **settings}))

@@ -14,10 +14,11 @@ import json
 
 from hypothesis import strategies as st
 
-from hanabi_cp.formats import deck_to_json, deck_to_text, dimacs_text
+from hanabi_cp.io import deck_to_json, deck_to_text
+from hanabi_cp.solvers.dimacs import dimacs_text
 from hanabi_cp.runtime.limits import MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS
-from hanabi_cp.formula import CNF
-from hanabi_cp.model import Deck
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.core.model import Deck
 
 small = st.integers(0, 6)
 huge = st.one_of(st.integers(10 * MAX_CARDS, 10**30), st.sampled_from([2**31, 2**63, 10**100]))

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from hanabi_cp.live.cnf import LiveCnf
-from hanabi_cp.live.cpmodel import LiveCpModel
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Deck
-from hanabi_cp.sat_backend import sat_solve
+from hanabi_cp.real.encoders.cnf import LiveCnf
+from hanabi_cp.real.encoders.cpsat import LiveCpModel
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solvers.sat_backend import sat_solve
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ and a planted wrong method made of top-level functions (so it pickles)."""
 import os
 import time
 
-from hanabi_cp.method_registry import SolveOptions, solve
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.solitaire.solve import solve
 
 
 def slow_decide(marker_dir: str, index: int, deck, h: int, pause: float) -> tuple[int, str]:
@@ -24,12 +25,12 @@ def started(marker_dir: str) -> list[tuple[int, int]]:
 def sat_minus_one(deck, h, opts):
     """The sat method asked at hand size h - 1: a planted bug that pickles (a
     top-level function), so a pool's workers can run it."""
-    from hanabi_cp.method_registry import methods
+    from hanabi_cp.solitaire.solve import methods
     return methods()["sat"].run(deck, max(h - 1, 0), opts)
 
 
 def planted_bug():
-    from hanabi_cp.method_registry import Method, methods
+    from hanabi_cp.solitaire.solve import Method, methods
     return Method("sat-minus-one", sat_minus_one, "sat with hand h-1 (planted bug)",
                   refuses=methods()["sat"].refuses)
 

@@ -9,12 +9,13 @@ import random
 
 import pytest
 
-from hanabi_cp.errors import SolverBug
-from hanabi_cp.generators import random_deck
-from hanabi_cp.model import Deck
-from hanabi_cp.play_sequence import PlaySequence
-from hanabi_cp.method_registry import Outcome, Status, certify, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.core.errors import SolverBug
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.play_sequence import PlaySequence
+from hanabi_cp.solitaire.solve import Outcome, certify, solve
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.referee import replay
 
 
 def simulate(deck: Deck, h: int, actions: str) -> bool:

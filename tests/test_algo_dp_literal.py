@@ -2,7 +2,7 @@
 
 ``literal_dp`` fills the whole table DP[s, H, p_1..p_{c-1}] (every H of at most h
 cards, every p vector, -inf entries included) by the pull formulas exactly as
-printed, set unions and all, with no pruning.  hanabi_cp.methods.dp stores only
+printed, set unions and all, with no pruning.  hanabi_cp.solitaire.methods.dp stores only
 finite entries that can still reach H = {} (see its docstring); both must agree
 with brute force.  The conference version's store case (-inf if |H| >= h, measured
 after storing) is also implemented, to show on a two-card deck that it is wrong.
@@ -14,9 +14,9 @@ import itertools
 
 import pytest
 
-from hanabi_cp.methods.dp import dp
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import Status
+from hanabi_cp.solitaire.methods.dp import dp
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.status import Status
 
 from test_algorithms import oracle, tiny, won
 

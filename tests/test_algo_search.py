@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from hanabi_cp.methods.search import MAX_CARDS, search
+from hanabi_cp.solitaire.methods.search import MAX_CARDS, search
 from hanabi_cp.runtime.deadline import Deadline, TimeUp
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.generators import random_deck, standard_deck
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import Status, choose, solve
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.apps.generators import random_deck, standard_deck
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import choose, solve
 
 from test_algorithms import check, instances, small_enough, tiny
 

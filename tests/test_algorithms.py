@@ -13,14 +13,16 @@ from functools import cache
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hanabi_cp.methods.brute import brute, state_bound
-from hanabi_cp.methods.dp import ENTRY_LIMIT, dp, paper_bound, table_bound
-from hanabi_cp.methods.greedy import greedy
-from hanabi_cp.methods.lazy import lazy
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.generators import random_deck, standard_deck
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status, choose, get, solve
+from hanabi_cp.solitaire.methods.brute import brute, state_bound
+from hanabi_cp.solitaire.methods.dp import ENTRY_LIMIT, dp, paper_bound, table_bound
+from hanabi_cp.solitaire.methods.greedy import greedy
+from hanabi_cp.solitaire.methods.lazy import lazy
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.apps.generators import random_deck, standard_deck
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import choose, get, solve
 
 BRUTE_STATES = 150_000     # oracle budget per instance in the default run
 
@@ -261,8 +263,8 @@ def test_auto_prefers_the_linear_methods():
 
 
 def test_one_ordered_table_is_the_registry_and_the_auto_order():
-    from hanabi_cp.registry import Registry
-    from hanabi_cp.method_registry import METHODS, methods
+    from hanabi_cp.core.registry import Registry
+    from hanabi_cp.solitaire.solve import METHODS, methods
 
     table = methods()
     assert [(name, m.name, m.run.__module__) for name, m in table.items()] == \
@@ -272,12 +274,12 @@ def test_one_ordered_table_is_the_registry_and_the_auto_order():
     assert choose(deck, 2).name == "search"
     assert choose(deck, 2, maximize=True).name == "cpsat"
     with pytest.raises(ValueError, match="method 'dp' listed twice"):
-        Registry("method", [("dp", "hanabi_cp.methods.dp:METHOD"), ("dp", "hanabi_cp.methods.dp:METHOD")])
+        Registry("method", [("dp", "hanabi_cp.solitaire.methods.dp:METHOD"), ("dp", "hanabi_cp.solitaire.methods.dp:METHOD")])
 
 
 def test_a_row_must_name_its_own_method(monkeypatch):
-    from hanabi_cp.method_registry import METHODS, methods
+    from hanabi_cp.solitaire.solve import METHODS, methods
 
-    monkeypatch.setitem(METHODS.entries, "newcomer", "hanabi_cp.methods.dp:METHOD")
-    with pytest.raises(ValueError, match="hanabi_cp.methods.dp:METHOD is method 'dp', not 'newcomer'"):
+    monkeypatch.setitem(METHODS.entries, "newcomer", "hanabi_cp.solitaire.methods.dp:METHOD")
+    with pytest.raises(ValueError, match="hanabi_cp.solitaire.methods.dp:METHOD is method 'dp', not 'newcomer'"):
         methods()

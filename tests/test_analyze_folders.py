@@ -17,15 +17,15 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.generators import random_deck
-from hanabi_cp.live.postmortem import analyze
-from hanabi_cp.live.replay_io import replay_json
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.real.postmortem.report import analyze
+from hanabi_cp.real.replay_io import replay_json
+from hanabi_cp.real.rules import Rules
 from hanabi_cp.players.game import play_game
 from hanabi_cp.runtime.deadline import Deadline
-from hanabi_cp.studies import game_folders
-from hanabi_cp.studies.game_folders import EXIT_REFUSED, run_folder, summary_rows
-from hanabi_cp.studies.loss_table import SPLIT
+from hanabi_cp.apps.studies import game_folders
+from hanabi_cp.apps.studies.game_folders import EXIT_REFUSED, run_folder, summary_rows
+from hanabi_cp.apps.studies.loss_table import SPLIT
 
 ROOT = Path(__file__).parent.parent
 

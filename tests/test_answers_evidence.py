@@ -37,7 +37,7 @@ def dimacs_model(tmp_path_factory):
     """A real SAT solver's model of the winnable deck's CNF (literals)."""
     from pysat.solvers import Solver
 
-    from hanabi_cp.formats.dimacs import read_dimacs
+    from hanabi_cp.solvers.dimacs import read_dimacs
     d = tmp_path_factory.mktemp("cnf")
     assert run(["encode", WON, "--hand", 2, "-o", d / "w.cnf"]).exit_code == 0
     with Solver(name="cadical153", bootstrap_with=read_dimacs(str(d / "w.cnf")).clauses) as s:
@@ -202,7 +202,7 @@ def test_binary_cpsat_answer_is_capped_and_read_once(tmp_path):
 def test_the_time_limit_bounds_decode_proof_check_included(tmp_path, monkeypatch):
     # A proof check that would run past the deadline is killed: UNKNOWN, never a claim
     # (the stand-in checker would say "valid" after 60 s).
-    from hanabi_cp import proofs
+    from hanabi_cp.solvers import proofs
     proof = tmp_path / "p.drup"
     assert run(["solve", SEARCH_LOST, "--method", "sat", "--proof", proof]).exit_code == 20
     m = tmp_path / "m"

@@ -19,13 +19,13 @@ import pytest
 from click.testing import CliRunner
 
 import hanabi_cp as hc
-from hanabi_cp import errors
+from hanabi_cp.core import errors
 from hanabi_cp.cli import main
-from hanabi_cp.harness.runner import parse_sample
-from hanabi_cp.harness.space import Space
-from hanabi_cp.reduction.sat3 import reduce_cnf
+from hanabi_cp.apps.harness.runner import parse_sample
+from hanabi_cp.apps.harness.space import Space
+from hanabi_cp.solitaire.reduction.sat3 import reduce_cnf
 from hanabi_cp.show.scene import window
-from hanabi_cp.studies import random_decks
+from hanabi_cp.apps.studies import random_decks
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "hanabi_cp"
@@ -51,14 +51,14 @@ def test_the_issue_names_are_exported():
 
 
 def test_min_hand_stays_the_function_after_its_module_is_imported():
-    import hanabi_cp.min_hand  # noqa: F401  (the submodule of the same name)
+    import hanabi_cp.solitaire.min_hand  # noqa: F401  (the submodule of the same name)
     from hanabi_cp import min_hand
     assert callable(min_hand) and inspect.isfunction(min_hand)
     assert hc.min_hand(hc.Deck.of([(2, 1), (1, 1)])).h == 1
 
 
 def test_methods_stays_the_function_after_the_methods_package_is_imported():
-    import hanabi_cp.methods.dp  # noqa: F401  (a module of the package hanabi_cp.methods)
+    import hanabi_cp.solitaire.methods.dp  # noqa: F401  (a module of the package hanabi_cp.solitaire.methods)
     from hanabi_cp import methods
     assert inspect.isfunction(methods) and inspect.isfunction(hc.methods)
     assert set(hc.methods()) == {"greedy", "lazy", "search", "sat", "cpsat", "dp", "brute",
@@ -90,14 +90,14 @@ def test_doctests_are_part_of_the_test_run():
 def test_import_is_cheap_and_loads_no_heavy_library():
     code = "import sys, hanabi_cp; print(sorted(m for m in sys.modules if m.startswith('hanabi_cp') or m == 'typing'))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert loaded.stdout.strip() == "['hanabi_cp', 'hanabi_cp.errors', 'hanabi_cp.version']"
+    assert loaded.stdout.strip() == "['hanabi_cp', 'hanabi_cp.core', 'hanabi_cp.core.errors', 'hanabi_cp.core.version']"
     code = ("import sys, hanabi_cp as hc; hc.Card; hc.Deck; hc.HanabiError; "
             "import json; print(json.dumps(sorted(sys.modules)))")
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
                                        text=True, check=True).stdout)
     heavy = ("ortools", "matplotlib", "numpy", "pysat", "click", "tqdm", "hanabi_cp.cli",
-             "hanabi_cp.formats", "hanabi_cp.reduction", "hanabi_cp.live", "hanabi_cp.harness",
-             "hanabi_cp.show", "hanabi_cp.encoders")
+             "hanabi_cp.io", "hanabi_cp.solitaire.reduction", "hanabi_cp.real", "hanabi_cp.apps.harness",
+             "hanabi_cp.show", "hanabi_cp.solitaire.encoders")
     assert [m for m in loaded if m.startswith(heavy)] == []
 
 
@@ -226,9 +226,9 @@ def test_raises_are_specific_and_library_messages_name_no_flags():
     raises = list(_raises())
     assert len(raises) > 100
     # A bare HanabiError says nothing an `except` can tell apart: use a subclass
-    # of hanabi_cp/errors.py (UsageError for options that do not go together...).
+    # of hanabi_cp/core/errors.py (UsageError for options that do not go together...).
     bare = [(str(p), n) for p, _, n, cls, _ in raises if cls == "HanabiError"]
-    assert bare == [], ("raise a subclass from hanabi_cp/errors.py: InvalidParameter (a bad "
+    assert bare == [], ("raise a subclass from hanabi_cp/core/errors.py: InvalidParameter (a bad "
                         "argument), UsageError (arguments that do not go together), FileError "
                         "(cannot read or write), MethodRefused, LimitError, ...")
     # Outside cli/, a message names the function's parameter ({copies}), which the

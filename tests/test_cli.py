@@ -12,14 +12,15 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from hanabi_cp.version import __version__
-from hanabi_cp.methods.brute import brute
+from hanabi_cp.core.version import __version__
+from hanabi_cp.solitaire.methods.brute import brute
 from hanabi_cp.cli import main
-from hanabi_cp.formats import deck_to_text, read_deck_file, read_dimacs
-from hanabi_cp.generators import random_deck
-from hanabi_cp.play_sequence import PlaySequence
-from hanabi_cp.method_registry import methods
-from hanabi_cp.referee import replay
+from hanabi_cp.io import deck_to_text, read_deck_file
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.solitaire.play_sequence import PlaySequence
+from hanabi_cp.solitaire.solve import methods
+from hanabi_cp.solitaire.referee import replay
 from test_min_hand import brute_min
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
@@ -149,7 +150,8 @@ def test_proof_not_needed_is_said(tmp_path):
 
 def test_unknown_outcome_is_printed_with_exit_code_0(capsys):
     from hanabi_cp.cli.common import print_outcome
-    from hanabi_cp.method_registry import Outcome, Status
+    from hanabi_cp.solitaire.solve import Outcome
+    from hanabi_cp.core.status import Status
     deck = read_deck_file(WIN).deck
     out = Outcome(Status.UNKNOWN, reason="time limit of 1.0 s reached", method="sat",
                   stats={"seconds": 1.0})
@@ -271,7 +273,7 @@ def test_generated_files_read_back():
 
 
 def read_deck_text(text):
-    from hanabi_cp.formats import parse_deck_file
+    from hanabi_cp.io import parse_deck_file
     return parse_deck_file(text)
 
 
@@ -479,8 +481,8 @@ def test_installed_entry_point_smoke():
 # --- generate family -------------------------------------------------------------
 
 def test_generate_family_images_labels_match_the_solvers(tmp_path):
-    from hanabi_cp.formats import read_deck_file
-    from hanabi_cp.method_registry import solve
+    from hanabi_cp.io import read_deck_file
+    from hanabi_cp.solitaire.solve import solve
     out = tmp_path / "fam"
     res = run(["generate", "family", "images", "--vars", 4, "--ratio", 5, "--count", 2,
                "--seed", 3, "-o", out, "--name", "f"])
@@ -518,8 +520,8 @@ def test_generate_family_hard_encodes_deck_files(tmp_path):
     assert set(rows) == {"a.cnf", "b.cnf"}
     assert rows["b.cnf"]["expected"] == "SAT" and rows["a.cnf"]["expected"] == "unknown"
     assert "c family: demo" in (out / "b.cnf").read_text()
-    from hanabi_cp.formats import read_deck_file
-    from hanabi_cp.method_registry import solve
+    from hanabi_cp.io import read_deck_file
+    from hanabi_cp.solitaire.solve import solve
     d = read_deck_file(str(decks / "a.txt"))
     assert pysat_answer(out / "a.cnf")[0] == (solve(d.deck, 1, "brute").status.value == "WINNABLE")
     (decks / "c.txt").write_text("n 1\nc 1\n1r\n")

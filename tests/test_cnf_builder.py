@@ -11,12 +11,12 @@ from hypothesis import given, settings, strategies as st
 from pysat.card import EncType
 from pysat.formula import IDPool
 
-from hanabi_cp.analysis import analyse
-from hanabi_cp.encoders.cnf import CnfBuilder, at_most, build
-from hanabi_cp.generators import random_deck
-from hanabi_cp.model import Deck
-from hanabi_cp.sat_backend import SatSession
-from hanabi_cp.status import Status
+from hanabi_cp.solitaire.preprocessing import analyse
+from hanabi_cp.solitaire.encoders.cnf import CnfBuilder, at_most, build
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solvers.sat_backend import SatSession
+from hanabi_cp.core.status import Status
 
 
 @settings(max_examples=60, deadline=None)

@@ -5,16 +5,17 @@ import random
 
 import pytest
 
-from hanabi_cp.methods.brute import brute
-from hanabi_cp.encoders.cnf import build
-from hanabi_cp.analysis import analyse
-from hanabi_cp.formats import read_dimacs
-from hanabi_cp.generators import random_kcnf
-from hanabi_cp.model import Deck
-from hanabi_cp.reduction import reduce_cnf
-from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.method_registry import Status, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.methods.brute import brute
+from hanabi_cp.solitaire.encoders.cnf import build
+from hanabi_cp.solitaire.preprocessing import analyse
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.apps.generators import random_kcnf
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.reduction import reduce_cnf
+from hanabi_cp.apps.roundtrip import formula_sat
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 from test_cnf_random import small_deck
 
 UF20 = os.path.join(os.path.dirname(__file__), "..", "instances", "satlib", "uf20-91",

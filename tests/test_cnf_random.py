@@ -4,13 +4,15 @@ import random
 
 import pytest
 
-from hanabi_cp.methods.brute import brute
-from hanabi_cp.encoders.cnf import build
-from hanabi_cp.analysis import analyse
-from hanabi_cp.generators import random_deck
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.methods.brute import brute
+from hanabi_cp.solitaire.encoders.cnf import build
+from hanabi_cp.solitaire.preprocessing import analyse
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 
 
 def small_deck(rng: random.Random, n_max=4, c_max=3, r_max=3, p_missing=0.08) -> Deck:

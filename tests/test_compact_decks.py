@@ -18,19 +18,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_cp import analysis
-from hanabi_cp.analysis import Ragged, analyse
-from hanabi_cp.encoders import cnf
-from hanabi_cp.encoders.encoding import decode_choice
-from hanabi_cp.encoders.flat import Clauses, CopyVars, Names
-from hanabi_cp.formats import read_deck_file, read_dimacs, write_deck
-from hanabi_cp.generators import random_deck, random_kcnf
-from hanabi_cp.model import COMPACT_FROM_CARDS, Card, CardArray, Deck
-from hanabi_cp.reduction import reduce_cnf
-from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.sat_backend import sat_solve
-from hanabi_cp.method_registry import Status, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire import preprocessing as analysis
+from hanabi_cp.solitaire.preprocessing import Ragged, analyse
+from hanabi_cp.solitaire.encoders import cnf
+from hanabi_cp.solitaire.encoders.encoding import decode_choice
+from hanabi_cp.solitaire.encoders.flat import Clauses, CopyVars, Names
+from hanabi_cp.io import read_deck_file, write_deck
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.apps.generators import random_deck, random_kcnf
+from hanabi_cp.core.model import COMPACT_FROM_CARDS, Card, CardArray, Deck
+from hanabi_cp.solitaire.reduction import reduce_cnf
+from hanabi_cp.apps.roundtrip import formula_sat
+from hanabi_cp.solvers.sat_backend import sat_solve
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 
 UF20 = os.path.join(os.path.dirname(__file__), "..", "instances", "satlib", "uf20-91",
                     "uf20-01.cnf")
@@ -183,7 +185,7 @@ def test_a_large_text_deck_reads_back_compact_and_equal(tmp_path, image):
 
 
 def test_a_card_array_rejects_what_a_deck_rejects():
-    from hanabi_cp.errors import DeckError
+    from hanabi_cp.core.errors import DeckError
     with pytest.raises(DeckError, match="card #2"):
         Deck.from_arrays([1, 3], [1, 1], 2, 1)
     with pytest.raises(DeckError, match="card #1"):

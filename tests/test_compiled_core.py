@@ -8,11 +8,11 @@ import types
 
 import pytest
 
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.methods import search
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.method_registry import SolveOptions
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.methods import search
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.options import SolveOptions
 from hanabi_cp.runtime import compiled
 
 

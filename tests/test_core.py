@@ -2,11 +2,12 @@
 
 import pytest
 
-from hanabi_cp.errors import DeckError, SolverBug
-from hanabi_cp.model import Card, Deck
-from hanabi_cp.play_sequence import PlaySequence
-from hanabi_cp.method_registry import Outcome, Status, certify, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.core.errors import DeckError, SolverBug
+from hanabi_cp.core.model import Card, Deck
+from hanabi_cp.solitaire.play_sequence import PlaySequence
+from hanabi_cp.solitaire.solve import Outcome, certify, solve
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.referee import replay
 
 
 def test_deck_parameters():

@@ -5,16 +5,19 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from hanabi_cp.methods.brute import brute
-from hanabi_cp.encoders.cpsat import build_decide, build_maximize, capacity_groups, greedy_picks
-from hanabi_cp.encoders.encoding import decode_picks
-from hanabi_cp.methods import cpsat as method
-from hanabi_cp.methods.cpsat import configure, solve_model
-from hanabi_cp.errors import SolverBug
-from hanabi_cp.generators import random_deck, standard_deck
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.methods.brute import brute
+from hanabi_cp.solitaire.encoders.cpsat import build_decide, build_maximize, capacity_groups, greedy_picks
+from hanabi_cp.solitaire.encoders.encoding import decode_picks
+from hanabi_cp.solitaire.methods import cpsat as method
+from hanabi_cp.solitaire.methods.cpsat import solve_model
+from hanabi_cp.solvers.cpsat import configure
+from hanabi_cp.core.errors import SolverBug
+from hanabi_cp.apps.generators import random_deck, standard_deck
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 
 ONE = SolveOptions(workers=1)
 MAX = SolveOptions(workers=1, maximize=True)
@@ -180,7 +183,7 @@ def test_greedy_hint_is_a_legal_game():
 
 
 def test_registered_as_maximizing():
-    from hanabi_cp.method_registry import get
+    from hanabi_cp.solitaire.solve import get
     assert get("cpsat").maximizes
 
 

@@ -1,4 +1,4 @@
-"""The bulk-built CP-SAT models (encoders/cpsat_bulk.py) are the very protos the
+"""The bulk-built CP-SAT models (solitaire/encoders/cpsat_bulk.py) are the very protos the
 call-by-call OR-Tools API builds (bench/cpsat_callwise.py, the first release's
 builder): same variables, domains, constraints, hints and objective, in the same
 order; only the API's names are missing."""
@@ -8,10 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_cp.encoders import cpsat
-from hanabi_cp.encoders.cpsat_bulk import domain_text
-from hanabi_cp.generators import random_deck, random_kcnf, standard_deck
-from hanabi_cp.reduction import reduce_cnf
+from hanabi_cp.solitaire.encoders import cpsat
+from hanabi_cp.solitaire.encoders.cpsat_bulk import domain_text
+from hanabi_cp.apps.generators import random_deck, random_kcnf, standard_deck
+from hanabi_cp.solitaire.reduction import reduce_cnf
 from bench import cpsat_callwise as reference
 
 

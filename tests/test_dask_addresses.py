@@ -13,7 +13,7 @@ import pytest
 
 from capped import assert_one_line_error, capped, cli_capped, invoke, needs_fork
 from hanabi_cp.runtime import executors
-from hanabi_cp.errors import InvalidParameter
+from hanabi_cp.core.errors import InvalidParameter
 from hanabi_cp.runtime.executors import dask_address
 
 pytestmark = needs_fork

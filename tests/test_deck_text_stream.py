@@ -4,12 +4,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_cp.errors import InputError
-from hanabi_cp.formats import textio
-from hanabi_cp.formats.deck_text import deck_to_text, parse_deck_text
-from hanabi_cp.formats.textio import text_lines
-from hanabi_cp.generators import random_deck
-from hanabi_cp.model import COMPACT_FROM_CARDS, CardArray
+from hanabi_cp.core.errors import InputError
+from hanabi_cp.io import textio
+from hanabi_cp.io.deck_text import deck_to_text, parse_deck_text
+from hanabi_cp.io.textio import text_lines
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.core.model import COMPACT_FROM_CARDS, CardArray
 
 # Every line break str.splitlines knows, and characters around them.
 BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

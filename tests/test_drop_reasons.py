@@ -15,16 +15,16 @@ import random
 
 import pytest
 
-from hanabi_cp.generators import random_deck
-from hanabi_cp.live import drop_reasons as dr
-from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.alternatives import every_legal_action, instead_text, keeps, slot_of
-from hanabi_cp.live.methods.brute import BestScore
-from hanabi_cp.live.postmortem import PLAYER_NAMES, analyze
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import variant
-from hanabi_cp.model import Deck
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.real.postmortem import drop_reasons as dr
+from hanabi_cp.real.actions import Action, Kind
+from hanabi_cp.real.postmortem.alternatives import every_legal_action, instead_text, keeps, slot_of
+from hanabi_cp.real.methods.brute import BestScore
+from hanabi_cp.real.postmortem.report import PLAYER_NAMES, analyze
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import variant
+from hanabi_cp.core.model import Deck
 
 NAMES = PLAYER_NAMES
 
@@ -279,8 +279,8 @@ def test_analyze_json_and_text_carry_reasons_and_alternatives(tmp_path):
     from click.testing import CliRunner
 
     from hanabi_cp.cli import main
-    from hanabi_cp.generators import standard_deck
-    from hanabi_cp.live.replay_io import replay_json
+    from hanabi_cp.apps.generators import standard_deck
+    from hanabi_cp.real.replay_io import replay_json
     from hanabi_cp.players.game import play_game
     deck, rules = standard_deck(1), Rules.for_players(5)
     game = play_game(deck, rules, "recommendation", 1)
@@ -301,8 +301,8 @@ def test_analyze_json_and_text_carry_reasons_and_alternatives(tmp_path):
         for act in keep:       # each is legal there and keeps the best (the search, again)
             h = before.copy()
             h.apply(act)
-            from hanabi_cp.live.solve import solve_position
-            from hanabi_cp.method_registry import SolveOptions
+            from hanabi_cp.real.solve import solve_position
+            from hanabi_cp.core.options import SolveOptions
             assert solve_position(h, "search", SolveOptions(maximize=True)).score == drop["before"]
     res = CliRunner().invoke(main, ["analyze", str(path)])
     lines = res.stdout.splitlines()

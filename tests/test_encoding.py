@@ -1,4 +1,4 @@
-"""The one Encoding shape (encoders/encoding.py): every encoder returns it, and a
+"""The one Encoding shape (solitaire/encoders/encoding.py): every encoder returns it, and a
 method can decide any of them by the same four members: ``formula`` to the solver,
 ``decode`` of its solution to a play the referee accepts, ``variables`` naming the
 copy choices, ``status`` when preprocessing already decided."""
@@ -7,18 +7,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_cp.analysis import analyse
-from hanabi_cp.encoders import cnf, cpsat, cpsat_residual
-from hanabi_cp.encoders.encoding import CnfEncoding, CpsatEncoding, Encoding
-from hanabi_cp.encoders.flat import Clauses
-from hanabi_cp.formats import read_deck_file
-from hanabi_cp.generators import random_deck
-from hanabi_cp.methods.brute import brute
-from hanabi_cp.methods.cpsat import solution
-from hanabi_cp.sat_backend import sat_solve
-from hanabi_cp.method_registry import solve as solve_with
-from hanabi_cp.status import Status
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.preprocessing import analyse
+from hanabi_cp.solitaire.encoders import cnf, cpsat, cpsat_residual
+from hanabi_cp.solitaire.encoders.encoding import CnfEncoding, CpsatEncoding, Encoding
+from hanabi_cp.solitaire.encoders.flat import Clauses
+from hanabi_cp.io import read_deck_file
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.solitaire.methods.brute import brute
+from hanabi_cp.solitaire.methods.cpsat import solution
+from hanabi_cp.solvers.sat_backend import sat_solve
+from hanabi_cp.solitaire.solve import solve as solve_with
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.referee import replay
 
 BUILDERS = {"cnf": cnf.build, "decide": cpsat.build_decide,
             "maximize": cpsat.build_maximize, "residual": cpsat_residual.build_residual}

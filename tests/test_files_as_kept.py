@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from capped import assert_one_line_error, invoke
 from hanabi_cp.cli import main
-from hanabi_cp.errors import InputError
-from hanabi_cp.formats.results_csv import COLUMNS, ResultsCSV
-from hanabi_cp.formats.textio import printable
+from hanabi_cp.core.errors import InputError
+from hanabi_cp.io.results_csv import COLUMNS, ResultsCSV
+from hanabi_cp.io.textio import printable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INST = os.path.join(HERE, os.pardir, "instances")

@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hanabi_cp.formula import CNF
-from hanabi_cp.errors import FileError, HanabiError, InputError
-from hanabi_cp.formats import (DeckFile, deck_to_json, deck_to_text, dimacs_text, open_output,
-                               parse_deck_file, parse_dimacs, read_deck_file, read_dimacs, read_plays,
-                               write_deck, write_dimacs, write_plays)
-from hanabi_cp.generators import random_kcnf, standard_deck
-from hanabi_cp.live.replay_io import read_replay
-from hanabi_cp.model import Deck
-from hanabi_cp.play_sequence import PlaySequence
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.core.errors import FileError, HanabiError, InputError
+from hanabi_cp.io import (DeckFile, deck_to_json, deck_to_text, open_output, parse_deck_file, read_deck_file,
+                          write_deck)
+from hanabi_cp.solvers.dimacs import dimacs_text, parse_dimacs, read_dimacs, write_dimacs
+from hanabi_cp.solitaire.play_text import read_plays, write_plays
+from hanabi_cp.apps.generators import random_kcnf, standard_deck
+from hanabi_cp.real.replay_io import read_replay
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.play_sequence import PlaySequence
 from test_live_cli import BAD as LIVE_BAD
 
 DATA = Path(__file__).parent / "data"
@@ -458,7 +459,7 @@ def test_dash_reads_stdin(monkeypatch):
     "c form\x0cc feed\np cnf 3 2\n1 -2 0\n3 0\n",
 ])
 def test_fast_and_line_parsers_agree(text):
-    from hanabi_cp.formats.dimacs import _parse_fast, _parse_lines
+    from hanabi_cp.solvers.dimacs import _parse_fast, _parse_lines
     by_lines = _parse_lines(text, "x")
     assert by_lines.clauses == ((1, -2), (3,))
     fast = _parse_fast(text)
@@ -485,7 +486,7 @@ def test_plays_round_trip(actions, tmp_path_factory):
 
 
 def _lines_or_error(text):
-    from hanabi_cp.formats.dimacs import _parse_lines
+    from hanabi_cp.solvers.dimacs import _parse_lines
     try:
         return _parse_lines(text, "x")
     except InputError:
@@ -497,7 +498,7 @@ def _lines_or_error(text):
        st.lists(st.sampled_from(["1", "-2", "3", "0", "0", "0", "4", "\nc x\n", "\n%\n",
                                  "%", "\n", "\r\n", "\t", "+1", "p cnf 3 2"]), max_size=12))
 def test_fast_path_never_disagrees_with_the_line_parser(head, pieces):
-    from hanabi_cp.formats.dimacs import _parse_fast
+    from hanabi_cp.solvers.dimacs import _parse_fast
     text = head + " ".join(pieces)
     fast = _parse_fast(text)
     if fast is not None:

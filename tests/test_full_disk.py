@@ -19,9 +19,9 @@ import sys
 import pytest
 
 from capped import assert_one_line_error, invoke
-from hanabi_cp.errors import FileError
-from hanabi_cp.formats import outputs, results_csv
-from hanabi_cp.formats.outputs import open_output, write_texts
+from hanabi_cp.core.errors import FileError
+from hanabi_cp.io import outputs, results_csv
+from hanabi_cp.io.outputs import open_output, write_texts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INST = os.path.join(HERE, os.pardir, "instances")
@@ -150,7 +150,7 @@ class FullDisk(io.RawIOBase):
 
 @pytest.fixture(params=[0, 100, 1000])
 def full_disk(monkeypatch, request):
-    """``open`` in hanabi_cp.formats.outputs gives files with ``room`` bytes left."""
+    """``open`` in hanabi_cp.io.outputs gives files with ``room`` bytes left."""
     def fake_open(path, mode="r", **kwargs):
         raw = FullDisk(path, request.param)
         buffered = io.BufferedWriter(raw, buffer_size=64)

@@ -30,11 +30,13 @@ from fuzz_strategies import (answer_texts, decks, deck_texts, dimacs_texts, form
                              live_game_texts, model_texts, plays_texts, positive_size,
                              reader_number, size)
 from hanabi_cp.cli.encode import parse_model
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.formats import deck_to_text, dimacs_text, parse_deck_file, parse_dimacs, parse_plays
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.io import deck_to_text, parse_deck_file
+from hanabi_cp.solvers.dimacs import dimacs_text, parse_dimacs
+from hanabi_cp.solitaire.play_text import parse_plays
 from hanabi_cp.runtime.limits import MAX_CARD_KINDS, MAX_CNF_VARS
-from hanabi_cp.live.replay_io import parse_replay
-from hanabi_cp.method_registry import methods, prepare
+from hanabi_cp.real.replay_io import parse_replay
+from hanabi_cp.solitaire.solve import methods, prepare
 
 pytestmark = needs_fork
 
@@ -148,8 +150,8 @@ def test_fuzz_model_reader(slow):
 def test_fuzz_answers_of_every_format(slow):
     # The whole read-back (answers.read): a checked verdict or one line, whatever
     # the answer claims about itself.
-    from hanabi_cp.answers import read
-    from hanabi_cp.model import Deck
+    from hanabi_cp.solitaire.answers import read
+    from hanabi_cp.core.model import Deck
     deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2)])
 
     def check(text: str) -> None:

@@ -12,14 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
-from hanabi_cp.errors import InputError
-from hanabi_cp.formats.decks import read_deck_file
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.postmortem import analyze
-from hanabi_cp.live.replay_io import parse_replay, read_replay, replay_json
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import variant
+from hanabi_cp.core.errors import InputError
+from hanabi_cp.io.decks import read_deck_file
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.postmortem.report import analyze
+from hanabi_cp.real.replay_io import parse_replay, read_replay, replay_json
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import variant
 
 DECK = os.path.join(os.path.dirname(__file__), os.pardir, "instances",
                     "standard-winnable-h2.txt")

@@ -16,20 +16,22 @@ import random
 import pytest
 
 from capped import (assert_one_line_error, capped, cli_capped, invoke, needs_fork)
-from hanabi_cp.methods import minizinc as mzn_method
-from hanabi_cp.methods import pb as pb_method
-from hanabi_cp.methods.brute import STATE_LIMIT, state_bound
-from hanabi_cp.methods.dp import ENTRY_LIMIT, table_bound
-from hanabi_cp.formula import CNF
-from hanabi_cp.errors import HanabiError, InputError, LimitError
-from hanabi_cp.formats import parse_deck_file, parse_dimacs, parse_plays
-from hanabi_cp.generators import random_deck, random_kcnf, standard_deck
-from hanabi_cp.runtime.limits import (MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_cards,
-                              check_kinds, echo)
-from hanabi_cp.model import Deck
-from hanabi_cp.reduction import bound_occurrences, reduce_cnf, to_exact3
-from hanabi_cp.reduction.size import image_size, random_image_size
-from hanabi_cp.method_registry import SolveOptions, get, methods, prepare, solve
+from hanabi_cp.solitaire.methods import minizinc as mzn_method
+from hanabi_cp.solitaire.methods import pb as pb_method
+from hanabi_cp.solitaire.methods.brute import STATE_LIMIT, state_bound
+from hanabi_cp.solitaire.methods.dp import ENTRY_LIMIT, table_bound
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.core.errors import HanabiError, InputError, LimitError
+from hanabi_cp.io import parse_deck_file
+from hanabi_cp.solvers.dimacs import parse_dimacs
+from hanabi_cp.solitaire.play_text import parse_plays
+from hanabi_cp.apps.generators import random_deck, random_kcnf, standard_deck
+from hanabi_cp.runtime.limits import MAX_CARD_KINDS, MAX_CARDS, MAX_CNF_VARS, check_cards, check_kinds, echo
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.reduction import bound_occurrences, reduce_cnf, to_exact3
+from hanabi_cp.solitaire.reduction.size import image_size, random_image_size
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.solitaire.solve import get, methods, prepare, solve
 
 pytestmark = needs_fork
 

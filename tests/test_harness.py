@@ -7,14 +7,15 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import read_deck_file
-from hanabi_cp.harness import (Check, Space, cross_check, parse_sample, problems, run_check,
-                               select_checks, shrink, summary_table)
-from hanabi_cp.harness.check import CRASH, UNWINNABLE, WINNABLE
-from hanabi_cp.harness.shrink import drop_color, drop_value
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import Method, SolveOptions, methods
-from hanabi_cp.errors import HanabiError, InvalidParameter
+from hanabi_cp.io import read_deck_file
+from hanabi_cp.apps.harness import (Check, Space, cross_check, parse_sample, problems, run_check, select_checks,
+                                    shrink, summary_table)
+from hanabi_cp.apps.harness.check import CRASH, UNWINNABLE, WINNABLE
+from hanabi_cp.apps.harness.shrink import drop_color, drop_value
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.solve import Method, methods
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.errors import HanabiError, InvalidParameter
 
 SMALL = Space(max_n=3, max_c=3, max_r=2, max_h=3)
 # CP-SAT costs milliseconds per call where the others take microseconds: sample it
@@ -155,10 +156,10 @@ def test_statuses_are_one_enum_written_and_read_back_as_the_csv_text(tmp_path):
     import csv
     import io
 
-    from hanabi_cp.formats.results_csv import ResultsCSV
-    from hanabi_cp.harness import results as csv_rows
-    from hanabi_cp.harness.check import Result
-    from hanabi_cp.status import RunStatus
+    from hanabi_cp.io.results_csv import ResultsCSV
+    from hanabi_cp.apps.harness import results as csv_rows
+    from hanabi_cp.apps.harness.check import Result
+    from hanabi_cp.core.status import RunStatus
 
     path = str(tmp_path / "h.csv")
     table = ResultsCSV(path, csv_rows.FIELDS, csv_rows.KEY)
@@ -202,7 +203,7 @@ def test_cli_harness_prints_a_fresh_seed_and_rejects_bad_options():
 
 
 def test_cli_harness_exits_nonzero_and_writes_the_counterexample(tmp_path, monkeypatch):
-    import hanabi_cp.harness as harness
+    import hanabi_cp.apps.harness as harness
 
     wrong = _wrong("sat-minus-one", "sat", -1)
     real = harness.select_checks
@@ -219,7 +220,7 @@ def test_cli_harness_exits_nonzero_and_writes_the_counterexample(tmp_path, monke
 
 
 def test_cnf_roundtrips_agree_with_the_formula():
-    from hanabi_cp.harness.roundtrip import cross_check_cnf
+    from hanabi_cp.apps.harness.roundtrip import cross_check_cnf
 
     report = cross_check_cnf(4, 10, 3, None, select_checks(["sat"]))
     assert report.ok and len(report.roundtrips) == 10
@@ -229,8 +230,9 @@ def test_cnf_roundtrips_agree_with_the_formula():
 
 
 def test_cnf_roundtrip_catches_a_wrong_method_and_shrinks_the_formula(tmp_path):
-    from hanabi_cp.harness.roundtrip import cross_check_cnf
-    from hanabi_cp.method_registry import Outcome, Status
+    from hanabi_cp.apps.harness.roundtrip import cross_check_cnf
+    from hanabi_cp.solitaire.solve import Outcome
+    from hanabi_cp.core.status import Status
 
     nay = Method("nay", lambda d, h, o: Outcome(Status.UNWINNABLE, reason="planted"), "always no")
     checks = select_checks(["sat", "nay"], extra=[nay])
@@ -255,7 +257,7 @@ def test_cli_harness_cnf_dir(tmp_path):
 
 
 def test_cnf_roundtrips_through_every_variant():
-    from hanabi_cp.harness.roundtrip import VARIANTS, cross_check_cnf
+    from hanabi_cp.apps.harness.roundtrip import VARIANTS, cross_check_cnf
 
     checks = select_checks(["sat", "dp", "search", "brute"], maximize=False)
     report = cross_check_cnf(3, len(VARIANTS), 3, None, checks, variants=True)
@@ -271,7 +273,7 @@ def test_thousands_of_formulas_round_trip(num_vars):
     """Issue 4's "thousands of random formulas": 1,000 per size through the reduction
     (cycling the variants of journal §5.1), each image decided by sat and search and
     compared with CaDiCaL on the formula, winning plays read back."""
-    from hanabi_cp.harness.roundtrip import cross_check_cnf
+    from hanabi_cp.apps.harness.roundtrip import cross_check_cnf
 
     checks = select_checks(["sat", "search"], maximize=False)
     report = cross_check_cnf(20 + num_vars, 1000, num_vars, None, checks, variants=True)

@@ -8,17 +8,17 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import read_deck_file
-from hanabi_cp.harness.check import BUG, UNWINNABLE, WINNABLE
-from hanabi_cp.harness.live import (LIFTED, SOLITAIRE, LiveCheck, cross_check_live,
-                                    lifted_rules, live_problems, run_live_check,
-                                    select_live_checks)
-from hanabi_cp.harness.live_space import LiveSpace
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.solve import LiveMethod, LiveOutcome, live_methods
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.io import read_deck_file
+from hanabi_cp.apps.harness.check import BUG, UNWINNABLE, WINNABLE
+from hanabi_cp.apps.harness.live import (LIFTED, SOLITAIRE, LiveCheck, cross_check_live, lifted_rules, live_problems,
+                                         run_live_check, select_live_checks)
+from hanabi_cp.apps.harness.live_space import LiveSpace
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.solve import LiveMethod, LiveOutcome, live_methods
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
 
 SPACE = LiveSpace()
 ORACLE_AND_SEARCH = ("brute", "search")
@@ -168,7 +168,7 @@ def test_cli_live_options_need_rules_live():
 
 
 def test_a_method_registered_later_is_cross_checked_without_change(monkeypatch):
-    from hanabi_cp.live.solve import LIVE_METHODS
+    from hanabi_cp.real.solve import LIVE_METHODS
 
     search = live_methods()["search"]
     # a row whose object is already loaded: tried without a module of its own

@@ -13,13 +13,13 @@ import random
 
 import pytest
 
-from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.alternatives import every_legal_action
-from hanabi_cp.live.hidden_knowledge import ClueBook, critical, playable, seen
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import variant
-from hanabi_cp.model import Card, Deck
+from hanabi_cp.real.actions import Action, Kind
+from hanabi_cp.real.postmortem.alternatives import every_legal_action
+from hanabi_cp.real.postmortem.hidden_knowledge import ClueBook, critical, playable, seen
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import variant
+from hanabi_cp.core.model import Card, Deck
 
 try:
     from hanabi_learning_environment import pyhanabi

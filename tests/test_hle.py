@@ -17,12 +17,12 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
-from hanabi_cp.errors import InputError
+from hanabi_cp.core.errors import InputError
 from hanabi_cp.interop import hle
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.replay_io import parse_replay, replay_json
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.replay_io import parse_replay, replay_json
+from hanabi_cp.real.rules import Rules
 
 try:
     from hanabi_learning_environment import pyhanabi
@@ -290,8 +290,8 @@ def test_clue_targets_colours_and_slots_round_trip_on_hles_own_moves(players):
 
 @needs_hle
 def test_the_bound_is_the_same_under_both_end_rules():
-    from hanabi_cp.live.solve import solve_live
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.real.solve import solve_live
+    from hanabi_cp.core.options import SolveOptions
     for players in (2, 4):
         for seed in range(3):
             g, state = _random_game(players, seed)

@@ -102,9 +102,9 @@ def test_the_time_limit_covers_every_position_of_the_post_mortem(game, tmp_path,
     # (each used to run the search's first pass: 25 s past a 2 s limit on 997).
     import time
 
-    from hanabi_cp.live import postmortem
+    from hanabi_cp.real.postmortem import report as postmortem
     from hanabi_cp.runtime.deadline import Deadline
-    from hanabi_cp.studies.postmortems import load_game
+    from hanabi_cp.apps.studies.postmortems import load_game
     path = tmp_path / "g.json"
     path.write_text(json.dumps(game))
     deck, rules, actions, names = load_game(str(path))

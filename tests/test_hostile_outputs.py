@@ -26,7 +26,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import outputs
+from hanabi_cp.io import outputs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DECK = os.path.join(HERE, os.pardir, "instances", "standard-winnable-h2.txt")

@@ -5,10 +5,12 @@ import os
 
 import pytest
 
-from hanabi_cp.methods.brute import state_bound, STATE_LIMIT
-from hanabi_cp.formats import read_deck_file, read_dimacs
-from hanabi_cp.min_hand import min_hand
-from hanabi_cp.method_registry import Status, solve
+from hanabi_cp.solitaire.methods.brute import state_bound, STATE_LIMIT
+from hanabi_cp.io import read_deck_file
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.solitaire.min_hand import min_hand
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
 
 HERE = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 ANSWERS = json.load(open(os.path.join(HERE, "answers.json")))

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.studies import standard
+from hanabi_cp.apps.studies import standard
 
 HANG_GUARD = 120     # seconds; a correct run takes a fraction of one
 CLI = [sys.executable, "-m", "hanabi_cp"]
@@ -138,7 +138,7 @@ def test_terminated_harness_resumes_to_the_same_report(tmp_path):
 
 class Terminal:
     """A pseudo-terminal for a child's stderr, read as it comes (a pty drops what is
-    left unread when the child exits): where hanabi_cp/progress.py draws its live bar
+    left unread when the child exits): where hanabi_cp/core/progress.py draws its live bar
     at once, not the plain lines it writes to a pipe after some seconds."""
 
     def __init__(self):
@@ -201,7 +201,7 @@ NATIVE = textwrap.dedent("""
     import os, random, sys
     from ortools.sat.python import cp_model
     from hanabi_cp.runtime import interrupts
-    from hanabi_cp.formats.outputs import open_output
+    from hanabi_cp.io.outputs import open_output
 
     interrupts.install()
     rng, n = random.Random(1), 600       # random 3-SAT at the threshold: minutes for CP-SAT
@@ -213,7 +213,7 @@ NATIVE = textwrap.dedent("""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.cp_model_presolve = False
-    solver.parameters.catch_sigint_signal = False     # as methods/cpsat.py sets it
+    solver.parameters.catch_sigint_signal = False     # as solitaire/methods/cpsat.py sets it
     with open_output(sys.argv[1]) as out:             # a temporary file, renamed at the end
         out.write("partial")
         print("solving", flush=True)

@@ -1,5 +1,5 @@
 """The layout the architecture promises: encoders only build, so importing one loads
-neither the method registry nor any method; every method lives in hanabi_cp/methods/."""
+neither the method registry nor any method; every method lives in hanabi_cp/solitaire/methods/."""
 
 import ast
 import json
@@ -8,24 +8,24 @@ import pkgutil
 import subprocess
 import sys
 
-import hanabi_cp.encoders
-from hanabi_cp import method_registry
+import hanabi_cp.solitaire.encoders
+from hanabi_cp.solitaire import solve as method_registry
 
 
 def test_encoders_import_no_method_and_not_the_registry():
-    names = [f"hanabi_cp.encoders.{m.name}" for m in pkgutil.iter_modules(hanabi_cp.encoders.__path__)]
-    assert {"hanabi_cp.encoders.cnf", "hanabi_cp.encoders.cpsat"} <= set(names)
+    names = [f"hanabi_cp.solitaire.encoders.{m.name}" for m in pkgutil.iter_modules(hanabi_cp.solitaire.encoders.__path__)]
+    assert {"hanabi_cp.solitaire.encoders.cnf", "hanabi_cp.solitaire.encoders.cpsat"} <= set(names)
     code = ("import importlib, json, sys\n"
             f"for name in {names!r}: importlib.import_module(name)\n"
             "print(json.dumps(sorted(sys.modules)))")
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
                                        text=True, check=True).stdout)
-    assert [m for m in loaded if m == "hanabi_cp.method_registry" or m.startswith("hanabi_cp.methods")] == []
+    assert [m for m in loaded if m == "hanabi_cp.solitaire.solve" or m.startswith("hanabi_cp.solitaire.methods")] == []
 
 
 def test_every_method_is_a_module_of_the_methods_package():
     assert [method_registry.METHODS.address(name) for name in method_registry.METHODS] == \
-        [f"hanabi_cp.methods.{name}:METHOD" for name in method_registry.METHODS]
+        [f"hanabi_cp.solitaire.methods.{name}:METHOD" for name in method_registry.METHODS]
     assert set(method_registry.methods()) == {"greedy", "lazy", "dp", "search", "brute", "sat", "cpsat",
                                       "minizinc", "pb", "maxsat"}
 
@@ -86,14 +86,14 @@ def test_no_module_imports_the_version_from_the_package_root():
              for module, names in _imports(path)
              if module == "hanabi_cp" and "__version__" in names]
     assert wrong == []
-    assert "hanabi_cp.version.__version__" in (ROOT / "pyproject.toml").read_text()
+    assert "hanabi_cp.core.version.__version__" in (ROOT / "pyproject.toml").read_text()
 
 
 def test_one_round_trip_engine():
     """The harness's round trips and the reduction study compare image verdicts with
-    the formula through the engine of reduction/roundtrip.py, not a copy of it."""
-    engine = "hanabi_cp.reduction.roundtrip"
-    for rel in ("hanabi_cp/harness/roundtrip.py", "hanabi_cp/studies/reduction.py",
+    the formula through the engine of apps/roundtrip.py, not a copy of it."""
+    engine = "hanabi_cp.apps.roundtrip"
+    for rel in ("hanabi_cp/apps/harness/roundtrip.py", "hanabi_cp/apps/studies/reduction.py",
                 "hanabi_cp/cli/reduce.py"):
         path = ROOT / rel
         assert any(module == engine for module, _ in _imports(path)), rel
@@ -113,7 +113,7 @@ def test_only_the_status_module_spells_the_verdicts():
     solver's vocabulary, not ours."""
     wrong = []
     for path in _python_files("hanabi_cp"):
-        if path == PACKAGE / "status.py":
+        if path == PACKAGE / "core/status.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         foreign = set()
@@ -128,7 +128,7 @@ def test_only_the_status_module_spells_the_verdicts():
 
 
 def test_registries_are_tables_not_scans_nor_import_side_effects():
-    """One pattern (hanabi_cp/registry.py): an explicit ordered table per kind, no
+    """One pattern (hanabi_cp/core/registry.py): an explicit ordered table per kind, no
     package scan (pkgutil) and no module that registers itself when imported."""
     scans = [str(p.relative_to(ROOT)) for p in _python_files("hanabi_cp")
              if any(m == "pkgutil" for m, _ in _imports(p))]
@@ -142,3 +142,53 @@ def test_registries_are_tables_not_scans_nor_import_side_effects():
                  if isinstance(node, ast.ClassDef | ast.FunctionDef)
                  and any(getattr(d, "id", None) == "register" for d in node.decorator_list)]
     assert calls == [] and decorated == []
+
+# --- the house: one core, two wings, one facade ---
+
+# Each package of hanabi_cp and the packages its modules may import.  The two wings
+# (solitaire, real) share only what lies below them; what uses both sits above.
+FLOOR = {"core", "runtime"}
+MAY_IMPORT = {
+    "core": FLOOR,
+    "runtime": FLOOR,
+    "io": FLOOR | {"io"},
+    "solvers": FLOOR | {"io", "solvers"},
+    "solitaire": FLOOR | {"io", "solvers", "solitaire"},
+    "real": FLOOR | {"io", "solvers", "real"},
+    "knowledge": {"knowledge"},
+}
+
+
+def _package_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and (PACKAGE / parts[1]).is_dir()) else ""
+
+
+def test_the_root_holds_only_the_facade():
+    assert sorted(p.name for p in PACKAGE.glob("*.py")) == ["__init__.py", "__main__.py", "api.py"]
+
+
+def test_each_layer_imports_only_what_lies_below_it():
+    """The wings never import each other; core/ and runtime/ import nothing above them;
+    io/ and solvers/ know neither wing."""
+    wrong = []
+    for path in _python_files("hanabi_cp"):
+        own = _package_of(_module_name(path))
+        if own not in MAY_IMPORT:
+            continue
+        for module, names in _imports(path):
+            if not module.startswith("hanabi_cp"):
+                continue
+            targets = [module] if module != "hanabi_cp" else [f"hanabi_cp.{n}" for n in names]
+            for target in targets:
+                theirs = _package_of(target)
+                if theirs and theirs not in MAY_IMPORT[own]:
+                    wrong.append(f"{path.relative_to(ROOT)}: {target}")
+    assert wrong == []
+
+
+def test_each_wing_has_its_referee_encoders_and_methods():
+    for wing in ("solitaire", "real"):
+        assert (PACKAGE / wing / "referee.py").is_file(), wing
+        assert (PACKAGE / wing / "encoders" / "__init__.py").is_file(), wing
+        assert (PACKAGE / wing / "methods" / "__init__.py").is_file(), wing

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from hanabi_cp.errors import InputError
-from hanabi_cp.formats import deck_to_text
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.replay_io import parse_replay, read_replay, replay_json
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Deck
+from hanabi_cp.core.errors import InputError
+from hanabi_cp.io import deck_to_text
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.replay_io import parse_replay, read_replay, replay_json
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Deck
 from test_cli import LOSE, WIN, run, s_line
 
 DATA = Path(__file__).parent / "data"

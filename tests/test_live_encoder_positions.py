@@ -11,15 +11,16 @@ import random
 
 import pytest
 
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.hint import greedy_game
-from hanabi_cp.live.referee import EndCondition, Game, replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.schedule import from_actions, to_actions
-from hanabi_cp.live.solve import live_methods, solve_live, solve_position
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.hint import greedy_game
+from hanabi_cp.real.referee import EndCondition, Game, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.encoders.schedule import from_actions, to_actions
+from hanabi_cp.real.solve import live_methods, solve_live, solve_position
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
 from live_cases import (NULL_B, TinyVariant, assert_encodings_accept, random_case, random_games,
                         random_position)
 

@@ -7,17 +7,18 @@ import random
 
 import pytest
 
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.formats import deck_to_text
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.cnf import LiveCnf
-from hanabi_cp.live.cpmodel import LiveCpModel
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.schedule import first_legal_game, from_actions, to_actions
-from hanabi_cp.live.solve import solve_live
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.io import deck_to_text
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.encoders.cnf import LiveCnf
+from hanabi_cp.real.encoders.cpsat import LiveCpModel
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.encoders.schedule import first_legal_game, from_actions, to_actions
+from hanabi_cp.real.solve import solve_live
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
 from live_cases import assert_encodings_accept, random_deck
 from test_cli import LOSE, run
 
@@ -57,7 +58,7 @@ def test_equal_to_brute_force_and_search_on_random_tiny_decks():
 
 def test_cpsat_second_run_with_presolve_gives_the_same_answers(monkeypatch):
     """With no time for the first run, every answer comes from the presolved one."""
-    import hanabi_cp.live.cpmodel as cpmodel
+    import hanabi_cp.real.encoders.cpsat as cpmodel
 
     monkeypatch.setattr(cpmodel, "FAST_SECONDS", 0.0)
     rng = random.Random(41)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.referee import EndCondition, Game, IllegalMove, replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import variant
-from hanabi_cp.model import Deck
+from hanabi_cp.real.actions import Action, Kind
+from hanabi_cp.real.referee import EndCondition, Game, IllegalMove, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import variant
+from hanabi_cp.core.model import Deck
 
 P, D = Action.play, Action.discard
 
@@ -151,7 +151,7 @@ def test_variant_clues_touch_as_hanab_live_says():
 
 
 def test_a_deck_that_does_not_fit_the_variant_is_refused():
-    from hanabi_cp.live.rules import RulesError
+    from hanabi_cp.real.rules import RulesError
     deck = Deck.of([(1, 1), (1, 4)], n=1, c=4)
     with pytest.raises(RulesError, match="does not fit the variant 'Rainbow \\(3 Suits\\)'"):
         Game.start(deck, Rules.for_players(2, hand_size=1, variant=variant("Rainbow (3 Suits)")))

@@ -13,13 +13,14 @@ from dataclasses import replace
 
 import pytest
 
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.referee import Game, IllegalMove, replay
-from hanabi_cp.live.rules import Rules, RulesError
-from hanabi_cp.live.solve import live_methods, solve_position
-from hanabi_cp.live.variants import Variant, all_variants, derive_clue_colors, variant
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.referee import Game, IllegalMove, replay
+from hanabi_cp.real.rules import Rules, RulesError
+from hanabi_cp.real.solve import live_methods, solve_position
+from hanabi_cp.real.variants.catalogue import Variant, all_variants, derive_clue_colors, variant
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
 
 from test_live_positions import check
 
@@ -225,9 +226,9 @@ def test_clue_starved_counts_half_tokens():
                                   "Orange (5 Suits)", "Alternating Clues (5 Suits)",
                                   "Reversed (5 Suits)"])
 def test_the_strategies_refuse_a_family_whose_token_rules_they_do_not_know(name):
-    from hanabi_cp.errors import InvalidParameter
+    from hanabi_cp.core.errors import InvalidParameter
     from hanabi_cp.players.game import check_clues
-    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.apps.generators import standard_deck
     with pytest.raises(InvalidParameter, match="No Variant's rules of play"):
         check_clues(standard_deck(5, 5), Rules.for_players(3, variant=variant(name)))
 

@@ -11,21 +11,22 @@ from dataclasses import replace
 
 import pytest
 
-from hanabi_cp.generators import random_deck, standard_deck
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.methods.brute import MAX_CARDS
-from hanabi_cp.live import race, refutation
-from hanabi_cp.live.methods.search import PLAY, LiveSearch, most_plays
-from hanabi_cp.live.reasons import (CHECKS, _ways, lost_reasons, score_bound,
-                                   squeeze_reason)
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import (SAT_PORTFOLIO, LiveOutcome, candidates, live_methods,
-                                  solve_live, solve_position, stages)
-from hanabi_cp.errors import SolverBug
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status, solve
-from hanabi_cp.sat_backend import DEFAULT_SOLVER
+from hanabi_cp.apps.generators import random_deck, standard_deck
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.methods.brute import MAX_CARDS
+from hanabi_cp.real import race, refutation
+from hanabi_cp.real.methods.search import PLAY, LiveSearch, most_plays
+from hanabi_cp.real.reasons import CHECKS, _ways, lost_reasons, score_bound, squeeze_reason
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.solve import (SAT_PORTFOLIO, LiveOutcome, candidates, live_methods, solve_live, solve_position,
+                                  stages)
+from hanabi_cp.core.errors import SolverBug
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solvers.sat_backend import DEFAULT_SOLVER
 
 BRUTE = "brute"
 FAST = {"seed": 14, "count": 1000, "max_cards": 7}
@@ -427,7 +428,7 @@ def test_the_search_stops_undecided_when_the_machine_s_memory_runs_short(monkeyp
     """Its tables keep every refuted state: where the machine's memory runs short it
     answers UNKNOWN, as at its time limit, before the out-of-memory killer ends the
     process without an answer (the plain-Python module: its constants can be set)."""
-    from hanabi_cp.live.methods import search as S
+    from hanabi_cp.real.methods import search as S
     from hanabi_cp.runtime import memory
     monkeypatch.setattr(S, "MEMORY_CHECKS", 1)
     monkeypatch.setattr(memory, "short", lambda: True)
@@ -695,7 +696,7 @@ def test_the_relaxation_at_the_position_reads_the_clock_between_its_chunks():
     states.  Past the deadline, a try of more than one chunk stops after the first
     and ends the search with Timeout, as the search's own states do."""
     from bench.live_sweep import bot_game
-    from hanabi_cp.live.methods.search import Timeout
+    from hanabi_cp.real.methods.search import Timeout
 
     deck, rules, actions = bot_game(6, 616)
     s = LiveSearch(Game.after(deck, rules, actions[:20]), deadline=0.0)
@@ -713,7 +714,7 @@ def test_the_refutation_check_reads_the_clock_inside_the_relaxation_at_the_posit
     rather than going on to the end of it; at the state itself, the relaxation
     stops after its first chunk."""
     from bench.live_sweep import bot_game
-    from hanabi_cp.live.methods.search import Timeout
+    from hanabi_cp.real.methods.search import Timeout
     from hanabi_cp.runtime.deadline import Deadline, TimeUp
 
     deck, rules, actions = bot_game(6, 612)
@@ -853,7 +854,7 @@ def test_auto_runs_sat_once_per_solver_of_its_portfolio_unless_one_is_chosen():
 
 
 def test_auto_tries_the_next_solver_when_one_gives_up(monkeypatch):
-    import hanabi_cp.live.solve as live_solve
+    import hanabi_cp.real.solve as live_solve
     calls = []
     real = live_solve._run
 
@@ -876,7 +877,7 @@ def test_auto_undecided_keeps_the_best_game_and_the_lowest_bound_of_any_stage(mo
     # As on 2 players, seed 4004 at 30 s: the search proves 23 at most but finds 19,
     # CaDiCaL finds 22 and no bound (here: 24 at most, 0 and 23; a game reaching the
     # bound would decide the best score, ``Tally.met``).
-    import hanabi_cp.live.solve as live_solve
+    import hanabi_cp.real.solve as live_solve
     deck, rules = standard_deck(75), Rules.for_players(2, hand_size=4)
     game = solve_live(deck, rules, "search", SolveOptions(maximize=True)).actions
     proved = 24
@@ -909,8 +910,8 @@ def test_a_chosen_sat_solver_gets_the_sat_stage_s_weight(monkeypatch):
     """With --solver, ``sat`` is one stage, and it weighs what the portfolio's first
     solver does, whichever solver was chosen (the time left after the search is
     split by STAGE_WEIGHTS, the last stage taking all of it)."""
-    import hanabi_cp.live.solve as live_solve
-    from hanabi_cp.live.solve import STAGE_WEIGHTS
+    import hanabi_cp.real.solve as live_solve
+    from hanabi_cp.real.solve import STAGE_WEIGHTS
     heavy = STAGE_WEIGHTS[("sat", SAT_PORTFOLIO[0])]
     for solver in ("minisat22", "glucose4"):
         asked: list[tuple[str, float]] = []

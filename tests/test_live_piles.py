@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.referee import NOTHING_PLAYABLE, Game, IllegalMove
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import START, variant
-from hanabi_cp.model import Deck
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.referee import NOTHING_PLAYABLE, Game, IllegalMove
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import START, variant
+from hanabi_cp.core.model import Deck
 
 P, D = Action.play, Action.discard
 UP = variant("Up or Down (5 Suits)")
@@ -120,7 +120,7 @@ def test_sudoku_nothing_playable_ends_the_game_before_the_final_round():
 
 
 def test_sudoku_max_score_assigns_the_free_starts():
-    from hanabi_cp.live.pile_score import max_score
+    from hanabi_cp.real.variants.pile_score import max_score
     dead = {(0, 1), (0, 2), (1, 4)}
     # suit 0 is best started at 3 (3 cards), suit 1 at 5 (5, 1, 2, 3: 4 cards): a
     # suit without a dead value counts 5 without taking a start
@@ -163,8 +163,8 @@ def tiny_games(v, count, seed):
 
 @pytest.mark.parametrize("name", ["Up or Down (5 Suits)", "Sudoku (4 Suits)", "Sudoku (5 Suits)"])
 def test_brute_answers_exactly_on_tiny_decks(name):
-    from hanabi_cp.live.solve import solve_position
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.real.solve import solve_position
+    from hanabi_cp.core.options import SolveOptions
     for g in tiny_games(variant(name), 25, hash(name) % 1000):
         out = solve_position(g, "brute", SolveOptions(maximize=True))
         assert out.verified and out.score == plain_best(g), (str(g.deck), g.rules)
@@ -176,9 +176,9 @@ def test_sat_and_cpsat_refuse_the_families_best_score_in_one_place():
     """(search decides them through pile plans: tests/test_pile_plans.py; sat and
     cpsat whether a win exists, and Up or Down's best score:
     tests/test_plan_encodings.py)"""
-    from hanabi_cp.errors import MethodRefused
-    from hanabi_cp.live.solve import candidates, live_methods, solve_position
-    from hanabi_cp.method_registry import SolveOptions
+    from hanabi_cp.core.errors import MethodRefused
+    from hanabi_cp.real.solve import candidates, live_methods, solve_position
+    from hanabi_cp.core.options import SolveOptions
     g = in_order(UP, (), pad=True)
     su = Game.start(Deck.of([(a, k) for k in (1, 2) for a in (1, 2, 3, 4, 5)], 5, 2),
                     Rules.for_players(2, variant=SU))
@@ -216,7 +216,7 @@ def test_generate_writes_start_as_the_value_past_the_stack_and_solve_reads_it_ba
 
 def test_an_export_writes_start_as_rank_7_and_reads_it_back(tmp_path):
     import json
-    from hanabi_cp.live.replay_io import parse_replay, replay_json
+    from hanabi_cp.real.replay_io import parse_replay, replay_json
     v = variant("Up or Down & Black (6 Suits)")
     deck = Deck.of(v.model_cards(), v.deck_n, 6)
     rules = Rules.for_players(2, variant=v)
@@ -242,7 +242,7 @@ def test_an_export_with_rank_6_in_up_or_down_is_refused_in_one_line(tmp_path):
 
 def test_analyze_covers_a_tiny_game_with_brute(tmp_path):
     import json
-    from hanabi_cp.live.replay_io import replay_json
+    from hanabi_cp.real.replay_io import replay_json
     v = variant("Sudoku (4 Suits)")
     deck = Deck.of([(3, 1), (1, 1), (4, 1), (2, 1), (1, 1), (3, 1)], v.deck_n, 1)
     rules = Rules.for_players(2, hand_size=2, variant=v)
@@ -262,7 +262,7 @@ def test_analyze_covers_a_tiny_game_with_brute(tmp_path):
 
 
 def test_analyze_names_start_and_explains_a_drop_without_the_fixed_order_proofs(tmp_path):
-    from hanabi_cp.live.replay_io import replay_json
+    from hanabi_cp.real.replay_io import replay_json
     deck = Deck.of([(S, 1), (1, 1), (2, 1), (5, 1), (3, 1), (4, 1), (2, 1)], UP.deck_n, 1)
     rules = Rules.for_players(2, hand_size=2, variant=UP, clues=2)
     # Bob discards the only red 5, Alice plays START, Bob plays a 2: the pile goes up

@@ -15,11 +15,11 @@ from itertools import permutations
 
 import pytest
 
-from hanabi_cp.live.pile_score import max_score
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import START, variant
-from hanabi_cp.model import Deck
+from hanabi_cp.real.variants.pile_score import max_score
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import START, variant
+from hanabi_cp.core.model import Deck
 
 UNDECIDED, UP, DOWN, FINISHED = range(4)
 

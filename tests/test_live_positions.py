@@ -9,14 +9,15 @@ import random
 
 import pytest
 
-from hanabi_cp.errors import InvalidParameter
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import live_methods, solve_position
-from hanabi_cp.live.variants import all_variants
-from hanabi_cp.model import Deck
-from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.core.errors import InvalidParameter
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.solve import live_methods, solve_position
+from hanabi_cp.real.variants.catalogue import all_variants
+from hanabi_cp.core.model import Deck
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
 
 FAST = {"seed": 21, "count": 400}
 SLOW = {"seed": 2021, "count": 4000}

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from hanabi_cp.formats import deck_to_text
-from hanabi_cp.formats.deck_text import parse_deck_text
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import live_methods, solve_live
-from hanabi_cp.method_registry import SolveOptions, Status
-from hanabi_cp.proofs import check_files
+from hanabi_cp.io import deck_to_text
+from hanabi_cp.io.deck_text import parse_deck_text
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.solve import live_methods, solve_live
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solvers.proofs import check_files
 from test_cli import WIN, run, s_line
 from test_live_methods import FAST, oracle
 

@@ -14,16 +14,17 @@ from dataclasses import replace
 
 import pytest
 
-from hanabi_cp.errors import SolverBug
-from hanabi_cp.formats.deck_text import deck_to_text
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live import race
-from hanabi_cp.live import solve as live_solve
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.schedule import first_legal_game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import LiveOutcome, solve_position
-from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.core.errors import SolverBug
+from hanabi_cp.io.deck_text import deck_to_text
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real import race
+from hanabi_cp.real import solve as live_solve
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.encoders.schedule import first_legal_game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.solve import LiveOutcome, solve_position
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
 from hanabi_cp.runtime.interrupts import Interrupted
 
 from tests.test_live_methods import tiny_position
@@ -182,8 +183,8 @@ def test_a_lane_ended_inside_an_unsliced_call_keeps_the_climb_s_games(eager, mon
     """A lane's SAT calls run whole (``sat_backend.PLAIN``) and are ended at the
     deadline from outside: each better game of the climb was sent as it was found
     (``sat.RUNG``), so the answer has it, replayed here, within the limit."""
-    from hanabi_cp import sat_backend
-    from hanabi_cp.live.methods import sat
+    from hanabi_cp.solvers import sat_backend
+    from hanabi_cp.real.methods import sat
 
     def climbing(start, options):
         assert sat_backend.PLAIN.get() and sat.RUNG.get() is not None
@@ -200,7 +201,7 @@ def test_a_lane_ended_inside_an_unsliced_call_keeps_the_climb_s_games(eager, mon
 
 
 def test_unsliced_sat_calls_answer_as_sliced_ones():
-    from hanabi_cp import sat_backend
+    from hanabi_cp.solvers import sat_backend
 
     clauses = [[1, 2], [-1, 3], [-2, 3], [-3, 4]]
     token = sat_backend.PLAIN.set(True)
@@ -275,7 +276,7 @@ def test_ctrl_c_ends_the_command_and_its_lanes(tmp_path):
     deck = tmp_path / "deck.txt"
     deck.write_text(deck_to_text(standard_deck(1653)))
     # the command as the entry point runs it, racing even on a busy machine
-    args = [sys.executable, "-c", "from hanabi_cp.live import race; race.MIN_IDLE_CORES = 0; "
+    args = [sys.executable, "-c", "from hanabi_cp.real import race; race.MIN_IDLE_CORES = 0; "
             "from hanabi_cp.cli import main; main()", "solve", str(deck), "--rules", "live",
             "--players", "6", "--time-limit", "60"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -305,7 +306,7 @@ def test_a_game_that_reaches_another_stage_s_bound_decides_the_best_score(monkey
     game of 24 and asks in vain for 25: together they decide it (UNWINNABLE, 24, the
     game replayed), and the stages after them do not run.  The same in the race,
     where the search's bound arrives at the end."""
-    from hanabi_cp.live.solve import SAT_PORTFOLIO
+    from hanabi_cp.real.solve import SAT_PORTFOLIO
     deck, rules = standard_deck(5), Rules.for_players(2, hand_size=4)
     game = solve_position(Game.start(deck, rules), "search", SolveOptions(maximize=True))
     assert game.score == 24

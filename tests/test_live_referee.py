@@ -2,10 +2,10 @@
 
 import pytest
 
-from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.rules import Rules, RulesError
-from hanabi_cp.model import Deck
+from hanabi_cp.real.actions import Action, Kind
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.rules import Rules, RulesError
+from hanabi_cp.core.model import Deck
 
 P, D = Action.play, Action.discard
 

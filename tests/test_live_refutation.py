@@ -10,11 +10,11 @@ import pathlib
 
 import pytest
 
-from hanabi_cp.errors import InputError, MethodRefused
-from hanabi_cp.live import refutation
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.method_registry import Status
+from hanabi_cp.core.errors import InputError, MethodRefused
+from hanabi_cp.real import refutation
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.status import Status
 from test_live_methods import FAST, oracle, position_oracle
 from test_cli import WIN, run, s_line
 from test_live_proofs import CLI_RULES, RULES, SEARCH_LOST, lost_deck_file
@@ -130,8 +130,8 @@ def test_a_refutation_to_stdout_is_one_v_line_or_part_of_the_json(tmp_path):
 def test_a_best_score_the_reasons_prove_is_not_refuted_again_by_search(tmp_path):
     # 2 players, seed 629: the reasons show 23 at once; the search's refutation of
     # 24 takes longer than minutes, so none is attempted (nothing written)
-    from hanabi_cp.formats import write_deck
-    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.io import write_deck
+    from hanabi_cp.apps.generators import standard_deck
     deck, ref = tmp_path / "d629.txt", tmp_path / "r629.json"
     write_deck(str(deck), standard_deck(629))
     res = run(["solve", deck, "--rules", "live", "--players", 2, "--maximize",

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from test_live_methods import position_oracle
 
-from hanabi_cp.live import refutation
-from hanabi_cp.live.methods.search import FREE, LiveSearch
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Deck
+from hanabi_cp.real import refutation
+from hanabi_cp.real.methods.search import FREE, LiveSearch
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Deck
 
 
 def eager(g: Game) -> LiveSearch:

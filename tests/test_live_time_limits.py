@@ -15,11 +15,11 @@ import pytest
 
 from capped import capped, cli_capped, needs_fork
 from hanabi_cp.runtime.deadline import Deadline, TimeUp, ambient
-from hanabi_cp.formats import write_deck
-from hanabi_cp.generators import random_deck
-from hanabi_cp.live.reasons import _sweep, lost_reason, lost_reasons, score_bound
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Card, Deck
+from hanabi_cp.io import write_deck
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.real.reasons import _sweep, lost_reason, lost_reasons, score_bound
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Card, Deck
 
 pytestmark = needs_fork
 

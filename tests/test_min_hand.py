@@ -2,10 +2,10 @@
 
 import random
 
-from hanabi_cp.methods.brute import brute
-from hanabi_cp.min_hand import first_copy_bound, min_hand
-from hanabi_cp.model import Deck
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.methods.brute import brute
+from hanabi_cp.solitaire.min_hand import first_copy_bound, min_hand
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.referee import replay
 
 from test_cnf_random import small_deck
 

@@ -15,16 +15,17 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import deck_to_text, read_deck_file
-from hanabi_cp.generators import random_deck, random_kcnf
-from hanabi_cp.methods import minizinc as mzn_method
-from hanabi_cp.methods import pb as pb_method
-from hanabi_cp.methods.brute import brute
-from hanabi_cp.play_sequence import PlaySequence
-from hanabi_cp.reduction import reduce_cnf
-from hanabi_cp.method_registry import SolveOptions, solve
-from hanabi_cp.status import Status
-from hanabi_cp.referee import replay
+from hanabi_cp.io import deck_to_text, read_deck_file
+from hanabi_cp.apps.generators import random_deck, random_kcnf
+from hanabi_cp.solitaire.methods import minizinc as mzn_method
+from hanabi_cp.solitaire.methods import pb as pb_method
+from hanabi_cp.solitaire.methods.brute import brute
+from hanabi_cp.solitaire.play_sequence import PlaySequence
+from hanabi_cp.solitaire.reduction import reduce_cnf
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.referee import replay
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir)
 BUNDLED = sorted(p for p in glob.glob(os.path.join(ROOT, "instances", "*.txt"))
@@ -118,8 +119,8 @@ def tiny_decks(count: int, seed: int):
 
 
 def agree_with_brute(count: int, seed: int) -> None:
-    from hanabi_cp.encoders.mzn import build
-    from hanabi_cp.methods.minizinc import solve_data
+    from hanabi_cp.solitaire.encoders.mzn import build
+    from hanabi_cp.solitaire.methods.minizinc import solve_data
     for deck, h in tiny_decks(count, seed):
         b, bm = brute(deck, h), brute(deck, h, maximize=True)
         # The model alone (no preprocessing facts), with them, and the score.
@@ -156,7 +157,7 @@ def test_score_model_agrees_with_brute_force_in_process():
     # The Boolean score model under RC2 in memory: hundreds of decks in seconds.
     from pysat.examples.rc2 import RC2
     from pysat.formula import WCNF
-    from hanabi_cp.encoders import pbmodels, score
+    from hanabi_cp.solitaire.encoders import pbmodels, score
     for deck, h in tiny_decks(300, 10):
         enc = score.build(deck, h)
         w = WCNF()
@@ -172,7 +173,7 @@ def test_score_model_agrees_with_brute_force_in_process():
 
 
 def test_harness_lists_the_optional_methods(tmp_path):
-    from hanabi_cp.harness import select_checks
+    from hanabi_cp.apps.harness import select_checks
     labels = {c.label for c in select_checks()}
     assert {"maxsat", "maxsat+max"} <= labels
     if mzn_method.missing() is None:

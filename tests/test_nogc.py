@@ -4,9 +4,9 @@ import gc
 
 import pytest
 
-from hanabi_cp.analysis import analyse
+from hanabi_cp.solitaire.preprocessing import analyse
 from hanabi_cp.runtime.deadline import Deadline, TimeUp
-from hanabi_cp.generators import standard_deck
+from hanabi_cp.apps.generators import standard_deck
 from hanabi_cp.runtime.nogc import gc_paused
 
 PASSED = Deadline.after(1e-9, start=0.0)

@@ -17,10 +17,10 @@ from hanabi_cp.cli import main
 from hanabi_cp.cli import numbers
 from hanabi_cp.cli.live_options import ClueCount
 from hanabi_cp.cli.numbers import Integer, Real, Sweep
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.harness.live_space import KINDS, LiveSpace
-from hanabi_cp.harness.runner import parse_sample, select_checks
-from hanabi_cp.live.rules import MIN_PLAYERS, Rules
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.apps.harness.live_space import KINDS, LiveSpace
+from hanabi_cp.apps.harness.runner import parse_sample, select_checks
+from hanabi_cp.real.rules import MIN_PLAYERS, Rules
 
 NUMERIC = (Integer, Real, Sweep, ClueCount)
 HOSTILE = ["nan", "inf", "-inf", "1e308", "1e20", "100000000000000000000",

@@ -1,5 +1,5 @@
 """Games hanab.live recorded under its end rules before 14 February 2019 are read as
-played (issue 45, item 2): hanabi_cp/live/older_games.py."""
+played (issue 45, item 2): hanabi_cp/real/older_games.py."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pathlib
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.live.actions import Action
-from hanabi_cp.live.older_games import as_recorded
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.replay_io import read_replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Deck
+from hanabi_cp.real.actions import Action
+from hanabi_cp.real.older_games import as_recorded
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.replay_io import read_replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Deck
 
 OLDER = pathlib.Path(__file__).parent / "data" / "hanablive" / "no_variant_4p_before_2019.json"
 TODAY_END = 58          # the last action today's rules allow in that game
@@ -119,7 +119,7 @@ def test_analyze_covers_every_recorded_action():
 def test_no_point_is_scored_after_todays_end():
     # games played under the older rule: where today's rule ends one earlier, its
     # score then is the recorded one (the extra turns score nothing), strikes aside
-    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.apps.generators import standard_deck
     from hanabi_cp.players.game import play_game
     older_games = 0
     for seed in range(1, 25):

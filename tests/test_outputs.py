@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.formats.outputs import open_outputs
-from hanabi_cp.formats.results_csv import ResultsCSV
-from hanabi_cp.studies.figure_files import drawn_from
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.io.outputs import open_outputs
+from hanabi_cp.io.results_csv import ResultsCSV
+from hanabi_cp.apps.studies.figure_files import drawn_from
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 WIN = os.path.join(INST, "standard-winnable-h2.txt")
@@ -181,7 +181,7 @@ def test_a_bad_file_in_a_roundtrip_directory_is_one_error_row(tmp_path):
 
 
 def test_harness_counterexamples_are_not_overwritten_without_force(tmp_path):
-    from hanabi_cp.harness.runner import write_counterexample
+    from hanabi_cp.apps.harness.runner import write_counterexample
 
     path = tmp_path / "failure.txt"
     assert write_counterexample([(str(path), "deck\n")]) is None

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
 from hanabi_cp.runtime.executors import Execution, WorkerLost, execution, run_tasks
-from hanabi_cp.generators import random_deck
+from hanabi_cp.apps.generators import random_deck
 
 import slow_tasks
 
@@ -155,7 +155,7 @@ def test_options_are_checked_before_any_work(tmp_path, monkeypatch):
 
 
 def test_shrunk_counterexamples_are_those_of_the_serial_run(tmp_path):
-    from hanabi_cp.harness import Space, cross_check, failure_text, select_checks
+    from hanabi_cp.apps.harness import Space, cross_check, failure_text, select_checks
 
     checks = select_checks(["sat"], maximize=False) + select_checks(
         ["sat-minus-one"], [slow_tasks.planted_bug()], maximize=False)
@@ -175,7 +175,7 @@ def decks(count):
 
 
 def expected(cases):
-    from hanabi_cp.method_registry import solve
+    from hanabi_cp.solitaire.solve import solve
     return {i: (i, solve(d, 2, "sat").status.value) for i, d in enumerate(cases)}
 
 
@@ -368,7 +368,7 @@ class Ahead:
 
 @pytest.mark.parametrize("exact", [True, False])
 def test_the_climb_guessing_ahead_writes_the_serial_trace(tmp_path, exact):
-    from hanabi_cp.studies import hard
+    from hanabi_cp.apps.studies import hard
 
     args = dict(seed=4, sizes=[(3, 2, 1), (2, 2, 2)], r=2, exact=exact, method="search",
                 steps=120, random_count=6, patience=12)

@@ -10,15 +10,16 @@ from itertools import islice, product
 
 import pytest
 
-from hanabi_cp.live.solve import LiveOutcome, live_methods, solve_position
-from hanabi_cp.method_registry import SolveOptions, Status
-from hanabi_cp.live.methods.search import LiveSearch, start_plans
-from hanabi_cp.live.pile_plans import DEAD, Plan, order_cap, plan_count, plans_by_bound, plans_from
-from hanabi_cp.live.pile_rules import next_values, plans
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import START, Variant, variant
-from hanabi_cp.model import Deck
+from hanabi_cp.real.solve import LiveOutcome, live_methods, solve_position
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.real.methods.search import LiveSearch, start_plans
+from hanabi_cp.real.pile_plans import DEAD, Plan, order_cap, plan_count, plans_by_bound, plans_from
+from hanabi_cp.real.variants.pile_rules import next_values, plans
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import START, Variant, variant
+from hanabi_cp.core.model import Deck
 
 UP = variant("Up or Down (5 Suits)")
 SU = variant("Sudoku (5 Suits)")
@@ -201,7 +202,7 @@ def test_a_plan_game_ends_where_the_real_game_does() -> None:
 
 def test_sat_and_cpsat_refuse_the_best_score_in_one_line_and_auto_decides() -> None:
     """(They decide a win plan by plan: tests/test_plan_encodings.py.)"""
-    from hanabi_cp.errors import MethodRefused
+    from hanabi_cp.core.errors import MethodRefused
     start = deal(SU, [(3, 1), (2, 2), (4, 1), (3, 2), (5, 1), (2, 1), (1, 1)])
     for method in ("sat", "cpsat"):
         assert live_methods()[method].refuses(start) is None
@@ -222,7 +223,7 @@ def test_a_lost_deal_is_lost_in_every_plan() -> None:
 
 
 def test_a_refutation_file_refuses_the_families_in_one_line() -> None:
-    from hanabi_cp.live.refutation import refuses
+    from hanabi_cp.real.refutation import refuses
     why = refuses(deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=1))
     assert why is not None and "plan by plan" in why and "\n" not in why
 
@@ -230,7 +231,7 @@ def test_a_refutation_file_refuses_the_families_in_one_line() -> None:
 def test_one_bound_over_every_plan_is_sound() -> None:
     """Where ``late_plays`` says no plan's game wins, brute on the referee finds no win
     (tiny decks from the deal and some random moves in); it must say so on some."""
-    from hanabi_cp.live.methods.search import _late_plays
+    from hanabi_cp.real.methods.search import _late_plays
     rng = random.Random(17)
     fired = 0
     for i in range(80):

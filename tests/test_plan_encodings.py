@@ -8,17 +8,18 @@ import random
 
 import pytest
 
-from hanabi_cp.live import race
-from hanabi_cp.live.cnf import LiveCnf
-from hanabi_cp.live.pile_plans import Plan
-from hanabi_cp.live.plan_encodings import plan_deck, start_plans
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.schedule import DISCARD, PLAY
-from hanabi_cp.live.solve import LiveOutcome, solve_position
-from hanabi_cp.method_registry import SolveOptions, Status
+from hanabi_cp.real import race
+from hanabi_cp.real.encoders.cnf import LiveCnf
+from hanabi_cp.real.pile_plans import Plan
+from hanabi_cp.real.encoders.plans import plan_deck, start_plans
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.encoders.schedule import DISCARD, PLAY
+from hanabi_cp.real.solve import LiveOutcome, solve_position
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
 from hanabi_cp.runtime.deadline import NEVER
-from hanabi_cp.sat_backend import sat_solve
-from hanabi_cp.live.variants import START, Variant
+from hanabi_cp.solvers.sat_backend import sat_solve
+from hanabi_cp.real.variants.catalogue import START, Variant
 from tests.test_live_race import eager, stalled_search   # noqa: F401  (a fixture)
 from tests.test_pile_plans import SU, SU4, UP, S, deal, random_moves
 
@@ -94,7 +95,7 @@ def test_a_proof_is_not_written_and_the_answer_says_why(tmp_path) -> None:
 def first_play_models(start: Game, plan: Plan, card: int) -> tuple[bool, bool]:
     """Whether each encoding of the plan's game has a game whose first move plays
     ``card``."""
-    from hanabi_cp.live.cpmodel import LiveCpModel
+    from hanabi_cp.real.encoders.cpsat import LiveCpModel
     from ortools.sat.python import cp_model
     enc = LiveCnf(start, False, plan=plan)
     assert sat_solve(enc.clauses)[0], "the plan's game is won some other way"
@@ -184,9 +185,9 @@ def plan_best(start: Game, plan: Plan, method: str) -> LiveOutcome:
     """sat's climb on one plan's CNF, or cpsat's model of it, its game replayed by the
     referee on the real position (``certify_live``: a complete game with the
     model's score)."""
-    from hanabi_cp.live.cpmodel import LiveCpModel
-    from hanabi_cp.live.methods.sat import _maximize
-    from hanabi_cp.live.solve import certify_live
+    from hanabi_cp.real.encoders.cpsat import LiveCpModel
+    from hanabi_cp.real.methods.sat import _maximize
+    from hanabi_cp.real.solve import certify_live
     options = SolveOptions(maximize=True)
     if method == "sat":
         out = _maximize(LiveCnf(start, True, plan=plan), "cadical195", NEVER, {}, 0.0, options)
@@ -213,7 +214,7 @@ def test_each_plan_s_best_game_ends_where_the_real_game_does() -> None:
 
 
 def test_sudoku_s_best_score_is_refused_in_one_line() -> None:
-    from hanabi_cp.errors import MethodRefused
+    from hanabi_cp.core.errors import MethodRefused
     su = deal(SU, [(3, 1), (2, 2), (4, 1), (3, 2), (5, 1), (2, 1), (1, 1)])
     for method in ("sat", "cpsat"):
         with pytest.raises(MethodRefused) as err:
@@ -246,9 +247,9 @@ def test_up_or_down_s_speedrun_agrees() -> None:
 def test_with_other_options_the_four_methods_agree() -> None:
     """Unlimited or no clue tokens, no final round, deck plays, three players, a dark
     suit and rainbow: every method's win and (in Up or Down) best score agree."""
-    from hanabi_cp.live.rules import Rules
-    from hanabi_cp.live.variants import variant
-    from hanabi_cp.model import Deck
+    from hanabi_cp.real.rules import Rules
+    from hanabi_cp.real.variants.catalogue import variant
+    from hanabi_cp.core.model import Deck
     rng = random.Random(1)
     names = ("Up or Down (6 Suits)", "Up or Down & Rainbow (5 Suits)", "Sudoku (4 Suits)")
     done = 0

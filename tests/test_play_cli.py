@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
-from hanabi_cp.formats.deck_text import parse_deck_text
-from hanabi_cp.live import race
-from hanabi_cp.live.referee import replay
-from hanabi_cp.live.replay_io import read_replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Deck
+from hanabi_cp.io.deck_text import parse_deck_text
+from hanabi_cp.real import race
+from hanabi_cp.real.referee import replay
+from hanabi_cp.real.replay_io import read_replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Deck
 from hanabi_cp.players.bound import Bound, BoundViolation, check_bot, deck_bound, with_games
 from hanabi_cp.players.game import play_game, seeded_deck
 from hanabi_cp.players.strategy import strategies
@@ -182,9 +182,9 @@ def test_the_bound_shares_its_time_among_the_methods(monkeypatch):
     """auto (the bound's method): the search gets FIRST_SHARE of the limit; the SAT
     and CP-SAT encodings, which decide its hard tail, share the rest by
     STAGE_WEIGHTS; undecided, the best game found is the lower bound."""
-    import hanabi_cp.live.solve as live_solve
-    from hanabi_cp.live.solve import FIRST_SHARE, STAGE_WEIGHTS, LiveOutcome
-    from hanabi_cp.method_registry import Status
+    import hanabi_cp.real.solve as live_solve
+    from hanabi_cp.real.solve import FIRST_SHARE, STAGE_WEIGHTS, LiveOutcome
+    from hanabi_cp.core.status import Status
 
     asked = []
 

@@ -9,10 +9,10 @@ import types
 
 import pytest
 
-from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Card, Deck
+from hanabi_cp.real.actions import Action, Kind
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Card, Deck
 from hanabi_cp.players.game import play_game, seeded_deck
 from hanabi_cp.players.strategy import Strategy, StrategyError, strategies
 from hanabi_cp.players.view import CheatView, View

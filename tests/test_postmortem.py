@@ -9,15 +9,15 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.generators import random_deck, standard_deck
-from hanabi_cp.live.postmortem import analyze, first_loss
-from hanabi_cp.live.referee import Game
-from hanabi_cp.live.replay_io import replay_json
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import solve_live, solve_position
+from hanabi_cp.apps.generators import random_deck, standard_deck
+from hanabi_cp.real.postmortem.report import analyze, first_loss
+from hanabi_cp.real.referee import Game
+from hanabi_cp.real.replay_io import replay_json
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.solve import solve_live, solve_position
 from hanabi_cp.players.game import play_game
 from hanabi_cp.players.strategy import strategies
-from hanabi_cp.method_registry import SolveOptions
+from hanabi_cp.core.options import SolveOptions
 
 
 def bot_games(seed: int, count: int):
@@ -111,7 +111,8 @@ def test_analyze_cli_text_json_and_csv(game_file, tmp_path):
 
 
 def test_analyze_json_rows_name_slots_cards_knowledge_and_pace(game_file):
-    from hanabi_cp.live.postmortem import card_name, hanablive_pace, slot_of
+    from hanabi_cp.real.postmortem.report import card_name, hanablive_pace
+    from hanabi_cp.real.postmortem.alternatives import slot_of
     path, game = game_file
     data = json.loads(run(["analyze", path, "--json"]).stdout)
     deck, rules = standard_deck(1), Rules.for_players(5)

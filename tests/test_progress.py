@@ -1,4 +1,4 @@
-"""Progress on stderr (hanabi_cp/progress.py): a live bar only at a terminal; on a pipe
+"""Progress on stderr (hanabi_cp/core/progress.py): a live bar only at a terminal; on a pipe
 a bounded number of plain lines, nothing for a short run, nothing when disabled."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import threading
 
 import pytest
 
-from hanabi_cp import progress
+from hanabi_cp.core import progress
 
 BAR = """
 import sys, time
-import hanabi_cp.progress as p
+import hanabi_cp.core.progress as p
 p.QUIET_SECONDS = float(sys.argv[1])
 with p.bar(int(sys.argv[2]), unit=" rows", desc="sweep", initial=int(sys.argv[3])) as b:
     for i in range(int(sys.argv[2]) - int(sys.argv[3])):
@@ -52,7 +52,7 @@ def test_a_short_run_on_a_pipe_is_silent():
 
 
 def test_a_real_sweep_on_a_pipe_is_bounded():
-    code = ("import sys, hanabi_cp.progress as p; p.QUIET_SECONDS = 0.0\n"
+    code = ("import sys, hanabi_cp.core.progress as p; p.QUIET_SECONDS = 0.0\n"
             "from hanabi_cp.cli import main; main(sys.argv[1:])")
     res = subprocess.run([sys.executable, "-c", code, "harness", "--seed", "1", "--count", "60",
                           "--methods", "greedy,dp"], capture_output=True, text=True, timeout=300)

@@ -4,10 +4,12 @@ import random
 
 import pytest
 
-from hanabi_cp.encoders.cnf import build
-from hanabi_cp.model import Deck
-from hanabi_cp.proofs import check_files, prove_unsat
-from hanabi_cp.method_registry import SolveOptions, Status, solve
+from hanabi_cp.solitaire.encoders.cnf import build
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solvers.proofs import check_files, prove_unsat
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
 
 from test_cnf_random import small_deck
 

@@ -5,7 +5,7 @@ decided, and two methods that disagree are shown as a bug."""
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.studies import random_decks
+from hanabi_cp.apps.studies import random_decks
 
 
 def test_time_limit_zero_leaves_every_row_undecided_and_counted(tmp_path):
@@ -61,7 +61,7 @@ def test_cli_prints_the_counts(tmp_path):
 def test_undecided_rows_get_their_own_panel(tmp_path):
     import matplotlib.pyplot as plt
 
-    from hanabi_cp.studies.figure_files import panels
+    from hanabi_cp.apps.studies.figure_files import panels
 
     res = random_decks.run(str(tmp_path / "r.csv"), 1, 2, "h", [0, 4], n=3, c=2, r=2,
                            method_names=["sat"], time_limit=0)

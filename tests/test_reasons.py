@@ -5,7 +5,7 @@ import pickle
 
 import hanabi_cp as hc
 from hanabi_cp.cli.main import main
-from hanabi_cp.status import Reason
+from hanabi_cp.core.status import Reason
 from click.testing import CliRunner
 
 LOST = "instances/small-search-unwinnable-h1.txt"      # decided by the solver, not preprocessing

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from hanabi_cp.live.referee import replay
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.real.referee import replay
+from hanabi_cp.real.rules import Rules
 from hanabi_cp.players.game import play_game, seeded_deck
 
 

@@ -7,9 +7,10 @@ import os
 from click.testing import CliRunner
 
 from hanabi_cp.cli.main import main
-from hanabi_cp.formula import CNF
-from hanabi_cp.formats import read_deck_file, write_dimacs
-from hanabi_cp.reduction import reduce_cnf
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.io import read_deck_file
+from hanabi_cp.solvers.dimacs import write_dimacs
+from hanabi_cp.solitaire.reduction import reduce_cnf
 
 FIG2 = "p cnf 3 2\n1 -2 3 0\n1 2 -3 0\n"
 UNSAT = "p cnf 1 2\n1 0\n-1 0\n"
@@ -84,7 +85,7 @@ def test_roundtrip_file_and_directory(tmp_path):
 
 
 def test_roundtrip_names_a_disagreeing_formula(tmp_path, monkeypatch):
-    from hanabi_cp.reduction import roundtrip as rt
+    from hanabi_cp.apps import roundtrip as rt
     (tmp_path / "fig2.cnf").write_text(FIG2)
     monkeypatch.setattr(rt, "formula_sat", lambda cnf: (False, None))   # a lying SAT solver
     res = run(["roundtrip", tmp_path / "fig2.cnf"])

@@ -3,14 +3,14 @@ structural claims of §5, and each place where the paper as written fails."""
 
 import pytest
 
-from hanabi_cp.formula import CNF
-from hanabi_cp.errors import DeckError, HanabiError
-from hanabi_cp.model import Card, Deck
-from hanabi_cp.play_sequence import PlaySequence
-from hanabi_cp.reduction import build, play_from_assignment, readback, reduce_cnf
-from hanabi_cp.reduction.witnesses import assignment_from_play
-from hanabi_cp.method_registry import solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.core.errors import DeckError, HanabiError
+from hanabi_cp.core.model import Card, Deck
+from hanabi_cp.solitaire.play_sequence import PlaySequence
+from hanabi_cp.solitaire.reduction import build, play_from_assignment, readback, reduce_cnf
+from hanabi_cp.solitaire.reduction.witnesses import assignment_from_play
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 
 
 def cards_of(values: str, colors: str, d: int) -> list[Card]:

@@ -7,12 +7,13 @@ import os
 
 import pytest
 
-from hanabi_cp.formula import CNF
-from hanabi_cp.generators import random_kcnf
-from hanabi_cp.reduction import assignment_from_play, play_from_assignment, reduce_cnf
-from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.method_registry import Status, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.apps.generators import random_kcnf
+from hanabi_cp.solitaire.reduction import assignment_from_play, play_from_assignment, reduce_cnf
+from hanabi_cp.apps.roundtrip import formula_sat
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 from test_reduction_to3cnf import models
 
 SATLIB = os.path.join(os.path.dirname(__file__), "..", "instances", "satlib")
@@ -110,7 +111,7 @@ def test_satlib_uf20_witness_and_readback():
     """The proof's play for CaDiCaL's model of uf20-01 wins its 37,461-card deck, and
     reads back to a satisfying assignment (deck solving is in the slow test)."""
     path = os.path.join(SATLIB, "uf20-91", "uf20-01.cnf")
-    from hanabi_cp.formats import read_dimacs
+    from hanabi_cp.solvers.dimacs import read_dimacs
     cnf = read_dimacs(path)
     red = reduce_cnf(cnf)
     assert (red.deck.N, red.deck.n, red.deck.c) == (37461, 548, 41)
@@ -143,8 +144,8 @@ def test_variants_slow(variant):
     pytest.param("uf50-218", None, marks=pytest.mark.slow),
     pytest.param("uuf50-218", None, marks=pytest.mark.slow)])
 def test_satlib_roundtrip(family, count):
-    from hanabi_cp.reduction.roundtrip import roundtrip
-    from hanabi_cp.formats import read_dimacs
+    from hanabi_cp.apps.roundtrip import roundtrip
+    from hanabi_cp.solvers.dimacs import read_dimacs
     files = sorted(glob.glob(os.path.join(SATLIB, family, "*.cnf")))[:count]
     assert files, f"no bundled {family} files"
     for f in files:

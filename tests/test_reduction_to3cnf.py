@@ -3,9 +3,9 @@
 import itertools
 import random
 
-from hanabi_cp.formula import CNF
-from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.reduction.to3cnf import bound_occurrences, is_exact3, occurrences, to_exact3
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.apps.roundtrip import formula_sat
+from hanabi_cp.solitaire.reduction.to3cnf import bound_occurrences, is_exact3, occurrences, to_exact3
 
 
 def models(cnf: CNF):

@@ -1,18 +1,20 @@
-"""Variable elimination (encoders/residual.py) and the models built on it."""
+"""Variable elimination (solitaire/encoders/residual.py) and the models built on it."""
 
 import random
 
 from pysat.solvers import Solver
 
-from hanabi_cp.encoders.cnf import build
-from hanabi_cp.encoders.cpsat_residual import build_residual
-from hanabi_cp.methods.cpsat import solve_model
-from hanabi_cp.encoders.residual import RESIDUAL_FROM_CARDS, eliminate, simplify
-from hanabi_cp.formats import read_dimacs
-from hanabi_cp.generators import random_kcnf
-from hanabi_cp.reduction import reduce_cnf
-from hanabi_cp.method_registry import SolveOptions, Status, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.encoders.cnf import build
+from hanabi_cp.solitaire.encoders.cpsat_residual import build_residual
+from hanabi_cp.solitaire.methods.cpsat import solve_model
+from hanabi_cp.solitaire.encoders.residual import RESIDUAL_FROM_CARDS, eliminate, simplify
+from hanabi_cp.solvers.dimacs import read_dimacs
+from hanabi_cp.apps.generators import random_kcnf
+from hanabi_cp.solitaire.reduction import reduce_cnf
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 
 UF20 = "instances/satlib/uf20-91/uf20-01.cnf"
 

@@ -20,16 +20,17 @@ import random
 
 import pytest
 
-from hanabi_cp.methods.brute import brute
-from hanabi_cp.encoders.cnf import build
-from hanabi_cp.analysis import CHAIN_CAP, analyse
-from hanabi_cp.generators import random_deck, random_kcnf
-from hanabi_cp.min_hand import min_hand
-from hanabi_cp.model import Deck
-from hanabi_cp.reduction import reduce_cnf
-from hanabi_cp.reduction.roundtrip import formula_sat
-from hanabi_cp.method_registry import Status, solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.methods.brute import brute
+from hanabi_cp.solitaire.encoders.cnf import build
+from hanabi_cp.solitaire.preprocessing import CHAIN_CAP, analyse
+from hanabi_cp.apps.generators import random_deck, random_kcnf
+from hanabi_cp.solitaire.min_hand import min_hand
+from hanabi_cp.core.model import Deck
+from hanabi_cp.solitaire.reduction import reduce_cnf
+from hanabi_cp.apps.roundtrip import formula_sat
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 
 
 # --- the reference ---------------------------------------------------------------
@@ -320,7 +321,7 @@ def test_cpsat_shares_the_windows_and_agrees():
 
 
 def test_chain_cap_binds_and_stays_sound(monkeypatch):
-    import hanabi_cp.analysis as W
+    import hanabi_cp.solitaire.preprocessing as W
     gave_up = []
     real = W._chain_overflows
 
@@ -378,7 +379,7 @@ def test_build_variants_on_structured_decks(kw):
 def check_collect_below(deck: Deck, H: int) -> None:
     """min-hand's use: windows and CNF built once at H, "at most h" added for h <= H."""
     from pysat.formula import IDPool
-    from hanabi_cp.encoders.cnf import at_most
+    from hanabi_cp.solitaire.encoders.cnf import at_most
     win = analyse(deck, H)
     for h in range(H + 1):
         truth = game_wins(deck, h)
@@ -423,7 +424,7 @@ def test_min_hand_matches_the_game(kind):
 
 
 def test_reduction_images_of_random_formulas_under_every_variant():
-    from hanabi_cp.harness.roundtrip import VARIANTS
+    from hanabi_cp.apps.harness.roundtrip import VARIANTS
     rng = random.Random(23)
     for i in range(len(VARIANTS)):
         cnf = random_kcnf(rng, 3, rng.randint(4, 12))
@@ -527,7 +528,7 @@ def test_every_model_decodes_to_a_win():
 
 
 def test_reference_agrees_with_dp_on_structured_decks():
-    from hanabi_cp.methods.dp import dp
+    from hanabi_cp.solitaire.methods.dp import dp
     rng = random.Random(12)
     checked = 0
     for i in range(200):
@@ -578,7 +579,7 @@ def test_theorem_w_sweep():
 
 @pytest.mark.slow
 def test_min_hand_and_images_sweep():
-    from hanabi_cp.harness.roundtrip import VARIANTS
+    from hanabi_cp.apps.harness.roundtrip import VARIANTS
     rng = random.Random(7)
     for kind in KINDS:
         for _ in range(100):

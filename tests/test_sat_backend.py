@@ -1,14 +1,14 @@
-"""The one pysat entry point (hanabi_cp/sat_backend.py): sessions and who opens solvers."""
+"""The one pysat entry point (hanabi_cp/solvers/sat_backend.py): sessions and who opens solvers."""
 
 import pathlib
 import re
 
 import pytest
 
-from hanabi_cp import sat_backend
-from hanabi_cp.errors import InvalidParameter
+from hanabi_cp.solvers import sat_backend
+from hanabi_cp.core.errors import InvalidParameter
 from hanabi_cp.runtime.deadline import Deadline, TimeUp
-from hanabi_cp.sat_backend import SatSession, check_solver
+from hanabi_cp.solvers.sat_backend import SatSession, check_solver
 
 
 def pigeons(n):
@@ -59,8 +59,8 @@ def test_loading_keeps_the_deadline_and_a_closed_session_is_not_used():
 
 
 def test_only_sat_backend_opens_a_pysat_solver():
-    root = pathlib.Path(sat_backend.__file__).parent
-    allowed = {root / "sat_backend.py"}
+    root = pathlib.Path(sat_backend.__file__).parent.parent
+    allowed = {root / "solvers/sat_backend.py"}
     opens = [str(p.relative_to(root)) for p in root.rglob("*.py")
              if p not in allowed and re.search(r"from pysat\.solvers import|pysat\.solvers\.",
                                                p.read_text())]

@@ -18,9 +18,9 @@ import time
 import pytest
 
 from capped import assert_one_line_error, invoke
-from hanabi_cp.errors import FileError
-from hanabi_cp.formats import csv_lock
-from hanabi_cp.formats.results_csv import ResultsCSV
+from hanabi_cp.core.errors import FileError
+from hanabi_cp.io import csv_lock
+from hanabi_cp.io.results_csv import ResultsCSV
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="flock, signals")
 ENTRY = [sys.executable, "-m", "hanabi_cp"]

@@ -14,10 +14,10 @@ import shutil
 
 import pytest
 
-from hanabi_cp.formats import read_deck_file
+from hanabi_cp.io import read_deck_file
 from hanabi_cp.show import scene
 from hanabi_cp.show.html import page
-from hanabi_cp.method_registry import solve
+from hanabi_cp.solitaire.solve import solve
 
 from cdp import Browser, Page
 from test_cli import LOSE, WIN, run
@@ -155,7 +155,7 @@ def games(tmp_path_factory):
     """name -> (file URL, (deck, rules, actions, names)) of the game replays under test:
     our players' games on the winnable deck (4 players: one drop; 2: nine drops; 6: a
     strike) and a won game of "Rainbow (6 Suits)"."""
-    from hanabi_cp.studies.postmortems import load_game
+    from hanabi_cp.apps.studies.postmortems import load_game
     folder = tmp_path_factory.mktemp("games")
     paths = {name: write_game(folder, f"{name}.json", players)
              for name, players in (("four", 4), ("two", 2), ("six", 6))}
@@ -178,7 +178,7 @@ def game_state(tab: Page) -> dict:
 
 
 def referee_state(game, k: int) -> dict:
-    from hanabi_cp.live.referee import Game
+    from hanabi_cp.real.referee import Game
     deck, rules, actions, _ = game
     g = Game.after(deck, rules, actions[:k])
     over = g.over and k == len(actions)
@@ -203,7 +203,7 @@ def test_game_step_fragment_shows_the_referee_state(browser, games, name):
 
 
 def test_game_shows_the_actions_that_lost_points(browser, games):
-    from hanabi_cp.live.postmortem import analyze
+    from hanabi_cp.real.postmortem.report import analyze
     from hanabi_cp.show.game import explanation
     url, game = games["two"]
     drops = analyze(*game).drops
@@ -217,7 +217,7 @@ def test_game_shows_the_actions_that_lost_points(browser, games):
 
 
 def view_of(game, url):
-    from hanabi_cp.live.postmortem import analyze
+    from hanabi_cp.real.postmortem.report import analyze
     from hanabi_cp.show.game import GameView
     deck, rules, actions, names = game
     return GameView(url, deck, rules, actions, tuple(names),
@@ -283,11 +283,11 @@ def test_game_screenshot_is_not_blank(browser, games):
 ])
 def test_game_self_test_passes_where_the_piles_choose_their_order(browser, tmp_path, name, cards, actions):
     # (tiny decks: until the exact methods play these families, brute analyzes them)
-    from hanabi_cp.live.actions import Action
-    from hanabi_cp.live.postmortem import analyze
-    from hanabi_cp.live.rules import Rules
-    from hanabi_cp.live.variants import variant
-    from hanabi_cp.model import Deck
+    from hanabi_cp.real.actions import Action
+    from hanabi_cp.real.postmortem.report import analyze
+    from hanabi_cp.real.rules import Rules
+    from hanabi_cp.real.variants.catalogue import variant
+    from hanabi_cp.core.model import Deck
     from hanabi_cp.show.game import GameView
     from hanabi_cp.show.game_html import page as game_page
     v = variant(name)

@@ -5,10 +5,10 @@ import os
 
 import pytest
 
-from hanabi_cp.formula import CNF
-from hanabi_cp.formats import write_deck
-from hanabi_cp.generators import random_deck
-from hanabi_cp.reduction import reduce_cnf
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.io import write_deck
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.solitaire.reduction import reduce_cnf
 
 from test_cli import LOSE, WIN, run
 

@@ -6,19 +6,19 @@ import random
 
 import pytest
 
-from hanabi_cp.formula import CNF
-from hanabi_cp.errors import CertificateError, HanabiError
-from hanabi_cp.formats import read_deck_file
-from hanabi_cp.generators import random_deck
-from hanabi_cp.model import Card, Deck
-from hanabi_cp.play_sequence import PlaySequence
-from hanabi_cp.reduction import reduce_cnf
+from hanabi_cp.solvers.formula import CNF
+from hanabi_cp.core.errors import CertificateError, HanabiError
+from hanabi_cp.io import read_deck_file
+from hanabi_cp.apps.generators import random_deck
+from hanabi_cp.core.model import Card, Deck
+from hanabi_cp.solitaire.play_sequence import PlaySequence
+from hanabi_cp.solitaire.reduction import reduce_cnf
 from hanabi_cp.show.figure import lanes
 from hanabi_cp.show.spans import gadget_spans, merge_narrow, part_spans, variable_rows
 from hanabi_cp.show.timeline import build
 from hanabi_cp.show.witness import parse
-from hanabi_cp.method_registry import solve
-from hanabi_cp.referee import replay
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.solitaire.referee import replay
 
 from test_cli import INST, LOSE
 

@@ -13,8 +13,8 @@ from hanabi_cp.knowledge.cards import Board, CardSpace, Weights, bits
 from hanabi_cp.knowledge.common import Common, public_weights
 from hanabi_cp.knowledge.modular import Modular
 from hanabi_cp.knowledge.partition import hint_sets, value_of
-from hanabi_cp.live.referee import replay
-from hanabi_cp.live.rules import Rules
+from hanabi_cp.real.referee import replay
+from hanabi_cp.real.rules import Rules
 from hanabi_cp.players.game import play_game, seeded_deck
 from hanabi_cp.players.strategies.cheat import Cheat
 from hanabi_cp.players.strategies.infobot import Infobot
@@ -218,7 +218,7 @@ def test_packed_answers_decode_to_the_same_tables_and_keep_the_true_cards(data):
 def test_odd_hand_sizes_strikes_and_six_colors_play_legal_games(name):
     # One-card hands empty out in the last round: nobody can clue them, and a
     # player may find neither a clue nor a discard legal.
-    from hanabi_cp.generators import standard_deck
+    from hanabi_cp.apps.generators import standard_deck
     for players in (2, 4, 6):
         for hand_size, strikes in ((1, 1), (1, 3), (2, 1), (6, 3)):
             rules = Rules.for_players(players, hand_size=hand_size, strikes=strikes)
@@ -234,6 +234,6 @@ def test_odd_hand_sizes_strikes_and_six_colors_play_legal_games(name):
 
 @pytest.mark.parametrize("name", ["information", "cheat", "infobot"])
 def test_unlimited_clue_tokens_are_refused(name):
-    from hanabi_cp.errors import HanabiError
+    from hanabi_cp.core.errors import HanabiError
     with pytest.raises(HanabiError, match="limited number of clue tokens"):
         play_game(seeded_deck(1), Rules.for_players(3, clues=None), name, 1)

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from hanabi_cp.cli import main
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.live.referee import replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.model import Card, Deck
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.real.referee import replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.core.model import Card, Deck
 from hanabi_cp.players.game import play_game
 from hanabi_cp.players.strategy import strategies
 

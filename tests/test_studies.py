@@ -5,12 +5,14 @@ import csv
 import pytest
 from click.testing import CliRunner
 
-from hanabi_cp.version import __version__
+from hanabi_cp.core.version import __version__
 from hanabi_cp.cli import main
-from hanabi_cp.errors import HanabiError, InvalidParameter
-from hanabi_cp.method_registry import methods
-from hanabi_cp.studies import random_decks, reduction, standard
-from hanabi_cp.studies.common import ResultsCSV, figure, panels, percentile, wilson
+from hanabi_cp.core.errors import HanabiError, InvalidParameter
+from hanabi_cp.solitaire.solve import methods
+from hanabi_cp.apps.studies import random_decks, reduction, standard
+from hanabi_cp.io.results_csv import ResultsCSV
+from hanabi_cp.apps.studies.common import figure, percentile, wilson
+from hanabi_cp.apps.studies.figure_files import panels
 
 
 def _rows(path):
@@ -118,7 +120,7 @@ def test_wilson_interval_holds_the_observed_fraction():
 
 def test_bound_mean_interval_stays_within_the_top_score():
     # One lost deck in 1000 once printed the bound's mean as 24.999 [24.997, 25.001].
-    from hanabi_cp.studies.strategies import bound_stats
+    from hanabi_cp.apps.studies.strategies import bound_stats
     rows = [{"seed": str(s), "bound_method": "search", "best": "24" if s == 0 else "25",
              "bound_seconds": "0.001"} for s in range(1000)]
     b = bound_stats(rows)

@@ -11,12 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_cp.cli import main
-from hanabi_cp.formats import read_deck_file
-from hanabi_cp.method_registry import solve
-from hanabi_cp.studies import hard, hard_decks
-from hanabi_cp.studies.deck_moves import (all_decks, count_decks, neighbour, parse_deck_text,
-                                          start_deck)
-from hanabi_cp.studies.effort import evaluate
+from hanabi_cp.io import read_deck_file
+from hanabi_cp.solitaire.solve import solve
+from hanabi_cp.apps.studies import hard, hard_decks
+from hanabi_cp.apps.studies.deck_moves import all_decks, count_decks, neighbour, parse_deck_text, start_deck
+from hanabi_cp.apps.studies.effort import evaluate
 
 
 def _rows(path):
@@ -35,7 +34,7 @@ def test_effort_is_deterministic_and_the_verdict_is_right(method):
 
 
 def read_deck_of(cards):
-    from hanabi_cp.model import Deck
+    from hanabi_cp.core.model import Deck
     return Deck.of(cards, 3, 2)
 
 
@@ -80,7 +79,7 @@ def test_search_resumes_exactly_and_keeps_its_best(tmp_path):
     assert any(r["move"] == "restart" for r in search[1:])      # patience 15 < 40 steps
     # Records keep their deck, the other rows a digest; the records' verdicts are
     # right (brute force decides these small decks).
-    from hanabi_cp.model import Deck
+    from hanabi_cp.core.model import Deck
     records = [r for r in search if not r["deck"].startswith("sha1:")]
     assert records and len(records) < len(search)
     assert [int(r["effort"]) for r in records] == sorted(int(r["effort"]) for r in records)

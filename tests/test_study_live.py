@@ -6,12 +6,12 @@ import pickle
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.generators import standard_deck
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.solve import solve_live
-from hanabi_cp.method_registry import SolveOptions
-from hanabi_cp.studies import live
-from hanabi_cp.studies.common import ResultsCSV
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.solve import solve_live
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.apps.studies import live
+from hanabi_cp.io.results_csv import ResultsCSV
 
 
 def test_rows_resume_summarise_and_plot(tmp_path):

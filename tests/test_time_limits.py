@@ -16,15 +16,17 @@ from click.testing import CliRunner
 
 from hanabi_cp.cli import main
 from hanabi_cp.runtime.deadline import NEVER, Deadline, TimeUp, ambient
-from hanabi_cp.encoders import cnf, cpsat
-from hanabi_cp.methods import cpsat as cpsat_method
-from hanabi_cp.analysis import analyse
-from hanabi_cp.errors import HanabiError
-from hanabi_cp.formats import parse_deck_file, read_deck_file
-from hanabi_cp.generators import random_deck, standard_deck
-from hanabi_cp.min_hand import min_hand
-from hanabi_cp import proofs, sat_backend
-from hanabi_cp.method_registry import SolveOptions, Status, methods, solve
+from hanabi_cp.solitaire.encoders import cnf, cpsat
+from hanabi_cp.solitaire.preprocessing import analyse
+from hanabi_cp.core.errors import HanabiError
+from hanabi_cp.io import parse_deck_file, read_deck_file
+from hanabi_cp.apps.generators import random_deck, standard_deck
+from hanabi_cp.solitaire.min_hand import min_hand
+from hanabi_cp.solvers import proofs, sat_backend
+from hanabi_cp.solvers.cpsat import configure as cpsat_configure
+from hanabi_cp.core.options import SolveOptions
+from hanabi_cp.core.status import Status
+from hanabi_cp.solitaire.solve import methods, solve
 
 INST = os.path.join(os.path.dirname(__file__), os.pardir, "instances")
 WIN = os.path.join(INST, "standard-winnable-h2.txt")
@@ -126,13 +128,13 @@ def test_cpsat_maximize_time_out_keeps_a_verified_lower_bound():
 def test_cpsat_gets_what_is_left_of_the_command_time():
     from ortools.sat.python import cp_model
     solver = cp_model.CpSolver()
-    cpsat_method.configure(solver, SolveOptions(time_limit=30), Deadline.after(30, start=time.monotonic() - 20))
+    cpsat_configure(solver, SolveOptions(time_limit=30), Deadline.after(30, start=time.monotonic() - 20))
     assert 0 < solver.parameters.max_time_in_seconds <= 10
     assert solver.parameters.catch_sigint_signal is False
 
 
 def test_search_checks_inside_the_node_loop():
-    from hanabi_cp.methods.search import search
+    from hanabi_cp.solitaire.methods.search import search
     deck = standard_deck(123)          # 1,053 nodes at h = 4; the loop checks every 1,024
     calls = Countdown(10**9)
     search(deck, 4, calls)
@@ -265,8 +267,8 @@ def test_reader_polls_the_ambient_deadline():
 
 
 def test_roundtrip_limit_is_per_formula():
-    from hanabi_cp.formula import CNF
-    from hanabi_cp.reduction.roundtrip import roundtrip
+    from hanabi_cp.solvers.formula import CNF
+    from hanabi_cp.apps.roundtrip import roundtrip
     fig2 = CNF.of([(1, -2, 3), (1, 2, -3)])
     row = roundtrip(fig2, "fig2", options=SolveOptions(time_limit=1e-9))
     assert row.deck_verdict == "UNKNOWN" and row.agreement == "unknown" and not row.disagrees
@@ -275,7 +277,7 @@ def test_roundtrip_limit_is_per_formula():
 
 
 def test_study_records_a_timed_out_min_hand_as_unknown(tmp_path):
-    from hanabi_cp.studies import standard
+    from hanabi_cp.apps.studies import standard
     rows = standard.run(str(tmp_path / "s.csv"), 1, 1, hands=[2], method_names=["sat"],
                         maximize=False, time_limit=1e-9).rows
     assert {r["task"]: r["verdict"] for r in rows} == {"decide": "UNKNOWN", "min_hand": "UNKNOWN"}
@@ -341,8 +343,8 @@ def test_workers_and_seed_are_checked():
 
 
 def test_harness_counts_a_time_out_during_building_as_unknown():
-    from hanabi_cp.harness.check import UNKNOWN, run_check
-    from hanabi_cp.harness.runner import select_checks
+    from hanabi_cp.apps.harness.check import UNKNOWN, run_check
+    from hanabi_cp.apps.harness.runner import select_checks
     deck = random_deck(random.Random(3), 4, 3, 2)
     for check in select_checks(None, maximize=True):
         res = run_check(check, deck, 2, SolveOptions(deadline=PASSED))
@@ -353,7 +355,7 @@ def test_harness_counts_a_time_out_during_building_as_unknown():
 
 def test_prepare_imports_or_tools_only_for_methods_that_use_it():
     import subprocess
-    code = ("import sys; from hanabi_cp.method_registry import prepare; prepare({!r}, {}); "
+    code = ("import sys; from hanabi_cp.solitaire.solve import prepare; prepare({!r}, {}); "
             "print('ortools.sat.python.cp_model' in sys.modules)")
     for method, maximize, loaded in (("auto", False, False), ("sat", False, False),
                                      ("cpsat", False, True), ("auto", True, True)):

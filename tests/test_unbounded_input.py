@@ -16,11 +16,11 @@ import pytest
 
 from capped import assert_one_line_error, capped, cli_capped, invoke, needs_fork
 from hanabi_cp.runtime import limits
-from hanabi_cp.errors import InputError
-from hanabi_cp.formats import parse_deck_file, read_deck_file
-from hanabi_cp.formats.jsonpos import line_of, load_json
-from hanabi_cp.live.replay_io import parse_replay
-from hanabi_cp.formats.play_text import parse_plays
+from hanabi_cp.core.errors import InputError
+from hanabi_cp.io import parse_deck_file, read_deck_file
+from hanabi_cp.io.jsonpos import line_of, load_json
+from hanabi_cp.real.replay_io import parse_replay
+from hanabi_cp.solitaire.play_text import parse_plays
 
 pytestmark = needs_fork
 

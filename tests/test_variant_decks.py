@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.live.variants import variant
+from hanabi_cp.real.variants.catalogue import variant
 
 BLACK6 = "Black (6 Suits)"
 

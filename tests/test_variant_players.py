@@ -10,14 +10,14 @@ import pytest
 from click.testing import CliRunner
 
 from hanabi_cp.cli import main
-from hanabi_cp.errors import InvalidParameter
-from hanabi_cp.generators import variant_deck
+from hanabi_cp.core.errors import InvalidParameter
+from hanabi_cp.apps.generators import variant_deck
 from hanabi_cp.knowledge.possibilities import Public
-from hanabi_cp.live.actions import Kind
-from hanabi_cp.live.referee import replay
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import variant
-from hanabi_cp.model import Card
+from hanabi_cp.real.actions import Kind
+from hanabi_cp.real.referee import replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import variant
+from hanabi_cp.core.model import Card
 from hanabi_cp.players.game import play_game
 from hanabi_cp.players.strategies.infobot import Infobot
 from hanabi_cp.players.strategies.information import Information, space_of

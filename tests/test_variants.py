@@ -1,4 +1,4 @@
-"""hanab.live's variant catalogue (hanabi_cp/live/variants.py) against hand-worked
+"""hanab.live's variant catalogue (hanabi_cp/real/variants/catalogue.py) against hand-worked
 facts of hanab.live's rules (encodings/variants.md) and against hanab.live's list."""
 
 import collections
@@ -9,18 +9,18 @@ import sys
 
 import pytest
 
-from hanabi_cp.errors import InvalidParameter
-from hanabi_cp.live import variant_families
-from hanabi_cp.live.suits import SUITS, suit
-from hanabi_cp.live.variant_diff import catalogue_line, differences, digest
-from hanabi_cp.live.variants import (START, UnknownVariant, Variant, all_variants, supported_variants,
-                                     variant)
-from hanabi_cp.model import Card
+from hanabi_cp.core.errors import InvalidParameter
+from hanabi_cp.real.variants import families as variant_families
+from hanabi_cp.real.variants.suits import SUITS, suit
+from hanabi_cp.real.variants.diff import catalogue_line, differences, digest
+from hanabi_cp.real.variants.catalogue import (START, UnknownVariant, Variant, all_variants, supported_variants,
+                                               variant)
+from hanabi_cp.core.model import Card
 
 # SHA-256 of hanab.live's packages/game/src/json/variants.json at commit 8503cd84
 # (August 2026, 2,426 variants), written as variant_diff writes it: the sorted lines
 # "name|suit,suit,...|rules" joined by newlines.  To recompute it from a copy of that
-# file: python -m hanabi_cp.live.variant_diff path/to/variants.json ("digest of the file").
+# file: python -m hanabi_cp.real.variants.diff path/to/variants.json ("digest of the file").
 HANABLIVE_8503CD84_DIGEST = "77d3a890882773aa54da022c9f849cb0f46bc569b7487c682ef5f5ab8b5b20ac"
 
 RANKS = (1, 2, 3, 4, 5)
@@ -85,7 +85,7 @@ def test_generation_is_lazy():
     # default variant builds none of the 2,426 names (speed is bench's, not a test's).
     names = [v.name for v in variant_families.generate()]
     assert len(names) == len(set(names))
-    code = ("import hanabi_cp.live.variants as v; assert v.all_variants.cache_info().currsize == 0; "
+    code = ("import hanabi_cp.real.variants.catalogue as v; assert v.all_variants.cache_info().currsize == 0; "
             "v.NO_VARIANT; assert v.all_variants.cache_info().currsize == 1")
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -15,8 +15,8 @@ from capped import assert_one_line_error, capped, cli_capped, needs_fork
 from hanabi_cp.runtime import executors
 from hanabi_cp.cli import main
 from hanabi_cp.runtime.executors import Execution, cores, execution, run_tasks
-from hanabi_cp.studies.deck_moves import all_decks, count_decks
-from hanabi_cp.studies.hard import MAX_EXHAUSTIVE
+from hanabi_cp.apps.studies.deck_moves import all_decks, count_decks
+from hanabi_cp.apps.studies.hard import MAX_EXHAUSTIVE
 
 UF20 = os.path.join(os.path.dirname(__file__), os.pardir, "instances", "satlib", "uf20-91")
 

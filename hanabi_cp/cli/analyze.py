@@ -6,8 +6,8 @@ import os
 
 import click
 
-from ..errors import UsageError
-from ..formats.outputs import check_outputs
+from ..core.errors import UsageError
+from ..io.outputs import check_outputs
 from .common import command, command_deadline, echo_json, force_option, time_limit_option
 from .execution_options import execution_options
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
@@ -80,7 +80,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
       hanabi-cp analyze instances/games --summary
       hanabi-cp verify game.json proofs/game.position-33.refutation.json --rules live
     """
-    from ..live import postmortem as pm_mod
+    from ..real.postmortem import report as pm_mod
     from .refutation_files import check_refutation_dir, refutations_line, write_refutations
     deadline = command_deadline(time_limit)
     if os.path.isdir(game):
@@ -105,7 +105,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
     stem = os.path.splitext(os.path.basename(game))[0]
     if refutations_dir is not None:
         check_refutation_dir(refutations_dir, stem, force)
-    from ..studies.postmortems import load_game
+    from ..apps.studies.postmortems import load_game
     deck, rules, actions, names = load_game(game, deck_path, players, any_deck)
     from .live_options import any_deck_line, deck_misfit
     odd_deck = deck_misfit(deck, rules)
@@ -115,7 +115,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
         refuted = write_refutations(refutations_dir, stem, deck, rules, actions, result,
                                     position_limit, deadline, force)
     if csv_path is not None:
-        from ..studies.postmortems import write_rows
+        from ..apps.studies.postmortems import write_rows
         write_rows(csv_path, os.path.basename(game), result, force)
     if figure_path is not None and fmt is not None:
         from ..show.game import GameView
@@ -172,7 +172,7 @@ def _today_end(deck, rules, actions) -> str | None:
         return None
     from dataclasses import replace
 
-    from ..live.older_games import as_recorded
+    from ..real.older_games import as_recorded
     return as_recorded(deck, replace(rules, last_turn_unplayable=True), actions).text
 
 

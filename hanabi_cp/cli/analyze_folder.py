@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import UsageError
-from ..formats.outputs import check_outputs
+from ..core.errors import UsageError
+from ..io.outputs import check_outputs
 from ..runtime.deadline import Deadline
 from .common import flag_names
 from .execution_options import get_execution
@@ -17,7 +17,7 @@ def analyze_folder(folder: str, csv_path: str | None, summary: bool, method: str
                    jobs, dask, players: int | None, force: bool, single: dict) -> None:
     """The folder branch of ``analyze``; ``single`` holds the options that go with
     one GAME file only (any given is an error)."""
-    from ..studies.game_folders import EXIT_REFUSED, run_folder, summary_rows
+    from ..apps.studies.game_folders import EXIT_REFUSED, run_folder, summary_rows
     if csv_path is None and not summary:
         raise UsageError("analyze: a folder of games needs --csv OUT.csv (the rows are "
                          "the result) or --summary (the table)")
@@ -40,7 +40,7 @@ def analyze_folder(folder: str, csv_path: str | None, summary: bool, method: str
     click.echo(f"c games: {run.games} in {folder} ({new}, {len(run.refused)} refused)"
                f"{where}")
     if summary and run.rows:
-        from ..studies.loss_table import summary as table
+        from ..apps.studies.loss_table import summary as table
         click.echo(table(summary_rows(run), group="folder", score="mean score", split=True))
     if run.time_up is not None:
         left = (f"{run.not_reached} games not reached" if run.games

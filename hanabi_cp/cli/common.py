@@ -15,12 +15,12 @@ from typing import Any
 
 import click
 
-from ..errors import FileError, HanabiError, UsageError
-from ..model import Deck
-from ..registry import Registry
-from ..method_registry import Status
-from ..status import spelled
-from ..version import PROG
+from ..core.errors import FileError, HanabiError, UsageError
+from ..core.model import Deck
+from ..core.registry import Registry
+from ..core.status import Status
+from ..core.status import spelled
+from ..core.version import PROG
 from .numbers import HAND, Seconds
 
 # The options a library reason may name, spelled as this CLI's flags (status.Reason).
@@ -121,7 +121,7 @@ class MethodChoice(click.Choice):
 
     @property
     def choices(self):
-        from ..method_registry import methods
+        from ..solitaire.solve import methods
         return (*self._extra, *sorted(methods()))
 
     @choices.setter
@@ -157,7 +157,7 @@ def force_option(func):
 
 def load_deck(path: str):
     """Read a deck file (``-`` for stdin) as a formats.DeckFile."""
-    from ..formats import read_deck_file
+    from ..io import read_deck_file
     try:
         return read_deck_file(path)
     except OSError as exc:
@@ -188,7 +188,7 @@ def not_stdout(command: str, option: str, path: str | None, what: str) -> None:
 
 
 def open_output(path: str, force: bool):
-    from ..formats import open_output as _open
+    from ..io import open_output as _open
     return _open(path, force=force)
 
 
@@ -205,7 +205,7 @@ def write_plays_to(path: str, plays, force: bool) -> None:
     if path == "-":
         click.echo(f"v {plays.actions}")
         return
-    from ..formats import write_plays
+    from ..solitaire.play_text import write_plays
     write_plays(path, plays, force=force)
     click.echo(f"c certificate written to {path}")
 

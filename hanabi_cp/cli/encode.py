@@ -9,28 +9,28 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 from ..runtime.limits import effective_hand
-from ..sat_backend import DEFAULT_SOLVER
-from ..status import Status
-from ..referee import replay
-from ..formats.outputs import check_outputs, provenance
-from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option,
-                     hand_option, load_instance, time_limit_option, write_plays_to)
+from ..solvers.sat_backend import DEFAULT_SOLVER
+from ..core.status import Status
+from ..solitaire.referee import replay
+from ..io.outputs import check_outputs, provenance
+from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option, hand_option,
+                     load_instance, time_limit_option, write_plays_to)
 from .numbers import HAND
 
 if TYPE_CHECKING:
-    from ..encoders.encoding import CnfEncoding
+    from ..solitaire.encoders.encoding import CnfEncoding
 
 
 def encoding_of(deck, h) -> CnfEncoding:
-    from ..encoders.cnf import build
+    from ..solitaire.encoders.cnf import build
     # h >= N encodes the same instance as h = N; only the latter keeps bounds small.
     return build(deck, effective_hand(h, deck.N))
 
 
 def format_option(what: str):
-    from ..exports import FORMATS
+    from ..solitaire.exports import FORMATS
     return click.option("--format", "fmt", type=click.Choice(FORMATS), default="dimacs",
                         show_default=True, help=what)
 
@@ -88,8 +88,8 @@ def encode_cmd(deck, hand, output, varmap, fmt, maximize, data, force):
     if enc.status is Status.UNWINNABLE:
         comments.append(f"preprocessing proved UNWINNABLE: {enc.reason}")
         comments.append("the formula is one empty clause (unsatisfiable)")
-    from ..formats import dimacs_text
-    from ..formats.outputs import write_texts
+    from ..solvers.dimacs import dimacs_text
+    from ..io.outputs import write_texts
     files = [(output, dimacs_text(cnf, comments=comments))]
     if varmap is not None:
         files.append((varmap, varmap_text(enc.varmap(), varmap)))
@@ -111,8 +111,8 @@ def varmap_text(names: dict, path: str) -> str:
 
 def read_model(path: str) -> tuple[bool | None, list[int]]:
     """An external solver's answer from a file (``-`` = stdin); see :func:`parse_model`."""
-    from ..formats import read_text
-    from ..formats.textio import display_name
+    from ..io import read_text
+    from ..io.textio import display_name
     return parse_model(read_text(path, "the model"), display_name(path))
 
 
@@ -123,7 +123,7 @@ def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[in
     >>> parse_model("s SATISFIABLE\\nv 1 -2 0\\n")
     (True, [1, -2])
     """
-    from ..answers import parse_dimacs
+    from ..solitaire.answers import parse_dimacs
     answer = parse_dimacs(text, path)
     return answer.sat, answer.lits
 
@@ -183,9 +183,9 @@ def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, proof, as_jso
             if fmt != "dimacs":
                 ctx.exit(decode_other(deck, model, hand, certificate, fmt, maximize, force,
                                       as_json))
-            from ..answers import dimacs_verdict, parse_dimacs
-            from ..formats import read_text
-            from ..formats.textio import display_name
+            from ..solitaire.answers import dimacs_verdict, parse_dimacs
+            from ..io import read_text
+            from ..io.textio import display_name
             the_deck, h = load_instance(deck, hand)
             answer = parse_dimacs(read_text(model, "the model"), display_name(model))
             enc = encoding_of(the_deck, h)
@@ -230,8 +230,9 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
       hanabi-cp min-hand instances/standard-unwinnable-h2.txt --certificate -
     """
     from ..runtime.deadline import TimeUp, ambient
-    from ..min_hand import min_hand
-    from ..method_registry import SolveOptions, prepare
+    from ..solitaire.min_hand import min_hand
+    from ..core.options import SolveOptions
+    from ..solitaire.solve import prepare
     from .common import command_deadline, load_deck
     deadline = command_deadline(time_limit)
     check_outputs("min-hand", {"--certificate": certificate}, force, {"DECK": deck})
@@ -253,12 +254,12 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
     if res.plays is not None:
         rep = replay(the_deck, res.h, res.plays)
         if not rep.won:
-            from ..errors import SolverBug
+            from ..core.errors import SolverBug
             raise SolverBug(f"min-hand certificate rejected: {rep.error}")
     if as_json:
         echo_json(res.to_json())
         if certificate not in (None, "-") and res.plays is not None:
-            from ..formats import write_plays
+            from ..solitaire.play_text import write_plays
             write_plays(certificate, res.plays, force=force)
     else:
         click.echo(f"c method: {res.method}")

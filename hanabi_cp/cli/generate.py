@@ -11,11 +11,10 @@ import os
 
 import click
 
-from ..errors import FileError, UsageError
-from ..generators import random_deck, random_kcnf, standard_deck, variant_deck
-from ..runtime.limits import (MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards,
-                      check_kinds)
-from ..formats.outputs import check_folder, check_outputs, folder, provenance, refuse_overwrite, write_texts
+from ..core.errors import FileError, UsageError
+from ..apps.generators import random_deck, random_kcnf, standard_deck, variant_deck
+from ..runtime.limits import MAX_CNF_LITERALS, MAX_CNF_VARS, MAX_FILES, check_at_most, check_cards, check_kinds
+from ..io.outputs import check_folder, check_outputs, folder, provenance, refuse_overwrite, write_texts
 from .common import Command, Group, NestedCommand, force_option, not_stdout
 from .numbers import HAND, NONNEGATIVE_SEED, RATIO, Integer, Real, count
 
@@ -51,7 +50,8 @@ class Spec:
         raise NotImplementedError
 
     def text(self, seed: int) -> str:
-        from ..formats import deck_to_json, deck_to_text, dimacs_text
+        from ..io import deck_to_json, deck_to_text
+        from ..solvers.dimacs import dimacs_text
         argv = ["hanabi-cp", "generate", *self.args, "--seed", seed]
         comments = [*provenance(f"generate: {self.what}"), f"seed: {seed}",
                     "command: " + " ".join(map(str, argv))]
@@ -314,7 +314,7 @@ def generate_standard(colors, variant, hand, fmt, seed, output, count, force):
     if variant is not None:
         if colors is not None:
             raise UsageError("generate standard: give --colors or --variant, not both")
-        from ..live.variants import variant as find_variant
+        from ..real.variants.catalogue import variant as find_variant
         chosen = find_variant(variant)
         why = chosen.unsupported()
         if why is not None:
@@ -382,7 +382,7 @@ def _family_output(func):
 
 
 def _write_family(members, output: str, force: bool) -> None:
-    from ..families import MANIFEST, manifest
+    from ..apps.families import MANIFEST, manifest
 
     if os.path.exists(output) and not os.path.isdir(output):
         raise FileError(f"{output}: not a directory (-o DIR: the family's folder)")
@@ -415,7 +415,7 @@ def family_hard(decks, fmt, name, output, force):
       hanabi-cp generate family hard --decks instances/hard --format mzn -o hard-mzn/
     """
     not_stdout("generate family", "-o", output, "the family's folder")
-    from ..families import hard_family
+    from ..apps.families import hard_family
 
     name = _family_name(name, output)
     command = f"hanabi-cp generate family hard --decks {decks} --name {name}" + \
@@ -443,8 +443,8 @@ def family_images(num_vars, ratio, count, seed, fmt, name, output, force):
       hanabi-cp generate family images --vars 5 --count 2 --seed 1 -o family/
     """
     not_stdout("generate family", "-o", output, "the family's folder")
-    from ..families import image_family
-    from ..reduction.size import random_image_size
+    from ..apps.families import image_family
+    from ..solitaire.reduction.size import random_image_size
 
     m = max(1, round(ratio * num_vars))
     check_at_most("generate family images --count", count, MAX_FILES // 2,

@@ -8,11 +8,11 @@ import sys
 
 import click
 
-from ..errors import FileError, UsageError
+from ..core.errors import FileError, UsageError
 from ..runtime.limits import check_cards, check_kinds
-from ..method_registry import SolveOptions
+from ..core.options import SolveOptions
 from .execution_options import execution_options, get_execution
-from ..formats.outputs import check_folder, check_outputs
+from ..io.outputs import check_folder, check_outputs
 from .common import command, not_stdout, time_limit_option
 from .numbers import HAND, MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, count
 
@@ -31,8 +31,8 @@ def _names(ctx, param, value):
 
 def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bool) -> None:
     """The largest deck and image the draw can make, before drawing any."""
-    from ..harness.roundtrip import RATIOS, VARIANTS
-    from ..reduction.size import random_image_size
+    from ..apps.harness.roundtrip import RATIOS, VARIANTS
+    from ..solitaire.reduction.size import random_image_size
 
     # one-color decks ("c1") take up to 2 max_n values
     check_kinds(max_n, max_c, "harness --max-n, --max-c")
@@ -151,9 +151,9 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
             raise UsageError(f"--{name.replace('_', '-')} goes with --rules live")
     max_n, max_c, max_r = max_n or 4, max_c or 3, max_r or 3
     max_h = 3 if max_h is None else max_h
-    from ..harness import Space, failure_text, parse_sample, select_checks, summary_table
-    from ..harness.results import FIELDS, KEY
-    from ..harness.runner import run
+    from ..apps.harness import Space, failure_text, parse_sample, select_checks, summary_table
+    from ..apps.harness.results import FIELDS, KEY
+    from ..apps.harness.runner import run
 
     checks = select_checks(methods, maximize=maximize)
     rates = parse_sample(sample, checks)
@@ -174,7 +174,7 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     if report.instances:
         click.echo(summary_table(report))
     if report.roundtrips:
-        from ..harness.roundtrip import roundtrip_table
+        from ..apps.harness.roundtrip import roundtrip_table
         click.echo(roundtrip_table(report))
     for fail in report.failures[:10]:
         click.echo(failure_text(fail))
@@ -191,7 +191,7 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
 
 def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]):
     """Check the outputs before any work; (table, seed)."""
-    from ..formats.results_csv import ResultsCSV
+    from ..io.results_csv import ResultsCSV
 
     not_stdout("harness", "--out", out_dir, "the folder of the counterexamples")
 
@@ -206,11 +206,10 @@ def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]
 def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_cards, max_clues,
           max_strikes, lift, sample, maximize, time_limit, out_dir, csv_path, force, progress,
           cnf, jobs, dask) -> None:
-    from ..harness import parse_sample, summary_table
-    from ..harness.live import (FIELDS, KEY, cross_check_live, live_failure_text,
-                                select_live_checks)
-    from ..harness.live_space import LiveSpace
-    from ..harness.runner import Report
+    from ..apps.harness import parse_sample, summary_table
+    from ..apps.harness.live import FIELDS, KEY, cross_check_live, live_failure_text, select_live_checks
+    from ..apps.harness.live_space import LiveSpace
+    from ..apps.harness.runner import Report
 
     if cnf:
         raise UsageError("--cnf-count and --cnf-dir round-trip the solitaire reduction; "

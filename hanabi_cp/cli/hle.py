@@ -9,8 +9,8 @@ import os
 
 import click
 
-from ..errors import FileError, UsageError
-from ..formats.outputs import check_outputs
+from ..core.errors import FileError, UsageError
+from ..io.outputs import check_outputs
 from .common import Group, NestedCommand, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import MIN_PLAYERS, Integer, Sweep, count
@@ -101,7 +101,7 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     resumed = os.path.isfile(marker)
     check_outputs("hle play", {"--csv": csv_path, **files}, force or resumed,
                   dirs_made=["--csv", *files], locked=["--csv"])
-    from ..formats.outputs import exclusive, writing
+    from ..io.outputs import exclusive, writing
     try:
         os.makedirs(out_dir, exist_ok=True)
         exclusive(csv_path)         # its folder may only exist now (a no-op if locked)
@@ -111,17 +111,17 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
         raise FileError(f"{out_dir}: cannot write the games: {exc.strerror}") from None
     click.echo(f"c seed: {seed} (games use HLE's seeds {seed}..{seed + games - 1}); agent "
                f"{agent}, {players} players")
-    from ..progress import track
+    from ..core.progress import track
 
-    from ..formats.results_csv import table_text
-    from ..formats.textio import write_text
+    from ..io.results_csv import table_text
+    from ..io.outputs import write_text
     scores, rows = [], []
     for i in track(range(games), enabled=progress, unit=" games"):
         played = play_game(agent, players, seed + i)
         g = played.game
         rep = g.replay()
         if not (rep.legal and rep.complete and rep.score == g.score):
-            from ..errors import SolverBug
+            from ..core.errors import SolverBug
             raise SolverBug(f"seed {seed + i}: HLE scored {g.score}, our referee "
                             f"{rep.score}: {rep.error or 'the game does not end there'}")
         path = files[f"game {i}"]
@@ -174,7 +174,7 @@ def study_hle(agents, players, count, seed, time_limit, csv_path, progress, jobs
     """
     from ..interop.hle import require
     from ..interop.hle_agents import check_seed
-    from ..studies import hle_agents as study_mod
+    from ..apps.studies import hle_agents as study_mod
     require()
     bad = [a for a in agents if a not in AGENT_NAMES]
     if bad:

@@ -13,20 +13,21 @@ import json
 
 import click
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 from ..runtime.limits import clip
-from ..live.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay,
-                              parse_replay, replay_json, write_replay)
-from ..formats.textio import display_name, read_text
-from ..live.older_games import OLDER_RULES_UNTIL, as_recorded
-from ..live.referee import Game, IllegalMove, replay, target_of
-from ..live.rules import Rules, RulesError
-from ..live.clue_rules import clue_rules
-from ..live.variants import variant as find_variant
-from ..live.solve import live_methods, solve_live
-from ..model import Deck
-from ..method_registry import SolveOptions, Status
-from ..formats.outputs import check_outputs
+from ..real.replay_io import (END_RULES, GameOptions, Replay, hanab_live_can_replay, parse_replay, replay_json,
+                              write_replay)
+from ..io.textio import display_name, read_text
+from ..real.older_games import OLDER_RULES_UNTIL, as_recorded
+from ..real.referee import Game, IllegalMove, replay, target_of
+from ..real.rules import Rules, RulesError
+from ..real.variants.clue_rules import clue_rules
+from ..real.variants.catalogue import variant as find_variant
+from ..real.solve import live_methods, solve_live
+from ..core.model import Deck
+from ..core.options import SolveOptions
+from ..core.status import Status
+from ..io.outputs import check_outputs
 from .common import MethodChoice, deck_summary, echo_json, echo_verdict
 from .proof_lines import echo_proof, proof_outputs
 from .numbers import MAX_CLUE_TOKENS, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, Integer
@@ -57,7 +58,7 @@ class AnyMethodChoice(MethodChoice):
 
     @property
     def choices(self):
-        from ..method_registry import methods
+        from ..solitaire.solve import methods
         return (*self._extra, *sorted(set(methods()) | set(live_methods())))
 
     @choices.setter
@@ -197,7 +198,7 @@ def _name(variant) -> str:
 def load_game_deck(path: str, any_deck: bool = False) -> tuple[Deck, Replay | None]:
     """A deck for --rules live, and the game when DECK is a game file with a deck (a
     hanab.live export, a certificate): its variant, options and players count."""
-    from ..formats.decks import looks_like_json, parse_deck_file
+    from ..io.decks import looks_like_json, parse_deck_file
     text = read_text(path, "the deck")
     name = display_name(path)
     if looks_like_json(text):
@@ -210,7 +211,7 @@ def load_game_deck(path: str, any_deck: bool = False) -> tuple[Deck, Replay | No
 
 def _game_with_deck(text: str, name: str, any_deck: bool = False) -> Replay | None:
     """The game in a JSON text holding both "deck" and "actions", else None."""
-    from ..formats.jsonpos import load_json
+    from ..io.jsonpos import load_json
     data = load_json(text, name)
     if isinstance(data, dict) and "deck" in data and "actions" in data:
         return parse_replay(text, name, any_deck)
@@ -307,8 +308,8 @@ def write_refutation(start: Game, out, path: str, force: bool, deadline,
     checker before it is returned, ``refutation.refute``); what was written, or why
     nothing was. With ``path`` "-" the refutation's one-line JSON is appended to
     ``shown`` for the caller to print instead."""
-    from ..formats.outputs import write_texts
-    from ..live import refutation as refute
+    from ..io.outputs import write_texts
+    from ..real import refutation as refute
     from ..runtime.deadline import TimeUp
     if out.status is not Status.UNWINNABLE:
         return "no refutation written: " + (
@@ -429,9 +430,9 @@ def _echo_any_deck(deck: Deck, rules: Rules) -> None:
 def _refutation_data(text: str, name: str):
     """The decoded file if it is a refutation (``live.refutation.to_json``), else None
     (a game, read as one)."""
-    from ..formats.decks import looks_like_json
-    from ..formats.jsonpos import load_json
-    from ..live.refutation import is_refutation
+    from ..io.decks import looks_like_json
+    from ..io.jsonpos import load_json
+    from ..real.refutation import is_refutation
     if not looks_like_json(text):
         return None
     data = load_json(text, name, "the game")
@@ -442,7 +443,7 @@ def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str,
                        as_json: bool, live: dict) -> None:
     """``verify DECK REFUTATION``: walk the refutation again from its position (the
     deal, or the state after the file's ``position`` actions)."""
-    from ..live import refutation as refute
+    from ..real import refutation as refute
     name = display_name(path)
     goal, table = refute.from_data(data, name, text)
     position = refute.position_of(data, text, name)

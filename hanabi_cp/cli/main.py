@@ -15,9 +15,9 @@ from typing import Any, NoReturn
 import click
 
 from ..runtime import interrupts
-from ..errors import HanabiError
-from ..registry import Registry
-from ..version import __version__
+from ..core.errors import HanabiError
+from ..core.registry import Registry
+from ..core.version import __version__
 from .common import TableGroup
 
 
@@ -71,7 +71,7 @@ class _Group(TableGroup):
         return super().__call__(*args, **kwargs)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        from ..formats.outputs import is_write_failure
+        from ..io.outputs import is_write_failure
         # A file name that is not UTF-8 is printed as the bytes it is made of, not
         # refused by the UTF-8 encoder midway through a report.
         for stream in (sys.stdout, sys.stderr):

@@ -8,17 +8,17 @@ import os
 
 import click
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 from ..runtime.limits import effective_hand
-from ..status import Status
-from ..formats.outputs import check_outputs, provenance
+from ..core.status import Status
+from ..io.outputs import check_outputs, provenance
 from .common import deck_summary, load_instance, write_plays_to
 
 
 def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool, data,
                  force: bool) -> None:
-    from ..exports import binary, export
-    from ..formats.outputs import open_output, write_texts
+    from ..solitaire.exports import binary, export
+    from ..io.outputs import open_output, write_texts
     from .encode import varmap_text
     if data is not None and fmt != "mzn":
         raise UsageError("encode: --data goes with --format mzn")
@@ -74,9 +74,9 @@ def _device(path: str) -> bool:
 def decode_other(deck: str, model: str, hand, certificate: str, fmt: str, maximize: bool,
                  force: bool, as_json: bool = False) -> int:
     """Print the verdict of a solver's answer; the exit code (10, 20 or 0)."""
-    from ..answers import read
-    from ..exports import binary
-    from ..formats.textio import display_name, read_bytes, read_text
+    from ..solitaire.answers import read
+    from ..solitaire.exports import binary
+    from ..io.textio import display_name, read_bytes, read_text
     check_outputs("decode", {"--certificate": certificate}, force, {"DECK": deck, "MODEL": model})
     the_deck, h = load_instance(deck, hand)
     # One reader for every answer: the size cap, and for text the NUL and UTF-8 checks.
@@ -93,7 +93,7 @@ def report(deck, h, verdict, as_json: bool, certificate: str, force: bool) -> in
     if as_json:
         echo_json(verdict.to_json(deck, h))
         if certificate != "-" and verdict.plays is not None:
-            from ..formats import write_plays
+            from ..solitaire.play_text import write_plays
             write_plays(certificate, verdict.plays, force=force)
     else:
         click.echo(f"c deck: {deck_summary(deck)}; hand size h = {h}")

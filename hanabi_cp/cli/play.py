@@ -8,10 +8,10 @@ import functools
 import click
 
 from ..runtime.deadline import TimeUp, ambient
-from ..errors import InvalidParameter, UsageError
+from ..core.errors import InvalidParameter, UsageError
 from ..runtime.limits import clip
 from .execution_options import execution_options, get_execution
-from ..formats.outputs import check_outputs
+from ..io.outputs import check_outputs
 from .common import command, command_deadline, deck_summary, force_option, load_deck, time_limit_option
 from .study import StudyCommand, _outputs, _names
 from .numbers import MAX_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, SEED, Integer, Sweep, count
@@ -34,8 +34,8 @@ def _counts(ctx, param, value: str):
 
 
 def _rules(players: int, hand_size: int | None, strikes: int, variant: str | None = None):
-    from ..live.rules import Rules
-    from ..live.variants import variant as find_variant
+    from ..real.rules import Rules
+    from ..real.variants.catalogue import variant as find_variant
     chosen = None if variant in (None, "No Variant") else find_variant(variant)
     return Rules.for_players(players, hand_size, strikes=strikes, variant=chosen)
 
@@ -115,7 +115,7 @@ def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_
     if csv_path == "-":
         raise UsageError("play: --csv - is not possible: a run resumes from its CSV file")
     check_outputs("play", {"--csv": csv_path}, force, appended=["--csv"], dirs_made=["--csv"])
-    from ..studies import strategies as study_mod
+    from ..apps.studies import strategies as study_mod
     execution = get_execution(jobs, dask)
     click.echo(f"c play: {games} games, seeds {seed}..{seed + games - 1}, strategy "
                f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
@@ -133,8 +133,8 @@ def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_
 
 def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force,
               any_deck: bool = False) -> None:
-    from ..live.referee import replay
-    from ..live.replay_io import hanab_live_can_replay, write_replay
+    from ..real.referee import replay
+    from ..real.replay_io import hanab_live_can_replay, write_replay
     from ..players.bound import check_bot, deck_bound
     from ..players.game import play_game
 
@@ -219,7 +219,7 @@ def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, 
       hanabi-cp study strategies --count 200 --players 2-6 --csv results/study-strategies-200.csv
     """
     from ..players.strategy import get_strategy, strategies
-    from ..studies import strategies as study_mod
+    from ..apps.studies import strategies as study_mod
 
     bad = [p for p in players if not 2 <= p <= 6]
     if bad:
@@ -236,7 +236,7 @@ def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, 
         fit = [n for n in chosen if table[n].min_players <= p <= table[n].max_players]
         study_mod.run(csv_path, seed, counts(p), [p], fit, bound, time_limit, progress,
                       execution=execution)
-    from ..formats.results_csv import ResultsCSV
+    from ..io.results_csv import ResultsCSV
     rows = ResultsCSV(csv_path, study_mod.FIELDS, study_mod.KEY)
     mine = [r for r in rows.rows if int(r["players"]) in players and r["strategy"] in chosen
             and r["strike_limit"] == "3"

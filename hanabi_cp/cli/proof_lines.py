@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from ..method_registry import Status
-from ..proofs import check_proof_path, cnf_path_for
+from ..core.status import Status
+from ..solvers.proofs import check_proof_path, cnf_path_for
 
 
 def proof_outputs(proof: str | None, certificate: str | None) -> dict[str, str | None]:

@@ -8,10 +8,10 @@ import sys
 
 import click
 
-from ..errors import FileError
+from ..core.errors import FileError
 from ..runtime.limits import BYTES_PER_CARD, MAX_CARDS
-from ..method_registry import SolveOptions
-from ..formats.outputs import check_outputs, provenance
+from ..core.options import SolveOptions
+from ..io.outputs import check_outputs, provenance
 from .common import MethodChoice, command, flag_names, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import Integer
@@ -48,7 +48,7 @@ def _var_map(back) -> str:
 
 
 def _read(path: str):
-    from ..formats import read_dimacs
+    from ..solvers.dimacs import read_dimacs
     return read_dimacs(path)
 
 
@@ -72,8 +72,8 @@ def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, forc
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp reduce instances/satlib/uf20-91/uf20-01.cnf -o uf20-01.deck
     """
-    from ..formats import write_deck
-    from ..reduction import reduce_cnf
+    from ..io import write_deck
+    from ..solitaire.reduction import reduce_cnf
 
     check_outputs("reduce", {"-o": output}, force, {"FORMULA": formula})
     cnf = _read(formula)
@@ -120,10 +120,10 @@ def roundtrip_cmd(path, method, csv_path, time_limit, hand, copies, kappa, max_c
       hanabi-cp roundtrip instances/satlib/uf20-91/uf20-01.cnf
       hanabi-cp roundtrip instances/satlib/uf20-91 --csv uf20.csv --jobs 2
     """
-    from ..progress import write
+    from ..core.progress import write
 
-    from ..formats.results_csv import ResultsCSV
-    from ..reduction.roundtrip import KEY, RoundtripRow, run_roundtrips
+    from ..io.results_csv import ResultsCSV
+    from ..apps.roundtrip import KEY, RoundtripRow, run_roundtrips
 
     execution = get_execution(jobs, dask)
     flags = flag_names(click.get_current_context().command)

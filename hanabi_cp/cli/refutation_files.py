@@ -5,12 +5,12 @@ from __future__ import annotations
 import glob
 import os
 
-from ..errors import FileError, UsageError
-from ..formats.outputs import check_folder, write_texts
-from ..live import refutation as refute
-from ..live.postmortem import PostMortem
-from ..live.rules import Rules
-from ..model import Deck
+from ..core.errors import FileError, UsageError
+from ..io.outputs import check_folder, write_texts
+from ..real import refutation as refute
+from ..real.postmortem.report import PostMortem
+from ..real.rules import Rules
+from ..core.model import Deck
 from ..runtime.deadline import Deadline
 
 

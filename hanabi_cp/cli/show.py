@@ -7,13 +7,12 @@ import os
 
 import click
 
-from ..errors import UsageError
-from ..formats.textio import printable
+from ..core.errors import UsageError
+from ..io.textio import printable
 from ..runtime.limits import effective_hand
-from ..formats.outputs import check_outputs
-from ..status import spelled
-from .common import (REASON_FLAGS, MethodChoice, command, command_deadline, force_option, hand_option,
-                     load_deck)
+from ..io.outputs import check_outputs
+from ..core.status import spelled
+from .common import REASON_FLAGS, MethodChoice, command, command_deadline, force_option, hand_option, load_deck
 from .numbers import MAX_PLAYERS, MIN_PLAYERS, Integer, Seconds
 
 
@@ -22,7 +21,7 @@ class AnyMethod(MethodChoice):
 
     @property
     def choices(self):
-        from ..live.solve import live_methods
+        from ..real.solve import live_methods
         return tuple(dict.fromkeys([*super().choices, *sorted(live_methods())]))
 
     @choices.setter
@@ -124,7 +123,7 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
     lo, hi = scene.window(the_deck, first, last)
     name = printable(os.path.basename(deck)) if deck != "-" else "<stdin>"   # a title
     if certificate is not None:
-        from ..formats import read_plays
+        from ..solitaire.play_text import read_plays
         plays = read_plays(certificate)
         view = scene.make(the_deck, h, name, deck_file.roles, lo, hi, plays,
                           source=f"the play sequence {printable(certificate)}", path=certificate)
@@ -139,8 +138,8 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
 
 def _show_game(path, deck_path, players, method, position_limit, time_limit, output, fmt,
                force) -> None:
-    from ..live.postmortem import POSITION_LIMIT
-    from ..live.solve import live_methods
+    from ..real.postmortem.report import POSITION_LIMIT
+    from ..real.solve import live_methods
     from ..show import game, render
     method = method or "auto"
     if method != "auto" and method not in live_methods():
@@ -172,7 +171,8 @@ def _detail_max() -> int:
 
 def _solved(deck, h, name, roles, lo, hi, method, time_limit):
     from ..show import scene
-    from ..method_registry import SolveOptions, solve
+    from ..core.options import SolveOptions
+    from ..solitaire.solve import solve
     out = solve(deck, h, method, SolveOptions(time_limit=time_limit))
     status = f"{out.status.value} (method {out.method})"
     reason = spelled(out.reason, REASON_FLAGS)

@@ -8,17 +8,18 @@ import re
 import click
 
 from ..runtime.deadline import TimeUp, ambient
-from ..errors import UsageError
-from ..play_sequence import PlaySequence
-from ..sat_backend import DEFAULT_SOLVER
-from ..method_registry import MAX_WORKERS, SEED_RANGE, Outcome, SolveOptions, Status, prepare, solve
-from ..referee import replay
-from ..formats.outputs import check_outputs
-from ..status import spelled
-from .common import (REASON_FLAGS, command, command_deadline, deck_argument, echo_json, force_option,
-                     hand_option, load_instance, print_outcome, time_limit_option)
-from .live_options import (AnyMethodChoice, check_solitaire, live_options, solve_live_cmd,
-                           verify_live_cmd)
+from ..core.errors import UsageError
+from ..solitaire.play_sequence import PlaySequence
+from ..solvers.sat_backend import DEFAULT_SOLVER
+from ..core.options import MAX_WORKERS, SEED_RANGE, SolveOptions
+from ..solitaire.solve import Outcome, prepare, solve
+from ..core.status import Status
+from ..solitaire.referee import replay
+from ..io.outputs import check_outputs
+from ..core.status import spelled
+from .common import (REASON_FLAGS, command, command_deadline, deck_argument, echo_json, force_option, hand_option,
+                     load_instance, print_outcome, time_limit_option)
+from .live_options import AnyMethodChoice, check_solitaire, live_options, solve_live_cmd, verify_live_cmd
 from .numbers import Integer
 from .proof_lines import echo_proof, no_proof, proof_outputs
 
@@ -104,7 +105,7 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     if as_json:
         echo_json(out.to_json())
         if certificate not in (None, "-") and out.plays is not None:
-            from ..formats import write_plays
+            from ..solitaire.play_text import write_plays
             write_plays(certificate, out.plays, force=force)
     else:
         print_outcome(out, the_deck, h, certificate, force, chosen=method)
@@ -158,7 +159,7 @@ def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
     if rules == "live":
         return verify_live_cmd(ctx, deck, plays, as_json, live, hand)
     check_solitaire(live)
-    from ..formats import read_plays
+    from ..solitaire.play_text import read_plays
     if deck == "-" and plays == "-":
         raise UsageError("verify: DECK and PLAYS cannot both be `-` (stdin)")
     the_deck, h = load_instance(deck, hand)

@@ -6,10 +6,10 @@ import os
 
 import click
 
-from ..errors import InvalidParameter, UsageError
-from ..registry import Registry
+from ..core.errors import InvalidParameter, UsageError
+from ..core.registry import Registry
 from ..runtime.limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
-from ..formats.outputs import check_outputs
+from ..io.outputs import check_outputs
 from .common import Group, NestedCommand, not_stdout, time_limit_option
 from .execution_options import execution_options, get_execution
 from .numbers import HAND, MAX_INT, MAX_PLAYERS, MAX_POINT, MIN_PLAYERS, RATIO, SEED, Integer, Seconds, Sweep
@@ -58,13 +58,13 @@ def common_options(name: str, count: int, time_limit: float = 60.0):
 
 def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
     """Check the CSV and figure paths before any work; the figure stem to use."""
-    from ..studies.figure_files import check_figures, figure_paths
+    from ..apps.studies.figure_files import check_figures, figure_paths
 
     if csv_path == "-":
         raise UsageError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
     not_stdout(f"study {name}", "--figure", stem, "the figure's files (STEM.png, STEM.svg)")
     if stem is not None:
-        from ..formats.outputs import refuse_device_stem
+        from ..io.outputs import refuse_device_stem
         refuse_device_stem("--figure", stem, "the figure's files (STEM.png, STEM.svg)")
     if stem is None:
         base, ext = os.path.splitext(csv_path)
@@ -80,7 +80,7 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
 def _finish(module, rows, stem: str, force: bool, keep=None, **fields) -> None:
     """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes):
     those with ``fields``, and if given, for which ``keep(row)`` holds, in key order."""
-    from ..studies.common import in_key_order, select
+    from ..apps.studies.common import in_key_order, select
 
     mine = in_key_order([r for r in select(rows.rows, **fields) if keep is None or keep(r)],
                         module.KEY)
@@ -132,7 +132,7 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, force, prog
     Example:
       hanabi-cp study standard --seed 1 --count 200
     """
-    from ..studies import standard
+    from ..apps.studies import standard
 
     execution = get_execution(jobs, dask)
     stem = _outputs("standard", csv_path, stem, force)
@@ -164,7 +164,7 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
       hanabi-cp study random --param density --points 1-8 --hand 2 --count 30 \\
           --csv results/study-density.csv
     """
-    from ..studies import random_decks
+    from ..apps.studies import random_decks
 
     execution = get_execution(jobs, dask)
     if param == "h" and any(x != int(x) or x < 0 for x in points):
@@ -197,8 +197,8 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
     Example:
       hanabi-cp study reduction --vars 3-6 --count 3
     """
-    from ..reduction.size import random_image_size
-    from ..studies import reduction
+    from ..solitaire.reduction.size import random_image_size
+    from ..apps.studies import reduction
 
     execution = get_execution(jobs, dask)
     v = max(points)
@@ -231,7 +231,7 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
     Example:
       hanabi-cp study live --seed 1 --count 20 --players 2,3 --csv results/study-live-small.csv
     """
-    from ..studies import live
+    from ..apps.studies import live
 
     if methods is not None:
         raise UsageError("study live: --methods does not apply (the real-rules method is "
@@ -319,8 +319,8 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
     """
     import shlex
 
-    from ..studies import hard, hard_decks
-    from ..studies.effort import check_measure
+    from ..apps.studies import hard, hard_decks
+    from ..apps.studies.effort import check_measure
 
     measure = check_measure(method, measure)
     not_stdout("study hard", "--out", out_dir, "the folder of the hardest decks")

@@ -24,7 +24,7 @@ def variants_cmd(words, show_all, as_json):
       hanabi-cp variants rainbow
       hanabi-cp variants --all "up or down"
     """
-    from ..live.variants import all_variants
+    from ..real.variants.catalogue import all_variants
     everything = all_variants()
     picked = [v for v in everything
               if all(w.lower() in v.name.lower() for w in words)

@@ -41,11 +41,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import InvalidParameter, UsageError
-from ..live.actions import Action
-from ..live.referee import LiveReplay, replay
-from ..live.rules import Rules
-from ..model import Deck
+from ..core.errors import InvalidParameter, UsageError
+from ..real.actions import Action
+from ..real.referee import LiveReplay, replay
+from ..real.rules import Rules
+from ..core.model import Deck
 
 INSTALL = "pip install 'hanabi-cp[hle]'"
 # Its sdist declares cmake_minimum_required(2.8.11), which CMake 4 refuses.
@@ -170,7 +170,7 @@ class HLEGame:
 
     def json(self) -> str:
         """The game as a hanab.live JSON game file marked with HLE's end rules."""
-        from ..live.replay_io import replay_json
+        from ..real.replay_io import replay_json
         return replay_json(self.deck, self.rules, self.actions, self.names or None)
 
 

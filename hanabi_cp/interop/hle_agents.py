@@ -18,7 +18,7 @@ import random
 import time
 from dataclasses import dataclass, replace
 
-from ..errors import InvalidParameter
+from ..core.errors import InvalidParameter
 from .hle import HLEGame, require, to_game
 
 # agent name -> (module, class) in HLE's package

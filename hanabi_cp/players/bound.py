@@ -24,13 +24,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..errors import SolverBug
-from ..harness.shrink import shrink
-from ..live.referee import replay
-from ..live.rules import Rules
-from ..live.solve import solve_live
-from ..model import Deck
-from ..method_registry import SolveOptions, Status
+from ..core.errors import SolverBug
+from ..apps.harness.shrink import shrink
+from ..real.referee import replay
+from ..real.rules import Rules
+from ..real.solve import solve_live
+from ..core.model import Deck
+from ..core.options import SolveOptions
+from ..core.status import Status
 from .game import PlayedGame, play_game
 
 

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..runtime.deadline import poll
-from ..generators import standard_deck
-from ..errors import InvalidParameter
-from ..live.actions import Action, Kind
-from ..live.clue_rules import clue_rules
-from ..live.referee import Game, IllegalMove
-from ..live.rules import Rules
-from ..live.variants import Variant
-from ..model import Card, Deck
+from ..apps.generators import standard_deck
+from ..core.errors import InvalidParameter
+from ..real.actions import Action, Kind
+from ..real.variants.clue_rules import clue_rules
+from ..real.referee import Game, IllegalMove
+from ..real.rules import Rules
+from ..real.variants.catalogue import Variant
+from ..core.model import Card, Deck
 from .strategy import Strategy, StrategyError, check_players, get_strategy
 from .view import NO_CLUES, CardClues, CheatView, ClueRecord, Turn, View, build_view
 
@@ -115,8 +115,8 @@ def _other_touch(variant: Variant, deck: Deck) -> str | None:
     """The first clue and card of ``deck`` where the variant's touch differs from
     No Variant's, in words (None: none differs).
 
-    >>> from hanabi_cp.live.variants import variant
-    >>> from hanabi_cp.generators import variant_deck
+    >>> from hanabi_cp.real.variants.catalogue import variant
+    >>> from hanabi_cp.apps.generators import variant_deck
     >>> def why(name):
     ...     v = variant(name)
     ...     return _other_touch(v, variant_deck(1, v.model_cards(), v.deck_n, len(v.suits)))

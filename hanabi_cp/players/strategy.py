@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..errors import InvalidParameter
-from ..live.actions import Action
-from ..live.rules import Rules
-from ..registry import Registry
+from ..core.errors import InvalidParameter
+from ..real.actions import Action
+from ..real.rules import Rules
+from ..core.registry import Registry
 from .view import Turn, View
 
 

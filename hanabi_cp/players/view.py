@@ -7,7 +7,7 @@ deck or to the game: the structure itself keeps a strategy honest (tests walk it
 object graph).  Every field is immutable (tuples, frozen records, read-only
 mappings), so a strategy may keep old views.
 
-Conventions (those of ``hanabi_cp.model`` and ``live.actions``):
+Conventions (those of ``hanabi_cp.core.model`` and ``live.actions``):
 
 - a card is ``Card(value, color)``, value 1..n, color 1..c;
 - a card in play is named by its *order*: its position in the deck (0 for the first
@@ -34,9 +34,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..live.actions import Action, Kind
-from ..live.rules import Rules
-from ..model import Card
+from ..real.actions import Action, Kind
+from ..real.rules import Rules
+from ..core.model import Card
 
 
 @dataclass(frozen=True, slots=True)

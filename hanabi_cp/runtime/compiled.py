@@ -30,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 
 # The modules worth compiling: their per-call cost dominates their callers' time.
-COMPILED = ("hanabi_cp.live.methods.search",)
+COMPILED = ("hanabi_cp.real.methods.search",)
 DIGEST = "SOURCE_SHA256"
 PURE = "HANABI_CP_PURE"
 

@@ -60,7 +60,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
-from ..errors import HanabiError, InvalidParameter, MethodRefused, UsageError
+from ..core.errors import HanabiError, InvalidParameter, MethodRefused, UsageError
 from .limits import clip
 
 INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
@@ -70,7 +70,8 @@ DASK_POLL_SECONDS = 0.05
 CONNECT_SECONDS = 10.0
 HANDSHAKE_SECONDS = 10.0   # connecting and dask's handshake together, at most
 # Modules every task needs, imported once by the forkserver rather than by each worker.
-PRELOAD = ["hanabi_cp.method_registry", "hanabi_cp.harness", "hanabi_cp.reduction", "hanabi_cp.studies.common"]
+PRELOAD = ["hanabi_cp.solitaire.solve", "hanabi_cp.apps.harness", "hanabi_cp.solitaire.reduction",
+           "hanabi_cp.apps.studies.common"]
 
 
 class WorkerLost(HanabiError):
@@ -143,7 +144,7 @@ def dask_address(text: str) -> str:
     >>> dask_address("notanaddress")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.InvalidParameter: dask notanaddress: expected ... tcp://HOST:PORT, found no port
+    hanabi_cp.core.errors.InvalidParameter: dask notanaddress: expected ... tcp://HOST:PORT, found no port
     """
     given = text.strip()
     protocol, sep, rest = given.partition("://")
@@ -427,7 +428,7 @@ class _Pool(_Backend):
 
 def worker_version() -> str:
     """What a dask worker runs (checked against this process's version on connecting)."""
-    from ..version import __version__
+    from ..core.version import __version__
     return __version__
 
 
@@ -494,7 +495,7 @@ class _Dask(_Backend):
         require_dask()
         from distributed import Client
 
-        from ..version import __version__
+        from ..core.version import __version__
 
         _reachable(address)
         try:

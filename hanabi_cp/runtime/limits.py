@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import LimitError
+from ..core.errors import LimitError
 
 # n * c (and n, c alone): a 1-card deck saying n = 10^8 once took 12 GB, in the
 # tables per kind of card that analysis.analyse and greedy build (150-700 bytes per
@@ -184,7 +184,7 @@ def check_kinds(n: int, c: int, where: str = "") -> None:
     >>> check_kinds(10**9, 1, "--n")
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.LimitError: --n: n = 1,000,000,000 values: above the limit of 10,000,000 kinds of card (n x c)
+    hanabi_cp.core.errors.LimitError: --n: n = 1,000,000,000 values: above the limit of 10,000,000 kinds of card (n x c)
     """
     excess = kinds_excess(n, c)
     if excess is not None:
@@ -215,7 +215,7 @@ def check_cards(cards: int, what: str, limit: int = MAX_CARDS,
     >>> check_cards(10**9, "the image")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.LimitError: the image would have 1,000,000,000 cards (about 350 GB...15,000,000
+    hanabi_cp.core.errors.LimitError: the image would have 1,000,000,000 cards (about 350 GB...15,000,000
     """
     if cards > limit:
         where = f"{{{option}}} {limit:,}" if option else f"the limit of {limit:,} cards"
@@ -229,7 +229,7 @@ def check_at_most(name: str, value: int, limit: int, why: str) -> None:
     >>> check_at_most("--count", 10**6, MAX_FILES, "files to write")
     Traceback (most recent call last):
     ...
-    hanabi_cp.errors.LimitError: --count 1,000,000: above the limit of 100,000 (files to write)
+    hanabi_cp.core.errors.LimitError: --count 1,000,000: above the limit of 100,000 (files to write)
     """
     if value > limit:
         raise LimitError(f"{name} {value:,}: above the limit of {limit:,} ({why})")

@@ -7,10 +7,10 @@ file, since ``show`` takes either; ``load`` reads the game
 (``live.postmortem.analyze``); ``positions`` replays it with the referee and keeps
 what the replay page shows and checks at every position.
 
->>> from hanabi_cp.model import Deck
->>> from hanabi_cp.live.rules import Rules
->>> from hanabi_cp.live.actions import Action
->>> from hanabi_cp.live.postmortem import analyze
+>>> from hanabi_cp.core.model import Deck
+>>> from hanabi_cp.real.rules import Rules
+>>> from hanabi_cp.real.actions import Action
+>>> from hanabi_cp.real.postmortem.report import analyze
 >>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
 >>> rules = Rules.for_players(2, hand_size=2, clues=1)
 >>> actions = [Action.rank_clue(1, 1), Action.discard(3)]
@@ -31,12 +31,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..runtime.deadline import Deadline
-from ..live.actions import Action, Kind
-from ..live.clue_rules import clue_rules
-from ..live.postmortem import NO_VARIANT_COLORS, Drop, PostMortem, Row
-from ..live.referee import Game
-from ..live.rules import Rules
-from ..model import Deck
+from ..real.actions import Action, Kind
+from ..real.variants.clue_rules import clue_rules
+from ..real.postmortem.drop_reasons import NO_VARIANT_COLORS
+from ..real.postmortem.report import Drop, PostMortem, Row
+from ..real.referee import Game
+from ..real.rules import Rules
+from ..core.model import Deck
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,8 @@ def load(path: str, deck_path: str | None, players: int | None, method: str,
     """The game of ``path`` and its post-mortem (see ``live.postmortem.analyze``)."""
     import os
 
-    from ..live.postmortem import analyze
-    from ..studies.postmortems import load_game
+    from ..real.postmortem.report import analyze
+    from ..apps.studies.postmortems import load_game
     deck, rules, actions, names = load_game(path, deck_path, players)
     post = analyze(deck, rules, actions, names, method, position_limit, deadline)
     return GameView(os.path.basename(path), deck, rules, actions, tuple(names), post)
@@ -120,7 +121,7 @@ def label(view: GameView, drop: Drop) -> str:
 
 def explanation(view: GameView, drop: Drop) -> list[str]:
     """What the replay says under a drop: ``postmortem.drop_lines``."""
-    from ..live.postmortem import drop_lines
+    from ..real.postmortem.report import drop_lines
     return drop_lines(drop, view.post.rows[drop.position], view.names)
 
 

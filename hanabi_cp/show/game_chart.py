@@ -8,10 +8,10 @@ action that lost the points (its words in a tooltip).  The page moves the cursor
 (``#cursor``, a column outline) and jumps to the column clicked (``data-left`` and
 ``data-unit`` give the columns in viewBox units).
 
->>> from hanabi_cp.model import Deck
->>> from hanabi_cp.live.rules import Rules
->>> from hanabi_cp.live.actions import Action
->>> from hanabi_cp.live.postmortem import analyze
+>>> from hanabi_cp.core.model import Deck
+>>> from hanabi_cp.real.rules import Rules
+>>> from hanabi_cp.real.actions import Action
+>>> from hanabi_cp.real.postmortem.report import analyze
 >>> from hanabi_cp.show.game import GameView
 >>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
 >>> rules = Rules.for_players(2, hand_size=2, clues=1)

@@ -19,8 +19,8 @@ from .game import GameView, bounds, explanation, positions, suits
 from .game_chart import chart
 from .game_figure import BAND, BEST, MAX, SCORE
 from .game_html_template import TEMPLATE
-from ..live.pile_rules import chosen_in_play
-from ..live.variants import START
+from ..real.variants.pile_rules import chosen_in_play
+from ..real.variants.catalogue import START
 from .palette import ALARM
 from .suit_colors import fill
 
@@ -29,7 +29,7 @@ CHECKED = ("hands", "piles", "clues", "strikes", "drawn", "lost", "endTurn", "mo
 
 def suits_down(view: GameView) -> list[bool]:
     """Per suit of the deck: whether it is played from n down to 1 (reversed)."""
-    from ..live.referee import Tables
+    from ..real.referee import Tables
     return Tables(view.deck, view.rules).down
 
 
@@ -37,8 +37,8 @@ def plays_ok(view: GameView) -> list[bool | None] | None:
     """Up or Down and Sudoku: per action, whether it is a play that its pile takes
     (else None), as the referee says: a pile's height alone does not tell the page
     which value it takes next.  None in the other variants."""
-    from ..live.actions import Kind
-    from ..live.referee import Game
+    from ..real.actions import Kind
+    from ..real.referee import Game
     g = Game.start(view.deck, view.rules)
     if g.chosen is None:
         return None

@@ -127,7 +127,7 @@ function valueAt(j, height) { return D.down[j] ? D.n + 1 - height : height; }
 function lastDrawn(s) { if (D.finalRound) s.endTurn = s.turn + D.P + 1; }
 function lose(s, o) { s.lost.push(o); }
 
-// The referee's rules (hanabi_cp/live/referee.py), for the moves of a recorded game.
+// The referee's rules (hanabi_cp/real/referee.py), for the moves of a recorded game.
 function apply(s) {
   const [kind, target] = D.actions[s.k];
   s.k += 1;

@@ -8,7 +8,7 @@ journal's ``d`` row.
 
 from __future__ import annotations
 
-from ..formats import COLOR_LETTERS
+from ..io import COLOR_LETTERS
 
 GAME = ("#d62728", "#e6b800", "#2ca02c", "#1f77b4", "#b0b0b0", "#9467bd")
 MANY = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",

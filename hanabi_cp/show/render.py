@@ -7,7 +7,7 @@ import io
 import os
 from collections.abc import Callable
 
-from ..errors import InvalidParameter
+from ..core.errors import InvalidParameter
 from .scene import Scene
 
 TYPE_CHECKING = False             # (typing is not imported for it: see hanabi_cp/__init__.py)
@@ -75,6 +75,6 @@ def _metadata(fmt: str) -> dict:
 def write_bytes(path: str, data: bytes, force: bool) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place, so a
     failure never leaves half a picture; never overwrite without ``force``."""
-    from ..formats.outputs import open_output
+    from ..io.outputs import open_output
     with open_output(path, force, binary=True) as f:
         f.write(data)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import CertificateError, DeckError, InvalidParameter, UsageError
-from ..model import Deck
-from ..play_sequence import PlaySequence
+from ..core.errors import CertificateError, DeckError, InvalidParameter, UsageError
+from ..core.model import Deck
+from ..solitaire.play_sequence import PlaySequence
 from .timeline import Timeline, build
 from .witness import Witness, parse
 
@@ -34,7 +34,7 @@ class Scene:
 def window(deck: Deck, first: int | None, last: int | None) -> tuple[int, int]:
     """1-based inclusive card numbers (``--from/--to``) -> positions [lo, hi).
 
-    >>> from hanabi_cp.model import Deck
+    >>> from hanabi_cp.core.model import Deck
     >>> window(Deck.of([(1, 1)] * 9), 3, None), window(Deck.of([(1, 1)] * 9), None, None)
     ((2, 9), (0, 9))
     """

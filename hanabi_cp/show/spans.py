@@ -3,7 +3,7 @@
 Two tiers, as in the journal's Figures 1-3: ``gadgets`` (sigma_1, the dumps between
 clauses, C1, C2, ..., padding) and ``parts`` (every run of consecutive equal roles:
 V1, V2, part 1 of clause 1 for literal A, ...).  Role names are the reduction's
-(``hanabi_cp.reduction.sat3``); a role this module does not know is its own gadget,
+(``hanabi_cp.solitaire.reduction.sat3``); a role this module does not know is its own gadget,
 so any annotated deck gets labelled spans.
 """
 
@@ -116,7 +116,7 @@ def variable_rows(roles: Sequence[str], cards) -> dict[int, str]:
     """Row names of a reduction image: the true and false colors of each variable
     gadget (its first two cards, values 2 of colors 2i-1 and 2i) and the dummy colors.
 
-    >>> from hanabi_cp.model import Card
+    >>> from hanabi_cp.core.model import Card
     >>> variable_rows(["var 1 gadget"] * 2 + ["hand dump before clause 1"],
     ...               [Card(2, 1), Card(2, 2), Card(4, 3)])
     {1: 'x1', 2: '¬x1', 3: 'd'}

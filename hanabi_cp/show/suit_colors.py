@@ -14,7 +14,7 @@ variants their own tones, and the dual-colour suits a gradient of their two colo
 
 from __future__ import annotations
 
-from ..live.suits import REVERSED_SUFFIX, SUITS
+from ..real.variants.suits import REVERSED_SUFFIX, SUITS
 from .palette import ink_on
 
 BASE = {

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import CertificateError
-from ..model import Deck, check_hand
-from ..play_sequence import DISCARD, PLAY, STORE, PlaySequence
-from ..referee import replay
+from ..core.errors import CertificateError
+from ..core.model import Deck, check_hand
+from ..solitaire.play_sequence import DISCARD, PLAY, STORE, PlaySequence
+from ..solitaire.referee import replay
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Timeline:
     def piles_after(self, step: int) -> list[int]:
         """Pile level of colors 1..c after ``step`` (-1: before the first card).
 
-        >>> from hanabi_cp.model import Deck
+        >>> from hanabi_cp.core.model import Deck
         >>> t = build(Deck.of([(2, 1), (1, 1)]), 1, PlaySequence("SP"))
         >>> t.piles_after(-1), t.piles_after(0), t.piles_after(1)
         ([0], [0], [2])
@@ -78,7 +78,7 @@ def build(deck: Deck, h: int, plays: PlaySequence) -> Timeline:
     Raises CertificateError if the sequence and the deck differ in length (there is
     then no step-by-step story to tell).
 
-    >>> from hanabi_cp.model import Deck
+    >>> from hanabi_cp.core.model import Deck
     >>> t = build(Deck.of([(2, 1), (1, 1), (3, 1)]), 1, PlaySequence("SPP"))
     >>> t.won, t.hand, t.holds
     (True, (1, 0, 0), (Hold(index=0, start=0, end=1),))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Card
+from ..core.model import Card
 
 _OVERFULL = re.compile(r"after card #(\d+)\b.*?hold (\d+) cards? \(([^)]*)\)")
 _NO_COPY = re.compile(r"\bcard (\d+):(\d+)(?: has no copy|: no alive copy)")

@@ -7,9 +7,9 @@ to spend a token where the action rule says to hint, which stalls the deck.
 
 from __future__ import annotations
 
-from ...live.actions import Action
-from ...live.rules import Rules
-from ...model import Card
+from ...real.actions import Action
+from ...real.rules import Rules
+from ...core.model import Card
 from ..strategy import Strategy
 from ..view import CheatView, View
 from .information import EARLY_DISCARDS, need_clue_tokens

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from ...knowledge.cards import CardSpace
 from ...knowledge.common import Common
-from ...live.actions import Action, Kind
-from ...live.rules import Rules
-from ...model import Card
+from ...real.actions import Action, Kind
+from ...real.rules import Rules
+from ...core.model import Card
 from ..strategy import Strategy
 from ..view import Turn, View
 from .information import hand_sizes, kinds_seen, need_clue_tokens, space_of

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ...errors import MethodRefused
+from ...core.errors import MethodRefused
 from ...knowledge.cards import CardSpace
 from ...knowledge.possibilities import Public
-from ...live.actions import Action, Kind
-from ...live.rules import Rules
-from ...live.variants import Variant
-from ...model import Card
+from ...real.actions import Action, Kind
+from ...real.rules import Rules
+from ...real.variants.catalogue import Variant
+from ...core.model import Card
 from ..strategy import Strategy
 from ..view import Turn, View
 

@@ -12,8 +12,8 @@ its own.
 
 from __future__ import annotations
 
-from ...live.actions import Action, Kind
-from ...model import Card
+from ...real.actions import Action, Kind
+from ...core.model import Card
 from ..strategy import Strategy
 from ..view import Turn, View
 from .information import need_clue_tokens

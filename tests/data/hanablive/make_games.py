@@ -16,14 +16,14 @@ from __future__ import annotations
 import json
 import os
 
-from hanabi_cp.generators import standard_deck, variant_deck
-from hanabi_cp.live.actions import Action, Kind
-from hanabi_cp.live.hint import _choose, greedy_game
-from hanabi_cp.live.older_games import as_recorded
-from hanabi_cp.live.referee import Game, replay
-from hanabi_cp.live.replay_io import options_json
-from hanabi_cp.live.rules import Rules
-from hanabi_cp.live.variants import variant
+from hanabi_cp.apps.generators import standard_deck, variant_deck
+from hanabi_cp.real.actions import Action, Kind
+from hanabi_cp.real.hint import _choose, greedy_game
+from hanabi_cp.real.older_games import as_recorded
+from hanabi_cp.real.referee import Game, replay
+from hanabi_cp.real.replay_io import options_json
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.real.variants.catalogue import variant
 from hanabi_cp.players.game import play_game
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -124,7 +124,7 @@ def main() -> None:
         with open(path, "w") as fh:
             json.dump(data, fh, indent=1)
             fh.write("\n")
-        from hanabi_cp.live.replay_io import read_replay
+        from hanabi_cp.real.replay_io import read_replay
         game = read_replay(path)
         rules = as_recorded(game.deck, game.options.rules(game.players), game.actions).rules
         rep = replay(game.deck, rules, game.actions)

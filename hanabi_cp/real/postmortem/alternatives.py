@@ -1,0 +1,234 @@
+"""What instead: the legal actions at a position that keep its best score.
+
+``keeps(g, taken, goal)`` tries every legal action at ``g`` but ``taken`` (a play
+and a discard of each card in the mover's hand, a deck play where the rules allow
+one, and every clue the rules allow: each color and rank to each other player) and
+keeps those after which some game still scores ``goal``, the best score of ``g``.
+Each is asked the cheapest sound question, "does some game from here reach
+``goal``?" (the search's ``game(goal)``, which stops at the first such game), and
+each kept action comes with a certificate: the rest of a game from after it that
+the referee replays from ``g`` to a score of at least ``goal``.  With open hands
+every legal clue leaves the same state (a token spent, the turn passed), so one
+question answers every clue (each is still replayed; in Alternating Clues, every
+clue of one type), and when ``taken`` is a clue no clue of its group keeps the
+score.  An action not decided within the time is left out and
+listed as undecided, never guessed.
+
+Cards are named as hanab.live shows them: slot 1 is the newest card of a hand, on
+the left (a referee hand lists deck orders oldest first, the newest last).
+
+>>> from hanabi_cp.core.model import Deck
+>>> from hanabi_cp.real.rules import Rules
+>>> deck = Deck.of([(1, 1), (2, 1), (1, 2), (2, 2), (1, 1), (1, 2)])
+>>> rules = Rules.for_players(2, hand_size=2, clues=1)
+>>> g = Game.after(deck, rules, [Action.rank_clue(1, 1)])     # Bob to move: y1 y2
+>>> keep = keeps(g, Action.discard(3), 4)      # Bob discarded y2, the only one
+>>> keep.actions, instead_text(g, keep.actions, ["Alice", "Bob"])
+((Action(kind=<Kind.PLAY: 0>, target=2, value=None),), 'Bob plays slot 2 (y1)')
+>>> [str(a) for a in keeps(g, Action.discard(3), 4, deadline=Deadline.after(0)).undecided]
+['play #3', 'play #2', 'discard #2']
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ...core.errors import SolverBug
+from ...core.options import SolveOptions
+from ...core.status import Status
+from ...runtime.deadline import NEVER, Deadline
+from ..actions import Action, Kind
+from .drop_reasons import NO_VARIANT_COLORS, kind_name
+from ..methods import search_core
+from ..older_games import under_today
+from ..referee import Game, IllegalMove, replay, typed_clues
+from ..solve import solve_position
+
+
+@dataclass(frozen=True)
+class Keep:
+    """The actions at a position that keep its best score, and those left undecided."""
+
+    actions: tuple[Action, ...]
+    undecided: tuple[Action, ...] = ()
+
+
+def every_legal_action(g: Game) -> list[Action]:
+    """Every legal action of the player to move, each clue value to each other player
+    (``Game.legal_actions`` lists one clue per player): plays, discards, clues."""
+    if g.over:
+        return []
+    hand = list(reversed(g.hands[g.player]))            # slot 1 first
+    out = [Action.play(o) for o in hand]
+    top = g.deck_play()
+    if top is not None:
+        out.append(Action.play(top))
+    if g.can_discard():
+        out += [Action.discard(o) for o in hand]
+    if g.has_token():
+        assert g.tables is not None
+        v = g.tables.clues
+        for p in range(g.rules.players):
+            if p == g.player:
+                continue
+            for is_color in (False, True):
+                for value in v.clue_values(is_color):
+                    act = Action.color_clue(p, value) if is_color else Action.rank_clue(p, value)
+                    if _legal(g, act):
+                        out.append(act)
+    return out
+
+
+def _legal(g: Game, act: Action) -> bool:
+    try:
+        g.copy().apply(act)
+    except IllegalMove:
+        return False
+    return True
+
+
+_UNDECIDED = object()
+
+
+def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = None,
+          method: str = "auto", deadline: Deadline = NEVER) -> Keep:
+    """The legal actions at ``g`` but ``taken`` after which a game reaches ``goal``
+    (see the module).  ``known``: a complete game from ``g`` reaching ``goal`` (the
+    post-mortem's certificate), whose first action then needs no question.  An
+    older game's position is asked under today's end rules (``under_today``: the
+    same moves and best score; the certificates are complete games under them)."""
+    g = under_today(g)
+    kept: list[Action] = []
+    undecided: list[Action] = []
+    shared: dict[object, object] = {}      # per group of clues, its answer once asked
+    for act in every_legal_action(g):
+        group = _clue_group(g, act)
+        if act == taken or (group is not None and group == _clue_group(g, taken)):
+            continue
+        replayed = False            # ``rest`` after ``act`` already replayed to ``goal``
+        if group in shared:
+            rest = shared[group]
+        elif known and (known[0] == act
+                        or (group is not None and group == _clue_group(g, known[0])))\
+                and _replays(g, act, list(known[1:]), goal):
+            # (a certificate the post-mortem followed past a clue of the other type,
+            # in Alternating Clues, may not replay as it stands: then asked anew)
+            rest, replayed = list(known[1:]), True
+        else:
+            after = g.copy()
+            after.apply(act)
+            rest = _reaches(after, goal, method, deadline)
+        if group is not None:
+            shared[group] = rest
+        if rest is _UNDECIDED:
+            undecided.append(act)
+        elif rest is not None:
+            assert isinstance(rest, list)
+            if not replayed:
+                _certify(g, act, rest, goal)
+            kept.append(act)
+    return Keep(tuple(kept), tuple(undecided))
+
+
+def _clue_group(g: Game, act: Action) -> object:
+    """The clues that leave the same state as ``act`` (None for a play or discard):
+    every clue, but in Alternating Clues those of its type (which the next clue
+    may not have)."""
+    if not act.is_clue:
+        return None
+    return act.kind if g.rules.alternating_clues else "clue"
+
+
+def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
+    """The rest of a game from ``h`` scoring at least ``goal``, None if no game does,
+    or _UNDECIDED when the time runs out first."""
+    if h.over:
+        return [] if h.score >= goal else None
+    if deadline.expired():
+        return _UNDECIDED
+    if method not in ("auto", "search") or h.chosen is not None:
+        # (Up or Down and Sudoku: the search goes plan by plan, encodings/variants.md, 8.5)
+        share = deadline.share(None)
+        out = solve_position(h, method, SolveOptions(time_limit=share, maximize=True))
+        if out.score is not None and out.score >= goal:
+            return list(out.actions or [])
+        return _UNDECIDED if out.status is Status.UNKNOWN else None
+    S = search_core()
+    clock = None if not deadline.bounded else _perf_deadline(deadline)
+    s = S.LiveSearch(h, clock)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, S.recursion_needed(h)))
+    try:
+        got = s.game(goal)
+    except S.Timeout:
+        return _UNDECIDED
+    finally:
+        sys.setrecursionlimit(old)
+    if got is None:
+        return None
+    # the search chooses no clue's content: in Alternating Clues, the types of its
+    # clues are set as the referee wants them (``typed_clues``)
+    return typed_clues(h, got[0]) if h.rules.alternating_clues else got[0]
+
+
+def _perf_deadline(deadline: Deadline) -> float:
+    """The deadline as the search reads it (``time.perf_counter``)."""
+    import time
+    return time.perf_counter() + deadline.remaining()
+
+
+def _replays(g: Game, act: Action, rest: list[Action], goal: int) -> bool:
+    rep = replay(g.deck, g.rules, [act, *rest], g)
+    return rep.legal and rep.complete and rep.score >= goal
+
+
+def _certify(g: Game, act: Action, rest: list[Action], goal: int) -> None:
+    """``_replays``, or a SolverBug naming where the certificate fails."""
+    rep = replay(g.deck, g.rules, [act, *rest], g)
+    if not (rep.legal and rep.complete and rep.score >= goal):
+        raise SolverBug(f"the certificate of {g.describe(act)} does not reach {goal}: "
+                        f"{rep.error or f'score {rep.score}, complete {rep.complete}'}")
+
+
+def slot_of(g: Game, order: int) -> int | None:
+    """hanab.live's slot of the card ``order`` in its holder's hand (1 = the newest
+    card, on the left); None if no hand holds it (a deck play)."""
+    for hand in g.hands:
+        if order in hand:
+            return len(hand) - hand.index(order)
+    return None
+
+
+def clue_word(g: Game, act: Action) -> str:
+    """A clue's value as players say it: ``1s``, ``red``."""
+    if act.kind is Kind.RANK_CLUE:
+        return f"{act.value}s"
+    colors = NO_VARIANT_COLORS if g.rules.variant is None else g.rules.variant.clue_colors
+    value = act.value or 0
+    return str(colors[value]).lower() if 0 <= value < len(colors) else f"color {value + 1}"
+
+
+def instead_text(g: Game, actions: Sequence[Action], names: Sequence[str]) -> str:
+    """The actions as a player would say them: ``Bob plays slot 2 (y1), or clues
+    Alice 1s`` (the clues to one player grouped: ``clues Alice (1s, 2s or red)``)."""
+    parts: list[str] = []
+    clues: dict[int, list[str]] = {}
+    for act in actions:
+        if act.is_clue:
+            clues.setdefault(act.target, []).append(clue_word(g, act))
+            continue
+        a, k = g.card(act.target)
+        card = kind_name(g.rules, a, k)
+        verb = "discards" if act.kind is Kind.DISCARD else \
+            "plays" if g.takes(k - 1, a) else "misplays"
+        if act.target == g.deck_play():
+            parts.append(f"{verb} the deck's last card ({card})")
+        else:
+            parts.append(f"{verb} slot {slot_of(g, act.target)} ({card})")
+    for p, words in clues.items():
+        shown = words[0] if len(words) == 1 else \
+            f"({', '.join(words[:-1])} or {words[-1]})"
+        parts.append(f"clues {names[p]} {shown}")
+    return f"{names[g.player]} " + ", or ".join(parts) if parts else ""

@@ -1,0 +1,111 @@
+"""A deck's model in each community's format, and each solver's answer read back.
+
+``encode --format F`` and ``decode --format F`` (cli/encode.py) and the benchmark
+families (apps/families.py) go through here; DIMACS keeps its own path in cli/encode.py.
+
+| format | file | solver | its answer |
+|---|---|---|---|
+| cpsat | CpModelProto, text or binary (``.pb``, ``.bin``) | OR-Tools CP-SAT | CpSolverResponse, text or binary |
+| mzn | ``solitaire.mzn`` + one ``.dzn`` per deck | MiniZinc (Gecode, ...) | MiniZinc's output |
+| opb | PB competition OPB | minisat+, RoundingSat, ... | ``s``/``o``/``v`` lines |
+| wcnf | MaxSAT Evaluation WCNF | RC2, ... | ``s``/``o``/``v`` lines |
+
+Reading an answer back is solitaire/answers.py's: it never trusts the solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..core.errors import UsageError
+from ..core.model import Deck
+from ..core.status import Status
+
+FORMATS = ("dimacs", "cpsat", "mzn", "opb", "wcnf")
+BINARY_SUFFIXES = (".pb", ".bin", ".binpb")
+
+
+@dataclass
+class Written:
+    """The files of one export: (role, content) with role "model", "data" (mzn) or
+    "varmap"; content is text, or bytes for a binary CP-SAT proto."""
+
+    files: list[tuple[str, str | bytes]]
+    summary: str                       # "N variables, M constraints"
+    status: Status | None = None       # UNWINNABLE when preprocessing decided
+    reason: str | None = None
+    varmap: dict = field(default_factory=dict)
+
+
+def binary(path: str) -> bool:
+    return path.endswith(BINARY_SUFFIXES)
+
+
+def cpsat_encoding(deck: Deck, h: int, maximize: bool):
+    """The model method "cpsat" would solve first (encodings/cpsat.md)."""
+    from .encoders.cpsat import build_decide, build_maximize
+    from .encoders.residual import RESIDUAL_FROM_CARDS
+    if maximize:
+        return build_maximize(deck, h)
+    if deck.N >= RESIDUAL_FROM_CARDS:
+        from .encoders.cpsat_residual import build_residual
+        return build_residual(deck, h)
+    return build_decide(deck, h)
+
+
+def export(fmt: str, deck: Deck, h: int, maximize: bool, comments: Sequence[str],
+           binary_proto: bool = False) -> Written:
+    """The model files of ``deck`` at ``h`` in format ``fmt`` (not dimacs)."""
+    if fmt == "cpsat":
+        return _cpsat(deck, h, maximize, comments, binary_proto)
+    if fmt == "mzn":
+        from .encoders.mzn import build, model_text
+        enc = build(deck, h, maximize=maximize, comments=comments)
+        return Written([("model", model_text()), ("data", enc.formula)],
+                       f"{deck.N} cards, {enc.stats['groups']} capacity groups",
+                       enc.status, enc.reason)
+    from .encoders import pbmodels
+    head = [*comments, f"deck: {deck.N} cards, n = {deck.n}, c = {deck.c}", f"h = {h}"]
+    if fmt == "opb" and not maximize:
+        cnf, text = pbmodels.opb_win(deck, h, [*head, "the compact CNF as PB constraints: "
+                                               "satisfiable iff the deck is winnable"])
+        return Written([("model", text)], f"{cnf.num_vars} variables, {len(cnf.clauses)} "
+                       "constraints", cnf.status, cnf.reason, cnf.varmap())
+    if fmt == "opb":
+        sc, text = pbmodels.opb_score(deck, h, [*head, "the Boolean score model: the "
+                                                 "objective is minus the cards played"])
+        return Written([("model", text)], f"{sc.num_vars} variables, "
+                       f"{len(sc.clauses) + len(sc.atmost)} constraints", varmap=sc.varmap())
+    if fmt == "wcnf":
+        sc, text, top = pbmodels.wcnf(deck, h, [*head, "the Boolean score model: one soft "
+                                                "clause per playable card; cost 0 iff won"])
+        return Written([("model", text)], f"{top} variables, {len(sc.played)} soft "
+                       "clauses", varmap=sc.varmap())
+    raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+
+
+def _cpsat(deck: Deck, h: int, maximize: bool, comments: Sequence[str],
+           binary_proto: bool) -> Written:
+    from ortools.sat.python import cp_model
+    enc = cpsat_encoding(deck, h, maximize)
+    model = enc.formula
+    if model is None:
+        # Preprocessing decided: an infeasible model (x and not x), so that every
+        # CP-SAT run on the file says what the deck is.
+        model = cp_model.CpModel()
+        x = model.new_bool_var("x")
+        model.add_bool_or([x])
+        model.add_bool_or([~x])
+    proto = model.Proto()
+    if binary_proto:
+        from google.protobuf import text_format
+        from ortools.sat import cp_model_pb2
+        msg = cp_model_pb2.CpModelProto()
+        text_format.Parse(str(proto), msg)
+        content: str | bytes = msg.SerializeToString()
+    else:
+        # Text format: '#' comment lines name where it came from.
+        content = "".join(f"# {c}\n" for c in comments) + str(proto) + "\n"
+    size = f"{len(proto.variables)} variables, {len(proto.constraints)} constraints"
+    return Written([("model", content)], size, enc.status, enc.reason, enc.varmap())

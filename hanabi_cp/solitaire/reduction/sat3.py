@@ -1,0 +1,286 @@
+"""Exact 3-CNF -> Solitaire Hanabi deck, as in the NP-hardness proof (journal §5, §5.1).
+
+Colors 2i-1 and 2i stand for x_i true and false; dummy colors (one value per card)
+build the hand dumps and hand reductions.  ``build`` returns the deck together with
+a role per card and the gadget segments the witnesses need.  Where the paper as
+written fails we follow the fix (``as_written=True`` reproduces the text, for the
+tests that show the failures); the notes in encodings/reduction-*.md explain each.
+
+>>> red = build(CNF.of([(1, -2, 3)]))
+>>> red.deck.n, red.deck.c, red.deck.r, red.h, red.deck.N
+(10, 7, 2, 2, 121)
+>>> red.roles[0], red.roles[1], red.roles[32]
+('hand reduction: start of sigma_1', 'var 1 gadget', 'hand dump before clause 1')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ...solvers.formula import CNF
+from ...core.errors import DeckError, FormulaError, InvalidParameter, UsageError
+from ...runtime.limits import MAX_CARDS
+from ...core.model import Card, Deck
+from .size import check_image, default_copies, image_size
+from .to3cnf import Exact3, bound_occurrences, to_exact3
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A gadget piece of the base deck: cards [start, end).
+
+    kind is one of: reserve, reserve-end (whole-deck hand reduction, h > 2),
+    sigma1-open, var, sigma1-close, dump, part1, part2, part4, part4x, padding.
+    colors are the non-dummy colors it concerns (part4/part4x: A, B, C in clause order;
+    var: 2i-1, 2i), offsets their offsets o (per color: they differ in the kappa variant).
+    """
+
+    kind: str
+    start: int
+    end: int
+    clause: int = 0
+    colors: tuple[int, ...] = ()
+    offsets: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """The deck of a formula with what reading witnesses back needs: ``deck`` and
+    its hand size ``h``, a role per card, the exact 3-CNF it encodes and its gadgets.
+
+    >>> red = reduce_cnf(CNF.of([(1, 2), (-1,)]))
+    >>> red.deck.N, red.h, red.num_vars, red.summary().split(" (")[0]
+    (584, 2, 4, '584 cards, n = 38, c = 9, r = 2, h = 2')
+    """
+
+    deck: Deck
+    h: int
+    roles: tuple[str, ...]
+    formula: Exact3                    # the exact 3-CNF the deck encodes, with its map back
+    base: Deck                         # the deck before extra copies (r > default)
+    segments: tuple[Segment, ...]      # over ``base``
+    source: tuple[int, ...]            # deck index -> base index it is (a copy of)
+    extra: tuple[bool, ...]            # deck index -> is an extra copy (variant r > 2)
+    sigma1: tuple[int, int]            # deck indices [start, end) of sigma_1
+    kappa: bool = False
+    as_written: bool = False
+
+    @property
+    def num_vars(self) -> int:
+        return self.formula.cnf.num_vars
+
+    def summary(self) -> str:
+        d = self.deck
+        return (f"{d.N} cards, n = {d.n}, c = {d.c}, r = {d.r}, h = {self.h} "
+                f"({self.num_vars} variables, {self.formula.cnf.num_clauses} clauses"
+                + (", kappa variant" if self.kappa else "")
+                + (", as written in the paper" if self.as_written else "") + ")")
+
+
+def literal_color(lit: int) -> int:
+    return 2 * lit - 1 if lit > 0 else -2 * lit
+
+
+class _Dummy:
+    """A dummy color: every value once, each gadget takes the next values."""
+
+    def __init__(self, color: int):
+        self.color, self.level = color, 0
+
+    def take(self, order: tuple[int, ...]) -> list[Card]:
+        """Cards level+o for o in order; the color then stands at level + len(order)."""
+        cards = [Card(self.level + o, self.color) for o in order]
+        self.level += len(order)
+        return cards
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.cards: list[Card] = []
+        self.roles: list[str] = []
+        self.segments: list[Segment] = []
+
+    def add(self, kind: str, cards, roles, **info) -> None:
+        if not cards:
+            return
+        start = len(self.cards)
+        self.cards.extend(cards)
+        self.roles.extend([roles] * len(cards) if isinstance(roles, str) else roles)
+        self.segments.append(Segment(kind, start, len(self.cards), **info))
+
+
+def reduce_cnf(cnf: CNF, h: int = 2, copies: int | None = None, kappa: bool = False,
+               as_written: bool = False, max_cards: int | None = MAX_CARDS) -> Reduction:
+    """Any CNF -> deck: to_exact3 (and, for kappa, bound_occurrences), then ``build``.
+
+    The image's size is computed first: above ``max_cards`` cards (None: no limit)
+    it raises LimitError before building anything.
+    """
+    e = to_exact3(cnf)
+    if kappa:
+        e = bound_occurrences(e)
+    if max_cards is not None:
+        copies = default_copies(h) if copies is None else copies
+        _check(e.cnf, h, copies, kappa, as_written)
+        check_image(image_size(e, h, copies, kappa, as_written), max_cards)
+    return build(e, h=h, copies=copies, kappa=kappa, as_written=as_written)
+
+
+def _check(formula: CNF, h: int, copies: int, kappa: bool, as_written: bool) -> None:
+    if not isinstance(h, int) or h < 1:
+        raise InvalidParameter(f"hand size {{h}} must be >= 1 for the reduction, found {h!r} "
+                               "(with h = 0 no deck of this shape can be won)", "h")
+    if copies < default_copies(h):
+        raise InvalidParameter(f"{{copies}} {copies}: the reduction needs r >= {default_copies(h)} "
+                               f"for h = {h}" + (" (h = 1 with r = 2 is open in the paper)" if h == 1 else ""),
+                               "copies")
+    if as_written and kappa:
+        raise UsageError("{as_written} reproduces the base construction only, not {kappa}", "as_written", "kappa")
+    for j, clause in enumerate(formula.clauses, start=1):
+        if len(clause) != 3 or len({abs(l) for l in clause}) != 3:
+            raise FormulaError(f"clause {j} {list(clause)}: the reduction needs three literals "
+                               "of three distinct variables (use reduce_cnf, which converts)")
+
+
+def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: bool = False,
+          as_written: bool = False) -> Reduction:
+    """The deck of journal §5 for an exact 3-CNF (see the module docstring)."""
+    e = formula if isinstance(formula, Exact3) else \
+        Exact3(formula, formula, tuple(range(1, formula.num_vars + 1)), ())
+    cnf = e.cnf
+    copies = default_copies(h) if copies is None else copies
+    _check(cnf, h, copies, kappa, as_written)
+    v, m = cnf.num_vars, cnf.num_clauses
+    # With h = 1 the paper's three-card dumps and sigma_1's hand reduction cannot be
+    # played at all; the fix uses two-card dumps and no reduction in sigma_1.
+    small = h == 1 and not as_written
+    dump_order = (2, 1) if small else (2, 3, 1)
+    next_color = 2 * v + 1
+    dummies: list[_Dummy] = []
+
+    def new_dummy() -> _Dummy:
+        nonlocal next_color
+        dummies.append(_Dummy(next_color))
+        next_color += 1
+        return dummies[-1]
+
+    b = _Builder()
+    # sigma_1: the variable gadgets inside a hand reduction (one slot taken).
+    d0 = new_dummy() if (not small or not kappa) else None
+    if not small:
+        assert d0 is not None        # d0 is missing only when small and kappa
+        b.add("sigma1-open", [Card(d0.level + 2, d0.color)], "hand reduction: start of sigma_1")
+    for i in range(1, v + 1):
+        t, f = 2 * i - 1, 2 * i
+        cards = [Card(2, t), Card(2, f), Card(1, t), Card(3, t), Card(4, t), Card(5, t),
+                 Card(1, f), Card(3, f), Card(4, f), Card(5, f)]
+        b.add("var", cards, f"var {i} gadget", colors=(t, f))
+    if not small:
+        assert d0 is not None
+        b.add("sigma1-close", [Card(d0.level + 1, d0.color)], "hand reduction: end of sigma_1")
+        d0.level += 2
+    sigma1_end = len(b.cards)
+
+    occ: Counter[int] = Counter()           # clause gadgets each non-dummy color took part in
+    for j, clause in enumerate(cnf.clauses, start=1):
+        dj = new_dummy() if kappa else d0
+        assert dj is not None        # without kappa d0 exists
+        assoc = tuple(literal_color(l) for l in clause)
+        if kappa:
+            others = tuple(sorted(c + 1 if c % 2 else c - 1 for c in assoc))
+        else:
+            others = tuple(c for c in range(1, 2 * v + 1) if c not in assoc)
+        off = {c: 5 * occ[c] for c in assoc + others}
+        names = dict(zip(assoc, "ABC"))
+        lit_of = {literal_color(l): (f"x{l}" if l > 0 else f"-x{-l}") for l in clause}
+        b.add("dump", dj.take(dump_order), f"hand dump before clause {j}", clause=j)
+        for c in assoc:
+            o = off[c]
+            b.add("part1", [Card(o + x, c) for x in range(6, 11)],
+                  f"clause {j} part 1 ({names[c]} = {lit_of[c]})", clause=j, colors=(c,), offsets=(o,))
+        for c in others:
+            o = off[c]
+            seq = (6, 7, 8, 9, 10, 2, 3, 4, 5) if small else (5, 6, 7, 8, 9, 10, 2, 3, 4)
+            b.add("part2", [Card(o + x, c) for x in seq],
+                  f"clause {j} part 2 (color {c} = x{(c + 1) // 2} {'true' if c % 2 else 'false'}, "
+                  "not in the clause)", clause=j,
+                  colors=(c,), offsets=(o,))
+        b.add("dump", dj.take(dump_order), f"hand dump inside clause {j}", clause=j)
+        offs = tuple(off[c] for c in assoc)
+        cards = [Card(off[c] + 3, c) for c in assoc]
+        for c in assoc:
+            cards += [Card(off[c] + x, c) for x in (2, 4, 5, 6)]
+        b.add("part4", cards, [f"clause {j} part 4 ({names[c.color]} = {lit_of[c.color]})"
+                               for c in cards],
+              clause=j, colors=assoc, offsets=offs)
+        if h == 1:
+            cards = [Card(off[c] + 4, c) for c in assoc]
+            for c in assoc:
+                cards += [Card(off[c] + x, c) for x in (3, 5, 6)]
+            b.add("part4x", cards, [f"clause {j} part 4 extension for h = 1 "
+                                    f"({names[c.color]} = {lit_of[c.color]})" for c in cards],
+                  clause=j, colors=assoc, offsets=offs)
+        for c in assoc + others:
+            occ[c] += 1
+
+    # Whole-deck hand reduction for h > 2: h-2 dummy cards that only become playable
+    # after the last clause gadget are stored from the very first card.
+    reserve: list[Card] = []
+    if h > 2:
+        assert d0 is not None        # h > 2 is never small
+        top = d0.level
+        reserve = [Card(top + x, d0.color) for x in range(2, h)]
+        b.add("reserve-end", [Card(top + 1, d0.color)], "end of the whole-deck hand reduction")
+        d0.level = top + h - 1
+
+    if as_written:
+        n = max([6 * m + 2] + [d.level for d in dummies])
+    else:
+        n = max([d.level for d in dummies] + [5 * max(occ.values(), default=0) + 5])
+    for c in range(1, 2 * v + 1):
+        # The paper starts at o_m + 6, giving the last clause's colors a third copy of
+        # 5m+1 (padding erratum); o_m + 7 = 5 occ + 2 is the first value still needed.
+        first = 5 * occ[c] + (1 if as_written and occ[c] else 2)
+        b.add("padding", [Card(a, c) for a in range(first, n + 1)], "padding", colors=(c,))
+    for d in dummies:
+        b.add("padding", [Card(a, d.color) for a in range(d.level + 1, n + 1)],
+              "padding (dummy color)")
+
+    if as_written:
+        over = next(((i, card) for i, card in enumerate(b.cards, 1) if card.value > n), None)
+        if over:
+            i, card = over
+            raise DeckError(f"as written, n = 6m+2 = {n}, but card #{i + len(reserve)} ({card}) "
+                            f"of the {b.roles[i - 1]!r} needs value {card.value} "
+                            "(erratum: see encodings/reduction-padding-and-errata.md)")
+    shift = len(reserve)
+    segments = [Segment("reserve", 0, shift)] if shift else []
+    segments += [Segment(s.kind, s.start + shift, s.end + shift, s.clause, s.colors, s.offsets)
+                 for s in b.segments]
+    cards = reserve + b.cards
+    roles = [f"hand reduction for the whole deck ({h - 2} of {h} slots)"] * shift + b.roles
+    base = Deck.packed(cards, n, next_color - 1)
+    sigma1 = (shift, shift + sigma1_end)
+
+    # Variant r > default: extra copies right after each card's first copy.
+    extra_n = copies - default_copies(h)
+    source, extra, final, final_roles = [], [], [], []
+    seen = set()
+    for i, card in enumerate(cards):
+        final.append(card)
+        final_roles.append(roles[i])
+        source.append(i)
+        extra.append(False)
+        if extra_n and card not in seen:
+            seen.add(card)
+            for _ in range(extra_n):
+                final.append(card)
+                final_roles.append(roles[i] + " [extra copy]")
+                source.append(i)
+                extra.append(True)
+    deck = Deck.packed(final, n, next_color - 1) if extra_n else base
+    start = source.index(sigma1[0]) if sigma1[1] > sigma1[0] else 0
+    end = len(source) - source[::-1].index(sigma1[1] - 1) if sigma1[1] > sigma1[0] else 0
+    return Reduction(deck, h, tuple(final_roles), e, base, tuple(segments), tuple(source),
+                     tuple(extra), (start, end), kappa, as_written)
