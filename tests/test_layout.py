@@ -104,11 +104,12 @@ def test_one_round_trip_engine():
             assert "run_tasks" not in called, rel
 
 
-VERDICTS = {"WINNABLE", "UNWINNABLE", "UNKNOWN"}
+VERDICTS = {"WINNABLE", "UNWINNABLE", "UNKNOWN", "DECIDED", "OVER", "REFUSED"}
 
 
 def test_only_the_status_module_spells_the_verdicts():
-    """Everything else names them through Status / RunStatus.  A collection that
+    """Everything else names them (and the post-mortem's status words) through
+    Status / RunStatus / PositionStatus.  A collection that
     also holds other words (an external solver's "UNKNOWN" beside "INDET") is that
     solver's vocabulary, not ours."""
     wrong = []
