@@ -26,7 +26,7 @@ How to add a method (docs/methods.md, "Adding a method"):
    ``real.solve.AUTO_ORDER`` (the stages ``auto`` runs while undecided).  The CLI's
    ``--method NAME`` (``solve`` under real rules, ``analyze``), ``hc.solve_live``
    and the harness see it from there.
-5. Test it against the oracle: ``hanabi-cp harness --rules live --methods NAME``
+5. Test it against the oracle: ``hanabi-cp harness --rules live --methods NAME,brute``
    cross-checks it with ``brute`` on small decks; tests/test_method_templates.py
    shows how a test registers a method for its own run.
 

@@ -25,7 +25,7 @@ How to add a method (docs/methods.md, "Adding a method"):
    takes the first method that accepts the deck, so a method that may answer
    UNKNOWN goes after the exact ones).  The CLI (``--method NAME``), ``hc.solve``,
    the harness and the studies see it from there.
-5. Test it against the oracle: ``hanabi-cp harness --methods NAME`` cross-checks
+5. Test it against the oracle: ``hanabi-cp harness --methods NAME,brute`` cross-checks
    it with ``brute`` on small decks; tests/test_method_templates.py shows how a
    test registers a method for its own run.
 
