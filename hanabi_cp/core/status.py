@@ -1,6 +1,6 @@
 """The result model, below everything that produces a result: the encoders (a model
 that preprocessing already decided), the methods and the registries (``solvers``
-and ``live.solve``, which re-export these names), so that a builder never imports a
+and ``real.solve``, which re-export these names), so that a builder never imports a
 registry.
 
 - ``Status``: the verdict of a decision (WINNABLE, UNWINNABLE, UNKNOWN);
