@@ -1,5 +1,5 @@
 """The result model, below everything that produces a result: the encoders (a model
-that preprocessing already decided), the methods and the registries (``solvers``
+that preprocessing already decided), the methods and their runners (``solitaire.solve``
 and ``real.solve``, which re-export these names), so that a builder never imports a
 registry.
 
