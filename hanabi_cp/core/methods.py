@@ -58,9 +58,8 @@ class Method(Generic[O]):
     the wing's referee afterwards, never by the method itself), ``refuses`` says in
     one line why it cannot (or None), before anything is built.
 
-    Every field but ``run`` is data, and ``run``/``refuses``/``prepare`` are
-    top-level functions, never lambdas: the harness pickles methods to its worker
-    processes.
+    ``run``, ``refuses`` and ``prepare`` are top-level functions, never lambdas:
+    the harness pickles methods to its worker processes.
     """
 
     name: str
