@@ -144,6 +144,14 @@ def test_registries_are_tables_not_scans_nor_import_side_effects():
                  and any(getattr(d, "id", None) == "register" for d in node.decorator_list)]
     assert calls == [] and decorated == []
 
+def test_one_lookup_style_imports_by_name_only_in_the_registry():
+    """Everything looked up by name is a Registry row ("module:attribute"): no other
+    module imports by a computed name.  runtime/compiled.py loads the compiled copy
+    of a module it is given, not a name a caller chose."""
+    users = sorted(str(p.relative_to(ROOT)) for p in _python_files("hanabi_cp")
+                   if any(m == "importlib" or m.startswith("importlib.") for m, _ in _imports(p)))
+    assert users == ["hanabi_cp/core/registry.py", "hanabi_cp/runtime/compiled.py"]
+
 # --- the house: one core, two wings, one facade ---
 
 # Each package of hanabi_cp and the packages its modules may import.  The two wings
