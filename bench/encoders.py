@@ -3,7 +3,7 @@
 On ``--count`` shuffled standard 50-card decks (seeds 0..count-1 of
 ``generators.standard_deck``) at each hand size, every available method among
 cpsat, sat, dp, search and brute that accepts the deck decides it through
-``method_registry.solve`` (so the time includes the referee's replay of the certificate).
+``solitaire.solve.solve`` (so the time includes the referee's replay of the certificate).
 Printed per method and h: decks decided, median and p95 wall time per deck, the
 fraction winnable, the fraction settled by preprocessing alone (no model built),
 and, over the decks that needed a model, the median time ("model ms") and the

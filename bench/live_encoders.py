@@ -3,7 +3,7 @@
 On ``--count`` shuffled standard 50-card decks (seeds 0..count-1 of
 ``generators.standard_deck``) for each number of players (hanab.live hand sizes,
 8 clue tokens, 3 strikes), every chosen real-rules method decides the deck through
-``live.solve.solve_live`` (so the time includes the referee's replay of the
+``real.solve.solve_live`` (so the time includes the referee's replay of the
 certificate), with ``--time-limit`` seconds per deck.  Printed per method and p:
 decks, median and p95 wall time, the fraction winnable, decks left UNKNOWN (an
 undecided deck counts with its full time), and the model size per card (cpsat:

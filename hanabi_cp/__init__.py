@@ -16,50 +16,53 @@ needs them, so ``import hanabi_cp`` stays cheap.
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 
 from .core.errors import (CertificateError, DeckError, FileError, FormulaError, HanabiError, InputError,
                           InvalidParameter, LimitError, MethodRefused, SolverBug, UsageError)
+from .core.registry import Registry
 from .core.version import __version__
 
 # Not ``from typing import TYPE_CHECKING``: importing typing costs more than the rest
 # of this file (mypy knows the name either way).
 TYPE_CHECKING = False
 
-# name -> module that defines it; loaded by __getattr__ on first use.
-_LAZY = {
-    # the model
-    "Card": "core.model", "Deck": "core.model", "PlaySequence": "solitaire.play_sequence", "CNF": "solvers.formula",
-    # solving and checking
-    "Status": "core.status", "Outcome": "solitaire.solve", "SolveOptions": "core.options",
-    "Replay": "solitaire.referee",
-    "MinHand": "solitaire.min_hand", "Encoding": "solitaire.encoders.encoding",
-    "solve": "api", "methods": "api", "replay": "api", "check_win": "api", "min_hand": "api",
-    "encode": "api",
-    # files
-    "DeckFile": "io.decks", "parse_deck": "api", "read_deck": "api", "read_deck_file": "api",
-    "write_deck": "io.decks", "read_plays": "solitaire.play_text", "write_plays": "solitaire.play_text",
-    "read_dimacs": "solvers.dimacs", "parse_dimacs": "solvers.dimacs", "write_dimacs": "solvers.dimacs",
-    "dimacs_text": "solvers.dimacs",
-    # generators
-    "random_deck": "apps.generators", "standard_deck": "apps.generators", "random_kcnf": "apps.generators",
-    # the reduction from SAT
-    "Reduction": "solitaire.reduction.sat3", "reduce_cnf": "api", "play_from_assignment": "api",
-    "assignment_from_play": "api",
-    # real rules, pictures, cross-checking
-    "Rules": "real.rules", "RulesError": "real.rules", "LiveOutcome": "real.solve", "solve_live": "api",
-    "analyze": "api", "PostMortem": "real.postmortem.report",
-    "draw": "api", "cross_check": "api", "Report": "apps.harness.runner",
-    "TimeUp": "runtime.deadline",
-    # other engines' games: a module (DeepMind's Hanabi Learning Environment)
-    "hle": "interop.hle",
-}
-# Names in _LAZY that are a module themselves, not a name defined in one.
-_MODULES = frozenset({"hle"})
 
-# Spelled out for readers and linters; tests/test_api.py checks it against _LAZY.
+def _at(module: str, *names: str) -> list[tuple[str, str]]:
+    return [(name, f"hanabi_cp.{module}:{name}") for name in names]
+
+
+# Every name of the API but the errors, and where it is; loaded by __getattr__ on
+# first use.
+_EXPORTS: Registry[Any] = Registry("name", [
+    # the model
+    *_at("core.model", "Card", "Deck"), *_at("solitaire.play_sequence", "PlaySequence"),
+    *_at("solvers.formula", "CNF"),
+    # solving and checking
+    *_at("core.status", "Status"), *_at("solitaire.solve", "Outcome"),
+    *_at("core.options", "SolveOptions"), *_at("solitaire.referee", "Replay"),
+    *_at("solitaire.min_hand", "MinHand"), *_at("solitaire.encoders.encoding", "Encoding"),
+    *_at("api", "solve", "methods", "replay", "check_win", "min_hand", "encode"),
+    # files
+    *_at("io.decks", "DeckFile", "write_deck"), *_at("api", "parse_deck", "read_deck", "read_deck_file"),
+    *_at("solitaire.play_text", "read_plays", "write_plays"),
+    *_at("solvers.dimacs", "read_dimacs", "parse_dimacs", "write_dimacs", "dimacs_text"),
+    # generators
+    *_at("apps.generators", "random_deck", "standard_deck", "random_kcnf"),
+    # the reduction from SAT
+    *_at("solitaire.reduction.sat3", "Reduction"),
+    *_at("api", "reduce_cnf", "play_from_assignment", "assignment_from_play"),
+    # real rules, pictures, cross-checking
+    *_at("real.rules", "Rules", "RulesError"), *_at("real.solve", "LiveOutcome"),
+    *_at("api", "solve_live", "analyze"), *_at("real.postmortem.report", "PostMortem"),
+    *_at("api", "draw", "cross_check"), *_at("apps.harness.runner", "Report"),
+    *_at("runtime.deadline", "TimeUp"),
+    # other engines' games: a module (DeepMind's Hanabi Learning Environment)
+    *_at("interop", "hle"),
+])
+
+# Spelled out for readers and linters; tests/test_api.py checks it against _EXPORTS.
 __all__ = [
     "__version__",
     # the model
@@ -86,17 +89,15 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    if name not in _EXPORTS:
         raise AttributeError(f"module 'hanabi_cp' has no attribute {name!r}")
-    loaded = importlib.import_module(f".{module}", __name__)
-    value = loaded if name in _MODULES else getattr(loaded, name)
+    value = _EXPORTS.load(name)
     globals()[name] = value          # next time without __getattr__
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_EXPORTS))
 
 
 # Names that are both an API function and a submodule (hanabi_cp/solitaire/min_hand.py, the

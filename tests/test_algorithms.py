@@ -1,6 +1,6 @@
 """greedy (r = 1), lazy (c = 1) and dp (general) against the brute-force oracle.
 
-Every comparison goes through ``method_registry.solve``, so every WINNABLE answer has also
+Every comparison goes through ``solitaire.solve.solve``, so every WINNABLE answer has also
 passed the referee.  Instances are seeded tiny decks (n <= 4, c <= 3, r <= 3,
 h <= 3) plus hypothesis-drawn card lists that need not have uniform copies.
 """

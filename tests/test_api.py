@@ -35,7 +35,7 @@ def test_all_names_resolve_and_match_the_lazy_table():
     eager = {"__version__", "min_hand"} | {n for n, v in vars(errors).items()
                                           if isinstance(v, type) and issubclass(v, Exception)}
     assert len(hc.__all__) == len(set(hc.__all__))
-    assert set(hc.__all__) == set(hc._LAZY) | eager
+    assert set(hc.__all__) == set(hc._EXPORTS) | eager
     assert set(hc.__all__) <= set(dir(hc))
     for name in hc.__all__:
         assert getattr(hc, name) is not None
@@ -90,7 +90,8 @@ def test_doctests_are_part_of_the_test_run():
 def test_import_is_cheap_and_loads_no_heavy_library():
     code = "import sys, hanabi_cp; print(sorted(m for m in sys.modules if m.startswith('hanabi_cp') or m == 'typing'))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert loaded.stdout.strip() == "['hanabi_cp', 'hanabi_cp.core', 'hanabi_cp.core.errors', 'hanabi_cp.core.version']"
+    assert loaded.stdout.strip() == "['hanabi_cp', 'hanabi_cp.core', 'hanabi_cp.core.errors', " \
+        "'hanabi_cp.core.registry', 'hanabi_cp.core.version']"
     code = ("import sys, hanabi_cp as hc; hc.Card; hc.Deck; hc.HanabiError; "
             "import json; print(json.dumps(sorted(sys.modules)))")
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,

@@ -104,11 +104,12 @@ def test_one_round_trip_engine():
             assert "run_tasks" not in called, rel
 
 
-VERDICTS = {"WINNABLE", "UNWINNABLE", "UNKNOWN"}
+VERDICTS = {"WINNABLE", "UNWINNABLE", "UNKNOWN", "DECIDED", "OVER", "REFUSED"}
 
 
 def test_only_the_status_module_spells_the_verdicts():
-    """Everything else names them through Status / RunStatus.  A collection that
+    """Everything else names them (and the post-mortem's status words) through
+    Status / RunStatus / PositionStatus.  A collection that
     also holds other words (an external solver's "UNKNOWN" beside "INDET") is that
     solver's vocabulary, not ours."""
     wrong = []
@@ -142,6 +143,14 @@ def test_registries_are_tables_not_scans_nor_import_side_effects():
                  if isinstance(node, ast.ClassDef | ast.FunctionDef)
                  and any(getattr(d, "id", None) == "register" for d in node.decorator_list)]
     assert calls == [] and decorated == []
+
+def test_one_lookup_style_imports_by_name_only_in_the_registry():
+    """Everything looked up by name is a Registry row ("module:attribute"): no other
+    module imports by a computed name.  runtime/compiled.py loads the compiled copy
+    of a module it is given, not a name a caller chose."""
+    users = sorted(str(p.relative_to(ROOT)) for p in _python_files("hanabi_cp")
+                   if any(m == "importlib" or m.startswith("importlib.") for m, _ in _imports(p)))
+    assert users == ["hanabi_cp/core/registry.py", "hanabi_cp/runtime/compiled.py"]
 
 # --- the house: one core, two wings, one facade ---
 

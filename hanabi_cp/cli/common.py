@@ -110,7 +110,7 @@ def command(name: str | None = None, **kwargs):
 
 
 class MethodChoice(click.Choice):
-    """The method names of ``method_registry.METHODS``, read when first needed: listing
+    """The method names of ``solitaire.methods.METHODS``, read when first needed: listing
     them loads every method's module (OR-Tools, pysat), which a command that never
     parses ``--method`` should not pay for.
     """

@@ -6,6 +6,7 @@ import glob
 import os
 
 from ..core.errors import FileError, UsageError
+from ..core.status import PositionStatus
 from ..io.outputs import check_folder, write_texts
 from ..real import refutation as refute
 from ..real.postmortem.report import PostMortem
@@ -52,7 +53,7 @@ def write_refutations(folder: str, stem: str, deck: Deck, rules: Rules, actions,
     position: its number, the goal refuted, the file (None if the time ran out)
     and the refuted states it holds."""
     lost = [(r.position, r.best) for r in result.rows
-            if r.status == "DECIDED" and r.best is not None and r.best < result.target]
+            if r.status == PositionStatus.DECIDED and r.best is not None and r.best < result.target]
     if not lost or refute.refuses_rules(rules) is not None:
         return []
     marker = marker_name(folder, stem)

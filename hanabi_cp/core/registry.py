@@ -1,11 +1,14 @@
-"""One registry pattern for every kind of plug-in: the decision methods
-(``method_registry.METHODS``), the real-rules methods (``live.solve.LIVE_METHODS``), the
-players' strategies (``players.strategy.STRATEGIES``) and the commands
-(``cli.main.COMMANDS``).
+"""One registry pattern for everything looked up by name: the decision methods
+(``solitaire.methods.METHODS``), the real-rules methods (``real.methods.METHODS``),
+the players' strategies (``players.strategy.STRATEGIES``), HLE's agents
+(``interop.hle_agents.AGENTS``), the commands (``cli.main.COMMANDS``) and the
+names of the facade ``hanabi_cp`` itself.
 
 Each is an explicit, ordered table of ``name -> "module:attribute"``: nothing
 registers itself when imported, no package is scanned, and a module is imported
 only when one of its names is first used (so listing the names imports nothing).
+An address reads as ``from module import attribute``: the attribute may be a
+submodule.
 
 >>> table = Registry("thing", [("path", "os:path"), ("join", "os.path:join")])
 >>> table.names(), "join" in table, table.address("path")
@@ -17,26 +20,49 @@ only when one of its names is first used (so listing the names imports nothing).
 Traceback (most recent call last):
 ...
 KeyError: "no thing 'nope'"
+>>> table.lookup("nope")
+Traceback (most recent call last):
+...
+hanabi_cp.core.errors.InvalidParameter: unknown thing 'nope'; choose from join, path
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
-from typing import Generic, TypeVar
 
-T = TypeVar("T")
+from .errors import InvalidParameter
+
+# Not ``typing``: the facade's own table is a Registry, and ``import hanabi_cp``
+# imports no typing (hanabi_cp/__init__.py).  mypy reads the generic class.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any, Generic, TypeVar
+
+    T = TypeVar("T")
+
+    class _Generic(Generic[T]):
+        pass
+else:
+    T = object
+
+    class _Generic:
+        def __class_getitem__(cls, item):
+            return cls
 
 
-class Registry(Generic[T]):
+class Registry(_Generic[T]):
     """An ordered table of ``name -> "module:attribute"``, each imported on first use.
 
-    ``entries`` and ``loaded`` are plain dicts: a test may add a name to both
-    (``monkeypatch.setitem``) to try an object that has no module of its own.
+    With ``named``, each object carries its own ``name`` (a method, a strategy), which
+    must be the one it is listed under.  ``entries`` and ``loaded`` are plain dicts:
+    a test may add a name to both (``monkeypatch.setitem``) to try an object that has
+    no module of its own.
     """
 
-    def __init__(self, kind: str, entries: Iterable[tuple[str, str]]):
+    def __init__(self, kind: str, entries: Iterable[tuple[str, str]], named: bool = False):
         self.kind = kind
+        self.named = named
         self.entries: dict[str, str] = {}
         for name, address in entries:
             if name in self.entries:
@@ -53,7 +79,7 @@ class Registry(Generic[T]):
     def __contains__(self, name: object) -> bool:
         return name in self.entries
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.entries)
 
     def __len__(self) -> int:
@@ -67,10 +93,36 @@ class Registry(Generic[T]):
         if name not in self.loaded:
             if name not in self.entries:
                 raise KeyError(f"no {self.kind} {name!r}")
-            module, _, attr = self.entries[name].partition(":")
-            self.loaded[name] = getattr(importlib.import_module(module), attr)
+            obj = _imported(self.entries[name])
+            if self.named and getattr(obj, "name", None) != name:
+                raise ValueError(f"{self.entries[name]} is {self.kind} "
+                                 f"{getattr(obj, 'name', None)!r}, not {name!r}")
+            self.loaded[name] = obj
         return self.loaded[name]
 
     def load_all(self) -> dict[str, T]:
         """Every object, by name, in the table's order."""
         return {name: self.load(name) for name in self.entries}
+
+    def lookup(self, name: str, also: tuple[str, ...] = ()) -> T:
+        """``load(name)`` for a name the caller gave: an unknown one is an
+        InvalidParameter naming the choices (``also``, the caller's own words such
+        as ``auto``, then the names sorted)."""
+        if name not in self.entries:
+            raise InvalidParameter(f"unknown {self.kind} {name!r}; choose from "
+                                   + ", ".join((*also, *sorted(self.entries))))
+        return self.load(name)
+
+
+def _imported(address: str) -> Any:
+    """``from module import attribute``: an attribute of the module, else its submodule."""
+    module, _, attr = address.partition(":")
+    loaded = importlib.import_module(module)
+    if hasattr(loaded, attr):
+        return getattr(loaded, attr)
+    try:
+        return importlib.import_module(f"{module}.{attr}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{module}.{attr}":
+            raise
+    raise AttributeError(f"module {module!r} has no attribute {attr!r}") from None

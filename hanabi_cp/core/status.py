@@ -1,17 +1,20 @@
 """The result model, below everything that produces a result: the encoders (a model
-that preprocessing already decided), the methods and the registries (``solvers``
-and ``live.solve``, which re-export these names), so that a builder never imports a
+that preprocessing already decided), the methods and their runners (``solitaire.solve``
+and ``real.solve``, which re-export these names), so that a builder never imports a
 registry.
 
 - ``Status``: the verdict of a decision (WINNABLE, UNWINNABLE, UNKNOWN);
 - ``RunStatus``: what one run of a method came to, a ``Status`` or why there is
   none (a refusal, a bug, a crash): the text of the CSVs' ``verdict`` columns,
   parsed back with ``RunStatus.parse`` when a CSV is read;
+- ``PositionStatus``: what the post-mortem knows of one position's best score
+  (DECIDED, UNKNOWN, OVER): the text of its rows' ``status`` column;
 - ``Decision``: what ``Outcome`` (solitaire) and ``LiveOutcome`` (real rules)
   share: status, reason, method, stats, score, verified, ``to_json``.
 
-This is the only module that spells the verdicts; everything else names them
-through these enums (tests/test_layout.py checks it).
+This is the only module that spells the verdicts and the post-mortem's status
+words; everything else names them through these enums (tests/test_layout.py checks
+it).
 """
 
 from __future__ import annotations
@@ -96,6 +99,21 @@ class RunStatus(enum.StrEnum):
     @property
     def decisive(self) -> bool:
         return self in (RunStatus.WINNABLE, RunStatus.UNWINNABLE)
+
+
+class PositionStatus(enum.StrEnum):
+    """What the post-mortem knows of the best final score at one position: the
+    ``status`` of its rows and the text of their CSV column (a member prints and
+    compares as its text, so rows read back compare with rows just computed).
+
+    >>> f"{PositionStatus.OVER}", PositionStatus("DECIDED") is PositionStatus.DECIDED
+    ('OVER', True)
+    """
+
+    DECIDED = "DECIDED"         # the best score is known: a refereed game reaches a proved bound
+    UNKNOWN = Status.UNKNOWN.value  # only bounds: a refereed game's score and an upper bound
+    OVER = "OVER"               # the game has ended here (or passed an older game's end)
+    REFUSED = "REFUSED"         # a study of a folder: the game's one row, why it was not analysed
 
 
 class Decision:

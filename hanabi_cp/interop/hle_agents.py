@@ -13,17 +13,19 @@ for the game and restored after it, so a game is the same on every run.
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from dataclasses import dataclass, replace
 
 from ..core.errors import InvalidParameter
+from ..core.registry import Registry
 from .hle import HLEGame, require, to_game
 
-# agent name -> (module, class) in HLE's package
-AGENTS = {"random": ("hanabi_learning_environment.agents.random_agent", "RandomAgent"),
-          "simple": ("hanabi_learning_environment.agents.simple_agent", "SimpleAgent")}
+# HLE's agents by name: classes of HLE's package
+AGENTS: Registry[type] = Registry("HLE agent", [
+    ("random", "hanabi_learning_environment.agents.random_agent:RandomAgent"),
+    ("simple", "hanabi_learning_environment.agents.simple_agent:SimpleAgent"),
+])
 # HLE's seed is a C int, and -1 asks it for a random one: seeds stay in 0 .. 2^31 - 1.
 MAX_SEED = 2 ** 31 - 1
 
@@ -40,11 +42,7 @@ class AgentGame:
 
 def agent_class(name: str):
     require()
-    if name not in AGENTS:
-        raise InvalidParameter(f"unknown HLE agent {name!r}; choose from "
-                               + ", ".join(sorted(AGENTS)))
-    module, cls = AGENTS[name]
-    return getattr(importlib.import_module(module), cls)
+    return AGENTS.lookup(name)
 
 
 def check_seed(seed: int, games: int = 1) -> None:

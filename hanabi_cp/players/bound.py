@@ -1,12 +1,12 @@
 """The bound: a deck's exact best score with open hands, against which bots are scored.
 
 ``deck_bound(deck, rules)`` asks the real-rules methods for the best score
-(``live.solve.solve_live`` with ``maximize``: its certificate, a complete game
+(``real.solve.solve_live`` with ``maximize``: its certificate, a complete game
 reaching that score, is replayed by the referee before it is returned).  No
 hidden-information strategy can score more on that deck under those rules: a
 strategy's game is one of the games the maximum ranges over.  The fast exact search
 goes first with a quarter of the time limit; if it does not decide, the SAT and
-CP-SAT encodings share the rest (``live.solve``'s ``auto``); a deck still undecided
+CP-SAT encodings share the rest (``real.solve``'s ``auto``); a deck still undecided
 is UNKNOWN (with the best game
 found as a lower bound), to be counted as such, never guessed.
 

@@ -64,7 +64,7 @@ class Strategy:
 
 # Every strategy by name (a class of a module of hanabi_cp/players/strategies/),
 # imported on first use, in the order of the listings (by name).
-STRATEGIES: Registry[type[Strategy]] = Registry("strategy", [
+STRATEGIES: Registry[type[Strategy]] = Registry("strategy", named=True, entries=[
     ("cheat", "hanabi_cp.players.strategies.cheat:Cheat"),
     ("infobot", "hanabi_cp.players.strategies.infobot:Infobot"),
     ("information", "hanabi_cp.players.strategies.information:Information"),
@@ -74,18 +74,12 @@ STRATEGIES: Registry[type[Strategy]] = Registry("strategy", [
 
 def strategies() -> dict[str, type[Strategy]]:
     """Every strategy of STRATEGIES by name, each module imported on first use."""
-    table = STRATEGIES.load_all()
-    for name, cls in table.items():
-        if cls.name != name:
-            raise ValueError(f"{STRATEGIES.address(name)} is strategy {cls.name!r}, not {name!r}")
-    return table
+    return STRATEGIES.load_all()
 
 
 def get_strategy(name: str) -> type[Strategy]:
-    table = strategies()
-    if name not in table:
-        raise InvalidParameter(f"unknown strategy {name!r}; choose from " + ", ".join(table))
-    return table[name]
+    """The strategy ``name`` (InvalidParameter naming the choices if there is none)."""
+    return STRATEGIES.lookup(name)
 
 
 def check_players(cls: type[Strategy], players: int) -> None:

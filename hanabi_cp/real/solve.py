@@ -1,6 +1,7 @@
-"""The registry of real-rules methods and the one result type they return.
+"""The runner of the real-rules methods and the one result type they return.
 
-A method is ``(position, options) -> LiveOutcome``: the position is a referee
+A method (``core.methods.Method``, listed in ``real.methods.METHODS``) runs as
+``(position, options) -> LiveOutcome``: the position is a referee
 ``Game`` (the deal, or any legal state of a game), which the method reads and never
 changes.  ``solve_position`` runs it and replays every certificate with the referee
 from that position before anyone sees it: a WINNABLE answer must come with a legal
@@ -19,12 +20,13 @@ from dataclasses import dataclass, field, replace
 from ..runtime.deadline import Deadline
 from ..core.errors import InvalidParameter, MethodRefused, SolverBug
 from ..core.model import Deck
-from ..core.registry import Registry
+from ..core.methods import Method
 from ..core.options import SolveOptions
 from ..core.status import Status
 from ..solvers.sat_backend import DEFAULT_SOLVER
 from ..core.status import Decision
 from .actions import Action
+from .methods import METHODS
 from .older_games import under_today
 from .referee import Game, replay
 from .rules import Rules
@@ -56,29 +58,11 @@ class LiveOutcome(Decision):
         return None if self.actions is None else [a.to_json() for a in self.actions]
 
 
-def _accepts_all(start: Game) -> str | None:
-    return None
-
-
-@dataclass(frozen=True)
-class LiveMethod:
-    name: str
-    run: Callable[[Game, SolveOptions], LiveOutcome]
-    summary: str
-    # None if the method can decide the position; else a one-line reason why not.
-    # A top-level function, not a lambda: a harness task pickles its methods.
-    refuses: Callable[[Game], str | None] = _accepts_all
-    maximizes: bool = False
-
-
-# Every real-rules method and where it is (a module of hanabi_cp/real/methods/ whose
-# ``METHOD`` it is), imported on first use; the order is the listings'.
-LIVE_METHODS: Registry[LiveMethod] = Registry("real-rules method", [
-    ("brute", "hanabi_cp.real.methods.brute:METHOD"),
-    ("cpsat", "hanabi_cp.real.methods.cpsat:METHOD"),
-    ("sat", "hanabi_cp.real.methods.sat:METHOD"),
-    ("search", "hanabi_cp.real.methods.search:METHOD"),
-])
+# The shape of every method (both wings'): ``run(start, options) -> LiveOutcome``,
+# ``refuses(start)``.
+LiveMethod = Method[LiveOutcome]
+# Every real-rules method and where it is (hanabi_cp/real/methods/__init__.py).
+LIVE_METHODS = METHODS
 # ``auto``: the methods in this order that accept the instance, one after another
 # while undecided (see _portfolio).
 AUTO_ORDER = ("search", "sat", "cpsat", "brute")
@@ -120,11 +104,7 @@ def pile_refusal(method: str, start: Game, maximize: bool) -> str | None:
 
 def live_methods() -> dict[str, LiveMethod]:
     """Every method of LIVE_METHODS, in its order, each module imported on first use."""
-    table = LIVE_METHODS.load_all()
-    for name, method in table.items():
-        if method.name != name:
-            raise ValueError(f"{LIVE_METHODS.address(name)} is method {method.name!r}, not {name!r}")
-    return dict(table)
+    return METHODS.load_all()
 
 
 def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
@@ -328,17 +308,9 @@ def solve_position(start: Game, method: str = "auto",
         (incumbent_score(start, options.incumbent), tuple(options.incumbent))
     if method == "auto":
         return _portfolio(start, options, known)
-    table = live_methods()
-    if method in table:
-        m = table[method]
-    else:
-        raise InvalidParameter(f"unknown real-rules method {method!r}; choose from auto, "
-                               + ", ".join(sorted(table)))
-    if options.maximize and not m.maximizes:
-        raise MethodRefused(f"real-rules method {m.name!r} cannot maximize")
-    why = m.refuses(start) or pile_refusal(m.name, start, options.maximize)
-    if why is not None:
-        raise MethodRefused(f"real-rules method {m.name!r} does not apply: {why}")
+    m = METHODS.lookup(method, also=("auto",))
+    METHODS.check(m, start, maximize=options.maximize,
+                  why=pile_refusal(m.name, start, options.maximize))
     return _run(m, start, options)
 
 

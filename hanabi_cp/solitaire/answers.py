@@ -18,10 +18,12 @@ lines.  What is checked, whatever the format:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.errors import CertificateError, InputError
 from ..core.model import Deck
+from ..core.registry import Registry
 from .play_sequence import PlaySequence
 from .referee import replay
 from ..runtime.deadline import NEVER, Deadline
@@ -92,15 +94,11 @@ def read(fmt: str, deck: Deck, h: int, maximize: bool, content: str | bytes,
          path: str) -> Verdict:
     """``content``, a solver's answer to ``encode --format fmt`` (not dimacs), as a
     checked verdict; bytes only for a binary CpSolverResponse."""
-    if fmt == "cpsat":
-        return _cpsat(deck, h, maximize, content, path)
-    assert isinstance(content, str)
-    if fmt == "mzn":
-        return _mzn(deck, h, maximize, content, path)
-    return _pb(fmt, deck, h, maximize, content, path)
+    return READERS.lookup(fmt)(deck, h, maximize, content, path)
 
 
-def _mzn(deck: Deck, h: int, maximize: bool, text: str, path: str) -> Verdict:
+def _mzn(deck: Deck, h: int, maximize: bool, text: str | bytes, path: str) -> Verdict:
+    assert isinstance(text, str)
     from .encoders.encoding import decode_picks
     from .encoders.mzn import build, parse_output
     found = parse_output(text, path)
@@ -130,7 +128,16 @@ def _mzn(deck: Deck, h: int, maximize: bool, text: str, path: str) -> Verdict:
                     found.lines.get("complete"), "==========")
 
 
-def _pb(fmt: str, deck: Deck, h: int, maximize: bool, text: str, path: str) -> Verdict:
+def _opb(deck: Deck, h: int, maximize: bool, text: str | bytes, path: str) -> Verdict:
+    return _pb("opb", deck, h, maximize, text, path)
+
+
+def _wcnf(deck: Deck, h: int, maximize: bool, text: str | bytes, path: str) -> Verdict:
+    return _pb("wcnf", deck, h, maximize, text, path)
+
+
+def _pb(fmt: str, deck: Deck, h: int, maximize: bool, text: str | bytes, path: str) -> Verdict:
+    assert isinstance(text, str)
     from .encoders import pbmodels, score
     from ..solvers.pbformats import parse_answer
     answer = parse_answer(text, path)
@@ -246,6 +253,16 @@ def _cpsat(deck: Deck, h: int, maximize: bool, content: str | bytes, path: str) 
                                f"{path}: says the objective is {msg.objective_value:g}, but "
                                f"the solution plays {sc} cards: a wrong answer")
     return _checked(deck, h, plays, sc, status == "OPTIMAL", "CP-SAT", path, s_line, "OPTIMAL")
+
+
+# The reader of each format's answer but DIMACS's (``dimacs_verdict``):
+# (deck, h, maximize, content, path) -> Verdict; bytes only for a binary CpSolverResponse.
+READERS: Registry[Callable[[Deck, int, bool, str | bytes, str], Verdict]] = Registry("format", [
+    ("cpsat", "hanabi_cp.solitaire.answers:_cpsat"),
+    ("mzn", "hanabi_cp.solitaire.answers:_mzn"),
+    ("opb", "hanabi_cp.solitaire.answers:_opb"),
+    ("wcnf", "hanabi_cp.solitaire.answers:_wcnf"),
+])
 
 
 def _checked(deck: Deck, h: int, plays: PlaySequence, claimed: int | None, complete: bool,

@@ -15,10 +15,10 @@ Reading an answer back is solitaire/answers.py's: it never trusts the solver.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..core.errors import UsageError
+from ..core.registry import Registry
 from ..core.model import Deck
 from ..core.status import Status
 
@@ -57,36 +57,49 @@ def cpsat_encoding(deck: Deck, h: int, maximize: bool):
 def export(fmt: str, deck: Deck, h: int, maximize: bool, comments: Sequence[str],
            binary_proto: bool = False) -> Written:
     """The model files of ``deck`` at ``h`` in format ``fmt`` (not dimacs)."""
-    if fmt == "cpsat":
-        return _cpsat(deck, h, maximize, comments, binary_proto)
-    if fmt == "mzn":
-        from .encoders.mzn import build, model_text
-        enc = build(deck, h, maximize=maximize, comments=comments)
-        return Written([("model", model_text()), ("data", enc.formula)],
-                       f"{deck.N} cards, {enc.stats['groups']} capacity groups",
-                       enc.status, enc.reason)
+    return WRITERS.lookup(fmt)(deck, h, maximize, comments, binary_proto)
+
+
+def _mzn(deck: Deck, h: int, maximize: bool, comments: Sequence[str],
+         binary_proto: bool) -> Written:
+    from .encoders.mzn import build, model_text
+    enc = build(deck, h, maximize=maximize, comments=comments)
+    return Written([("model", model_text()), ("data", enc.formula)],
+                   f"{deck.N} cards, {enc.stats['groups']} capacity groups", enc.status, enc.reason)
+
+
+def _head(deck: Deck, h: int, comments: Sequence[str]) -> list[str]:
+    return [*comments, f"deck: {deck.N} cards, n = {deck.n}, c = {deck.c}", f"h = {h}"]
+
+
+def _opb(deck: Deck, h: int, maximize: bool, comments: Sequence[str],
+         binary_proto: bool) -> Written:
     from .encoders import pbmodels
-    head = [*comments, f"deck: {deck.N} cards, n = {deck.n}, c = {deck.c}", f"h = {h}"]
-    if fmt == "opb" and not maximize:
+    head = _head(deck, h, comments)
+    if not maximize:
         cnf, text = pbmodels.opb_win(deck, h, [*head, "the compact CNF as PB constraints: "
                                                "satisfiable iff the deck is winnable"])
         return Written([("model", text)], f"{cnf.num_vars} variables, {len(cnf.clauses)} "
                        "constraints", cnf.status, cnf.reason, cnf.varmap())
-    if fmt == "opb":
-        sc, text = pbmodels.opb_score(deck, h, [*head, "the Boolean score model: the "
-                                                 "objective is minus the cards played"])
-        return Written([("model", text)], f"{sc.num_vars} variables, "
-                       f"{len(sc.clauses) + len(sc.atmost)} constraints", varmap=sc.varmap())
-    if fmt == "wcnf":
-        sc, text, top = pbmodels.wcnf(deck, h, [*head, "the Boolean score model: one soft "
-                                                "clause per playable card; cost 0 iff won"])
-        return Written([("model", text)], f"{top} variables, {len(sc.played)} soft "
-                       "clauses", varmap=sc.varmap())
-    raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    sc, text = pbmodels.opb_score(deck, h, [*head, "the Boolean score model: the "
+                                             "objective is minus the cards played"])
+    return Written([("model", text)], f"{sc.num_vars} variables, "
+                   f"{len(sc.clauses) + len(sc.atmost)} constraints", varmap=sc.varmap())
+
+
+def _wcnf(deck: Deck, h: int, maximize: bool, comments: Sequence[str],
+          binary_proto: bool) -> Written:
+    from .encoders import pbmodels
+    head = _head(deck, h, comments)
+    sc, text, top = pbmodels.wcnf(deck, h, [*head, "the Boolean score model: one soft "
+                                            "clause per playable card; cost 0 iff won"])
+    return Written([("model", text)], f"{top} variables, {len(sc.played)} soft clauses",
+                   varmap=sc.varmap())
 
 
 def _cpsat(deck: Deck, h: int, maximize: bool, comments: Sequence[str],
            binary_proto: bool) -> Written:
+    """The CP-SAT model, as a text proto (``#`` comments) or binary."""
     from ortools.sat.python import cp_model
     enc = cpsat_encoding(deck, h, maximize)
     model = enc.formula
@@ -109,3 +122,13 @@ def _cpsat(deck: Deck, h: int, maximize: bool, comments: Sequence[str],
         content = "".join(f"# {c}\n" for c in comments) + str(proto) + "\n"
     size = f"{len(proto.variables)} variables, {len(proto.constraints)} constraints"
     return Written([("model", content)], size, enc.status, enc.reason, enc.varmap())
+
+
+# The writer of each format but dimacs (cli/encode.py writes DIMACS itself):
+# (deck, h, maximize, comments, binary_proto) -> Written.
+WRITERS: Registry[Callable[[Deck, int, bool, Sequence[str], bool], Written]] = Registry("format", [
+    ("cpsat", "hanabi_cp.solitaire.exports:_cpsat"),
+    ("mzn", "hanabi_cp.solitaire.exports:_mzn"),
+    ("opb", "hanabi_cp.solitaire.exports:_opb"),
+    ("wcnf", "hanabi_cp.solitaire.exports:_wcnf"),
+])

@@ -4,8 +4,8 @@
 windows from the analysis at an upper bound H, which stays sound for every h <= H
 because a win with a smaller hand is also a win with H) with a totalizer per
 capacity set, and asks the same incremental solver "at most h" for h = lower bound,
-lower bound + 1, ... through assumptions.  Any other method falls back to a binary
-search over ``method_registry.solve``.  Every reported certificate is replayed.
+lower bound + 1, ... through assumptions.  Any other method is a binary search
+over ``solitaire.solve.solve`` with it.  Every reported certificate is replayed.
 
 ``options.time_limit`` (or ``options.deadline``) bounds the whole search, every h
 together; when it runs out, ``min_hand`` raises ``deadline.TimeUp``: a least hand
@@ -15,6 +15,7 @@ size is only reported once it is proved.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from ..runtime.deadline import TimeUp
@@ -22,6 +23,7 @@ from ..core.errors import MethodRefused, SolverBug
 from ..core.model import Deck
 from .play_sequence import PlaySequence, play_out
 from ..core.options import SolveOptions
+from ..core.registry import Registry
 from ..core.status import Status
 from .solve import solve
 from .referee import replay
@@ -179,13 +181,14 @@ def min_hand_search(deck: Deck, method: str, options: SolveOptions,
                    {"calls": calls})
 
 
-MIN_HAND = {"sat": min_hand_sat}
+# The methods with a least-hand search of their own: (deck, options, max_hand) -> MinHand.
+MIN_HAND: Registry[Callable[[Deck, SolveOptions, int | None], MinHand]] = Registry(
+    "least-hand search", [("sat", "hanabi_cp.solitaire.min_hand:min_hand_sat")])
 
 
 def min_hand(deck: Deck, method: str = "sat", options: SolveOptions | None = None,
              max_hand: int | None = None) -> MinHand:
     options = options or SolveOptions()
-    fn = MIN_HAND.get(method)
-    if fn is not None:
-        return fn(deck, options, max_hand)
+    if method in MIN_HAND:
+        return MIN_HAND.load(method)(deck, options, max_hand)
     return min_hand_search(deck, method, options, max_hand)

@@ -1,28 +1,30 @@
-"""The method registry and the one result type every method returns.
+"""The runner of the solitaire methods and the one result type they return.
 
-Every method is a function ``(deck, h, options) -> Outcome``.  ``solve`` runs it,
-times it and re-checks every WINNABLE certificate with the independent referee
-(``referee.replay``) before anyone sees it: a certificate that fails is a SolverBug.
-Methods live in hanabi_cp/solitaire/methods/, one module each, whose ``METHOD`` is the
-method; ``METHODS`` (a ``registry.Registry``) names each method and where it is, in
-the order ``auto`` tries them, and imports a module on first use: a new method is
-one new file plus one row there, and the CLI and the harness see it without
-further wiring.
+Every method is a ``core.methods.Method`` whose ``run`` is ``(deck, h, options) ->
+Outcome``.  ``solve`` runs it, times it and re-checks every WINNABLE certificate
+with the independent referee (``referee.replay``) before anyone sees it: a
+certificate that fails is a SolverBug.  Methods live in hanabi_cp/solitaire/methods/,
+one module each, whose ``METHOD`` is the method; ``METHODS`` (in that package's
+``__init__``) names each method and where it is, in the order ``auto`` tries them,
+and imports a module on first use: a new method is one new file (a copy of
+methods/TEMPLATE.py) plus one row there, and the CLI and the harness see it
+without further wiring.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable
 
 from ..runtime.deadline import Deadline, TimeUp
-from ..core.errors import InvalidParameter, MethodRefused, SolverBug
+from ..core.errors import MethodRefused, SolverBug
 from ..runtime.limits import effective_hand
 from ..core.model import Deck, check_hand
 from .play_sequence import PlaySequence
+from ..core.methods import accepts_all
 from ..core.options import SolveOptions
-from ..core.registry import Registry
+# the shape of every method (both wings') and this wing's table of them
+from .methods import METHODS, Method
 from ..core.status import Decision, Status
 from .referee import replay
 
@@ -53,84 +55,33 @@ class Outcome(Decision):
         return None if self.plays is None else self.plays.actions
 
 
-def _accepts_all(deck: Deck, h: int) -> str | None:
-    return None
-
-
-def _nothing() -> None:
-    return None
-
-
-@dataclass(frozen=True)
-class Method:
-    name: str
-    run: Callable[[Deck, int, SolveOptions], Outcome]
-    summary: str
-    # None if the method can decide (deck, h); else a one-line reason why not.
-    refuses: Callable[[Deck, int], str | None] = _accepts_all
-    maximizes: bool = False            # supports SolveOptions.maximize
-    # Imports what ``run`` needs (OR-Tools: half a second), for ``prepare``.
-    prepare: Callable[[], object] = _nothing
-    # Starts another program per call (MiniZinc, minisat+, RC2): the harness
-    # cross-checks it, but sweeps (studies, the bench's ratio table) that default
-    # to "every method" leave it out unless named.
-    external: bool = False
-
-
-# Every decision method and where it is (its module's METHOD), in the order ``auto``
-# tries them: greedy (r = 1) and lazy (c = 1) first, then the first exact method
-# that applies; with --maximize only the maximizing ones count, and cpsat is 4-100x
-# faster than dp on standard decks (bench.encoders).
-METHODS: Registry[Method] = Registry("method", [
-    ("greedy", "hanabi_cp.solitaire.methods.greedy:METHOD"),
-    ("lazy", "hanabi_cp.solitaire.methods.lazy:METHOD"),
-    ("search", "hanabi_cp.solitaire.methods.search:METHOD"),
-    ("sat", "hanabi_cp.solitaire.methods.sat:METHOD"),
-    ("cpsat", "hanabi_cp.solitaire.methods.cpsat:METHOD"),
-    ("dp", "hanabi_cp.solitaire.methods.dp:METHOD"),
-    ("brute", "hanabi_cp.solitaire.methods.brute:METHOD"),
-    # Optional external solvers (refuse in one line when not installed): never
-    # chosen by auto ahead of the ones above, there for the harness's cross-check.
-    ("minizinc", "hanabi_cp.solitaire.methods.minizinc:METHOD"),
-    ("pb", "hanabi_cp.solitaire.methods.pb:METHOD"),
-    ("maxsat", "hanabi_cp.solitaire.methods.maxsat:METHOD"),
-])
-
-
-def methods() -> dict[str, Method]:
+def methods() -> dict[str, Method[Outcome]]:
     """Every method of METHODS, in its order (``auto``'s), each module imported on
     first use."""
-    table = METHODS.load_all()
-    for name, method in table.items():
-        if method.name != name:
-            raise ValueError(f"{METHODS.address(name)} is method {method.name!r}, not {name!r}")
-    return table
+    return METHODS.load_all()
 
 
-def get(name: str) -> Method:
-    table = methods()
-    if name not in table:
-        raise InvalidParameter(f"unknown method {name!r}; choose from auto, {', '.join(sorted(table))}")
-    return table[name]
+def get(name: str) -> Method[Outcome]:
+    """The method ``name`` (InvalidParameter naming the choices if there is none)."""
+    return METHODS.lookup(name, also=("auto",))
 
 
 def prepare(method: str, maximize: bool = False) -> None:
     """Import now what ``method`` will need (for ``auto``: every method it may
     choose), so that a command pays for it before it reads the deck, not after its
     time limit has run out in the middle of building a model."""
-    table = methods()
     if method != "auto":
-        if method in table:
-            table[method].prepare()
+        if method in METHODS:
+            METHODS.load(method).prepare()
         return
-    for m in table.values():
+    for m in methods().values():
         if m.maximizes or not maximize:
             m.prepare()
-            if m.refuses is _accepts_all:
+            if m.refuses is accepts_all:
                 return                   # auto never looks further
 
 
-def choose(deck: Deck, h: int, maximize: bool = False) -> Method:
+def choose(deck: Deck, h: int, maximize: bool = False) -> Method[Outcome]:
     """The method ``auto`` uses: greedy for r = 1, lazy for c = 1, else the first
     applicable exact method in METHODS."""
     for m in methods().values():
@@ -149,12 +100,7 @@ def solve(deck: Deck, h: int, method: str = "auto",
     h = effective_hand(h, deck.N)      # h >= N is h = N: no method sizes anything by h
     options = options or SolveOptions()
     m = choose(deck, h, options.maximize) if method == "auto" else get(method)
-    if options.maximize and not m.maximizes:
-        raise MethodRefused(f"method {m.name!r} cannot maximize; use one of "
-                            + ", ".join(sorted(n for n, x in methods().items() if x.maximizes)))
-    why = m.refuses(deck, h)
-    if why is not None:
-        raise MethodRefused(f"method {m.name!r} does not apply: {why}")
+    METHODS.check(m, deck, h, maximize=options.maximize)
     if options.deadline is None:
         options = replace(options, deadline=Deadline.after(options.time_limit))
     start = time.perf_counter()

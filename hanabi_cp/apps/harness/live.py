@@ -1,6 +1,6 @@
 """Real-rules methods in the cross-check harness (``hanabi-cp harness --rules live``).
 
-Every registered real-rules method (``live.solve.live_methods``, so a method added
+Every registered real-rules method (``real.solve.live_methods``, so a method added
 later is cross-checked without any change here) runs on each tiny instance of a
 ``LiveSpace``, plainly and, if it maximizes, with ``maximize`` (label ``NAME+max``);
 their verdicts and best scores must agree, and every certificate is replayed by the

@@ -14,7 +14,7 @@ seed), so the same deck gives the same effort on any machine and under any load:
 - ``search``: the ``search`` method's node count (``cap`` bounds the wall time).
 
 A run that reaches its cap is UNKNOWN, its counters a lower bound.  Every
-WINNABLE answer is replayed by the referee (``method_registry.certify`` / ``solve``).
+WINNABLE answer is replayed by the referee (``solitaire.solve.certify`` / ``solve``).
 The function is top level and takes only plain values, so a process pool or a
 dask cluster can run it.
 

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from ...core.errors import HanabiError, UsageError
+from ...core.status import PositionStatus
 from ...io.results_csv import ResultsCSV
 from ...real.postmortem.report import analyze
 from ...real.referee import target_of
@@ -32,7 +33,7 @@ from ...runtime.deadline import NEVER, Deadline, TimeUp, ambient
 from ...runtime.executors import SERIAL, Execution, run_tasks
 from .postmortems import FIELDS, KEY, load_game, rows_of
 
-REFUSED = "REFUSED"
+REFUSED = PositionStatus.REFUSED
 # The exit code of `analyze DIR` when some game was refused (every other game is
 # analysed): not 0 (the CSV is not the whole folder), 1 (verify's REJECTED), 2 (a
 # mistake that stopped the command) nor the solvers' 10 and 20.
@@ -285,7 +286,7 @@ def _int(value) -> int | None:
 def _outcome(rows: list[dict], target: int) -> dict:
     last = rows[-1]
     piles = _int(last["score"]) or 0
-    final = _int(last["best"]) if last["status"] == "OVER" else piles
+    final = _int(last["best"]) if last["status"] == PositionStatus.OVER else piles
     best = _int(rows[0]["best"])
     lost: dict[str, int] = {}
     lost_turn, lost_kind = None, None

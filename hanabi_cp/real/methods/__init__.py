@@ -1,5 +1,29 @@
-"""Real-rules methods: every module here defines one as ``METHOD``, named in
-``live.solve.LIVE_METHODS``."""
+"""Real-rules methods, one module each: brute (every move, on the referee), search
+(depth-first with bounds), sat and cpsat (solvers over the models
+``hanabi_cp.real.encoders`` builds).  Each module defines one ``core.methods.Method``
+as ``METHOD``, returning ``real.solve.LiveOutcome``; ``METHODS`` below lists them.
+To add one, copy TEMPLATE.py (its docstring says how).
+"""
+
+from __future__ import annotations
+
+from ...core.methods import Method, Methods
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..solve import LiveOutcome
+
+# Every real-rules method and where it is (its module's METHOD), imported on first
+# use; the order is the listings'.  The order ``auto`` runs them in is
+# ``real.solve.AUTO_ORDER``.
+METHODS: Methods[LiveOutcome] = Methods("real-rules method", [
+    ("brute", "hanabi_cp.real.methods.brute:METHOD"),
+    ("cpsat", "hanabi_cp.real.methods.cpsat:METHOD"),
+    ("sat", "hanabi_cp.real.methods.sat:METHOD"),
+    ("search", "hanabi_cp.real.methods.search:METHOD"),
+])
+
+__all__ = ["METHODS", "Method", "search_core"]
 
 
 def search_core():

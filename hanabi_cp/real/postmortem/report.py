@@ -45,7 +45,7 @@ from ...runtime.deadline import NEVER, Deadline, TimeUp
 from ...core.errors import InvalidParameter
 from ...core.model import Deck
 from ...core.options import SolveOptions
-from ...core.status import Status
+from ...core.status import PositionStatus, Status
 from ..actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
@@ -75,7 +75,7 @@ class Row:
     lower: int | None            # a refereed game's score from here (== best if decided)
     upper: int | None            # an upper bound (== best if decided)
     hanablive_max: int           # hanab.live's indicator: the discards' maximum
-    status: str                  # DECIDED, UNKNOWN or OVER (the game has ended here)
+    status: PositionStatus       # DECIDED, UNKNOWN or OVER (the game has ended here)
     method: str
     seconds: float
     # The played or discarded card: its hanab.live slot in the actor's hand (1 = the
@@ -298,8 +298,8 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                                        f"{exc}") from None
             if best is not None and cert and _same_move(cert[0], act, rules):
                 cert = cert[1:]
-                rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                                 "certificate", 0.0, info))
+                rows.append(_row(k, turn, player, act, text, g, best, best, best,
+                                 PositionStatus.DECIDED, "certificate", 0.0, info))
                 certs[k] = cert
                 _tick(progress, k)
                 continue
@@ -309,8 +309,8 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             # over, or past the end of today's rules in an older game (older_games):
             # nothing still needed can be played, no point can be scored
             best, cert = g.score, []
-            rows.append(_row(k, turn, player, act, text, g, best, best, best, "OVER", "", 0.0,
-                             info))
+            rows.append(_row(k, turn, player, act, text, g, best, best, best,
+                             PositionStatus.OVER, "", 0.0, info))
             _tick(progress, k)
             continue
         out, seconds = _solve(g, method, position_limit, deadline)
@@ -319,16 +319,16 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
             best, cert = None, None
             if lower is not None and upper is not None and lower >= upper:
                 best, cert = upper, out.actions    # a refereed game reaches the bound
-            rows.append(_row(k, turn, player, act, text, g, best, lower, upper,
-                             "DECIDED" if best is not None else Status.UNKNOWN.value, out.method,
-                             seconds, info))
+            status = PositionStatus.UNKNOWN if best is None else PositionStatus.DECIDED
+            rows.append(_row(k, turn, player, act, text, g, best, lower, upper, status,
+                             out.method, seconds, info))
             if best is not None:
                 upper = best
         else:
             best, cert = out.score, out.actions
             upper = best
-            rows.append(_row(k, turn, player, act, text, g, best, best, best, "DECIDED",
-                             out.method, seconds, info))
+            rows.append(_row(k, turn, player, act, text, g, best, best, best,
+                             PositionStatus.DECIDED, out.method, seconds, info))
         if cert is not None:
             certs[k] = cert
         _tick(progress, k)
@@ -414,8 +414,8 @@ def _card_info(g: Game, act: Action, book: ClueBook) -> CardInfo:
                     seen_class(g, act, knew))
 
 
-def _row(k: int, turn, player, act, text: str, g: Game, best, lower, upper, status: str,
-         method: str, seconds: float, info: CardInfo = _NO_CARD) -> Row:
+def _row(k: int, turn, player, act, text: str, g: Game, best, lower, upper,
+         status: PositionStatus, method: str, seconds: float, info: CardInfo = _NO_CARD) -> Row:
     return Row(k, turn, player, act, text, sum(g.piles), best, lower, upper,
                g.max_reachable, status, method, seconds, info.slot, info.card, info.knew,
                info.seen, pace=hanablive_pace(g))
