@@ -35,8 +35,8 @@ MAX_CARD_KINDS = 10_000_000
 # 216-363 bytes per card on images of 2 x 10^5 cards and more since decks of 5,000+
 # cards are compact (1.1 GB for the 5.3-million-card image of a uf250-1065 formula,
 # max RSS; README "Images at SAT-competition scale"), so 15 million cards is about
-# 3-5 GB: it fits the 24 GB machine the numbers were measured on with room for a
-# roundtrip, which keeps the formula and its reduction while solving.
+# 3-5 GB: it fits a 24 GB machine with room for a roundtrip, which keeps the
+# formula and its reduction while solving.
 MAX_CARDS = 15_000_000
 BYTES_PER_CARD = 350
 

@@ -15,7 +15,7 @@ card, bounds that every winning choice satisfies (proofs in encodings/cnf.md):
 
 If a bound shows that no win exists, ``reason`` says why in words and the caller
 can answer UNWINNABLE at once.  Cost: each pass is linear in N + n*c; passes repeat
-until nothing changes (a handful on every deck measured).
+until nothing changes (``stats["passes"]`` counts them; at most ``max_passes``).
 
 >>> from hanabi_cp.core.model import Deck
 >>> w = analyse(Deck.of([(2, 1), (1, 1)]), 0)

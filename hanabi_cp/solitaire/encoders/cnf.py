@@ -115,8 +115,7 @@ class CnfBuilder:
         self.n, self.c, self.N = deck.n, deck.c, deck.N
         self.alive, self.E, self.L = win.alive, win.earliest, win.latest
         # Flat arrays pay off in memory on large decks only: on small ones (standard
-        # decks, the harness) lists build and load into the solver faster (1.5x on a
-        # standard deck).
+        # decks, the harness) lists build and load into the solver faster.
         self.compact = deck.N >= COMPACT_FROM_CARDS
         self.pool = IDPool()
         self.names: Names | list = Names() if self.compact else [None]
@@ -431,8 +430,9 @@ def at_most(lits: list, bound: int, add, pool: IDPool, encoding: int, sizes: dic
             add([-x for x in sub])
             count += 1
         return count
-    # One unused variable before each counter: the numbering (and so the DIMACS of
-    # ``hanabi-cp encode``) stays that of the releases before the pool.
+    # One unused variable before each counter: the DIMACS of ``hanabi-cp encode``
+    # keeps its variable numbers, so files written earlier still compare equal
+    # (encodings/cnf.md §8).
     pool.id()
     enc = CardEnc.atmost(lits, bound, vpool=pool, encoding=encoding)
     for cl in enc.clauses:
