@@ -4,7 +4,7 @@ A command creates its ``Deadline`` once, before it reads its input, and every
 phase after that (reading, preprocessing, building a model, solving, writing and
 checking a proof) checks the same deadline, cooperatively, every few thousand
 steps of its loops.  When it has passed, ``check`` raises ``TimeUp``, which names
-the phase; ``method_registry.solve`` and the commands turn it into ``s UNKNOWN`` (exit 0).
+the phase; ``solitaire.solve.solve`` and the commands turn it into ``s UNKNOWN`` (exit 0).
 
 TimeUp is deliberately not a HanabiError: running out of time is not a mistake of
 the user, and it must never be reported as one (nor swallowed as a refusal).

@@ -2,7 +2,7 @@
 
 A *check* is a method run one way: plainly (decide) or, for methods with
 ``maximizes=True``, with ``SolveOptions(maximize=True)`` (label ``NAME+max``).
-Each run goes through the same steps as ``method_registry.solve`` (refusal, timing,
+Each run goes through the same steps as ``solitaire.solve.solve`` (refusal, timing,
 certificate replay) but takes a ``Method`` object rather than a registered name,
 so tests can hand the harness a deliberately wrong method.
 
@@ -64,7 +64,7 @@ class Result:
 
 
 def run_check(check: Check, deck: Deck, h: int, options: SolveOptions) -> Result:
-    """One run of one method, as ``method_registry.solve`` would do it, never raising."""
+    """One run of one method, as ``solitaire.solve.solve`` would do it, never raising."""
     m = check.method
     opts = replace(options, maximize=check.maximize)
     return run_guarded(m.name, check.label, check.maximize, lambda: m.refuses(deck, h),
@@ -101,7 +101,7 @@ def run_guarded(name: str, label: str, maximize: bool, refuses: Callable[[], str
         elapsed = time.perf_counter() - start
         out = certify(out)
     except TimeUp as exc:
-        # What ``method_registry.solve`` makes of a time-out during building: UNKNOWN.
+        # What ``solitaire.solve.solve`` makes of a time-out during building: UNKNOWN.
         return Result(label, UNKNOWN, time.perf_counter() - start, str(exc))
     except SolverBug as exc:
         return Result(label, BUG, time.perf_counter() - start, str(exc))

@@ -1,7 +1,7 @@
 """The cross-check loop: every applicable method on every instance, failures shrunk.
 
 ``cross_check`` draws ``count`` instances from a ``Space``, runs every selected check
-on each (methods are discovered through ``method_registry.methods()``, so a method added
+on each (methods are discovered through ``solitaire.solve.methods()``, so a method added
 later is cross-checked without any change here), tallies the verdicts, and for each
 failing instance (see ``check.problems``) shrinks it to a small one that still fails
 and, given ``out_dir``, writes it as a deck file with the commands reproducing it.

@@ -1,6 +1,6 @@
 """The compact CNF encoding of (deck, h); see encodings/cnf.md for the proofs.
 
-Variables (all over the cards and copies that ``analysis.analyse`` keeps):
+Variables (all over the cards and copies that ``preprocessing.analyse`` keeps):
 
 - ``copy(a, k, q)``       copy q of (a, k) is chosen (absent when only one copy is alive);
 - ``played_by(b, k, t)``  T(b, k) <= t, only at positions where T(b, k) can change;
