@@ -84,6 +84,7 @@ def parse_deck_text(text: str, path: str = "<string>"):
     ('1:1 2:2 1:2 2:1', 2, 2, 1, None)
     """
     reader = _DeckReader(path)
+    card_line = reader.card_line
     saw_anything = False
     read = next_poll = 0
     for lineno, raw in enumerate(text_lines(text), start=1):
@@ -93,7 +94,7 @@ def parse_deck_text(text: str, path: str = "<string>"):
             next_poll = read + POLL_CHARS
         if raw.strip():
             saw_anything = True
-        if reader.role_line(raw, lineno):
+        if "#:" in raw and reader.role_line(raw, lineno):     # the cheap test first
             continue
         runs = token_runs(raw.split("#", 1)[0], "reading the deck")
         tokens = next(runs)
@@ -102,7 +103,7 @@ def parse_deck_text(text: str, path: str = "<string>"):
         if tokens[0] in HEADER_KEYS:
             reader.header_line(tokens + next(runs, [])[:1], lineno)   # a third token, if any
         else:
-            reader.card_line(chain.from_iterable(chain((tokens,), runs)), lineno)
+            card_line(chain.from_iterable(chain((tokens,), runs)), lineno)
     if not saw_anything:
         raise InputError(path, None, "a deck (cards like 3:2 or 3y)", "an empty file")
     return reader.result()
