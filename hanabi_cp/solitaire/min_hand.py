@@ -5,7 +5,7 @@ windows from the analysis at an upper bound H, which stays sound for every h <= 
 because a win with a smaller hand is also a win with H) with a totalizer per
 capacity set, and asks the same incremental solver "at most h" for h = lower bound,
 lower bound + 1, ... through assumptions.  Any other method falls back to a binary
-search over ``solitaire.solve.solve``.  Every reported certificate is replayed.
+search over ``method_registry.solve``.  Every reported certificate is replayed.
 
 ``options.time_limit`` (or ``options.deadline``) bounds the whole search, every h
 together; when it runs out, ``min_hand`` raises ``deadline.TimeUp``: a least hand
