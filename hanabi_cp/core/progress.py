@@ -5,7 +5,7 @@ loop, :func:`write` for a message that must not tear a live bar), so that one ru
 decides what reaches stderr:
 
 * **stderr is a terminal**: tqdm's live bar, redrawn in place and erased when done
-  (``leave=False``), as before.
+  (``leave=False``).
 * **stderr is not a terminal** (a pipe, a log file, CI): no bar.  A plain line such as
   ``hanabi-cp: roundtrip: 40/120 formulas (33%), 1m05s elapsed`` is written when at
   least a tenth of the total has been done since the last line *and* at least

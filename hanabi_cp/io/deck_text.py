@@ -83,16 +83,9 @@ def parse_deck_text(text: str, path: str = "<string>"):
     >>> str(deck), deck.n, deck.c, h, roles
     ('1:1 2:2 1:2 2:1', 2, 2, 1, None)
     """
-    header: dict[str, tuple[int, int]] = {}   # key -> (value, line)
-    values, colors = array("i"), array("i")
-    # The first card with a value or color above MAX_CARD_KINDS (stored clipped:
-    # the arrays hold int32), reported if the deck turns out too large.
-    too_large: tuple[int, Card] | None = None
-    roles: list[str] = []
-    role: str | None = None
-    uses_roles = False
+    reader = _DeckReader(path)
+    card_line = reader.card_line
     saw_anything = False
-    n_max = c_max = None                     # the header's n and c, once given
     read = next_poll = 0
     for lineno, raw in enumerate(text_lines(text), start=1):
         read += len(raw) + 1
@@ -101,45 +94,81 @@ def parse_deck_text(text: str, path: str = "<string>"):
             next_poll = read + POLL_CHARS
         if raw.strip():
             saw_anything = True
-        stripped = raw.lstrip()
-        if stripped.startswith(ROLE_MARK) and stripped[len(ROLE_MARK):len(ROLE_MARK) + 1] \
-                in ("", " ", "\t"):
-            role = stripped[len(ROLE_MARK):].strip()
-            if not role:
-                raise InputError(path, lineno, "'#: role NAME' with a non-empty NAME",
-                                 echo(raw.strip()))
-            if not uses_roles and values:
-                raise InputError(path, lineno, "the first '#: role' line before the first "
-                                 "card (a file with roles gives one to every card)",
-                                 f"it after card #{len(values)}")
-            uses_roles = True
+        if "#:" in raw and reader.role_line(raw, lineno):     # the cheap test first
             continue
         runs = token_runs(raw.split("#", 1)[0], "reading the deck")
         tokens = next(runs)
         if not tokens:
             continue
-        key = tokens[0]
-        if key in HEADER_KEYS:
-            tokens += next(runs, [])[:1]   # a third token, if a long line has more
-            if values:
-                raise InputError(path, lineno, "header lines (n, c, h) before the first card",
-                                 echo(" ".join(tokens)))
-            if len(tokens) != 2 or not _is_uint(tokens[1]):
-                raise InputError(path, lineno, f"'{key}' followed by one non-negative integer",
-                                 echo(" ".join(tokens)))
-            if too_many_digits(tokens[1]):
-                raise InputError(path, lineno, f"'{key}' followed by at most {MAX_DIGITS} digits",
-                                 echo(" ".join(tokens)))
-            if key in header:
-                raise InputError(path, lineno, f"one '{key}' header line",
-                                 f"a second one (the first is on line {header[key][1]})")
-            header[key] = (int(tokens[1]), lineno)
-            if key != "h" and header[key][0] > MAX_CARD_KINDS:
-                raise InputError(path, lineno, KINDS_EXPECTED, f"{key} {header[key][0]:,}")
-            n_max = header["n"][0] if "n" in header else None
-            c_max = header["c"][0] if "c" in header else None
-            continue
-        for token in chain.from_iterable(chain((tokens,), runs)):
+        if tokens[0] in HEADER_KEYS:
+            reader.header_line(tokens + next(runs, [])[:1], lineno)   # a third token, if any
+        else:
+            card_line(chain.from_iterable(chain((tokens,), runs)), lineno)
+    if not saw_anything:
+        raise InputError(path, None, "a deck (cards like 3:2 or 3y)", "an empty file")
+    return reader.result()
+
+
+class _DeckReader:
+    """What ``parse_deck_text`` has read so far, one method per kind of line."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.header: dict[str, tuple[int, int]] = {}   # key -> (value, line)
+        self.values, self.colors = array("i"), array("i")
+        # The first card with a value or color above MAX_CARD_KINDS (stored clipped:
+        # the arrays hold int32), reported if the deck turns out too large.
+        self.too_large: tuple[int, Card] | None = None
+        self.roles: list[str] = []
+        self.role: str | None = None
+        self.uses_roles = False
+        self.n_max: int | None = None            # the header's n and c, once given
+        self.c_max: int | None = None
+
+    def role_line(self, raw: str, lineno: int) -> bool:
+        """Whether the line is a ``#: role NAME`` line (then NAME names the next cards)."""
+        stripped = raw.lstrip()
+        if not stripped.startswith(ROLE_MARK) or stripped[len(ROLE_MARK):len(ROLE_MARK) + 1] \
+                not in ("", " ", "\t"):
+            return False
+        self.role = stripped[len(ROLE_MARK):].strip()
+        if not self.role:
+            raise InputError(self.path, lineno, "'#: role NAME' with a non-empty NAME",
+                             echo(raw.strip()))
+        if not self.uses_roles and self.values:
+            raise InputError(self.path, lineno, "the first '#: role' line before the first "
+                             "card (a file with roles gives one to every card)",
+                             f"it after card #{len(self.values)}")
+        self.uses_roles = True
+        return True
+
+    def header_line(self, tokens: list[str], lineno: int) -> None:
+        """An ``n``, ``c`` or ``h`` line: one number, once, before the first card."""
+        path, header, key = self.path, self.header, tokens[0]
+        if self.values:
+            raise InputError(path, lineno, "header lines (n, c, h) before the first card",
+                             echo(" ".join(tokens)))
+        if len(tokens) != 2 or not _is_uint(tokens[1]):
+            raise InputError(path, lineno, f"'{key}' followed by one non-negative integer",
+                             echo(" ".join(tokens)))
+        if too_many_digits(tokens[1]):
+            raise InputError(path, lineno, f"'{key}' followed by at most {MAX_DIGITS} digits",
+                             echo(" ".join(tokens)))
+        if key in header:
+            raise InputError(path, lineno, f"one '{key}' header line",
+                             f"a second one (the first is on line {header[key][1]})")
+        header[key] = (int(tokens[1]), lineno)
+        if key != "h" and header[key][0] > MAX_CARD_KINDS:
+            raise InputError(path, lineno, KINDS_EXPECTED, f"{key} {header[key][0]:,}")
+        self.n_max = header["n"][0] if "n" in header else None
+        self.c_max = header["c"][0] if "c" in header else None
+
+    def card_line(self, tokens, lineno: int) -> None:
+        """The cards of one line, checked against the header, appended to the arrays."""
+        path, n_max, c_max = self.path, self.n_max, self.c_max
+        values, colors = self.values, self.colors
+        roles = self.roles if self.uses_roles else None
+        for token in tokens:
             # The common shapes (3y, 3:2 with short ASCII numbers) without a Card object.
             k = _LETTER_COLOR.get(token[-1])
             if k is not None:
@@ -164,39 +193,41 @@ def parse_deck_text(text: str, path: str = "<string>"):
                 raise InputError(path, lineno, "a card color >= 1", echo(token))
             if n_max is not None and a > n_max:
                 raise InputError(path, lineno, f"a card value in 1..{n_max} "
-                                 f"(line {header['n'][1]} says n {n_max})", echo(token))
+                                 f"(line {self.header['n'][1]} says n {n_max})", echo(token))
             if c_max is not None and k > c_max:
                 raise InputError(path, lineno, f"a card color in 1..{c_max} "
-                                 f"(line {header['c'][1]} says c {c_max})", echo(token))
+                                 f"(line {self.header['c'][1]} says c {c_max})", echo(token))
             if a > MAX_CARD_KINDS or k > MAX_CARD_KINDS:
-                if too_large is None:
-                    too_large = (lineno, Card(a, k))
+                if self.too_large is None:
+                    self.too_large = (lineno, Card(a, k))
                 a, k = min(a, MAX_CARD_KINDS + 1), min(k, MAX_CARD_KINDS + 1)
             values.append(a)
             colors.append(k)
-            if uses_roles:
-                assert role is not None    # uses_roles is set by the first '#: role' line
-                roles.append(role)
-    if not saw_anything:
-        raise InputError(path, None, "a deck (cards like 3:2 or 3y)", "an empty file")
-    if not values and not ("n" in header and "c" in header):
-        raise InputError(path, None, "at least one card (or both 'n' and 'c' header lines "
-                         "for an empty deck)", "no cards")
-    n = header["n"][0] if "n" in header else max(values, default=0)
-    c = header["c"][0] if "c" in header else max(colors, default=0)
-    h = header["h"][0] if "h" in header else None
-    excess = kinds_excess(n, c)
-    if excess is not None:
-        if too_large is not None:
-            _too_large(*too_large, path)
-        lines = [header[key][1] for key in "nc" if key in header]
-        raise InputError(path, max(lines) if lines else None, KINDS_EXPECTED, excess)
-    # Every number fits an int32 here (the limit above).
-    if len(values) < COMPACT_FROM_CARDS:
-        deck = Deck(tuple(map(Card, values, colors)), n, c)
-    else:
-        deck = Deck.from_arrays(values, colors, n, c)
-    return deck, h, (tuple(roles) if uses_roles else None)
+            if roles is not None:
+                assert self.role is not None    # uses_roles is set by the first '#: role' line
+                roles.append(self.role)
+
+    def result(self):
+        """``(deck, h, roles)`` once every line is read; n and c default to the largest seen."""
+        path, header, values, colors = self.path, self.header, self.values, self.colors
+        if not values and not ("n" in header and "c" in header):
+            raise InputError(path, None, "at least one card (or both 'n' and 'c' header lines "
+                             "for an empty deck)", "no cards")
+        n = header["n"][0] if "n" in header else max(values, default=0)
+        c = header["c"][0] if "c" in header else max(colors, default=0)
+        h = header["h"][0] if "h" in header else None
+        excess = kinds_excess(n, c)
+        if excess is not None:
+            if self.too_large is not None:
+                _too_large(*self.too_large, path)
+            lines = [header[key][1] for key in "nc" if key in header]
+            raise InputError(path, max(lines) if lines else None, KINDS_EXPECTED, excess)
+        # Every number fits an int32 here (the limit above).
+        if len(values) < COMPACT_FROM_CARDS:
+            deck = Deck(tuple(map(Card, values, colors)), n, c)
+        else:
+            deck = Deck.from_arrays(values, colors, n, c)
+        return deck, h, (tuple(self.roles) if self.uses_roles else None)
 
 
 def _too_large(line: int, card: Card, path: str) -> None:

@@ -4,8 +4,8 @@
 as soon as it is final, as one complete line in a single ``write`` (the header goes
 with the first row), so the CSV is valid at every instant.  A rerun reads the rows
 already there and the caller skips their keys: an interrupted or enlarged run
-resumes.  A last line without its newline is what a crash in an older version left
-behind: it is dropped with a warning and its work is done again.  The ``verdict``
+resumes.  A last line without its newline is not a finished row (each is written
+whole, newline included): it is dropped with a warning and its work is done again.  The ``verdict``
 column is read back as ``status.RunStatus`` (equal to its text).
 
 >>> import os, tempfile

@@ -2,11 +2,11 @@
 
 ``play_game(deck, rules, strategy, seed)`` seats one instance of the strategy per
 player, builds each player's ``View`` (``players.view``) from the referee's state
-(``live.referee.Game``: the same rules and the same code as the real-rules solvers
+(``real.referee.Game``: the same rules and the same code as the real-rules solvers
 and ``verify --rules live``), asks the mover for an action, has the referee carry it
 out, and tells every seat what happened (``Strategy.observe``).  The result's
 action list is a complete game the referee replays (``replay`` in
-``live.referee``), and hanab.live imports (``live.replay_io.replay_json``).
+``real.referee``), and hanab.live imports (``real.replay_io.replay_json``).
 
 ``seeded_deck(seed)`` is the shuffled standard deck of a seed, the deck of game
 ``seed`` in ``hanabi-cp play --games``.

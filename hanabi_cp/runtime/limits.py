@@ -19,15 +19,15 @@ import re
 
 from ..core.errors import LimitError
 
-# n * c (and n, c alone): a 1-card deck saying n = 10^8 once took 12 GB, in the
-# tables per kind of card that analysis.analyse and greedy build (150-700 bytes per
-# kind).  Those are now built only when every kind has a copy (then they are no
-# larger than the deck read); a deck lacking a card is decided before them.  What
-# remains per value or color on such a deck (the referee's piles, --maximize's
-# colors, 8 bytes each) is bounded here: at 10^7 kinds a 1-card deck is answered in
-# 0.3 s and 25 MB by every method (100 MB with --maximize).  The image of a
-# uf250-1065 formula has 3.2 million kinds (n = 6,392, c = 501), a 10^6-card random
-# deck at most 10^6, an image at MAX_CARDS about 7.5 million.
+# n * c (and n, c alone).  The tables per kind of card that preprocessing.analyse
+# and greedy build (150-700 bytes per kind) are built only when every kind has a
+# copy (then they are no larger than the deck read); a deck lacking a card is
+# decided before them.  What remains per value or color on such a deck (the
+# referee's piles, --maximize's colors, 8 bytes each) is bounded here: at 10^7 kinds
+# a 1-card deck is answered in 0.3 s and 25 MB by every method (100 MB with
+# --maximize).  The image of a uf250-1065 formula has 3.2 million kinds (n = 6,392,
+# c = 501), a 10^6-card random deck at most 10^6, an image at MAX_CARDS about 7.5
+# million.
 MAX_CARD_KINDS = 10_000_000
 
 # Cards a command builds from a few numbers instead of reading them (reduce's
@@ -35,8 +35,8 @@ MAX_CARD_KINDS = 10_000_000
 # 216-363 bytes per card on images of 2 x 10^5 cards and more since decks of 5,000+
 # cards are compact (1.1 GB for the 5.3-million-card image of a uf250-1065 formula,
 # max RSS; README "Images at SAT-competition scale"), so 15 million cards is about
-# 3-5 GB: it fits the 24 GB machine the numbers were measured on with room for a
-# roundtrip, which keeps the formula and its reduction while solving.
+# 3-5 GB: it fits a 24 GB machine with room for a roundtrip, which keeps the
+# formula and its reduction while solving.
 MAX_CARDS = 15_000_000
 BYTES_PER_CARD = 350
 

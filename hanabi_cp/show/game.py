@@ -4,7 +4,7 @@
 --rules live``, a game of ``play --replay``, a bare list of actions) from a deck
 file, since ``show`` takes either; ``load`` reads the game
 (``studies.postmortems.load_game``) and runs its post-mortem
-(``live.postmortem.analyze``); ``positions`` replays it with the referee and keeps
+(``real.postmortem.report.analyze``); ``positions`` replays it with the referee and keeps
 what the replay page shows and checks at every position.
 
 >>> from hanabi_cp.core.model import Deck
@@ -100,7 +100,7 @@ def is_game_file(path: str) -> bool:
 
 def load(path: str, deck_path: str | None, players: int | None, method: str,
          position_limit: float | None, deadline: Deadline | None) -> GameView:
-    """The game of ``path`` and its post-mortem (see ``live.postmortem.analyze``)."""
+    """The game of ``path`` and its post-mortem (see ``real.postmortem.report.analyze``)."""
     import os
 
     from ..real.postmortem.report import analyze

@@ -2,7 +2,7 @@
 
 One x position per game position (0: the deal, k: after the k-th action).  The
 score (the piles) rises as a step line; the best score still reachable (exact,
-from ``live.postmortem``) falls where an action lost points; hanab.live's "max
+from ``real.postmortem``) falls where an action lost points; hanab.live's "max
 score" indicator, which reads only the discards, is dashed above it; a position
 left undecided is a shaded band from its lower to its upper bound.  Each drop is
 a numbered red marker, and the numbers are listed under the plot with the turn,

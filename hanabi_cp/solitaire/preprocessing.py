@@ -15,7 +15,7 @@ card, bounds that every winning choice satisfies (proofs in encodings/cnf.md):
 
 If a bound shows that no win exists, ``reason`` says why in words and the caller
 can answer UNWINNABLE at once.  Cost: each pass is linear in N + n*c; passes repeat
-until nothing changes (a handful on every deck measured).
+until nothing changes (``stats["passes"]`` counts them; at most ``max_passes``).
 
 >>> from hanabi_cp.core.model import Deck
 >>> w = analyse(Deck.of([(2, 1), (1, 1)]), 0)
@@ -160,141 +160,178 @@ def analyse(deck: Deck, h: int, max_passes: int = 50,
     """Shrink the deck to what a win may use; see the module docstring.
 
     Checks ``deadline`` every few thousand steps (TimeUp)."""
-    n, c, N = deck.n, deck.c, deck.N
+    c, N = deck.c, deck.N
     missing = deck.missing()
     if missing:            # decided before any table per kind: n x c may be far above N
         return Windows(deck, h, [], [], [], [], [0] * N, reason=f"card {missing[0]} has no "
                        "copy in the deck" + (f" ({len(missing)} cards missing)"
                                              if len(missing) > 1 else ""))
+    w = _initial_windows(deck, h, deadline)
+    removed = 0
+    for w.passes in range(1, max_passes + 1):
+        deadline.check(PHASE)
+        _earliest_pass(w, deadline)
+        forced = w.forced = _forced_holds(w, deadline)
+        if N and max(forced) > h:
+            w.reason = _overfull(deck, h, w, next(t for t, x in enumerate(forced) if x > h),
+                                 deadline)
+            return w
+        nxt = _next_full(forced, h, N)
+        cpos: list[Sequence[int]] = [[] for _ in range(c + 1)]
+        cval: list[Sequence[int]] = [[] for _ in range(c + 1)]
+        died = 0
+        for k in range(1, c + 1):
+            deadline.check(PHASE)
+            dead, cpos[k], cval[k] = _color_pass(w, k, nxt, deadline)
+            if w.reason is not None:
+                return w
+            died += dead
+        removed += died
+        if not died:
+            w.cpos, w.cval = cpos, cval    # no copy died in this pass: still exact
+            break
+    if N >= COMPACT_FROM_CARDS:
+        _compact(w, deadline)
+    w.stats = {"passes": w.passes, "dead_copies": removed,
+               "forced_full_positions": sum(1 for x in w.forced if x == h)}
+    return w
+
+
+def _initial_windows(deck: Deck, h: int, deadline: Deadline) -> Windows:
+    """Every copy alive, E and L unbounded, no deadline yet."""
+    n, c, N = deck.n, deck.c, deck.N
     alive = _by_color(deck, deadline)
-    dv = deck.values
     earliest = [[NEVER] * (n + 1) for _ in range(c + 1)]
     latest = [[NEVER] + [N - 1] * n for _ in range(c + 1)]
     stop: list[list[list[int]]] = []
     for _ in range(c + 1):
         deadline.check(PHASE)
-        # One shared empty list per color: the pass below replaces every entry and
-        # nothing appends to one (n x c fresh lists were ~30 bytes per image card).
+        # One shared empty list per color: the pass replaces every entry and nothing
+        # appends to one (a fresh list per kind costs ~30 bytes per image card).
         stop.append([[]] * (n + 1))
-    w = Windows(deck, h, cast(list, alive), cast(list, earliest),
-                cast(list, latest), cast(list, stop), [0] * N)
-    removed = 0
-    for w.passes in range(1, max_passes + 1):
+    return Windows(deck, h, cast(list, alive), cast(list, earliest),
+                   cast(list, latest), cast(list, stop), [0] * N)
+
+
+def _earliest_pass(w: Windows, deadline: Deadline) -> None:
+    """E: the chosen copy is no earlier than the first alive one (fact 3)."""
+    n = w.deck.n
+    for k in range(1, w.deck.c + 1):
         deadline.check(PHASE)
-        changed = False
-        cpos: list[list[int]] = [[] for _ in range(c + 1)]
-        cval: list[Sequence[int]] = [[] for _ in range(c + 1)]
-        # E: the chosen copy is no earlier than the first alive one (fact 3).
-        for k in range(1, c + 1):
-            deadline.check(PHASE)
-            Ek, Ak = earliest[k], alive[k]
-            for a in range(1, n + 1):
-                Ek[a] = max(Ak[a][0], Ek[a - 1])
-        # Forced holds: if every alive copy of (a, k) precedes E(a-1, k), the card
-        # is in the hand from its last copy until at least E(a-1, k) - 1.
-        diff = [0] * (N + 1)
-        for k in range(1, c + 1):
-            deadline.check(PHASE)
-            Ek, Ak = earliest[k], alive[k]
-            for a in range(2, n + 1):
-                last = Ak[a][-1]
-                if last < Ek[a - 1]:
-                    diff[last] += 1
-                    diff[Ek[a - 1]] -= 1
+        Ek, Ak = w.earliest[k], w.alive[k]
+        for a in range(1, n + 1):
+            Ek[a] = max(Ak[a][0], Ek[a - 1])
+
+
+def _forced_holds(w: Windows, deadline: Deadline) -> list[int]:
+    """Per position, the cards every win holds after it: if every alive copy of
+    (a, k) precedes E(a-1, k), the card is in the hand from its last copy until at
+    least E(a-1, k) - 1."""
+    n, N = w.deck.n, w.deck.N
+    diff = [0] * (N + 1)
+    for k in range(1, w.deck.c + 1):
         deadline.check(PHASE)
-        forced = w.forced = list(accumulate(diff[:N]))
-        if N and max(forced) > h:
-            w.reason = _overfull(deck, h, w, next(t for t, x in enumerate(forced) if x > h),
-                                 deadline)
-            return w
-        # nxt[t]: first position >= t where the forced cards alone fill the hand.
-        nxt = [N] * (N + 1)
-        prev = 0
-        for f in [t for t, x in enumerate(forced) if x == h]:
-            nxt[prev:f + 1] = [f] * (f + 1 - prev)
-            prev = f + 1
-        # Top-down per color: deadlines g, dead copies, latest play times L.
-        for k in range(1, c + 1):
+        Ek, Ak = w.earliest[k], w.alive[k]
+        for a in range(2, n + 1):
+            last = Ak[a][-1]
+            if last < Ek[a - 1]:
+                diff[last] += 1
+                diff[Ek[a - 1]] -= 1
+    deadline.check(PHASE)
+    return list(accumulate(diff[:N]))
+
+
+def _next_full(forced: Sequence[int], h: int, N: int) -> list[int]:
+    """nxt[t]: the first position >= t where the forced cards alone fill the hand (N: none)."""
+    nxt = [N] * (N + 1)
+    prev = 0
+    for f in [t for t, x in enumerate(forced) if x == h]:
+        nxt[prev:f + 1] = [f] * (f + 1 - prev)
+        prev = f + 1
+    return nxt
+
+
+def _color_pass(w: Windows, k: int, nxt: list[int],
+                deadline: Deadline) -> tuple[int, list[int], array]:
+    """Color k top-down: deadlines g, dead copies, latest play times L; then L
+    bottom-up.  Returns the copies found dead and the color's alive positions in deck
+    order with their values; sets ``w.reason`` if a card has no usable copy left."""
+    n, N, h, dv = w.deck.n, w.deck.N, w.h, w.deck.values
+    Ek, Lk = w.earliest[k], w.latest[k]
+    Ak = cast(list, w.alive[k])
+    Sk = cast(list, w.stop[k])
+    # T(b, k) is always the position of an alive copy of a value <= b of color k, so
+    # a deadline g for it can be lowered to the last such position <= g.
+    ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
+    # An int32 array: a list would hold one int object per card (values > 256).
+    vals = array("i", map(dv.__getitem__, ps))
+    dead = 0
+    below: list[int] = []   # the h+1 smallest last-copy positions of values above a
+    for a in range(n, 0, -1):
+        if not a & EVERY:
             deadline.check(PHASE)
-            Ek, Lk, Ak, Sk = earliest[k], latest[k], alive[k], stop[k]
-            # T(b, k) is always the position of an alive copy of a value <= b of
-            # color k, so a deadline g for it can be lowered to the last such
-            # position <= g.
-            ps = sorted(q for a in range(1, n + 1) for q in Ak[a])
-            # An int32 array: a list would hold one int object per card (values > 256).
-            vals = array("i", map(dv.__getitem__, ps))
-            cpos[k], cval[k] = ps, vals
-            below: list[int] = []   # the h+1 smallest last-copy positions of values above a
-            for a in range(n, 0, -1):
-                if not a & EVERY:
-                    deadline.check(PHASE)
-                La, Eprev = Lk[a], Ek[a - 1]
-                copies = Ak[a]
-                last = copies[-1]
-                # Same-color useless rule: choosing q keeps every value above a
-                # whose copies all precede q in the hand at q-1.
-                limit = below[h] if len(below) > h else N
-                keep, gs = [], []
-                for q in copies:
-                    if q > La or q > limit:
-                        continue
-                    g = nxt[q]
-                    if last <= g < Eprev:
-                        # (a, k) is itself one of the forced cards at g.
-                        g = nxt[Eprev]
-                    if g > q:
-                        G = Lk[a - 1] if Lk[a - 1] < g else g
-                        cb = Ak[a - 1]   # fast path: a copy of a-1 in (q, G]
-                        i = bisect_right(cb, q) if a > 1 else 0
-                        if not (a > 1 and i < len(cb) and cb[i] <= G) and \
-                                _chain_overflows(Ak, a, q, G, h):
-                            g = q        # q can only be played on sight
-                    if Eprev > g:
-                        continue
-                    if g < N and a > 1:
-                        i = bisect_right(ps, g) - 1
-                        while vals[i] >= a:
-                            i -= 1
-                        g = ps[i]
-                    keep.append(q)
-                    gs.append(g)
-                if not keep:
-                    w.reason = (f"card {a}:{k} has no usable copy: every copy must be "
-                                f"stored past a full hand")
-                    return w
-                if len(keep) != len(copies):
-                    removed += len(copies) - len(keep)
-                    Ak[a] = keep
-                    changed = True
-                Sk[a] = gs
-                Lk[a - 1] = min(La, max(gs)) if a > 1 else NEVER
-                below.append(keep[-1])
-                below.sort()
-                del below[h + 1:]
-            # Bottom-up: T(a, k) <= max(last alive copy, T(a-1, k)).
-            for a in range(1, n + 1):
-                bound = max(Ak[a][-1], Lk[a - 1])
-                if bound < Lk[a]:
-                    Lk[a] = bound
-        if not changed:
-            w.cpos, w.cval = cast(list, cpos), cval   # no copy died in this pass: still exact
-            break
-    if N >= COMPACT_FROM_CARDS:
-        # Once nothing changes them, flat int32 arrays per color: positions are ints
-        # above 256, one object each in a list (the CNF is built while these live).
-        # stop[k][a] is parallel to alive[k][a]: the same offsets serve both.
-        for k in range(1, c + 1):
-            deadline.check(PHASE)
-            w.alive[k] = rk = Ragged(alive[k])
-            w.stop[k] = Ragged(stop[k], rk.offsets)
-            w.earliest[k] = array("i", earliest[k])
-            w.latest[k] = array("i", latest[k])
-            if w.cpos is not None:
-                w.cpos[k] = array("i", w.cpos[k])
-        w.forced = array("i", w.forced)
-    w.stats = {"passes": w.passes, "dead_copies": removed,
-               "forced_full_positions": sum(1 for x in w.forced if x == h)}
-    return w
+        La, Eprev = Lk[a], Ek[a - 1]
+        copies = Ak[a]
+        last = copies[-1]
+        # Same-color useless rule: choosing q keeps every value above a whose copies
+        # all precede q in the hand at q-1.
+        limit = below[h] if len(below) > h else N
+        keep, gs = [], []
+        for q in copies:
+            if q > La or q > limit:
+                continue
+            g = nxt[q]
+            if last <= g < Eprev:
+                # (a, k) is itself one of the forced cards at g.
+                g = nxt[Eprev]
+            if g > q:
+                G = Lk[a - 1] if Lk[a - 1] < g else g
+                cb = Ak[a - 1]   # fast path: a copy of a-1 in (q, G]
+                i = bisect_right(cb, q) if a > 1 else 0
+                if not (a > 1 and i < len(cb) and cb[i] <= G) and \
+                        _chain_overflows(Ak, a, q, G, h):
+                    g = q        # q can only be played on sight
+            if Eprev > g:
+                continue
+            if g < N and a > 1:
+                i = bisect_right(ps, g) - 1
+                while vals[i] >= a:
+                    i -= 1
+                g = ps[i]
+            keep.append(q)
+            gs.append(g)
+        if not keep:
+            w.reason = f"card {a}:{k} has no usable copy: every copy must be stored past a full hand"
+            return dead, ps, vals
+        if len(keep) != len(copies):
+            dead += len(copies) - len(keep)
+            Ak[a] = keep
+        Sk[a] = gs
+        Lk[a - 1] = min(La, max(gs)) if a > 1 else NEVER
+        below.append(keep[-1])
+        below.sort()
+        del below[h + 1:]
+    # Bottom-up: T(a, k) <= max(last alive copy, T(a-1, k)).
+    for a in range(1, n + 1):
+        bound = max(Ak[a][-1], Lk[a - 1])
+        if bound < Lk[a]:
+            Lk[a] = bound
+    return dead, ps, vals
+
+
+def _compact(w: Windows, deadline: Deadline) -> None:
+    """The tables as flat int32 arrays per color, once nothing changes them: positions
+    are ints above 256, one object each in a list (the CNF is built while these live).
+    stop[k][a] is parallel to alive[k][a]: the same offsets serve both."""
+    for k in range(1, w.deck.c + 1):
+        deadline.check(PHASE)
+        w.alive[k] = rk = Ragged(w.alive[k])
+        w.stop[k] = Ragged(w.stop[k], rk.offsets)
+        w.earliest[k] = array("i", w.earliest[k])
+        w.latest[k] = array("i", w.latest[k])
+        if w.cpos is not None:
+            w.cpos[k] = array("i", w.cpos[k])
+    w.forced = array("i", w.forced)
 
 
 def _chain_overflows(Ak: list[list[int]], a: int, q: int, G: int, h: int) -> bool:

@@ -52,8 +52,8 @@ KINDS = ("last_copy", "too_late", "pace", "tokens", "strikes", "other")
 # Deck cards left at most where ``last_draws`` runs the search's relaxation of the
 # last turns by dynamic programming with exact tokens (beyond the exact count of its
 # last two draws; the search's own ROOT_LEFT), with at most RELAX_STEPS states of it.
-# On 40 bot games (76 drops) 20 cards and 100,000 states explain 4 drops more than
-# 9 and 20,000 (9 of them were ``other``), at no cost seen in the median or the max.
+# Larger limits leave fewer drops ``other`` (unexplained); these cost nothing seen in
+# the median or the max time per game (bench/postmortem.py).
 RELAX_LEFT = 20
 RELAX_STEPS = 100_000
 ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}

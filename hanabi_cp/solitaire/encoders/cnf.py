@@ -1,6 +1,6 @@
 """The compact CNF encoding of (deck, h); see encodings/cnf.md for the proofs.
 
-Variables (all over the cards and copies that ``analysis.analyse`` keeps):
+Variables (all over the cards and copies that ``preprocessing.analyse`` keeps):
 
 - ``copy(a, k, q)``       copy q of (a, k) is chosen (absent when only one copy is alive);
 - ``played_by(b, k, t)``  T(b, k) <= t, only at positions where T(b, k) can change;
@@ -25,9 +25,8 @@ family (the table in encodings/cnf.md §8), and returns a ``CnfEncoding``
 from __future__ import annotations
 
 import time
-from array import array
 from bisect import bisect_right
-from itertools import accumulate, combinations
+from itertools import combinations
 from math import comb
 
 from pysat.card import CardEnc, EncType
@@ -38,11 +37,11 @@ from ...core.model import COMPACT_FROM_CARDS, Deck, check_hand
 from ...runtime.nogc import without_gc
 from ...core.status import Status
 from ..preprocessing import Windows, analyse
+from .cnf_windows import PHASE, capacity_sets, hold_segments, needed_cards, storable_copies
 from .encoding import CnfEncoding, copy_flags
 from .flat import Clauses, CopyVars, Names
 
 TRUE, FALSE = True, False
-PHASE = "building the CNF"
 
 
 @without_gc
@@ -84,10 +83,11 @@ class CnfBuilder:
 
     ``build`` calls them in the order that fixes the variable numbering and the
     clause order (the DIMACS of ``hanabi-cp encode`` depends on it):
-    ``storable_copies`` (§2), ``copy_variables`` and ``one_copy`` (F1), ``deadlines``
-    (F3), ``needed_cards`` and ``hold_segments`` (F4, F5), ``capacity_sets`` and
-    ``hand_capacity`` (F5, with ``held_lit`` for F4), ``play_asap`` (F6), and last
-    ``define_played_by`` (F2) for the ``played_by`` variables (§3) the others made.
+    ``copy_variables`` and ``one_copy`` (F1), ``deadlines`` (F3), ``hand_capacity``
+    (F5, with ``held_lit`` for F4), ``play_asap`` (F6), and last ``define_played_by``
+    (F2) for the ``played_by`` variables (§3) the others made.  The sweeps that only
+    read the windows are ``cnf_windows``'s: ``storable_copies`` (§2, at
+    construction), ``needed_cards``, ``hold_segments`` and ``capacity_sets`` (F4, F5).
 
     Variables are numbered by one pysat ``IDPool``, which also numbers the auxiliary
     variables of ``CardEnc``.  The pool only counts: the readable names go to a list,
@@ -115,8 +115,7 @@ class CnfBuilder:
         self.n, self.c, self.N = deck.n, deck.c, deck.N
         self.alive, self.E, self.L = win.alive, win.earliest, win.latest
         # Flat arrays pay off in memory on large decks only: on small ones (standard
-        # decks, the harness) lists build and load into the solver faster (1.5x on a
-        # standard deck).
+        # decks, the harness) lists build and load into the solver faster.
         self.compact = deck.N >= COMPACT_FROM_CARDS
         self.pool = IDPool()
         self.names: Names | list = Names() if self.compact else [None]
@@ -128,6 +127,8 @@ class CnfBuilder:
         # Per color: alive positions in deck order with their values (the positions
         # where T(b, k) can change).
         self.cpos, self.cval = win.positions()
+        self.storable = storable_copies(win, deadline)      # §2; makes no variable
+        self.skeep, self.first_store, self.storable_cards = self.storable
         self.capacity: list = []
         self.ncard = 0
         self.card_sizes: dict = {}
@@ -140,13 +141,16 @@ class CnfBuilder:
 
     def build(self, asap: bool = False) -> CnfEncoding:
         """All clause families in order; the ``CnfEncoding`` (stats: see ``stats``)."""
-        self.storable_copies()
+        st = self.storable
         self.copy_variables()
         self.one_copy()
         stores = self.deadlines()
-        seg_s, seg_e, seg_spec = self.hold_segments(self.needed_cards(stores))
+        # min-hand (collect) varies h: every storable card may be needed
+        needed = st.cards if self.collect else needed_cards(st, stores, self.N, self.h)
+        seg_s, seg_e, seg_spec = hold_segments(self.win, st, needed, self.cpos, self.cval,
+                                               self.deadline)
         self.nseg = len(seg_s)
-        sets = self.capacity_sets(seg_s, seg_e, stores)
+        sets = capacity_sets(seg_s, seg_e, stores, self.h, self.collect, self.deadline)
         self.hand_capacity(sets, seg_e, seg_spec)
         if asap:
             self.play_asap()
@@ -166,37 +170,6 @@ class CnfBuilder:
     def stats(self) -> dict:
         return {"cardinality_clauses": self.ncard, "hold_segments": self.nseg,
                 "cardinality_sets": dict(sorted(self.card_sizes.items()))}
-
-    # §2: storable copies and their hold windows.
-    def storable_copies(self) -> None:
-        """Storable copies: those a win may hold (q < L(a-1, k) and a deadline after q).
-        Every other alive copy is played on sight whenever it is chosen.
-
-        skeep[k][a] = [(q, end)]: storable copy q held at most over [q, end); [] if none.
-        """
-        n, c, N, win, deadline = self.n, self.c, self.N, self.win, self.deadline
-        # One shared empty list per color: entries are replaced, never appended to
-        # (n x c fresh lists were ~40 bytes per image card).
-        self.skeep: list[list[list[tuple[int, int]]]] = [[[]] * (n + 1) for _ in range(c + 1)]
-        self.first_store = [[N] * (n + 1) for _ in range(c + 1)]
-        self.storable_cards: list = []   # (k, a) with a storable copy, color-major
-        for k in range(1, c + 1):
-            deadline.check(PHASE)
-            Lk, Ak, sk, fk = self.L[k], self.alive[k], self.skeep[k], self.first_store[k]
-            Sk = win.stop[k]
-            for a in range(2, n + 1):
-                if not a & EVERY:
-                    deadline.check(PHASE)
-                copies, Lp = Ak[a], Lk[a - 1]
-                if copies[0] >= Lp:
-                    continue         # every copy is played on sight
-                # Windows.spans(k, a), from the row already read
-                lst = [(q, g if g < Lp else Lp) for q, g in zip(copies, Sk[a])
-                       if q < Lp and g > q]
-                if lst:
-                    sk[a] = lst
-                    fk[a] = lst[0][0]
-                    self.storable_cards.append((k, a))
 
     # §3: the played_by literals, with their constants and aliases.
     def played_by(self, k: int, b: int, t: int):
@@ -313,119 +286,6 @@ class CnfBuilder:
                         else:
                             add([lit] if cv is TRUE else [-cv, lit])
         return stores
-
-    # F5: the cards that can take part in an overfull hand.
-    def needed_cards(self, stores: list) -> list:
-        """Cards with a window covering a store point that more than h windows cover.
-
-        At any other store point the hand holds at most h cards anyway (each held card
-        is inside the window of its copy), so the other cards need no hold segments.
-        min-hand (collect) varies h: keep all.
-        """
-        if self.collect:
-            return self.storable_cards
-        skeep, N, h = self.skeep, self.N, self.h
-        # Integer arrays, not lists: N int objects each were ~60 bytes per card.
-        diff = array("i", bytes(4 * (N + 1)))
-        for k, a in self.storable_cards:
-            for q, end in skeep[k][a]:
-                diff[q] += 1
-                diff[end] -= 1
-        cover = array("i", accumulate(diff))
-        del diff
-        bad = array("i", bytes(4 * (N + 1)))
-        for q in stores:
-            if cover[q] > h:
-                bad[q + 1] = 1
-        del cover
-        bad = array("i", accumulate(bad))      # bad[t]: overfull store points before t
-        return [(k, a) for k, a in self.storable_cards
-                if any(bad[end] > bad[q] for q, end in skeep[k][a])]
-
-    # F4: hold segments.
-    def hold_segments(self, needed: list) -> tuple[list, list, list]:
-        """Each needed card's window cut at its storable copies, their ends, and the
-        positions inside where T(a-1, k) can change: (starts, ends, specs), a spec
-        being (k, a, s, active storable copies or None = surely chosen, s < E(a-1))."""
-        seg_s: list = []
-        seg_e: list = []
-        seg_spec: list = []
-        deadline = self.deadline
-        for i, (k, a) in enumerate(needed):
-            if not i & EVERY:
-                deadline.check(PHASE)
-            ps, vals, Ek, Lk = self.cpos[k], self.cval[k], self.E[k], self.L[k]
-            lst = self.skeep[k][a]
-            copies = self.alive[k][a]
-            Lp = Lk[a - 1]
-            last_end = max(end for _, end in lst)
-            first = lst[0][0]
-            cuts = [q for q, _ in lst]
-            cuts.extend(end for _, end in lst)
-            i = bisect_right(ps, first)
-            m = len(ps)
-            while i < m and ps[i] < last_end:
-                if vals[i] < a:
-                    cuts.append(ps[i])
-                i += 1
-            cuts = sorted(set(cuts))
-            last_copy = copies[-1]
-            Eprev = Ek[a - 1]
-            for j in range(len(cuts) - 1):
-                # a segment lists the copies active in it: up to all of the card's,
-                # thousands on decks of many copies, so the clock is read more often
-                if not j & 63:
-                    deadline.check(PHASE)
-                s, e = cuts[j], cuts[j + 1]
-                if s >= Lp:
-                    break
-                if s >= last_copy:
-                    act = None           # every alive copy is <= s: one is chosen
-                else:
-                    act = [q for q, x in lst if q <= s < x]
-                    if not act:
-                        continue
-                seg_s.append(s)
-                seg_e.append(e)
-                seg_spec.append((k, a, s, act, s < Eprev))
-        return seg_s, seg_e, seg_spec
-
-    # F5: the maximal sets of segments active at a store point.
-    def capacity_sets(self, seg_s: list, seg_e: list, stores: list) -> list:
-        """Sweep the positions; a set that only grows between two removals needs one
-        constraint.  Only sets that can overflow the hand are kept (min-hand keeps
-        all): a copy per store point of the others would cost memory quadratic in
-        the deck."""
-        deadline, h = self.deadline, self.h
-        storeset = set(stores)
-        nseg = len(seg_s)
-        by_start = sorted(range(nseg), key=seg_s.__getitem__)
-        by_end = sorted(range(nseg), key=seg_e.__getitem__)
-        points = sorted(set(seg_s).union(seg_e, stores))
-        active: dict = {}
-        snapshot = None
-        sets: list = []
-        i_s = i_e = 0
-        keep_all = self.collect
-        for i, t in enumerate(points):
-            if not i & EVERY:
-                deadline.check(PHASE)
-            if i_e < nseg and seg_e[by_end[i_e]] == t:
-                if snapshot is not None:
-                    sets.append(snapshot)
-                    snapshot = None
-                while i_e < nseg and seg_e[by_end[i_e]] == t:
-                    del active[by_end[i_e]]
-                    i_e += 1
-            while i_s < nseg and seg_s[by_start[i_s]] == t:
-                active[by_start[i_s]] = None
-                i_s += 1
-            if t in storeset and (keep_all or len(active) > h):
-                deadline.check(PHASE)
-                snapshot = list(active)
-        if snapshot is not None:
-            sets.append(snapshot)
-        return sets
 
     # F4 clauses, made on demand, and F5 constraints.
     def hand_capacity(self, sets: list, seg_e: list, seg_spec: list) -> None:
@@ -570,8 +430,9 @@ def at_most(lits: list, bound: int, add, pool: IDPool, encoding: int, sizes: dic
             add([-x for x in sub])
             count += 1
         return count
-    # One unused variable before each counter: the numbering (and so the DIMACS of
-    # ``hanabi-cp encode``) stays that of the releases before the pool.
+    # One unused variable before each counter: the DIMACS of ``hanabi-cp encode``
+    # keeps its variable numbers, so files written earlier still compare equal
+    # (encodings/cnf.md §8).
     pool.id()
     enc = CardEnc.atmost(lits, bound, vpool=pool, encoding=encoding)
     for cl in enc.clauses:

@@ -13,7 +13,7 @@ Both builders return a ``CpsatEncoding`` (solitaire/encoders/encoding.py): the m
 copy variables by position, the decoder, and the status when building decided.
 Two models:
 
-- ``build_decide`` asks for a win.  It starts from ``analysis.analyse`` (dead copies,
+- ``build_decide`` asks for a win.  It starts from ``preprocessing.analyse`` (dead copies,
   earliest/latest play times, deadlines), which may already prove the deck lost.
 - ``build_maximize`` asks for the largest score.  The win-only pruning of
   ``analyse`` would be unsound here (it kills copies a win cannot use, but a

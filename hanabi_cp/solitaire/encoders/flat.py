@@ -2,10 +2,10 @@
 
 A clause held as a Python list of int objects costs about 150 bytes for two literals
 (the list, one 28-byte int per literal above 256, the pointer to it); on a reduction
-image that was the CNF builder's peak (bench/scale.py).  ``Clauses`` keeps every
-literal in one ``array('i')`` and the clause ends in another: 4 bytes per literal
-and 8 per clause.  It reads like the list of lists it replaces (``len``, indexing,
-iteration yield fresh lists), so pysat's ``Solver`` and ``Processor`` take it as
+image lists of them would be the CNF builder's peak (bench/scale.py prints bytes
+per card).  ``Clauses`` keeps every literal in one ``array('i')`` and the clause
+ends in another: 4 bytes per literal and 8 per clause.  It reads like a list of
+lists (``len``, indexing, iteration yield fresh lists), so pysat's ``Solver`` and ``Processor`` take it as
 ``bootstrap_with``.
 
 >>> cs = Clauses([[1, -2], [3]])
@@ -117,9 +117,9 @@ class CopyVars(Mapping[int, int]):
     """The builder's map position -> ``copy`` variable, as one int32 array over the
     deck's positions (0: no variable).
 
-    The dict it replaces held two int objects per entry, allocated among the
-    builder's transient objects; alive through the solve, they kept the allocator's
-    memory of those objects too (~65 bytes a card on a reduction image, measured).
+    A dict would hold two int objects per entry, allocated among the builder's
+    transient objects; alive through the solve, they would keep the allocator's
+    memory of those objects too (bench/scale.py prints the bytes per card).
 
     >>> cv = CopyVars({7: 3, 2: 5}, 10)
     >>> len(cv), cv[7], 2 in cv, 4 in cv, 11 in cv, dict(cv) == {2: 5, 7: 3}, cv == {7: 3, 2: 5}

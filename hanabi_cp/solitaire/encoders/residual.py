@@ -12,7 +12,7 @@ CNF of the deck.  Proofs in encodings/cnf-images.md §6.
 
 ``simplify`` runs CaDiCaL's bounded variable elimination (pysat's ``Processor``
 with every other technique off: 0.2 s on a uf50 image); ``eliminate`` is the same
-rule in Python (6x slower), the reference the tests hold the other to and the
+rule in Python (several times slower), the reference the tests hold the other to and the
 fallback for a python-sat without ``pysat.process``.
 
 >>> r = eliminate([[1, 2], [-2, 3], [-3, 4], [-4, -1], [1, 5]], 5)

@@ -6,7 +6,7 @@ hold in every win, or in some win whenever one exists:
 
 - a playable card is played (fact 1: never worse);
 - a card already played, already held (fact 2) or dead is discarded; dead copies
-  and the bounds below come from ``analysis.analyse``, which keeps only
+  and the bounds below come from ``preprocessing.analyse``, which keeps only
   what every winning choice of copies (fact 3) satisfies;
 - the last alive copy of a card not yet played nor held must be stored;
 - a copy that cannot be stored past the full-hand positions (``storable``) is

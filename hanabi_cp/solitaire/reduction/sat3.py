@@ -96,10 +96,25 @@ class _Dummy:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    """The base deck, gadget by gadget: its cards, a role per card, the segments."""
+
+    def __init__(self, num_vars: int, num_clauses: int, h: int, kappa: bool,
+                 as_written: bool) -> None:
         self.cards: list[Card] = []
         self.roles: list[str] = []
         self.segments: list[Segment] = []
+        self.v, self.m, self.h = num_vars, num_clauses, h
+        self.kappa, self.as_written = kappa, as_written
+        # With h = 1 the paper's three-card dumps and sigma_1's hand reduction cannot be
+        # played at all; the fix uses two-card dumps and no reduction in sigma_1.
+        self.small = h == 1 and not as_written
+        self.dump_order = (2, 1) if self.small else (2, 3, 1)
+        self.next_color = 2 * num_vars + 1
+        self.dummies: list[_Dummy] = []
+        # the dummy color of sigma_1's hand reduction, the dumps (without kappa) and
+        # the whole-deck hand reduction; missing only when small and kappa
+        self.d0 = self.new_dummy() if (not self.small or not kappa) else None
+        self.occ: Counter[int] = Counter()   # clause gadgets each non-dummy color took part in
 
     def add(self, kind: str, cards, roles, **info) -> None:
         if not cards:
@@ -108,6 +123,121 @@ class _Builder:
         self.cards.extend(cards)
         self.roles.extend([roles] * len(cards) if isinstance(roles, str) else roles)
         self.segments.append(Segment(kind, start, len(self.cards), **info))
+
+    def new_dummy(self) -> _Dummy:
+        self.dummies.append(_Dummy(self.next_color))
+        self.next_color += 1
+        return self.dummies[-1]
+
+    def sigma1(self) -> None:
+        """sigma_1: the variable gadgets inside a hand reduction (one slot taken)."""
+        d0 = self.d0
+        if not self.small:
+            assert d0 is not None        # d0 is missing only when small and kappa
+            self.add("sigma1-open", [Card(d0.level + 2, d0.color)],
+                     "hand reduction: start of sigma_1")
+        for i in range(1, self.v + 1):
+            t, f = 2 * i - 1, 2 * i
+            cards = [Card(2, t), Card(2, f), Card(1, t), Card(3, t), Card(4, t), Card(5, t),
+                     Card(1, f), Card(3, f), Card(4, f), Card(5, f)]
+            self.add("var", cards, f"var {i} gadget", colors=(t, f))
+        if not self.small:
+            assert d0 is not None
+            self.add("sigma1-close", [Card(d0.level + 1, d0.color)],
+                     "hand reduction: end of sigma_1")
+            d0.level += 2
+
+    def clause(self, j: int, clause: tuple[int, ...]) -> None:
+        """Clause j's gadget: a dump, part 1 for its colors A, B, C, part 2 for the
+        others, a dump, part 4 (and its extension when h = 1)."""
+        dj = self.new_dummy() if self.kappa else self.d0
+        assert dj is not None        # without kappa d0 exists
+        assoc = tuple(literal_color(l) for l in clause)
+        if self.kappa:
+            others = tuple(sorted(c + 1 if c % 2 else c - 1 for c in assoc))
+        else:
+            others = tuple(c for c in range(1, 2 * self.v + 1) if c not in assoc)
+        off = {c: 5 * self.occ[c] for c in assoc + others}
+        names = dict(zip(assoc, "ABC"))
+        lit_of = {literal_color(l): (f"x{l}" if l > 0 else f"-x{-l}") for l in clause}
+        self.add("dump", dj.take(self.dump_order), f"hand dump before clause {j}", clause=j)
+        for c in assoc:
+            o = off[c]
+            self.add("part1", [Card(o + x, c) for x in range(6, 11)],
+                     f"clause {j} part 1 ({names[c]} = {lit_of[c]})", clause=j, colors=(c,),
+                     offsets=(o,))
+        seq = (6, 7, 8, 9, 10, 2, 3, 4, 5) if self.small else (5, 6, 7, 8, 9, 10, 2, 3, 4)
+        for c in others:
+            o = off[c]
+            self.add("part2", [Card(o + x, c) for x in seq],
+                     f"clause {j} part 2 (color {c} = x{(c + 1) // 2} "
+                     f"{'true' if c % 2 else 'false'}, not in the clause)", clause=j,
+                     colors=(c,), offsets=(o,))
+        self.add("dump", dj.take(self.dump_order), f"hand dump inside clause {j}", clause=j)
+        self.part4(j, assoc, off, [f"{names[c]} = {lit_of[c]}" for c in assoc])
+        for c in assoc + others:
+            self.occ[c] += 1
+
+    def part4(self, j: int, assoc: tuple[int, ...], off: dict[int, int],
+              says: list[str]) -> None:
+        """Clause j's part 4 over its colors ``assoc`` (``says``: "A = x1" per color),
+        and with h = 1 its extension."""
+        offs = tuple(off[c] for c in assoc)
+        said = dict(zip(assoc, says))
+        cards = [Card(off[c] + 3, c) for c in assoc]
+        for c in assoc:
+            cards += [Card(off[c] + x, c) for x in (2, 4, 5, 6)]
+        self.add("part4", cards, [f"clause {j} part 4 ({said[c.color]})" for c in cards],
+                 clause=j, colors=assoc, offsets=offs)
+        if self.h == 1:
+            cards = [Card(off[c] + 4, c) for c in assoc]
+            for c in assoc:
+                cards += [Card(off[c] + x, c) for x in (3, 5, 6)]
+            self.add("part4x", cards, [f"clause {j} part 4 extension for h = 1 "
+                                       f"({said[c.color]})" for c in cards],
+                     clause=j, colors=assoc, offsets=offs)
+
+    def reserve(self) -> list[Card]:
+        """Whole-deck hand reduction for h > 2: h-2 dummy cards that only become
+        playable after the last clause gadget, stored from the very first card (the
+        caller puts them first)."""
+        if self.h <= 2:
+            return []
+        d0, h = self.d0, self.h
+        assert d0 is not None        # h > 2 is never small
+        top = d0.level
+        self.add("reserve-end", [Card(top + 1, d0.color)], "end of the whole-deck hand reduction")
+        d0.level = top + h - 1
+        return [Card(top + x, d0.color) for x in range(2, h)]
+
+    def padding(self) -> int:
+        """Every color's values up to n, after its last gadget; returns n."""
+        occ, dummies = self.occ, self.dummies
+        if self.as_written:
+            n = max([6 * self.m + 2] + [d.level for d in dummies])
+        else:
+            n = max([d.level for d in dummies] + [5 * max(occ.values(), default=0) + 5])
+        for c in range(1, 2 * self.v + 1):
+            # The paper starts at o_m + 6, giving the last clause's colors a third copy
+            # of 5m+1 (padding erratum); o_m + 7 = 5 occ + 2 is the first value still needed.
+            first = 5 * occ[c] + (1 if self.as_written and occ[c] else 2)
+            self.add("padding", [Card(a, c) for a in range(first, n + 1)], "padding", colors=(c,))
+        for d in dummies:
+            self.add("padding", [Card(a, d.color) for a in range(d.level + 1, n + 1)],
+                     "padding (dummy color)")
+        if self.as_written:
+            self.check_values(n)
+        return n
+
+    def check_values(self, n: int) -> None:
+        """As written, n = 6m+2 is too small for some cards (DeckError names the first)."""
+        over = next(((i, card) for i, card in enumerate(self.cards, 1) if card.value > n), None)
+        if over:
+            i, card = over
+            shift = max(self.h - 2, 0)       # the reserve cards go first
+            raise DeckError(f"as written, n = 6m+2 = {n}, but card #{i + shift} ({card}) "
+                            f"of the {self.roles[i - 1]!r} needs value {card.value} "
+                            "(erratum: see encodings/reduction-padding-and-errata.md)")
 
 
 def reduce_cnf(cnf: CNF, h: int = 2, copies: int | None = None, kappa: bool = False,
@@ -151,121 +281,38 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
     cnf = e.cnf
     copies = default_copies(h) if copies is None else copies
     _check(cnf, h, copies, kappa, as_written)
-    v, m = cnf.num_vars, cnf.num_clauses
-    # With h = 1 the paper's three-card dumps and sigma_1's hand reduction cannot be
-    # played at all; the fix uses two-card dumps and no reduction in sigma_1.
-    small = h == 1 and not as_written
-    dump_order = (2, 1) if small else (2, 3, 1)
-    next_color = 2 * v + 1
-    dummies: list[_Dummy] = []
-
-    def new_dummy() -> _Dummy:
-        nonlocal next_color
-        dummies.append(_Dummy(next_color))
-        next_color += 1
-        return dummies[-1]
-
-    b = _Builder()
-    # sigma_1: the variable gadgets inside a hand reduction (one slot taken).
-    d0 = new_dummy() if (not small or not kappa) else None
-    if not small:
-        assert d0 is not None        # d0 is missing only when small and kappa
-        b.add("sigma1-open", [Card(d0.level + 2, d0.color)], "hand reduction: start of sigma_1")
-    for i in range(1, v + 1):
-        t, f = 2 * i - 1, 2 * i
-        cards = [Card(2, t), Card(2, f), Card(1, t), Card(3, t), Card(4, t), Card(5, t),
-                 Card(1, f), Card(3, f), Card(4, f), Card(5, f)]
-        b.add("var", cards, f"var {i} gadget", colors=(t, f))
-    if not small:
-        assert d0 is not None
-        b.add("sigma1-close", [Card(d0.level + 1, d0.color)], "hand reduction: end of sigma_1")
-        d0.level += 2
+    b = _Builder(cnf.num_vars, cnf.num_clauses, h, kappa, as_written)
+    b.sigma1()
     sigma1_end = len(b.cards)
-
-    occ: Counter[int] = Counter()           # clause gadgets each non-dummy color took part in
     for j, clause in enumerate(cnf.clauses, start=1):
-        dj = new_dummy() if kappa else d0
-        assert dj is not None        # without kappa d0 exists
-        assoc = tuple(literal_color(l) for l in clause)
-        if kappa:
-            others = tuple(sorted(c + 1 if c % 2 else c - 1 for c in assoc))
-        else:
-            others = tuple(c for c in range(1, 2 * v + 1) if c not in assoc)
-        off = {c: 5 * occ[c] for c in assoc + others}
-        names = dict(zip(assoc, "ABC"))
-        lit_of = {literal_color(l): (f"x{l}" if l > 0 else f"-x{-l}") for l in clause}
-        b.add("dump", dj.take(dump_order), f"hand dump before clause {j}", clause=j)
-        for c in assoc:
-            o = off[c]
-            b.add("part1", [Card(o + x, c) for x in range(6, 11)],
-                  f"clause {j} part 1 ({names[c]} = {lit_of[c]})", clause=j, colors=(c,), offsets=(o,))
-        for c in others:
-            o = off[c]
-            seq = (6, 7, 8, 9, 10, 2, 3, 4, 5) if small else (5, 6, 7, 8, 9, 10, 2, 3, 4)
-            b.add("part2", [Card(o + x, c) for x in seq],
-                  f"clause {j} part 2 (color {c} = x{(c + 1) // 2} {'true' if c % 2 else 'false'}, "
-                  "not in the clause)", clause=j,
-                  colors=(c,), offsets=(o,))
-        b.add("dump", dj.take(dump_order), f"hand dump inside clause {j}", clause=j)
-        offs = tuple(off[c] for c in assoc)
-        cards = [Card(off[c] + 3, c) for c in assoc]
-        for c in assoc:
-            cards += [Card(off[c] + x, c) for x in (2, 4, 5, 6)]
-        b.add("part4", cards, [f"clause {j} part 4 ({names[c.color]} = {lit_of[c.color]})"
-                               for c in cards],
-              clause=j, colors=assoc, offsets=offs)
-        if h == 1:
-            cards = [Card(off[c] + 4, c) for c in assoc]
-            for c in assoc:
-                cards += [Card(off[c] + x, c) for x in (3, 5, 6)]
-            b.add("part4x", cards, [f"clause {j} part 4 extension for h = 1 "
-                                    f"({names[c.color]} = {lit_of[c.color]})" for c in cards],
-                  clause=j, colors=assoc, offsets=offs)
-        for c in assoc + others:
-            occ[c] += 1
-
-    # Whole-deck hand reduction for h > 2: h-2 dummy cards that only become playable
-    # after the last clause gadget are stored from the very first card.
-    reserve: list[Card] = []
-    if h > 2:
-        assert d0 is not None        # h > 2 is never small
-        top = d0.level
-        reserve = [Card(top + x, d0.color) for x in range(2, h)]
-        b.add("reserve-end", [Card(top + 1, d0.color)], "end of the whole-deck hand reduction")
-        d0.level = top + h - 1
-
-    if as_written:
-        n = max([6 * m + 2] + [d.level for d in dummies])
-    else:
-        n = max([d.level for d in dummies] + [5 * max(occ.values(), default=0) + 5])
-    for c in range(1, 2 * v + 1):
-        # The paper starts at o_m + 6, giving the last clause's colors a third copy of
-        # 5m+1 (padding erratum); o_m + 7 = 5 occ + 2 is the first value still needed.
-        first = 5 * occ[c] + (1 if as_written and occ[c] else 2)
-        b.add("padding", [Card(a, c) for a in range(first, n + 1)], "padding", colors=(c,))
-    for d in dummies:
-        b.add("padding", [Card(a, d.color) for a in range(d.level + 1, n + 1)],
-              "padding (dummy color)")
-
-    if as_written:
-        over = next(((i, card) for i, card in enumerate(b.cards, 1) if card.value > n), None)
-        if over:
-            i, card = over
-            raise DeckError(f"as written, n = 6m+2 = {n}, but card #{i + len(reserve)} ({card}) "
-                            f"of the {b.roles[i - 1]!r} needs value {card.value} "
-                            "(erratum: see encodings/reduction-padding-and-errata.md)")
+        b.clause(j, clause)
+    reserve = b.reserve()
+    n = b.padding()
     shift = len(reserve)
     segments = [Segment("reserve", 0, shift)] if shift else []
     segments += [Segment(s.kind, s.start + shift, s.end + shift, s.clause, s.colors, s.offsets)
                  for s in b.segments]
     cards = reserve + b.cards
     roles = [f"hand reduction for the whole deck ({h - 2} of {h} slots)"] * shift + b.roles
-    base = Deck.packed(cards, n, next_color - 1)
-    sigma1 = (shift, shift + sigma1_end)
-
-    # Variant r > default: extra copies right after each card's first copy.
+    base = Deck.packed(cards, n, b.next_color - 1)
     extra_n = copies - default_copies(h)
-    source, extra, final, final_roles = [], [], [], []
+    final, final_roles, source, extra = _with_extra_copies(cards, roles, extra_n)
+    deck = Deck.packed(final, n, b.next_color - 1) if extra_n else base
+    sigma1 = (shift, shift + sigma1_end)
+    start = source.index(sigma1[0]) if sigma1[1] > sigma1[0] else 0
+    end = len(source) - source[::-1].index(sigma1[1] - 1) if sigma1[1] > sigma1[0] else 0
+    return Reduction(deck, h, tuple(final_roles), e, base, tuple(segments), tuple(source),
+                     tuple(extra), (start, end), kappa, as_written)
+
+
+def _with_extra_copies(cards: list[Card], roles: list[str], extra_n: int):
+    """Variant r > default: ``extra_n`` extra copies right after each card's first copy.
+    Returns the cards, their roles, per card the base index it is (a copy of), and
+    whether it is an extra copy."""
+    source: list[int] = []
+    extra: list[bool] = []
+    final: list[Card] = []
+    final_roles: list[str] = []
     seen = set()
     for i, card in enumerate(cards):
         final.append(card)
@@ -279,8 +326,4 @@ def build(formula: Exact3 | CNF, h: int = 2, copies: int | None = None, kappa: b
                 final_roles.append(roles[i] + " [extra copy]")
                 source.append(i)
                 extra.append(True)
-    deck = Deck.packed(final, n, next_color - 1) if extra_n else base
-    start = source.index(sigma1[0]) if sigma1[1] > sigma1[0] else 0
-    end = len(source) - source[::-1].index(sigma1[1] - 1) if sigma1[1] > sigma1[0] else 0
-    return Reduction(deck, h, tuple(final_roles), e, base, tuple(segments), tuple(source),
-                     tuple(extra), (start, end), kappa, as_written)
+    return final, final_roles, source, extra
