@@ -93,3 +93,45 @@ def test_roundtrip_names_a_disagreeing_formula(tmp_path, monkeypatch):
     os.remove(tmp_path / "fig2.cnf")
     empty = run(["roundtrip", tmp_path])
     assert empty.exit_code == 2 and "no .cnf files" in empty.stderr
+
+
+def _model(text):
+    lits = [int(t) for line in text.splitlines() if line.startswith("v ") for t in line.split()[1:]]
+    assert lits[-1] == 0
+    return lits[:-1]
+
+
+def test_read_back_turns_a_winning_play_into_a_satisfying_assignment(tmp_path):
+    f = tmp_path / "fig2.cnf"
+    f.write_text(FIG2)
+    deck, plays = tmp_path / "fig2.deck", tmp_path / "fig2.plays"
+    assert run(["reduce", f, "-o", deck]).exit_code == 0
+    assert run(["solve", deck, "--method", "sat", "--certificate", plays]).exit_code == 10
+    res = run(["reduce", f, "--read-back", plays])
+    assert res.exit_code == 0, res.output
+    assert "s SATISFIABLE" in res.stdout.splitlines()
+    model = _model(res.stdout)
+    assert sorted(map(abs, model)) == [1, 2, 3]
+    assert CNF.of([(1, -2, 3), (1, 2, -3)]).satisfied_by(model)
+    # every winning play reads back, not only the solver's: the proof's own play
+    from hanabi_cp.solitaire.reduction.witnesses import play_from_assignment
+    red = reduce_cnf(CNF.of([(1, -2, 3), (1, 2, -3)]))
+    proof = tmp_path / "proof.plays"
+    proof.write_text(str(play_from_assignment(red, {1: False, 2: False, 3: False})) + "\n")
+    back = _model(run(["reduce", f, "--read-back", proof]).stdout)
+    assert CNF.of([(1, -2, 3), (1, 2, -3)]).satisfied_by(back)
+
+
+def test_read_back_refuses_a_play_of_another_deck_naming_the_file(tmp_path):
+    f = tmp_path / "fig2.cnf"
+    f.write_text(FIG2)
+    deck, plays = tmp_path / "fig2.deck", tmp_path / "fig2.plays"
+    run(["reduce", f, "-o", deck])
+    run(["solve", deck, "--method", "sat", "--certificate", plays])
+    res = run(["reduce", f, "--hand", 3, "--read-back", plays])
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1
+    assert "fig2.plays: not a winning play sequence" in res.stderr and "--hand" in res.stderr
+    out = tmp_path / "fig2.model"
+    assert run(["reduce", f, "--read-back", plays, "-o", out]).exit_code == 0
+    again = run(["reduce", f, "--read-back", plays, "-o", out])
+    assert again.exit_code == 2 and "--force" in again.stderr

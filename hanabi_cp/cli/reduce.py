@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..core.errors import FileError
+from ..core.errors import CertificateError, FileError
 from ..runtime.limits import BYTES_PER_CARD, MAX_CARDS
 from ..core.options import SolveOptions
 from ..io.outputs import check_outputs, provenance
@@ -47,6 +47,26 @@ def _var_map(back) -> str:
                                               for i, b in moved)
 
 
+def _write_read_back(formula: str, red, plays_path: str, output: str, force: bool) -> None:
+    from ..io.outputs import write_text
+    from ..io.textio import display_name
+    from ..solitaire.play_text import read_plays
+    from ..solitaire.reduction.witnesses import assignment_from_play
+    from ..solvers.dimacs import model_text
+
+    try:
+        assignment = assignment_from_play(red, read_plays(plays_path))
+    except CertificateError as exc:
+        raise CertificateError(f"{display_name(plays_path)}: {exc} (was the deck made from "
+                               "this formula with the same --hand, --copies, --kappa?)") from None
+    cnf = red.formula.original
+    comments = [f"assignment of {os.path.basename(formula)} read back from "
+                f"{os.path.basename(plays_path)}; every clause checked"]
+    write_text(output, model_text(cnf.num_vars, assignment, comments), force)
+    click.echo(f"reduce: read back an assignment satisfying all {cnf.num_clauses} clauses",
+               err=True)
+
+
 def _read(path: str):
     from ..solvers.dimacs import read_dimacs
     return read_dimacs(path)
@@ -60,25 +80,39 @@ def _read(path: str):
 @click.option("--as-written", is_flag=True,
               help="Reproduce the paper's text literally (padding from o_m+6, n = 6m+2, "
                    "h = 1 gadgets unchanged): to see its errata fail.")
+@click.option("--read-back", "plays_path", default=None, metavar="PLAYS",
+              help="Instead of the deck, write the assignment of FORMULA read back from "
+                   "PLAYS, a winning play sequence of the deck made with the same options "
+                   "(`decode`'s or `solve`'s certificate): the referee replays it, every "
+                   "clause is checked, and the assignment is printed as a SAT solver's "
+                   "`s`/`v` lines.")
 @force_option
-def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, force):
+def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, plays_path, force):
     """Reduce a DIMACS CNF formula to a deck winnable iff it is satisfiable (journal §5).
 
     Any CNF is accepted: it is first made an equisatisfiable exact 3-CNF.  Every card
     of the deck is annotated with the gadget and role it comes from.  A summary
     (cards, n, c, r, h) goes to stderr.  FORMULA may be `-` for stdin.
 
+    With --read-back PLAYS, the way back: a winning play of the deck (found by any
+    method or solver, checked by `decode`) becomes a satisfying assignment of FORMULA.
+
     \b
     Example (run from a clone's root: instances/ is the repository's):
       hanabi-cp reduce instances/satlib/uf20-91/uf20-01.cnf -o uf20-01.deck
+      hanabi-cp solve uf20-01.deck --method sat --certificate uf20-01.plays
+      hanabi-cp reduce instances/satlib/uf20-91/uf20-01.cnf --read-back uf20-01.plays
     """
     from ..io import write_deck
     from ..solitaire.reduction import reduce_cnf
 
-    check_outputs("reduce", {"-o": output}, force, {"FORMULA": formula})
+    check_outputs("reduce", {"-o": output}, force, {"FORMULA": formula, "--read-back": plays_path})
     cnf = _read(formula)
     red = reduce_cnf(cnf, h=hand, copies=copies, kappa=kappa, as_written=as_written,
                      max_cards=max_cards)
+    if plays_path is not None:
+        _write_read_back(formula, red, plays_path, output, force)
+        return
     argv = ["hanabi-cp", "reduce", os.path.basename(formula), "--hand", hand]
     if copies is not None:
         argv += ["--copies", copies]

@@ -8,6 +8,7 @@ line may hold several clauses.  SATLIB files end with a ``%`` line followed by `
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import chain, compress
 from operator import not_
 
@@ -243,6 +244,28 @@ def dimacs_text(cnf: CNF, comments=()) -> str:
     else:
         lines.extend(" ".join(map(str, clause)) + " 0" if clause else "0"
                      for clause in cnf.clauses)
+    return "\n".join(lines) + "\n"
+
+
+def model_text(num_vars: int, assignment: Mapping[int, bool], comments=()) -> str:
+    """A satisfying assignment as a SAT solver prints it (SAT competition format):
+    ``comments``, ``s SATISFIABLE``, then ``v`` lines of literals over 1..num_vars
+    (a variable the assignment leaves out is false), ending in 0.
+
+    >>> print(model_text(3, {1: True, 3: True}, comments=["read back"]), end="")
+    c read back
+    s SATISFIABLE
+    v 1 -2 3 0
+    """
+    lits = [str(v if assignment.get(v, False) else -v) for v in range(1, num_vars + 1)] + ["0"]
+    lines = comment_lines(list(comments), mark="c") + ["s SATISFIABLE"]
+    line: list[str] = []
+    for lit in lits:
+        if line and len(" ".join(line)) + len(lit) > 76:
+            lines.append("v " + " ".join(line))
+            line = []
+        line.append(lit)
+    lines.append("v " + " ".join(line))
     return "\n".join(lines) + "\n"
 
 
