@@ -15,9 +15,9 @@ from .common import command, echo_json
 def variants_cmd(words, show_all, as_json):
     """List hanab.live's variants that hanabi-cp supports (name, suits, cards, maximum
     score): every one whose rules the referee and the exact methods model (the deck,
-    which cards a clue touches, and the rules of Throw It in a Hole, Clue Starved,
-    Orange, Alternating Clues and reversed suits).  WORDs keep the names that contain
-    them all (case-insensitive).
+    which cards a clue touches, and the rules of Up or Down, Sudoku, Throw It in a
+    Hole, Clue Starved, Orange, Alternating Clues and reversed suits): all of
+    hanab.live's list.  WORDs keep the names that contain them all (case-insensitive).
 
     \b
     Examples:
