@@ -74,11 +74,11 @@ AUTO_ORDER = ("search", "sat", "cpsat", "brute")
 FIRST_SHARE = 0.25
 # With the default solver, the SAT stage is these solvers in turn, each a stage of
 # its own: on the tail, their times differ several-fold from one deal to the next
-# and neither decides every deal the other does (docs/real-games.md, "The SAT tail").
+# and neither decides every deal the other does (docs/benchmarks.md, "The SAT tail, solver by solver").
 SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 # After the first stage, each stage's weight in the time left (``_weights``): on the
 # positions the search leaves undecided, CaDiCaL decides the most and the soonest
-# and CP-SAT the fewest (docs/real-games.md, the unknown positions method by
+# and CP-SAT the fewest (docs/benchmarks.md, the unknown positions method by
 # method); Glucose decides some deals CaDiCaL does not ("The SAT tail").  A stage
 # not listed weighs 1; ``sat`` with a solver chosen by the user (no portfolio)
 # weighs what the portfolio's first solver does.
