@@ -17,9 +17,8 @@ from .common import deck_summary, load_instance, write_plays_to
 
 def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool, data,
                  force: bool) -> None:
-    from ..solitaire.exports import binary, export
+    from ..solitaire.exports import binary, export, varmap_text
     from ..io.outputs import open_output, write_texts
-    from .encode import varmap_text
     if data is not None and fmt != "mzn":
         raise UsageError("encode: --data goes with --format mzn")
     if fmt == "mzn" and varmap is not None:
