@@ -52,6 +52,7 @@ _LAZY = {
     "Rules": "real.rules", "RulesError": "real.rules", "LiveOutcome": "real.solve", "solve_live": "api",
     "analyze": "api", "PostMortem": "real.postmortem.report",
     "draw": "api", "cross_check": "api", "Report": "apps.harness.runner",
+    "study": "api",
     "TimeUp": "runtime.deadline",
     # other engines' games: a module (DeepMind's Hanabi Learning Environment)
     "hle": "interop.hle",
@@ -77,6 +78,7 @@ __all__ = [
     # real rules, pictures, cross-checking
     "Rules", "RulesError", "LiveOutcome", "solve_live", "analyze", "PostMortem", "draw",
     "cross_check", "Report",
+    "study",
     # other engines' games
     "hle",
     # errors
@@ -125,7 +127,7 @@ if TYPE_CHECKING:
 
     from .api import (analyze, assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
                       parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay, solve,
-                      solve_live)
+                      solve_live, study)
     from .solvers.formula import CNF
     from .runtime.deadline import TimeUp
     from .solitaire.encoders.encoding import Encoding

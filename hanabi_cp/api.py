@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .solitaire.encoders.encoding import CnfEncoding
     from .io.decks import DeckFile
     from .apps.harness.runner import Report
+    from .apps.studies.catalogue import Study
     from .real.actions import Action
     from .real.postmortem.report import PostMortem
     from .real.rules import Rules
@@ -378,3 +379,31 @@ def cross_check(count: int = 1000, seed: int = 0, methods: Sequence[str] | None 
     space = Space(max_n, max_c, max_r, max_h)
     checks = select_checks(methods, maximize=maximize)
     return run(seed, count, space, checks, options=_options(options, {"seed": seed, **settings}))
+
+
+def study(name: str) -> Study:
+    """The study ``name`` as ``hanabi-cp study NAME`` runs it: ``standard``,
+    ``random``, ``reduction``, ``live``, ``hard``, ``hle`` or ``strategies``.
+    ``.run(csv_path, ...)`` appends the rows not yet in the CSV (a rerun resumes;
+    the keywords are the command's options) and returns the sweep: ``.rows`` the
+    CSV, ``.mine`` this sweep's rows; ``.summary(rows)`` is the table the command
+    prints, ``.plot(rows, stem)`` writes STEM.png and STEM.svg.
+
+    >>> import os, tempfile
+    >>> import hanabi_cp as hc
+    >>> random = hc.study("random")
+    >>> csv = os.path.join(tempfile.mkdtemp(), "random.csv")
+    >>> sweep = random.run(csv, count=2, points=[1, 2], n=2, c=2, r=2, methods=["dp"])
+    >>> len(sweep.mine), sweep.new, sweep.fields
+    (4, 4, {'seed': 1, 'param': 'h', 'n': 2, 'c': 2, 'r': 2})
+    >>> print(random.summary(sweep.mine).splitlines()[0])
+    x  decks  winnable  undecided  dp med/p95 ms  dp pre/model/unknown
+    >>> random.run(csv, count=2, points=[1, 2], n=2, c=2, r=2, methods=["dp"]).new
+    0
+    >>> hc.study("chess")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.core.errors.InvalidParameter: no study 'chess'; choose from standard, random, ...
+    """
+    from .apps.studies.catalogue import study as named
+    return named(name)
