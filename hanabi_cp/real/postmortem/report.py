@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...runtime.deadline import NEVER, Deadline, TimeUp
 from ...core.errors import InvalidParameter
@@ -50,6 +50,8 @@ from ..actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
 from .hidden_knowledge import ClueBook, seen as seen_class, seen_words
+from ..game_setup import deck_misfit
+from ..older_games import as_recorded
 from ..referee import Game, IllegalMove
 from ..rules import Rules
 from ..solve import LiveOutcome, solve_position
@@ -352,9 +354,6 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
         _tick(progress, k)
     end = g.condition.describe() + (f": {g.cause}" if g.cause else "") if g.over \
         else "not over after the last action"
-    from dataclasses import replace
-
-    from ..game_setup import deck_misfit
     pm = PostMortem(rows, g.score, end, g.target, {}, rules, tuple(actions), tuple(names),
                     deck_misfit(deck, rules), _today_end(deck, rules, actions))
     if not explain_drops:
@@ -367,9 +366,6 @@ def _today_end(deck: Deck, rules: Rules, actions: Sequence[Action]) -> str | Non
     """Where today's end rules would have ended an older game read as recorded."""
     if rules.last_turn_unplayable:
         return None
-    from dataclasses import replace
-
-    from ..older_games import as_recorded
     return as_recorded(deck, replace(rules, last_turn_unplayable=True), actions).text
 
 
