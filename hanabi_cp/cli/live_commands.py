@@ -12,7 +12,7 @@ from ..core.options import SolveOptions
 from ..core.status import Status
 from ..io.outputs import check_outputs
 from ..io.textio import display_name, read_text
-from ..real.game_setup import (any_deck_line, deck_misfit, first_difference, game_rules, load_game_deck,
+from ..real.game_setup import (any_deck_line, deck_misfit, game_rules, load_game_deck, played_rules,
                                rules_json)
 from ..real.older_games import OLDER_RULES_UNTIL, as_recorded
 from ..real.referee import Game, replay, target_of
@@ -127,14 +127,7 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     if data is not None:
         return _verify_refutation(ctx, deck, in_deck, data, text, actions_path, as_json, live)
     game = parse_replay(text, display_name(actions_path), bool(live.get("any_deck")))
-    if game.players is not None and live.get("players") not in (None, game.players):
-        raise UsageError(f"{actions_path}: the game has {game.players} players, "
-                         f"but --players {live['players']} was given")
-    if game.deck is not None and list(game.deck.cards) != list(deck.cards):
-        raise UsageError(f"{actions_path}: its deck is not DECK ({first_difference(game.deck, deck)})")
-    # the game file's options, or (a bare list of actions) those of a game given as DECK
-    rules = game_rules(live, game if game.deck is not None or in_deck is None else in_deck,
-                       deck, actions_path)
+    rules = played_rules(live, deck, in_deck, game, actions_path)
     reading = as_recorded(deck, rules, game.actions)
     rules = reading.rules
     rep = replay(deck, rules, game.actions)

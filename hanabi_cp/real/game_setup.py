@@ -134,6 +134,21 @@ def game_rules(live: dict, game: Replay | None, deck: Deck, source: str) -> Rule
     return rules
 
 
+def played_rules(live: dict, deck: Deck, in_deck: Replay | None, game: Replay,
+                 source: str) -> Rules:
+    """The rules a game (``game``, read from ``source``) was played by on ``deck``:
+    the choices over the game file's options, or, for a bare list of actions, over
+    those of the game file given as the deck (``in_deck``).  A game whose players or
+    deck contradict the choices or ``deck`` is an error naming the file."""
+    if game.players is not None and live.get("players") not in (None, game.players):
+        raise UsageError(f"{source}: the game has {game.players} players, "
+                         f"but {{players}} {live['players']} was given", "players")
+    if game.deck is not None and list(game.deck.cards) != list(deck.cards):
+        raise UsageError(f"{source}: its deck is not DECK ({first_difference(game.deck, deck)})")
+    return game_rules(live, game if game.deck is not None or in_deck is None else in_deck,
+                      deck, source)
+
+
 def deck_misfit(deck: Deck, rules: Rules) -> str | None:
     """What makes ``deck`` not one that the variant of ``rules`` deals, or None (No
     Variant, the default, takes any deck: hanabi-cp's decks of any size)."""
