@@ -101,6 +101,17 @@ def read(fmt: str, deck: Deck, h: int, maximize: bool, content: str | bytes,
     return _pb(fmt, deck, h, maximize, content, path)
 
 
+def read_file(fmt: str, deck: Deck, h: int, maximize: bool, path: str) -> Verdict:
+    """:func:`read` of the answer in the file ``path`` (``-`` = stdin): bytes for a
+    binary CpSolverResponse (``.pb``, ``.bin``), else text; one reader for every
+    answer (the size cap, and for text the NUL and UTF-8 checks)."""
+    from ..io.textio import display_name, read_bytes, read_text
+    from .exports import binary
+    content = read_bytes(path, "the answer") if fmt == "cpsat" and binary(path) else \
+        read_text(path, "the answer")
+    return read(fmt, deck, h, maximize, content, display_name(path))
+
+
 def _mzn(deck: Deck, h: int, maximize: bool, text: str, path: str) -> Verdict:
     from .encoders.encoding import decode_picks
     from .encoders.mzn import build, parse_output
