@@ -56,7 +56,7 @@ _EXPORTS: Registry[Any] = Registry("name", [
     # real rules, pictures, cross-checking
     *_at("real.rules", "Rules", "RulesError"), *_at("real.solve", "LiveOutcome"),
     *_at("api", "solve_live", "analyze"), *_at("real.postmortem.report", "PostMortem"),
-    *_at("api", "draw", "cross_check"), *_at("apps.harness.runner", "Report"),
+    *_at("api", "draw", "cross_check", "study"), *_at("apps.harness.runner", "Report"),
     *_at("runtime.deadline", "TimeUp"),
     # other engines' games: a module (DeepMind's Hanabi Learning Environment)
     *_at("interop", "hle"),
@@ -80,6 +80,7 @@ __all__ = [
     # real rules, pictures, cross-checking
     "Rules", "RulesError", "LiveOutcome", "solve_live", "analyze", "PostMortem", "draw",
     "cross_check", "Report",
+    "study",
     # other engines' games
     "hle",
     # errors
@@ -126,7 +127,7 @@ if TYPE_CHECKING:
 
     from .api import (analyze, assignment_from_play, check_win, cross_check, draw, encode, methods, min_hand,
                       parse_deck, play_from_assignment, read_deck, read_deck_file, reduce_cnf, replay, solve,
-                      solve_live)
+                      solve_live, study)
     from .solvers.formula import CNF
     from .runtime.deadline import TimeUp
     from .solitaire.encoders.encoding import Encoding

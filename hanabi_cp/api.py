@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .solitaire.encoders.encoding import CnfEncoding
     from .io.decks import DeckFile
     from .apps.harness.runner import Report
+    from .apps.studies.catalogue import Study
     from .real.actions import Action
     from .real.postmortem.report import PostMortem
     from .real.rules import Rules
@@ -262,7 +263,7 @@ def solve_live(deck: Deck, rules: Rules | int, method: str = "auto",
 def analyze(game: str | Deck, rules: Rules | int | None = None,
             actions: Sequence[Action] | None = None, *, deck: str | None = None,
             players: int | None = None, method: str = "auto", position_limit: float | None = 10.0,
-            time_limit: float | None = None) -> PostMortem:
+            time_limit: float | None = None, any_deck: bool = False) -> PostMortem:
     """The post-mortem of a real game, as ``hanabi-cp analyze``: the best score still
     reachable (open hands, exact) after every action, the actions that lowered it
     (``drops``: each with its ``reason``, ``reason_kind`` and the actions that would
@@ -274,7 +275,9 @@ def analyze(game: str | Deck, rules: Rules | int | None = None,
     live``, a game of ``play --replay``; ``deck=`` and ``players=`` for a bare list
     of actions), or a :class:`Deck` with ``rules`` (a :class:`Rules` or a number of
     players) and ``actions``.  ``position_limit`` bounds each position's solve,
-    ``time_limit`` the whole.
+    ``time_limit`` the whole; ``any_deck`` takes a game file whose deck its variant
+    does not deal (``pm.any_deck`` says how).  ``pm.lines(game)`` is the report
+    ``hanabi-cp analyze`` prints, ``pm.to_json()`` its ``--json``.
 
     >>> import hanabi_cp as hc
     >>> pm = hc.analyze("instances/games/standard-winnable-4p.json")
@@ -288,6 +291,8 @@ def analyze(game: str | Deck, rules: Rules | int | None = None,
     >>> row = pm.rows[drop.position]
     >>> row.slot, row.card, row.seen, len(row.knew)
     (4, 'b4', 'hidden', 12)
+    >>> pm.lines("game.json")[1]
+    'c final score: 23 of 25 (end: normal: the score reached the best score still reachable)'
     >>> from hanabi_cp.real.actions import Action
     >>> deck = hc.parse_deck("1r 2r 1y 2y 1r 1y")
     >>> rules = hc.Rules.for_players(2, hand_size=2, clues=1)
@@ -307,7 +312,7 @@ def analyze(game: str | Deck, rules: Rules | int | None = None,
         if rules is not None or actions is not None:
             raise InvalidParameter("rules and actions go with a Deck, not a game file")
         from .apps.studies.postmortems import load_game
-        the_deck, the_rules, moves, names = load_game(str(game), deck, players)
+        the_deck, the_rules, moves, names = load_game(str(game), deck, players, any_deck)
     deadline = None if time_limit is None else Deadline.after(time_limit)
     return post_mortem(the_deck, the_rules, moves, names, method, position_limit, deadline)
 
@@ -378,3 +383,31 @@ def cross_check(count: int = 1000, seed: int = 0, methods: Sequence[str] | None 
     space = Space(max_n, max_c, max_r, max_h)
     checks = select_checks(methods, maximize=maximize)
     return run(seed, count, space, checks, options=_options(options, {"seed": seed, **settings}))
+
+
+def study(name: str) -> Study:
+    """The study ``name`` as ``hanabi-cp study NAME`` runs it: ``standard``,
+    ``random``, ``reduction``, ``live``, ``hard``, ``hle`` or ``strategies``.
+    ``.run(csv_path, ...)`` appends the rows not yet in the CSV (a rerun resumes;
+    the keywords are the command's options) and returns the sweep: ``.rows`` the
+    CSV, ``.mine`` this sweep's rows; ``.summary(rows)`` is the table the command
+    prints, ``.plot(rows, stem)`` writes STEM.png and STEM.svg.
+
+    >>> import os, tempfile
+    >>> import hanabi_cp as hc
+    >>> random = hc.study("random")
+    >>> csv = os.path.join(tempfile.mkdtemp(), "random.csv")
+    >>> sweep = random.run(csv, count=2, points=[1, 2], n=2, c=2, r=2, methods=["dp"])
+    >>> len(sweep.mine), sweep.new, sweep.fields
+    (4, 4, {'seed': 1, 'param': 'h', 'n': 2, 'c': 2, 'r': 2})
+    >>> print(random.summary(sweep.mine).splitlines()[0])
+    x  decks  winnable  undecided  dp med/p95 ms  dp pre/model/unknown
+    >>> random.run(csv, count=2, points=[1, 2], n=2, c=2, r=2, methods=["dp"]).new
+    0
+    >>> hc.study("chess")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.core.errors.InvalidParameter: no study 'chess'; choose from standard, random, ...
+    """
+    from .apps.studies.catalogue import study as named
+    return named(name)

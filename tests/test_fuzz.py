@@ -29,10 +29,9 @@ from capped import assert_verdict_or_one_line_error, capped, invoke, needs_fork
 from fuzz_strategies import (answer_texts, decks, deck_texts, dimacs_texts, formulas, huge,
                              live_game_texts, model_texts, plays_texts, positive_size,
                              reader_number, size)
-from hanabi_cp.cli.encode import parse_model
 from hanabi_cp.core.errors import HanabiError
 from hanabi_cp.io import deck_to_text, parse_deck_file
-from hanabi_cp.solvers.dimacs import dimacs_text, parse_dimacs
+from hanabi_cp.solvers.dimacs import dimacs_text, parse_answer, parse_dimacs
 from hanabi_cp.solitaire.play_text import parse_plays
 from hanabi_cp.runtime.limits import MAX_CARD_KINDS, MAX_CNF_VARS
 from hanabi_cp.real.replay_io import parse_replay
@@ -143,7 +142,7 @@ def test_fuzz_live_game_reader(slow):
 
 @tiers
 def test_fuzz_model_reader(slow):
-    fuzz(model_texts, lambda text: read_or_refuse(parse_model, text), 60, slow)
+    fuzz(model_texts, lambda text: read_or_refuse(parse_answer, text), 60, slow)
 
 
 @tiers

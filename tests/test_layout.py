@@ -201,3 +201,25 @@ def test_each_wing_has_its_referee_encoders_and_methods():
         assert (PACKAGE / wing / "referee.py").is_file(), wing
         assert (PACKAGE / wing / "encoders" / "__init__.py").is_file(), wing
         assert (PACKAGE / wing / "methods" / "__init__.py").is_file(), wing
+
+
+def test_the_cli_holds_no_reader_of_text():
+    """cli/ turns options into a library call and its answer into lines: reading
+    text (a solver's answer, a game, a refutation) is the library's, beside the
+    writer of the same format, for scripts and commands alike.  So no module of
+    cli/ imports re or decodes JSON, and none defines a parse_*/read_* function
+    (click's own parse_args, overridden, excepted)."""
+    cli = PACKAGE / "cli"
+    wrong = []
+    for path in _python_files("hanabi_cp/cli"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        where = path.relative_to(ROOT)
+        wrong += [f"{where}: imports {module}" for module, _ in _imports(path) if module == "re"]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                    node.name.startswith(("parse_", "read_")) and node.name != "parse_args":
+                wrong.append(f"{where}:{node.lineno}: defines {node.name}")
+            if isinstance(node, ast.Attribute) and node.attr in ("loads", "load") and \
+                    getattr(node.value, "id", None) == "json":
+                wrong.append(f"{where}:{node.lineno}: json.{node.attr}")
+    assert cli.is_dir() and wrong == []

@@ -110,6 +110,23 @@ def test_analyze_cli_text_json_and_csv(game_file, tmp_path):
     assert run(["analyze", path, "--csv", out]).exit_code == 2          # no overwriting
 
 
+def test_hc_analyze_holds_all_that_the_cli_prints(game_file):
+    """The command is options -> hc.analyze -> printing: its text is pm.lines(GAME),
+    its JSON pm.to_json() with the path (but the seconds each position took)."""
+    import hanabi_cp as hc
+    path, _ = game_file
+    pm = hc.analyze(str(path))
+    assert run(["analyze", path]).stdout.splitlines() == pm.lines(str(path))
+    assert run(["analyze", path, "-v"]).stdout.splitlines()[:3] == pm.lines(str(path), True)[:3]
+
+    def timeless(data):
+        for row in data["rows"]:
+            row.pop("seconds")
+        return data
+    assert timeless(json.loads(run(["analyze", path, "--json"]).stdout)) == \
+        timeless(json.loads(json.dumps({"game": str(path), **pm.to_json()})))
+
+
 def test_analyze_json_rows_name_slots_cards_knowledge_and_pace(game_file):
     from hanabi_cp.real.postmortem.report import card_name, hanablive_pace
     from hanabi_cp.real.postmortem.alternatives import slot_of

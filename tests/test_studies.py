@@ -163,3 +163,21 @@ def test_bench_runner_discovers_modules_and_pairs_ratios():
                                (2, "sat", "WINNABLE", 0.01), (2, "x", "UNKNOWN", 9.0)]]
     # Instance 2 is left out: x did not decide it.
     assert runner.paired_ratios(rows, ("instance",), "sat") == {"x": (2, 0.03, 0.06, 1.0)}
+
+
+def test_every_study_command_is_a_library_study_and_back():
+    """``hanabi-cp study NAME`` for each study of the one table (``hc.study``), each
+    answering the protocol; the command only checks its outputs and prints."""
+    import click
+
+    import hanabi_cp as hc
+    from hanabi_cp.apps.studies.catalogue import STUDIES
+    group = main.get_command(None, "study")
+    ctx = click.Context(group)
+    assert set(group.list_commands(ctx)) == set(STUDIES.names())
+    for name in STUDIES:
+        study = hc.study(name)
+        assert study.name == name and all(callable(getattr(study, f))
+                                          for f in ("check", "run", "summary", "plot"))
+    with pytest.raises(InvalidParameter, match="points: hand sizes"):
+        hc.study("random").run("unused.csv", points=[0.5])

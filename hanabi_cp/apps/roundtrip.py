@@ -154,6 +154,27 @@ def check_image(red, sat: bool, verdict: str | Status, plays=None,
     return ImageCheck(agreement(verdict, sat), readback, error)
 
 
+def read_back_model(red, plays_path: str, formula_name: str) -> str:
+    """The way back for a user's play: the winning play in ``plays_path`` of the
+    reduction's deck, replayed by the referee and read back to an assignment of the
+    original formula (every clause checked), as a SAT solver's ``s``/``v`` lines.
+    A play that does not win this deck is the user's mistake: a CertificateError
+    naming the file and the options that make the deck."""
+    from ..core.errors import CertificateError
+    from ..io.textio import display_name
+    from ..solitaire.play_text import read_plays
+    from ..solvers.dimacs import model_text
+    try:
+        assignment = assignment_from_play(red, read_plays(plays_path))
+    except CertificateError as exc:
+        raise CertificateError(f"{display_name(plays_path)}: {exc} (was the deck made from "
+                               "this formula with the same --hand, --copies, --kappa?)") from None
+    cnf = red.formula.original
+    return model_text(cnf.num_vars, assignment,
+                      [f"assignment of {formula_name} read back from "
+                       f"{os.path.basename(plays_path)}; every clause checked"])
+
+
 def roundtrip(cnf: CNF, name: str = "", method: str = "sat", h: int = 2,
               copies: int | None = None, kappa: bool = False,
               options: SolveOptions | None = None,

@@ -80,8 +80,7 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
       hanabi-cp analyze instances/games --summary
       hanabi-cp verify game.json proofs/game.position-33.refutation.json --rules live
     """
-    from ..real.postmortem import report as pm_mod
-    from .refutation_files import check_refutation_dir, refutations_line, write_refutations
+    from ..real.postmortem.report import analyze as post_mortem
     deadline = command_deadline(time_limit)
     if os.path.isdir(game):
         from .analyze_folder import analyze_folder
@@ -92,117 +91,78 @@ def analyze(game, deck_path, players, method, position_limit, time_limit, as_jso
                         "--refutations": refutations_dir is not None, "--verbose": verbose,
                         "--any-deck": any_deck})
         return
-    if summary:
-        raise UsageError("analyze: --summary goes with a folder of games")
-    fmt = None
-    if figure_path is not None:
-        from ..show.render import format_of
-        fmt = format_of(figure_path)
-    if csv_path == "-" and as_json:
-        raise UsageError("analyze: --csv - and --json cannot both go to stdout")
-    check_outputs("analyze", {"--csv": csv_path, "--figure": figure_path}, force,
-                  {"GAME": game, "--deck": deck_path})
-    stem = os.path.splitext(os.path.basename(game))[0]
-    if refutations_dir is not None:
-        check_refutation_dir(refutations_dir, stem, force)
+    _check_one(game, deck_path, summary, csv_path, as_json, figure_path, refutations_dir, force)
     from ..apps.studies.postmortems import load_game
     deck, rules, actions, names = load_game(game, deck_path, players, any_deck)
-    from .live_options import any_deck_line, deck_misfit
-    odd_deck = deck_misfit(deck, rules)
-    result = pm_mod.analyze(deck, rules, actions, names, method, position_limit, deadline)
+    result = post_mortem(deck, rules, actions, names, method, position_limit, deadline)
     refuted = None
     if refutations_dir is not None:
-        refuted = write_refutations(refutations_dir, stem, deck, rules, actions, result,
+        from ..real.refutation_files import write_refutations
+        refuted = write_refutations(refutations_dir, _stem(game), deck, rules, actions, result,
                                     position_limit, deadline, force)
     if csv_path is not None:
         from ..apps.studies.postmortems import write_rows
         write_rows(csv_path, os.path.basename(game), result, force)
-    if figure_path is not None and fmt is not None:
+    if figure_path is not None:
         from ..show.game import GameView
-        from ..show.render import render_game, write_bytes
+        from ..show.render import format_of, render_game, write_bytes
         view = GameView(os.path.basename(game), deck, rules, actions, tuple(names), result)
-        write_bytes(figure_path, render_game(view, fmt), force)
+        write_bytes(figure_path, render_game(view, format_of(figure_path)), force)
     if csv_path == "-":         # stdout is the CSV: no report around it
         return
     if as_json:
-        drops = result.drops
-        rows = [r.as_dict() for r in result.rows]
-        for d in drops:             # a drop's row carries its reason and alternatives
-            rows[d.position].update(d.explained())
-        echo_json({"game": game, "rules": rules.describe(), "variant": rules.variant_name,
-                   "final_score": result.final_score, "end": result.end,
-                   "target": result.target, "rows": rows,
-                   "drops": [{"position": d.position, "before": d.before, "after": d.after,
-                              "text": d.text, **d.explained()} for d in drops],
-                   **({} if refuted is None else {"refutations": refuted}),
-                   **({} if odd_deck is None else {"any_deck": odd_deck}),
-                   "as_recorded": _today_end(deck, rules, actions)})
+        echo_json({"game": game, **result.to_json()}
+                  | ({} if refuted is None else {"refutations": refuted}))
         return
-    click.echo(f"c game: {game}: {len(actions)} actions; {rules.describe()} "
-               f"(hanab.live {rules.variant_name}, open hands)")
-    if odd_deck is not None:
-        click.echo(any_deck_line(deck, rules))
-    older = _today_end(deck, rules, actions)
-    if older is not None:
-        click.echo(f"c as recorded: {older}; every action is analyzed as played")
-    click.echo(f"c final score: {result.final_score} of {result.target} (end: {result.end})")
-    for line in table(result, verbose):
+    for line in result.lines(game, verbose):
         click.echo(line)
-    for drop in result.drops:
-        click.echo(f"c lost: {drop.text}")
-        for line in pm_mod.drop_lines(drop, result.rows[drop.position], names):
-            click.echo(f"c   {line}")
-    closing = closing_line(result)
-    if closing is not None:
-        click.echo(closing)
-    undecided = sum(r.best is None for r in result.rows)
-    if undecided:
-        click.echo(f"c undecided: {undecided} positions (best shown as lower..upper bound)")
     if refuted is not None:
         click.echo(refutations_line(refutations_dir, refuted, rules))
-    if csv_path is not None:
-        click.echo(f"c wrote {csv_path}")
+    for path in (csv_path, figure_path):
+        if path is not None:
+            click.echo(f"c wrote {path}")
+
+
+def _stem(game: str) -> str:
+    return os.path.splitext(os.path.basename(game))[0]
+
+
+def _check_one(game, deck_path, summary, csv_path, as_json, figure_path, refutations_dir,
+               force) -> None:
+    """Refuse, before any work, options that do not go together for one GAME file,
+    and outputs that exist (without --force) or cannot be written."""
+    if summary:
+        raise UsageError("analyze: --summary goes with a folder of games")
     if figure_path is not None:
-        click.echo(f"c wrote {figure_path}")
+        from ..show.render import format_of
+        format_of(figure_path)
+    if csv_path == "-" and as_json:
+        raise UsageError("analyze: --csv - and --json cannot both go to stdout")
+    check_outputs("analyze", {"--csv": csv_path, "--figure": figure_path}, force,
+                  {"GAME": game, "--deck": deck_path})
+    if refutations_dir == "-":
+        raise UsageError("analyze: --refutations - is not possible: --refutations names a "
+                         "folder (one file per lost position), not stdout")
+    if refutations_dir is not None:
+        from ..real.refutation_files import check_refutation_dir
+        check_refutation_dir(refutations_dir, _stem(game), force)
 
 
-def _today_end(deck, rules, actions) -> str | None:
-    """Where today's end rules would have ended an older game read as recorded."""
-    if rules.last_turn_unplayable:
-        return None
-    from dataclasses import replace
-
-    from ..real.older_games import as_recorded
-    return as_recorded(deck, replace(rules, last_turn_unplayable=True), actions).text
-
-
-def table(result, verbose: bool = False) -> list[str]:
-    """The post-mortem as a text table, one line per position: hanab.live's turn,
-    the action, the score, the best score still reachable, hanab.live's max score
-    and pace; with ``verbose``, how each position was decided."""
-    width = max([len(r.text) for r in result.rows] + [6])
-    lines = [f"{'turn':>4}  {'action':<{width}}  {'score':>5} {'best':>6} {'max':>4} "
-             f"{'pace':>4}" + ("  method" if verbose else "")]
-    for r in result.rows:
-        if r.best is not None:
-            best = str(r.best)
-        else:
-            best = f"{'' if r.lower is None else r.lower}..{'' if r.upper is None else r.upper}"
-        turn = "" if r.turn is None else str(r.turn)
-        pace = "" if r.pace is None else str(r.pace)
-        line = (f"{turn:>4}  {r.text:<{width}}  {r.score:>5} {best:>6} {r.hanablive_max:>4} "
-                f"{pace:>4}")
-        lines.append(line + (f"  {r.method or r.status.lower()}" if verbose else ""))
-    return lines
+def refutations_line(folder: str, rows: list[dict], rules) -> str:
+    """What ``write_refutations`` did, in one line."""
+    from ..real.refutation import refuses_rules
+    why = refuses_rules(rules)
+    if why is not None:
+        return f"c no refutations: {why}"
+    if not rows:
+        return "c no refutations: no decided position is lost"
+    written = [r["position"] for r in rows if r["file"]]
+    late = [r["position"] for r in rows if not r["file"]]
+    line = f"c refutations: {len(written)} written to {folder}, each walked again"
+    if late:
+        line += f"; not within the position limit: positions {_span(late)}"
+    return line
 
 
-def closing_line(result) -> str | None:
-    """The line for a game whose best score never fell (none if it did, or if some
-    position is undecided)."""
-    if result.drops or not result.decided or not result.rows:
-        return None
-    deal = result.rows[0].best
-    if result.final_score == result.target:
-        return f"c won: {result.final_score} of {result.target}; the best score never fell"
-    return (f"c no points lost by play: the best score stayed {deal} from the deal to "
-            f"the end (final score {result.final_score} of {result.target})")
+def _span(ks: list[int]) -> str:
+    return ", ".join(map(str, ks)) if len(ks) <= 6 else f"{ks[0]}, {ks[1]}, ... {ks[-1]}"

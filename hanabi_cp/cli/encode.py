@@ -4,13 +4,9 @@ winning hand size."""
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING
-
 import click
 
 from ..core.errors import UsageError
-from ..runtime.limits import effective_hand
 from ..solvers.sat_backend import DEFAULT_SOLVER
 from ..core.status import Status
 from ..solitaire.referee import replay
@@ -18,15 +14,6 @@ from ..io.outputs import check_outputs, provenance
 from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option, hand_option,
                      load_instance, time_limit_option, write_plays_to)
 from .numbers import HAND
-
-if TYPE_CHECKING:
-    from ..solitaire.encoders.encoding import CnfEncoding
-
-
-def encoding_of(deck, h) -> CnfEncoding:
-    from ..solitaire.encoders.cnf import build
-    # h >= N encodes the same instance as h = N; only the latter keeps bounds small.
-    return build(deck, effective_hand(h, deck.N))
 
 
 def format_option(what: str):
@@ -78,7 +65,8 @@ def encode_cmd(deck, hand, output, varmap, fmt, maximize, data, force):
                          "--format dimacs")
     check_outputs("encode", {"-o": output, "--varmap": varmap}, force, {"DECK": deck})
     the_deck, h = load_instance(deck, hand)
-    enc = encoding_of(the_deck, h)
+    from ..solitaire.exports import cnf_encoding, varmap_text
+    enc = cnf_encoding(the_deck, h)
     cnf = enc.cnf
     comments = [*provenance("encode: compact CNF, satisfiable iff the deck is winnable",
                             ["hanabi-cp", "encode", deck, "--hand", h]),
@@ -100,32 +88,6 @@ def encode_cmd(deck, hand, output, varmap, fmt, maximize, data, force):
     if output != "-":
         note(f"c wrote {cnf.num_vars} variables, {cnf.num_clauses} "
              f"clause{'s' if cnf.num_clauses != 1 else ''} to {output}")
-
-
-def varmap_text(names: dict, path: str) -> str:
-    """`VAR NAME` per line, or JSON if ``path`` ends in .json."""
-    if path.endswith(".json"):
-        return json.dumps({str(v): nm for v, nm in names.items()}, sort_keys=True, indent=1) + "\n"
-    return "".join(f"{v} {nm}\n" for v, nm in names.items())
-
-
-def read_model(path: str) -> tuple[bool | None, list[int]]:
-    """An external solver's answer from a file (``-`` = stdin); see :func:`parse_model`."""
-    from ..io import read_text
-    from ..io.textio import display_name
-    return parse_model(read_text(path, "the model"), display_name(path))
-
-
-def parse_model(text: str, path: str = "<string>") -> tuple[bool | None, list[int]]:
-    """An external solver's answer: ``s``/``v`` lines (SAT competition) or MiniSat's
-    ``SAT``/``UNSAT`` followed by literals.  Returns (satisfiable?, literals).
-
-    >>> parse_model("s SATISFIABLE\\nv 1 -2 0\\n")
-    (True, [1, -2])
-    """
-    from ..solitaire.answers import parse_dimacs
-    answer = parse_dimacs(text, path)
-    return answer.sat, answer.lits
 
 
 @command("decode")
@@ -183,12 +145,13 @@ def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, proof, as_jso
             if fmt != "dimacs":
                 ctx.exit(decode_other(deck, model, hand, certificate, fmt, maximize, force,
                                       as_json))
-            from ..solitaire.answers import dimacs_verdict, parse_dimacs
-            from ..io import read_text
+            from ..solitaire.answers import dimacs_verdict
+            from ..solitaire.exports import cnf_encoding
+            from ..solvers.dimacs import read_answer
             from ..io.textio import display_name
             the_deck, h = load_instance(deck, hand)
-            answer = parse_dimacs(read_text(model, "the model"), display_name(model))
-            enc = encoding_of(the_deck, h)
+            answer = read_answer(model)
+            enc = cnf_encoding(the_deck, h)
             verdict = dimacs_verdict(the_deck, h, enc, answer, display_name(model), proof,
                                      deadline)
     except TimeUp as exc:

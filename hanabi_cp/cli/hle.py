@@ -172,28 +172,15 @@ def study_hle(agents, players, count, seed, time_limit, csv_path, progress, jobs
     Example:
       hanabi-cp study hle --agents random,simple --players 2-5 --count 100
     """
-    from ..interop.hle import require
-    from ..interop.hle_agents import check_seed
-    from ..apps.studies import hle_agents as study_mod
-    require()
-    bad = [a for a in agents if a not in AGENT_NAMES]
-    if bad:
-        raise UsageError(f"study hle: --agents {bad[0]}: expected one of "
-                         + ", ".join(AGENT_NAMES))
-    wrong = [p for p in players if not 2 <= p <= 5]
-    if wrong:
-        raise UsageError(f"study hle: --players {wrong[0]}: HLE has 2 to 5 players")
-    check_seed(seed, max(count, 1))
+    from ..apps.studies.catalogue import HLE
+    from .study import _finish
+    HLE.check(agents, players, seed, count)
     if csv_path == "-":
         raise UsageError("study hle: --csv - is not possible: a study resumes from its CSV file")
     check_outputs("study hle", {"--csv": csv_path}, True, appended=["--csv"],
                   dirs_made=["--csv"])
     click.echo(f"c seed: {seed} (HLE's seeds {seed}..{seed + count - 1} per player count); "
                f"agents {', '.join(agents)}; players {', '.join(map(str, players))}")
-    rows = study_mod.run(csv_path, seed, count, players, agents, time_limit, progress,
-                         get_execution(jobs, dask))
-    mine = [r for r in rows.rows if int(r["players"]) in players and r["agent"] in agents
-            and seed <= int(r["seed"]) < seed + count]
-    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
-               "this sweep")
-    click.echo(study_mod.summary(mine))
+    sweep = HLE.run(csv_path, seed, count, players, agents, time_limit, progress,
+                    get_execution(jobs, dask))
+    _finish(HLE, sweep, "", False)

@@ -17,9 +17,8 @@ from .common import deck_summary, load_instance, write_plays_to
 
 def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool, data,
                  force: bool) -> None:
-    from ..solitaire.exports import binary, export
+    from ..solitaire.exports import binary, export, varmap_text
     from ..io.outputs import open_output, write_texts
-    from .encode import varmap_text
     if data is not None and fmt != "mzn":
         raise UsageError("encode: --data goes with --format mzn")
     if fmt == "mzn" and varmap is not None:
@@ -74,16 +73,10 @@ def _device(path: str) -> bool:
 def decode_other(deck: str, model: str, hand, certificate: str, fmt: str, maximize: bool,
                  force: bool, as_json: bool = False) -> int:
     """Print the verdict of a solver's answer; the exit code (10, 20 or 0)."""
-    from ..solitaire.answers import read
-    from ..solitaire.exports import binary
-    from ..io.textio import display_name, read_bytes, read_text
+    from ..solitaire.answers import read_file
     check_outputs("decode", {"--certificate": certificate}, force, {"DECK": deck, "MODEL": model})
     the_deck, h = load_instance(deck, hand)
-    # One reader for every answer: the size cap, and for text the NUL and UTF-8 checks.
-    content = read_bytes(model, "the answer") if fmt == "cpsat" and binary(model) else \
-        read_text(model, "the answer")
-    verdict = read(fmt, the_deck, effective_hand(h, the_deck.N), maximize, content,
-                   display_name(model))
+    verdict = read_file(fmt, the_deck, effective_hand(h, the_deck.N), maximize, model)
     return report(the_deck, h, verdict, as_json, certificate, force)
 
 

@@ -8,7 +8,7 @@ import functools
 import click
 
 from ..runtime.deadline import TimeUp, ambient
-from ..core.errors import InvalidParameter, UsageError
+from ..core.errors import UsageError
 from ..runtime.limits import clip
 from .execution_options import execution_options, get_execution
 from ..io.outputs import check_outputs
@@ -124,9 +124,9 @@ def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_
     check_clues(study_mod.deck_of(rules, seed), rules, cls)
     rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
                          progress, strikes, execution, rules.variant_name)
-    mine = [r for r in rows.rows if r["strategy"] == cls.name and int(r["players"]) == players
-            and int(r["strike_limit"]) == strikes and r["variant"] == rules.variant_name
-            and seed <= int(r["seed"]) < seed + games]
+    from ..apps.studies.catalogue import STRATEGIES
+    mine = STRATEGIES.games(rows.rows, seed, lambda _: games, [players], [cls.name], strikes,
+                            rules.variant_name)
     click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new)")
     click.echo(study_mod.summary(mine))
 
@@ -142,7 +142,7 @@ def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force,
     # With --replay -, stdout is the game's JSON alone: the report goes to stderr.
     say = click.echo if replay_path != "-" else functools.partial(click.echo, err=True)
     deadline = command_deadline(time_limit)     # the whole command: reading, game, bound
-    from .live_options import any_deck_line, deck_misfit
+    from ..real.game_setup import any_deck_line, deck_misfit
     try:
         with ambient(deadline):
             deck = load_deck(deck_path).deck
@@ -218,30 +218,14 @@ def study_strategies(seed, counts, players, names, bound, time_limit, csv_path, 
       hanabi-cp study strategies --count 20 --players 5 --csv results/strategies.csv
       hanabi-cp study strategies --count 200 --players 2-6 --csv results/study-strategies-200.csv
     """
-    from ..players.strategy import get_strategy, strategies
-    from ..apps.studies import strategies as study_mod
+    from ..apps.studies.catalogue import STRATEGIES
+    from .study import _finish
 
-    bad = [p for p in players if not 2 <= p <= 6]
-    if bad:
-        raise InvalidParameter(f"study strategies: --players {bad[0]}: expected 2 to 6")
-    table = strategies()
-    chosen = names or list(table)
-    for name in chosen:
-        get_strategy(name)          # an unknown name: its one-line error
+    chosen = STRATEGIES.check(players, names)
     stem = _outputs("strategies", csv_path, stem, force)
     execution = get_execution(jobs, dask)
     click.echo(f"c decks: seeds {seed}.. per player count (" + ", ".join(
         f"{p}: {counts(p)}" for p in players) + "), strategies " + ", ".join(chosen))
-    for p in players:
-        fit = [n for n in chosen if table[n].min_players <= p <= table[n].max_players]
-        study_mod.run(csv_path, seed, counts(p), [p], fit, bound, time_limit, progress,
-                      execution=execution)
-    from ..io.results_csv import ResultsCSV
-    rows = ResultsCSV(csv_path, study_mod.FIELDS, study_mod.KEY)
-    mine = [r for r in rows.rows if int(r["players"]) in players and r["strategy"] in chosen
-            and r["strike_limit"] == "3"
-            and seed <= int(r["seed"]) < seed + counts(int(r["players"]))]
-    click.echo(f"c rows: {len(rows.rows)} in {rows.path}; {len(mine)} of this sweep")
-    click.echo(study_mod.summary(mine))
-    for path in study_mod.plot(mine, stem, rows.path, force):
-        click.echo(f"c wrote {path}")
+    sweep = STRATEGIES.run(csv_path, seed, counts, players, chosen, bound, time_limit,
+                           progress, execution)
+    _finish(STRATEGIES, sweep, stem, force)

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..core.errors import CertificateError, FileError
+from ..core.errors import FileError
 from ..runtime.limits import BYTES_PER_CARD, MAX_CARDS
 from ..core.options import SolveOptions
 from ..io.outputs import check_outputs, provenance
@@ -45,26 +45,6 @@ def _var_map(back) -> str:
                 f"{aux} are auxiliary")
     return "exact -> original: " + ", ".join(f"{i}->{b if b is not None else 'aux'}"
                                               for i, b in moved)
-
-
-def _write_read_back(formula: str, red, plays_path: str, output: str, force: bool) -> None:
-    from ..io.outputs import write_text
-    from ..io.textio import display_name
-    from ..solitaire.play_text import read_plays
-    from ..solitaire.reduction.witnesses import assignment_from_play
-    from ..solvers.dimacs import model_text
-
-    try:
-        assignment = assignment_from_play(red, read_plays(plays_path))
-    except CertificateError as exc:
-        raise CertificateError(f"{display_name(plays_path)}: {exc} (was the deck made from "
-                               "this formula with the same --hand, --copies, --kappa?)") from None
-    cnf = red.formula.original
-    comments = [f"assignment of {os.path.basename(formula)} read back from "
-                f"{os.path.basename(plays_path)}; every clause checked"]
-    write_text(output, model_text(cnf.num_vars, assignment, comments), force)
-    click.echo(f"reduce: read back an assignment satisfying all {cnf.num_clauses} clauses",
-               err=True)
 
 
 def _read(path: str):
@@ -111,7 +91,11 @@ def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, play
     red = reduce_cnf(cnf, h=hand, copies=copies, kappa=kappa, as_written=as_written,
                      max_cards=max_cards)
     if plays_path is not None:
-        _write_read_back(formula, red, plays_path, output, force)
+        from ..apps.roundtrip import read_back_model
+        from ..io.outputs import write_text
+        write_text(output, read_back_model(red, plays_path, os.path.basename(formula)), force)
+        click.echo(f"reduce: read back an assignment satisfying all "
+                   f"{red.formula.original.num_clauses} clauses", err=True)
         return
     argv = ["hanabi-cp", "reduce", os.path.basename(formula), "--hand", hand]
     if copies is not None:

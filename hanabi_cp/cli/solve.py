@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import re
-
 import click
 
 from ..runtime.deadline import TimeUp, ambient
 from ..core.errors import UsageError
-from ..solitaire.play_sequence import PlaySequence
 from ..solvers.sat_backend import DEFAULT_SOLVER
 from ..core.options import MAX_WORKERS, SEED_RANGE, SolveOptions
 from ..solitaire.solve import Outcome, prepare, solve
@@ -19,7 +15,8 @@ from ..io.outputs import check_outputs
 from ..core.status import spelled
 from .common import (REASON_FLAGS, command, command_deadline, deck_argument, echo_json, force_option, hand_option,
                      load_instance, print_outcome, time_limit_option)
-from .live_options import AnyMethodChoice, check_solitaire, live_options, solve_live_cmd, verify_live_cmd
+from .live_commands import solve_live_cmd, verify_live_cmd
+from .live_options import AnyMethodChoice, check_solitaire, live_options
 from .numbers import Integer
 from .proof_lines import echo_proof, no_proof, proof_outputs
 
@@ -113,10 +110,6 @@ def solve_cmd(ctx, deck, hand, method, time_limit, seed, workers, solver, proof,
     ctx.exit(out.status.exit_code)
 
 
-# PLAYS given on the command line rather than as a file: letters only.
-_INLINE = re.compile(r"[PSDpsd]+")
-
-
 def _time_up(ctx, out: Outcome, as_json: bool, proof: bool = False) -> None:
     """The report of a command whose time ran out before a method answered."""
     if as_json:
@@ -159,15 +152,11 @@ def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
     if rules == "live":
         return verify_live_cmd(ctx, deck, plays, as_json, live, hand)
     check_solitaire(live)
-    from ..solitaire.play_text import read_plays
+    from ..solitaire.play_text import plays_given
     if deck == "-" and plays == "-":
         raise UsageError("verify: DECK and PLAYS cannot both be `-` (stdin)")
     the_deck, h = load_instance(deck, hand)
-    if plays != "-" and not os.path.exists(plays) and _INLINE.fullmatch(plays):
-        seq = PlaySequence(plays.upper())
-    else:
-        seq = read_plays(plays)
-    rep = replay(the_deck, h, seq)
+    rep = replay(the_deck, h, plays_given(plays))
     if as_json:
         echo_json({"won": rep.won, "score": rep.score, "target": the_deck.target,
                    "error": rep.error, "step": rep.step, "max_hand": rep.max_hand, "h": h})

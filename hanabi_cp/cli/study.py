@@ -6,9 +6,8 @@ import os
 
 import click
 
-from ..core.errors import InvalidParameter, UsageError
+from ..core.errors import UsageError
 from ..core.registry import Registry
-from ..runtime.limits import MAX_SWEEP_POINTS, check_at_most, check_cards, check_kinds
 from ..io.outputs import check_outputs
 from .common import Group, NestedCommand, not_stdout, time_limit_option
 from .execution_options import execution_options, get_execution
@@ -77,18 +76,20 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
     return stem
 
 
-def _finish(module, rows, stem: str, force: bool, keep=None, **fields) -> None:
-    """Summary and figure of this sweep's rows (the CSV may hold other seeds or sizes):
-    those with ``fields``, and if given, for which ``keep(row)`` holds, in key order."""
-    from ..apps.studies.common import in_key_order, select
-
-    mine = in_key_order([r for r in select(rows.rows, **fields) if keep is None or keep(r)],
-                        module.KEY)
-    click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); "
-               f"{len(mine)} of this sweep (" + ", ".join(f"{k} = {v}" for k, v in fields.items()) + ")")
-    click.echo(module.summary(mine))
-    for path in module.plot(mine, stem, rows.path, force):
+def _finish(study, sweep, stem: str, force: bool) -> None:
+    """The rows line, the summary and the figure of a study's sweep."""
+    click.echo(_rows_line(sweep))
+    click.echo(study.summary(sweep.mine))
+    for path in study.plot(sweep.mine, stem, sweep.rows.path, force):
         click.echo(f"c wrote {path}")
+
+
+def _rows_line(sweep) -> str:
+    rows = sweep.rows
+    picked = ", ".join(f"{k} = {v}" for k, v in sweep.fields.items())
+    new = "" if sweep.new is None else f" ({sweep.new} new)"
+    return (f"c rows: {len(rows.rows)} in {rows.path}{new}; {len(sweep.mine)} of this sweep"
+            + (f" ({picked})" if picked else ""))
 
 
 # The studies defined beside the commands they share code with, loaded when asked for.
@@ -132,13 +133,13 @@ def study_standard(seed, count, methods, time_limit, csv_path, stem, force, prog
     Example:
       hanabi-cp study standard --seed 1 --count 200
     """
-    from ..apps.studies import standard
+    from ..apps.studies.catalogue import STANDARD
 
     execution = get_execution(jobs, dask)
     stem = _outputs("standard", csv_path, stem, force)
-    rows = standard.run(csv_path, seed, count, hands, methods, maximize, least, int(colors),
-                        time_limit, progress, execution)
-    _finish(standard, rows, stem, force, seed=seed, c=int(colors))
+    sweep = STANDARD.run(csv_path, seed, count, hands, methods, maximize, least, int(colors),
+                         time_limit, progress, execution)
+    _finish(STANDARD, sweep, stem, force)
 
 
 @study.command("random", cls=StudyCommand)
@@ -164,22 +165,14 @@ def study_random(seed, count, methods, time_limit, csv_path, stem, force, progre
       hanabi-cp study random --param density --points 1-8 --hand 2 --count 30 \\
           --csv results/study-density.csv
     """
-    from ..apps.studies import random_decks
+    from ..apps.studies.catalogue import RANDOM
 
     execution = get_execution(jobs, dask)
-    if param == "h" and any(x != int(x) or x < 0 for x in points):
-        raise InvalidParameter(f"--points: hand sizes must be integers >= 0, found {points}")
-    if param == "density" and any(x <= 0 for x in points):
-        raise InvalidParameter(f"--points: densities must be > 0, found {points}")
-    check_kinds(n, c, "study random --n, --c")
-    check_cards(n * c * r if param == "h" else round(max(points) * n * c),
-                "study random: the largest deck", option=None)
+    RANDOM.check(param, points, n, c, r)
     stem = _outputs("random", csv_path, stem, force)
-    rows = random_decks.run(csv_path, seed, count, param, points, n, c, r, hand,
-                            methods, time_limit, progress, execution)
-    fields = {"seed": seed, "param": param, "n": n, "c": c}
-    fields.update({"r": r} if param == "h" else {"h": hand})
-    _finish(random_decks, rows, stem, force, **fields)
+    sweep = RANDOM.run(csv_path, seed, count, param, points, n, c, r, hand, methods,
+                       time_limit, progress, execution)
+    _finish(RANDOM, sweep, stem, force)
 
 
 @study.command("reduction", cls=StudyCommand)
@@ -197,17 +190,14 @@ def study_reduction(seed, count, methods, time_limit, csv_path, stem, force, pro
     Example:
       hanabi-cp study reduction --vars 3-6 --count 3
     """
-    from ..solitaire.reduction.size import random_image_size
-    from ..apps.studies import reduction
+    from ..apps.studies.catalogue import REDUCTION
 
     execution = get_execution(jobs, dask)
-    v = max(points)
-    check_cards(random_image_size(v, max(1, round(ratio * v))).cards,
-                f"study reduction --vars {v}: the image", option=None)
+    REDUCTION.check(points, ratio)
     stem = _outputs("reduction", csv_path, stem, force)
-    rows = reduction.run(csv_path, seed, count, points, ratio, methods, time_limit, progress,
-                         execution)
-    _finish(reduction, rows, stem, force, seed=seed, ratio=ratio)
+    sweep = REDUCTION.run(csv_path, seed, count, points, ratio, methods, time_limit, progress,
+                          execution)
+    _finish(REDUCTION, sweep, stem, force)
 
 
 @study.command("live", cls=StudyCommand)
@@ -231,24 +221,17 @@ def study_live(seed, count, methods, time_limit, csv_path, stem, force, progress
     Example:
       hanabi-cp study live --seed 1 --count 20 --players 2,3 --csv results/study-live-small.csv
     """
-    from ..apps.studies import live
+    from ..apps.studies.catalogue import LIVE
 
-    if methods is not None:
-        raise UsageError("study live: --methods does not apply (the real-rules method is "
-                          f"{live.LIVE_METHOD}; the solitaire model uses {live.SOLITAIRE_DECIDE} "
-                          f"and {live.SOLITAIRE_MAXIMIZE})")
-    chosen = tuple(variants or live.VARIANTS)
-    unknown = [v for v in chosen if v not in live.VARIANTS]
-    if unknown:
-        raise InvalidParameter(f"--variants: unknown {unknown[0]!r}; choose from "
-                          + ", ".join(live.VARIANTS))
+    LIVE.check(methods, variants)
     stem = _outputs("live", csv_path, stem, force)
     click.echo(f"c decks: hanabi-cp generate --standard --seed S for S = {seed} .. "
                f"{seed + count - 1}")
     execution = get_execution(jobs, dask)
-    rows = live.run(csv_path, seed, count, players, chosen, time_limit, progress, execution)
-    _finish(live, rows, stem, force, keep=lambda r: int(r["instance"]) < count
-            and int(r["players"]) in players and r["variant"] in chosen, seed=seed)
+    sweep = LIVE.run(csv_path, seed, count, players, variants, time_limit, progress, execution)
+    _finish(LIVE, sweep, stem, force)
+
+
 @study.command("hard", cls=StudyCommand)
 @click.option("--n", "ns", type=Sweep(True, 1, MAX_INT), default="4", show_default=True,
               help="Values n (a sweep: 3-6 or 3,5).")
@@ -317,44 +300,25 @@ def study_hard(ns, cs, r, copies, hands, method, measure, seed, steps, budget, p
       hanabi-cp study hard --n 3 --c 2 --r 2 --hand 1 --steps 100 --random 20 \\
           --csv results/hard-demo.csv --out results/hard-demo
     """
-    import shlex
+    from ..apps.studies.catalogue import HARD
 
-    from ..apps.studies import hard, hard_decks
-    from ..apps.studies.effort import check_measure
-
-    measure = check_measure(method, measure)
+    measure = HARD.check(ns, cs, r, hands, method, measure)
     not_stdout("study hard", "--out", out_dir, "the folder of the hardest decks")
-    sizes = [(n, c, h) for h in hands for c in cs for n in ns]
-    check_at_most("study hard: --n x --c x --hand is", len(sizes), MAX_SWEEP_POINTS,
-                  "sizes of one sweep")
-    for n, c, _ in sizes:
-        check_kinds(n, c, "study hard --n, --c")
-        check_cards(n * c * r, f"study hard: n = {n}, c = {c}, r = {r}", option=None)
     execution = get_execution(jobs, dask)
     stem = _outputs("hard", csv_path, stem, force)
-    keys = [hard.Config(seed, n, c, r, h, copies == "exact", method, measure).key
-            for n, c, h in sizes]
-    hard_decks.check_out(out_dir, keys, keep, force)
-    cap = {"sat": conflict_limit, "cpsat": time_limit, "search": time_limit}
-    argv = ["hanabi-cp", "study", "hard", "--n", ",".join(map(str, ns)),
-            "--c", ",".join(map(str, cs)), "--r", r, "--copies", copies,
-            "--hand", ",".join(map(str, hands)),
-            "--method", method, "--measure", measure, "--seed", seed, "--patience", patience]
-    command = " ".join(shlex.quote(str(a)) for a in argv)
 
     def swept(rows, mine) -> None:
         click.echo(f"c rows: {len(rows.rows)} in {rows.path} ({rows.added} new); {len(mine)} of "
                    f"this sweep (seed = {seed}, r = {r}, {copies} copies, {method} "
                    f"{measure})")
-        click.echo(hard.summary(mine))
+        click.echo(HARD.summary(mine))
 
-    done = hard.sweep(csv_path, seed, sizes, r, copies == "exact", method, measure, steps, budget,
-                      random_count, exhaustive, patience, cap, out_dir, keep, command, force,
-                      progress, execution, on_swept=swept)
-    rows, mine, written = done.rows, done.mine, done.written
-    for path, check in written:
+    sweep = HARD.run(csv_path, seed, ns, cs, r, copies, hands, method, measure, steps, budget,
+                     patience, random_count, exhaustive, conflict_limit, keep, out_dir,
+                     time_limit, force, progress, execution, on_swept=swept)
+    for path, check in sweep.written:
         click.echo(f"c wrote {path} ({check['verdict']}, "
                    + ("decided alike by " + ", ".join(check["methods"]) if check["confirmed"]
                       else "not confirmed") + ")")
-    for path in hard.plot(mine, stem, rows.path, force):
+    for path in HARD.plot(sweep.mine, stem, sweep.rows.path, force):
         click.echo(f"c wrote {path}")

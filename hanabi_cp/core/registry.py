@@ -93,7 +93,7 @@ class Registry(_Generic[T]):
         if name not in self.loaded:
             if name not in self.entries:
                 raise KeyError(f"no {self.kind} {name!r}")
-            obj = _imported(self.entries[name])
+            obj = imported(self.entries[name])
             if self.named and getattr(obj, "name", None) != name:
                 raise ValueError(f"{self.entries[name]} is {self.kind} "
                                  f"{getattr(obj, 'name', None)!r}, not {name!r}")
@@ -114,7 +114,7 @@ class Registry(_Generic[T]):
         return self.load(name)
 
 
-def _imported(address: str) -> Any:
+def imported(address: str) -> Any:
     """``from module import attribute``: an attribute of the module, else its submodule."""
     module, _, attr = address.partition(":")
     loaded = importlib.import_module(module)

@@ -429,6 +429,11 @@ def replay_json(deck: Deck, rules: Rules, actions: list[Action],
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
+def replay_line(deck: Deck, rules: Rules, actions: list[Action]) -> str:
+    """``replay_json`` on one line: a certificate printed as a ``v`` line."""
+    return json.dumps(json.loads(replay_json(deck, rules, actions)))
+
+
 def hanab_live_can_replay(deck: Deck, rules: Rules) -> str | None:
     """None if hanab.live can replay this game as it is; else why not."""
     if rules.variant is None:

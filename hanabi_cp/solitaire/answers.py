@@ -26,6 +26,7 @@ from ..core.model import Deck
 from ..core.registry import Registry
 from .play_sequence import PlaySequence
 from .referee import replay
+from ..solvers.dimacs import DimacsAnswer
 from ..runtime.deadline import NEVER, Deadline
 from ..core.status import Status
 
@@ -95,6 +96,17 @@ def read(fmt: str, deck: Deck, h: int, maximize: bool, content: str | bytes,
     """``content``, a solver's answer to ``encode --format fmt`` (not dimacs), as a
     checked verdict; bytes only for a binary CpSolverResponse."""
     return READERS.lookup(fmt)(deck, h, maximize, content, path)
+
+
+def read_file(fmt: str, deck: Deck, h: int, maximize: bool, path: str) -> Verdict:
+    """:func:`read` of the answer in the file ``path`` (``-`` = stdin): bytes for a
+    binary CpSolverResponse (``.pb``, ``.bin``), else text; one reader for every
+    answer (the size cap, and for text the NUL and UTF-8 checks)."""
+    from ..io.textio import display_name, read_bytes, read_text
+    from .exports import binary
+    content = read_bytes(path, "the answer") if fmt == "cpsat" and binary(path) else \
+        read_text(path, "the answer")
+    return read(fmt, deck, h, maximize, content, display_name(path))
 
 
 def _mzn(deck: Deck, h: int, maximize: bool, text: str | bytes, path: str) -> Verdict:
@@ -285,72 +297,6 @@ def _checked(deck: Deck, h: int, plays: PlaySequence, claimed: int | None, compl
             "(the play is checked)"), claim=claim_of(who, f"the optimum {rep.score}"))
     return Verdict(Status.UNKNOWN, plays, rep.score,
                    reason=f"{who}: best play found scores {rep.score} of {deck.target}")
-
-
-@dataclass
-class DimacsAnswer:
-    """A SAT solver's answer: satisfiable? (None: UNKNOWN or nothing), the literals
-    of its ``v`` lines, and the line of its status ("s") and first literal ("v")."""
-
-    sat: bool | None
-    lits: list[int]
-    lines: dict[str, int]
-
-
-# A SAT solver's status words (UNKNOWN is the SAT competition's word, spelled as ours).
-UNDECIDED = (Status.UNKNOWN.value, "INDET", "INDETERMINATE")
-SAT_WORDS: dict[str, bool | None] = {"SAT": True, "SATISFIABLE": True, "UNSAT": False,
-                                     "UNSATISFIABLE": False, **dict.fromkeys(UNDECIDED)}
-
-
-def parse_dimacs(text: str, path: str = "<string>") -> DimacsAnswer:
-    """``s``/``v`` lines (SAT competition) or MiniSat's ``SAT``/``UNSAT`` followed by
-    literals; ``c`` lines are skipped.  Two status lines must agree.
-
-    >>> parse_dimacs("s SATISFIABLE\\nv 1 -2 0\\n")
-    DimacsAnswer(sat=True, lits=[1, -2], lines={'s': 1, 'v': 2})
-    >>> parse_dimacs("v 1 \\u00b2 0\\n", "m.txt")
-    Traceback (most recent call last):
-    ...
-    hanabi_cp.core.errors.InputError: m.txt:1: expected a literal (an integer of at most 18 digits), found '\u00b2'
-    """
-    from itertools import chain
-
-    from ..io.textio import text_lines, token_runs
-    from ..runtime.limits import MAX_DIGITS, ascii_int, echo
-    status: bool | None = None
-    said: str | None = None
-    lits: list[int] = []
-    lines: dict[str, int] = {}
-    for no, line in enumerate(text_lines(text), start=1):
-        runs = token_runs(line, "reading the model")
-        words = next(runs)
-        if not words or words[0] == "c":
-            continue
-        head = words[0]
-        if head == "s" or head in SAT_WORDS and head not in UNDECIDED:
-            word = words[1] if head == "s" and len(words) > 1 else head
-            if word not in SAT_WORDS:
-                raise InputError(path, no, "SATISFIABLE, UNSATISFIABLE or UNKNOWN", echo(word))
-            if said is not None and SAT_WORDS[word] != status:
-                raise InputError(path, no, f"the status of line {lines['s']} ({said}) again",
-                                 echo(word))
-            if said is None:
-                status, said, lines["s"] = SAT_WORDS[word], word, no
-            continue
-        if head == "v":
-            words = words[1:]
-        for w in chain.from_iterable(chain((words,), runs)):
-            lit = ascii_int(w)
-            if lit is None:
-                raise InputError(path, no, f"a literal (an integer of at most {MAX_DIGITS} "
-                                 "digits)", echo(w))
-            if lit != 0:
-                lines.setdefault("v", no)
-                lits.append(lit)
-    if said is None and lits:
-        status = True
-    return DimacsAnswer(status, lits, lines)
 
 
 def dimacs_verdict(deck: Deck, h: int, enc, answer: DimacsAnswer, path: str,

@@ -1,7 +1,8 @@
 """A deck's model in each community's format, and each solver's answer read back.
 
 ``encode --format F`` and ``decode --format F`` (cli/encode.py) and the benchmark
-families (apps/families.py) go through here; DIMACS keeps its own path in cli/encode.py.
+families (apps/families.py) go through here; DIMACS keeps its own path in cli/encode.py
+(the CNF of ``cnf_encoding``, its answers read by ``solvers.dimacs.parse_answer``).
 
 | format | file | solver | its answer |
 |---|---|---|---|
@@ -40,6 +41,27 @@ class Written:
 
 def binary(path: str) -> bool:
     return path.endswith(BINARY_SUFFIXES)
+
+
+def cnf_encoding(deck: Deck, h: int):
+    """The compact CNF of ``deck`` at ``h`` (``encode``, ``decode``: encodings/cnf.md)."""
+    from ..runtime.limits import effective_hand
+    from .encoders.cnf import build
+    # h >= N encodes the same instance as h = N; only the latter keeps bounds small.
+    return build(deck, effective_hand(h, deck.N))
+
+
+def varmap_text(names: dict, path: str) -> str:
+    """A variable map, ``VAR NAME`` per line, or JSON if ``path`` ends in .json.
+
+    >>> print(varmap_text({1: "play(0)", 2: "store(0)"}, "deck.map"), end="")
+    1 play(0)
+    2 store(0)
+    """
+    if path.endswith(".json"):
+        import json
+        return json.dumps({str(v): nm for v, nm in names.items()}, sort_keys=True, indent=1) + "\n"
+    return "".join(f"{v} {nm}\n" for v, nm in names.items())
 
 
 def cpsat_encoding(deck: Deck, h: int, maximize: bool):

@@ -102,6 +102,19 @@ def parse_plays(text: str, path: str = "<string>") -> PlaySequence:
     return (parse_plays_json if looks_like_json(text) else parse_plays_text)(text, path)
 
 
+def plays_given(arg: str) -> PlaySequence:
+    """A play sequence given on a command line: letters (``SPPP``), or the path of a
+    file (``-`` = stdin) that ``read_plays`` reads; an existing file wins.
+
+    >>> plays_given("sppp").actions
+    'SPPP'
+    """
+    import os
+    if arg != "-" and not os.path.exists(arg) and arg and _LETTERS.issuperset(arg):
+        return PlaySequence(arg.upper())
+    return read_plays(arg)
+
+
 def read_plays(path: str) -> PlaySequence:
     """Read a play sequence file (``-`` = stdin), text or JSON.
 

@@ -4,18 +4,23 @@
 then clauses of non-zero integers each ending in ``0``; a clause may span lines and a
 line may hold several clauses.  SATLIB files end with a ``%`` line followed by ``0``:
 ``%`` ends the formula.  The reader is strict: the header must match the body.
+
+A SAT solver's answer to such a formula is read here too (:func:`parse_answer`):
+``s``/``v`` lines as the SAT competitions print them, or MiniSat's result file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from itertools import chain, compress
 from operator import not_
 
 from .formula import CNF
 from ..runtime.deadline import poll
 from ..core.errors import InputError
-from ..runtime.limits import MAX_CNF_VARS, MAX_DIGITS, clip, echo, too_many_digits
+from ..core.status import Status
+from ..runtime.limits import MAX_CNF_VARS, MAX_DIGITS, ascii_int, clip, echo, too_many_digits
 from ..io.deck_text import comment_lines
 from ..runtime.nogc import gc_paused
 from ..io.textio import POLL_CHARS, display_name, read_text, text_lines, token_runs
@@ -279,3 +284,70 @@ def write_dimacs(path: str, cnf: CNF, comments=(), force: bool = False) -> None:
     -1 0
     """
     write_text(path, dimacs_text(cnf, comments), force)
+
+
+@dataclass
+class DimacsAnswer:
+    """A SAT solver's answer: satisfiable? (None: UNKNOWN or nothing), the literals
+    of its ``v`` lines, and the line of its status ("s") and first literal ("v")."""
+
+    sat: bool | None
+    lits: list[int]
+    lines: dict[str, int]
+
+
+# A SAT solver's status words (UNKNOWN is the SAT competition's word, spelled as ours).
+UNDECIDED = (Status.UNKNOWN.value, "INDET", "INDETERMINATE")
+SAT_WORDS: dict[str, bool | None] = {"SAT": True, "SATISFIABLE": True, "UNSAT": False,
+                                     "UNSATISFIABLE": False, **dict.fromkeys(UNDECIDED)}
+
+
+def parse_answer(text: str, path: str = "<string>") -> DimacsAnswer:
+    """``s``/``v`` lines (SAT competition) or MiniSat's ``SAT``/``UNSAT`` followed by
+    literals; ``c`` lines are skipped.  Two status lines must agree.
+
+    >>> parse_answer("s SATISFIABLE\\nv 1 -2 0\\n")
+    DimacsAnswer(sat=True, lits=[1, -2], lines={'s': 1, 'v': 2})
+    >>> parse_answer("v 1 \\u00b2 0\\n", "m.txt")
+    Traceback (most recent call last):
+    ...
+    hanabi_cp.core.errors.InputError: m.txt:1: expected a literal (an integer of at most 18 digits), found '\u00b2'
+    """
+    status: bool | None = None
+    said: str | None = None
+    lits: list[int] = []
+    lines: dict[str, int] = {}
+    for no, line in enumerate(text_lines(text), start=1):
+        runs = token_runs(line, "reading the model")
+        words = next(runs)
+        if not words or words[0] == "c":
+            continue
+        head = words[0]
+        if head == "s" or head in SAT_WORDS and head not in UNDECIDED:
+            word = words[1] if head == "s" and len(words) > 1 else head
+            if word not in SAT_WORDS:
+                raise InputError(path, no, "SATISFIABLE, UNSATISFIABLE or UNKNOWN", echo(word))
+            if said is not None and SAT_WORDS[word] != status:
+                raise InputError(path, no, f"the status of line {lines['s']} ({said}) again",
+                                 echo(word))
+            if said is None:
+                status, said, lines["s"] = SAT_WORDS[word], word, no
+            continue
+        if head == "v":
+            words = words[1:]
+        for w in chain.from_iterable(chain((words,), runs)):
+            lit = ascii_int(w)
+            if lit is None:
+                raise InputError(path, no, f"a literal (an integer of at most {MAX_DIGITS} "
+                                 "digits)", echo(w))
+            if lit != 0:
+                lines.setdefault("v", no)
+                lits.append(lit)
+    if said is None and lits:
+        status = True
+    return DimacsAnswer(status, lits, lines)
+
+
+def read_answer(path: str) -> DimacsAnswer:
+    """A SAT solver's answer from a file (``-`` = stdin); see :func:`parse_answer`."""
+    return parse_answer(read_text(path, "the model"), display_name(path))

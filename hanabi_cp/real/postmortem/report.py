@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...runtime.deadline import NEVER, Deadline, TimeUp
 from ...core.errors import InvalidParameter
@@ -50,6 +50,8 @@ from ..actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
 from .hidden_knowledge import ClueBook, seen as seen_class, seen_words
+from ..game_setup import deck_misfit
+from ..older_games import as_recorded
 from ..referee import Game, IllegalMove
 from ..rules import Rules
 from ..solve import LiveOutcome, solve_position
@@ -151,6 +153,14 @@ class PostMortem:
     end: str                     # how the game ended (or "not over")
     target: int
     explained: dict[int, Explained] = field(default_factory=dict)   # per drop position
+    # The game itself, for the report (``lines``, ``to_json``): its rules, actions and
+    # players' names; how its deck is not one its variant deals (None: it is); where
+    # today's end rules would have ended an older game read as recorded (None: nowhere).
+    rules: Rules | None = None
+    actions: tuple[Action, ...] = ()
+    names: tuple[str, ...] = ()
+    any_deck: str | None = None
+    as_recorded: str | None = None
 
     @property
     def drops(self) -> list[Drop]:
@@ -168,6 +178,16 @@ class PostMortem:
     @property
     def decided(self) -> bool:
         return all(r.best is not None for r in self.rows)
+
+    def lines(self, game: str = "the game", verbose: bool = False) -> list[str]:
+        """The report ``analyze GAME`` prints (``game``: what it calls the game)."""
+        from .printout import lines
+        return lines(self, game, verbose)
+
+    def to_json(self) -> dict:
+        """The post-mortem as ``analyze --json`` prints it, but for the game's path."""
+        from .printout import to_json
+        return to_json(self)
 
     def lost_at(self) -> Row | None:
         """The first position from which the target is out of reach (None if the
@@ -334,12 +354,19 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
         _tick(progress, k)
     end = g.condition.describe() + (f": {g.cause}" if g.cause else "") if g.over \
         else "not over after the last action"
-    pm = PostMortem(rows, g.score, end, g.target)
+    pm = PostMortem(rows, g.score, end, g.target, {}, rules, tuple(actions), tuple(names),
+                    deck_misfit(deck, rules), _today_end(deck, rules, actions))
     if not explain_drops:
         return pm
-    return PostMortem(rows, g.score, end, g.target,
-                      _explain(pm, deck, rules, actions, names, certs, method,
-                               position_limit, deadline))
+    return replace(pm, explained=_explain(pm, deck, rules, actions, names, certs, method,
+                                          position_limit, deadline))
+
+
+def _today_end(deck: Deck, rules: Rules, actions: Sequence[Action]) -> str | None:
+    """Where today's end rules would have ended an older game read as recorded."""
+    if rules.last_turn_unplayable:
+        return None
+    return as_recorded(deck, replace(rules, last_turn_unplayable=True), actions).text
 
 
 def _explain(pm: PostMortem, deck: Deck, rules: Rules, actions: Sequence[Action],

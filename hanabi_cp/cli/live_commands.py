@@ -1,0 +1,194 @@
+"""The bodies of ``solve`` and ``verify`` once they have seen ``--rules live``: a
+deck and its rules read through ``real.game_setup``, the library's answer printed
+as ``c``/``s``/``v`` lines or JSON."""
+
+from __future__ import annotations
+
+import click
+
+from ..core.errors import UsageError
+from ..core.model import Deck
+from ..core.options import SolveOptions
+from ..core.status import Status
+from ..io.outputs import check_outputs
+from ..io.textio import display_name, read_text
+from ..real.game_setup import (any_deck_line, deck_misfit, game_rules, load_game_deck, played_rules,
+                               rules_json)
+from ..real.older_games import OLDER_RULES_UNTIL, as_recorded
+from ..real.referee import Game, replay, target_of
+from ..real.replay_io import Replay, hanab_live_can_replay, parse_replay, replay_line, write_replay
+from ..real.rules import Rules
+from ..real.solve import solve_live
+from .common import deck_summary, echo_json, echo_verdict
+from .proof_lines import echo_proof, proof_outputs
+
+
+def _rules_line(rules: Rules) -> str:
+    return f"c rules: {rules.describe()} (hanab.live {rules.variant_name}, open hands)"
+
+
+def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_json: bool,
+                   certificate: str | None, force: bool, live: dict, hand, proof,
+                   refutation: str | None = None) -> None:
+    if hand is not None:
+        raise UsageError("--hand is the solitaire hand size; with --rules live use "
+                         "--hand-size")
+    if proof is not None and method not in ("auto", "sat"):
+        raise UsageError(f"--proof: method {method} writes no proofs; with --rules live use "
+                         f"--method sat or auto")
+    check_outputs("solve", {**proof_outputs(proof, certificate), "--refutation": refutation},
+                  force, {"DECK": deck_path})
+    deck, game = load_game_deck(deck_path, bool(live.get("any_deck")))
+    rules = game_rules(live, game, deck, deck_path)
+    out = solve_live(deck, rules, method, options)
+    # "-": the refutation goes to stdout as one ``v`` line (the certificate's way),
+    # or into the JSON answer, never as a bare document among the c lines
+    shown: list = []
+    written = None if refutation is None else write_refutation(
+        Game.start(deck, rules), out, refutation, force, options.clock(), shown)
+    if as_json:
+        echo_json({**out.to_json(), "rules": rules_json(rules)}
+                  | ({} if written is None else {"refutation": written})
+                  | ({"refutation_table": shown[0].data()} if shown else {})
+                  | _any_deck_json(deck, rules))
+    else:
+        how = f"{out.method} (auto)" if method == "auto" else out.method
+        click.echo(f"c method: {how}")
+        click.echo(f"c deck: {deck_summary(deck)}")
+        click.echo(_rules_line(rules))
+        _echo_any_deck(deck, rules)
+        sizes = {k: v for k, v in sorted(out.stats.items())
+                 if k in ("nodes", "refuted", "states", "variables", "clauses", "constraints")}
+        if sizes:
+            click.echo("c stats: " + ", ".join(f"{k} = {v}" for k, v in sizes.items()))
+        click.echo(f"c time: {out.stats['seconds']:.3f} s")
+        echo_verdict(out, target_of(deck, rules))
+        if out.actions is not None and out.verified:
+            click.echo(f"c certificate verified by the referee (a complete game of "
+                       f"{len(out.actions)} turns)")
+        echo_proof(out, proof)
+        if written is not None:
+            click.echo(f"c {written}")
+        if shown:
+            click.echo("v " + shown[0].line)
+    if certificate is not None:
+        _write_certificate(deck, rules, out, certificate, force, as_json)
+    ctx.exit(out.status.exit_code)
+
+
+def write_refutation(start: Game, out, path: str, force: bool, deadline,
+                     shown: list | None = None) -> str:
+    """Write the refutation behind a loss (``refutation_files.refutation_of``) to
+    ``path``; the line saying what was written, or why nothing was.  With ``path``
+    "-" it is appended to ``shown`` (a ``Refuted``) for the caller to print instead."""
+    from ..io.outputs import write_texts
+    from ..real.refutation_files import refutation_of
+    found = refutation_of(start, out, deadline)
+    if found.text is None:
+        return f"no refutation written: {found.why_not}"
+    if path == "-" and shown is not None:
+        shown.append(found)
+    else:
+        write_texts([(path, found.text)], force=force)
+    return (f"refutation: {path} (no game reaches {found.goal}; {found.states:,} refuted "
+            f"states, walked again by the checker)")
+
+
+def _write_certificate(deck: Deck, rules: Rules, out, path: str, force: bool,
+                       as_json: bool) -> None:
+    if out.actions is None:
+        if not as_json:
+            click.echo("c no certificate: " + ("the deck is not winnable" if
+                                                out.status is Status.UNWINNABLE else "undecided"))
+        return
+    if path == "-":
+        if not as_json:
+            click.echo("v " + replay_line(deck, rules, out.actions))
+        return
+    write_replay(path, deck, rules, out.actions, force=force)
+    if not as_json:
+        click.echo(f"c certificate written to {path} (hanab.live's JSON game format)")
+        why = hanab_live_can_replay(deck, rules)
+        if why:
+            click.echo(f"c note: hanab.live cannot replay it: {why}")
+
+
+def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live: dict,
+                    hand) -> None:
+    if hand is not None:
+        raise UsageError("--hand is the solitaire hand size; with --rules live use "
+                         "--hand-size")
+    if deck_path == "-" and actions_path == "-":
+        raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
+    deck, in_deck = load_game_deck(deck_path, bool(live.get("any_deck")))
+    text = read_text(actions_path, "the game")
+    from ..real.refutation_files import refutation_in
+    data = refutation_in(text, display_name(actions_path))
+    if data is not None:
+        return _verify_refutation(ctx, deck, in_deck, data, text, actions_path, as_json, live)
+    game = parse_replay(text, display_name(actions_path), bool(live.get("any_deck")))
+    rules = played_rules(live, deck, in_deck, game, actions_path)
+    reading = as_recorded(deck, rules, game.actions)
+    rules = reading.rules
+    rep = replay(deck, rules, game.actions)
+    ok = rep.legal and rep.complete
+    error = rep.error if not rep.legal else None if rep.complete else (
+        f"the game is not over after the last action (turn {rep.turns})")
+    if as_json:
+        echo_json({"verified": ok, "legal": rep.legal, "complete": rep.complete,
+                   "score": rep.score, "won": rep.won, "target": target_of(deck, rules),
+                   "strikes": rep.strikes, "turns": rep.turns, "error": error,
+                   "step": rep.step, "end": rep.end_text, "end_condition": int(rep.condition),
+                   "rules": rules_json(rules), "today_end": reading.today_end,
+                   "as_recorded": reading.text}
+                  | _any_deck_json(deck, rules))
+    else:
+        click.echo(f"c deck: {deck_summary(deck)}")
+        click.echo(_rules_line(rules))
+        _echo_any_deck(deck, rules)
+        click.echo("s VERIFIED" if ok else "s REJECTED")
+        if reading.text is not None:
+            click.echo(f"c as recorded: {reading.text}; hanab.live's rule before "
+                       f"{OLDER_RULES_UNTIL} played on, and every action is read as played")
+        if error:
+            click.echo(f"c reason: {error}")
+        click.echo(f"c score: {rep.score} of {target_of(deck, rules)}" + (" (won)" if rep.won else ""))
+        if rep.complete:
+            click.echo(f"c end: {rep.end_text}")
+        click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")
+    ctx.exit(0 if ok else 1)
+
+
+def _any_deck_json(deck: Deck, rules: Rules) -> dict:
+    wrong = deck_misfit(deck, rules)
+    return {} if wrong is None else {"any_deck": wrong}
+
+
+def _echo_any_deck(deck: Deck, rules: Rules) -> None:
+    line = any_deck_line(deck, rules)
+    if line is not None:
+        click.echo(line)
+
+
+def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str, path: str,
+                       as_json: bool, live: dict) -> None:
+    """``verify DECK REFUTATION``: the refutation walked again from its position."""
+    from ..real.refutation_files import RefutationFile
+    found = RefutationFile.of(data, text, display_name(path))
+    rules = game_rules(live, in_deck, deck, path)
+    walked = found.walk(deck, rules)
+    goal, position, error = walked.goal, walked.position, walked.error
+    if as_json:
+        echo_json(walked.to_json() | {"rules": rules_json(rules)} | _any_deck_json(deck, rules))
+    else:
+        click.echo(f"c deck: {deck_summary(deck)}")
+        click.echo(_rules_line(rules))
+        _echo_any_deck(deck, rules)
+        where = f"after {len(position)} actions" if position else "from the deal"
+        click.echo("s VERIFIED" if error is None else "s REJECTED")
+        if error is None:
+            click.echo(f"c refutation: no game {where} reaches {goal} ({walked.used:,} of "
+                       f"{walked.states:,} refuted states used, every legal action followed)")
+        else:
+            click.echo(f"c reason: {error}")
+    ctx.exit(0 if error is None else 1)
