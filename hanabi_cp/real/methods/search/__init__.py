@@ -33,13 +33,13 @@ its score, ``score_bound``), and upwards from the best game found.  On the
 time limit the answer is UNKNOWN (with the best game found so far when
 maximizing), never a guess.
 
-The parts, each on the one below it: ``stops`` (what ends a search early, and the
-clock), ``state`` (the position, do/undo, its canonical key), ``moves`` (the
-referee's rules on the state and the move order), ``table`` (what the search
-proved out of reach), ``bounds`` and ``relaxation`` (the upper bounds), ``driver``
-(the depth-first search and its rounds), ``answers`` (the method's answers) and
-``plans`` (Up or Down and Sudoku, one pile plan's game at a time).  They are
-compiled together by mypyc (``runtime.compiled``).
+The parts, each class built on the one before it: ``stops`` (the clock, and what
+ends a search early), ``state`` (the position, do/undo, its canonical key),
+``moves`` (the referee's rules on the state, the move order), ``table`` (what the
+search proved out of reach), ``bounds`` and ``relaxation`` (the upper bounds), and
+``driver`` (``LiveSearch``: the depth-first search and its rounds); then
+``answers`` (the method's answers) and ``plans`` (Up or Down and Sudoku, one pile
+plan's game at a time).  mypyc compiles them together (``runtime.compiled``).
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ __all__ = ["CLUE", "DISCARD", "FREE", "METHOD", "PLAY", "LiveSearch", "MemorySho
 
 
 def run(start: Game, options: SolveOptions) -> LiveOutcome:
-    """The search, by this module's compiled copy when one was built from this very
-    source (``runtime.compiled``; the same code, about three times faster), else here."""
+    """The search, by this package's compiled copy when one was built from these very
+    sources (``runtime.compiled``; the same code, about three times faster), else here."""
     core = load(__name__, __file__)
     out = (core or sys.modules[__name__]).search(start, options)
     out.stats["core"] = "compiled" if core is not None else "python"

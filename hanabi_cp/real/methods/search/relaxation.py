@@ -1,9 +1,9 @@
-"""The relaxation of the last draws by dynamic programming (``relaxed_plays``): the
-most plays the remaining turns can make with every clue free of the hands' order,
-from up to ``DEEP`` cards left during the search (``deeper_bound``), with the
+"""The relaxation of the last draws by dynamic programming (``relaxed_plays``).
+
+``endgame_bound``'s relaxation from any number of cards left (encodings/live-search.md,
+3.5): during the search from up to ``DEEP`` cards left (``deeper_bound``), with the
 tokens counted exactly from up to ``EXACT_DEEP`` (``exact_window``), and at the
-position itself beside the search (``start_root_cut``, ``root_check``)
-(encodings/live-search.md, 3.5)."""
+position itself beside the search (``start_root_cut``, ``root_check``)."""
 
 from __future__ import annotations
 

@@ -31,11 +31,11 @@ class State(Watched):
     """One game's position, changed in place by ``do`` and put back by ``undo``."""
 
     def __init__(self, start: Game, deadline: float | None = None, plan: Plan | None = None):
+        super().__init__(start, deadline, plan)
         # reversed suits: the search plays the deck renamed by pile order, whose
         # games are the real deck's (encodings/variants.md, 7.5); Up or Down and
         # Sudoku: the game of one pile plan (``pile_plans``, encodings/variants.md,
         # 8.5), each card by its height in its pile's planned order
-        super().__init__(start, deadline, plan)
         start = in_pile_order(start)
         deck, rules = start.deck, start.rules
         n, c, N = deck.n, deck.c, deck.N
@@ -123,6 +123,7 @@ class State(Watched):
         self.turn = start.turn + shift
         self.end_turn: int | None = None if start.end_turn is None else start.end_turn + shift
         self.trail: list[tuple] = []
+
     def plan_tables(self, start: Game, plan: Plan, n: int, c: int) -> None:
         """The plan game's tables (``pile_plans``): each card by its height in its
         pile's planned order (a dead card: value n + 2, which no pile ever takes, and

@@ -25,9 +25,12 @@ MEMORY_CHECKS = 128
 class Timeout(Exception):
     """The time limit was reached."""
 
+
 class MemoryShort(Timeout):
     """The machine's memory ran short (``runtime.memory``): the search stops as at
     its time limit, before the out-of-memory killer ends the process."""
+
+
 def why_stopped(stop: Timeout) -> str:
     """What stopped the search, for its answer."""
     if isinstance(stop, MemoryShort):
