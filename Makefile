@@ -21,10 +21,10 @@ $(BIN)/hanabi-cp: pyproject.toml
 	@touch $@
 
 # The real-rules search's compiled copy (mypyc, hanabi_cp/runtime/compiled.py): the
-# same code about three times faster.  Rebuilt whenever the search's source changes;
+# same code about three times faster.  Rebuilt whenever any module of the search changes;
 # a failed build only leaves the pure-Python search in use, which gives the same answers.
 CORE := hanabi_cp/real/methods/.compiled
-$(CORE): hanabi_cp/real/methods/search.py hanabi_cp/runtime/compiled.py $(BIN)/hanabi-cp
+$(CORE): $(wildcard hanabi_cp/real/methods/search/*.py) hanabi_cp/runtime/compiled.py $(BIN)/hanabi-cp
 	@echo "compiling the real-rules search with mypyc (about a minute; log in $(VENV)/compile.log)"
 	@$(BIN)/python -m hanabi_cp.runtime.compiled > $(VENV)/compile.log 2>&1 \
 		|| { cat $(VENV)/compile.log; echo "the pure-Python search is used"; }
@@ -59,4 +59,4 @@ bench: $(BIN)/hanabi-cp $(CORE)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) build site *.egg-info $(CORE) hanabi_cp/*/*/_*_compiled*.so
+	rm -rf $(VENV) build site *.egg-info $(CORE) hanabi_cp/*/*/_*_compiled*.so hanabi_cp/*/*/_*_compiled/

@@ -34,6 +34,34 @@ def test_a_stale_or_missing_copy_is_not_used(tmp_path, monkeypatch):
     assert load(name, str(src)) is None                       # HANABI_CP_PURE=1
 
 
+def test_a_package_copy_is_stale_once_any_of_its_modules_is_edited(tmp_path, monkeypatch):
+    """A package is compiled as one group: its copy's digest covers every module."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    init, part = pkg / "__init__.py", pkg / "part.py"
+    init.write_text("from .part import X\n")
+    part.write_text("X = 1\n")
+    assert compiled.sources(init) == [init, part]
+    name = "fake_pkg.pkg"
+    copy = types.ModuleType(compiled.compiled_name(name))
+    monkeypatch.setitem(sys.modules, copy.__name__, copy)
+    setattr(copy, compiled.DIGEST, compiled.digest(init))
+    load = compiled.load.__wrapped__
+    assert load(name, str(init)) is copy
+    part.write_text("X = 2\n")                                # a module other than __init__
+    assert load(name, str(init)) is None
+    setattr(copy, compiled.DIGEST, compiled.digest(init))
+    (pkg / "new.py").write_text("")                            # a module added
+    assert load(name, str(init)) is None
+
+
+def test_the_search_package_is_what_is_compiled():
+    assert compiled.COMPILED == (search.__name__,)
+    assert search.__file__.endswith("__init__.py")
+    assert {p.stem for p in compiled.sources(search.__file__)} >= {
+        "__init__", "state", "moves", "table", "bounds", "relaxation", "driver"}
+
+
 def test_the_compiled_search_answers_as_the_pure_one():
     core = compiled.load.__wrapped__(search.__name__, search.__file__)
     if core is None:

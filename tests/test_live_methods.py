@@ -428,9 +428,9 @@ def test_the_search_stops_undecided_when_the_machine_s_memory_runs_short(monkeyp
     """Its tables keep every refuted state: where the machine's memory runs short it
     answers UNKNOWN, as at its time limit, before the out-of-memory killer ends the
     process without an answer (the plain-Python module: its constants can be set)."""
-    from hanabi_cp.real.methods import search as S
+    from hanabi_cp.real.methods.search import answers as S, stops
     from hanabi_cp.runtime import memory
-    monkeypatch.setattr(S, "MEMORY_CHECKS", 1)
+    monkeypatch.setattr(stops, "MEMORY_CHECKS", 1)
     monkeypatch.setattr(memory, "short", lambda: True)
     start = Game.start(standard_deck(1), Rules.for_players(3))
     for decide in (S._decide, S._maximize):

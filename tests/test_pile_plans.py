@@ -231,7 +231,7 @@ def test_a_refutation_file_refuses_the_families_in_one_line() -> None:
 def test_one_bound_over_every_plan_is_sound() -> None:
     """Where ``late_plays`` says no plan's game wins, brute on the referee finds no win
     (tiny decks from the deal and some random moves in); it must say so on some."""
-    from hanabi_cp.real.methods.search import _late_plays
+    from hanabi_cp.real.methods.search.plans import _late_plays
     rng = random.Random(17)
     fired = 0
     for i in range(80):
