@@ -42,7 +42,9 @@ def _scratch(tmp_path: Path) -> Path:
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env.pop("PYTHONPATH", None)
+    # this checkout's package, also where the venv's is installed from another one
+    # (a git worktree beside the clone that made .venv)
+    env["PYTHONPATH"] = str(ROOT)
     env["MPLBACKEND"] = "Agg"
     return env
 
