@@ -117,3 +117,18 @@ def test_the_cli_reference_sees_every_command():
     paths = hooks.load_all(main)
     assert {"solve", "study strategies", "study hle", "generate family"} <= set(paths)
     assert set(main.commands) == {p for p in paths if " " not in p}
+
+
+def test_the_api_reference_shows_every_function_once():
+    """docs/api.md's reference lists hanabi_cp.api's functions by wing (``members:``
+    of each ``::: hanabi_cp.api``): a new function is placed in a wing, not lost."""
+    import inspect
+
+    import hanabi_cp.api as api
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    listed = [name for members in re.findall(r"^::: hanabi_cp\.api\n(?:\s+.*\n)*?\s+members: "
+                                              r"\[([^\]]*)\]", text, re.M)
+              for name in re.split(r",\s*", members)]
+    public = {name for name, f in inspect.getmembers(api, inspect.isfunction)
+              if f.__module__ == api.__name__ and not name.startswith("_")}
+    assert sorted(listed) == sorted(public), (set(public) - set(listed), set(listed) - public)
