@@ -129,3 +129,22 @@ def test_code_blocks_fit_their_column(site, browser):
         finally:
             tab.close()
     assert wide == [], "\n".join(map(str, wide))
+
+
+def test_every_reference_directive_is_rendered(site):
+    """Each ``::: object`` of docs/api.md became the object's documentation (an
+    anchor named after it, one per listed member), none is left as text."""
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    html = (site / "api.html").read_text(encoding="utf-8")
+    ids = set(re.findall(r'\bid="([^"]*)"', html))
+    wanted = []
+    for target, options in re.findall(r"^::: (\S+)\n((?:[ \t]+.*\n)*)", text, re.M):
+        members = re.search(r"members: \[([^\]]*)\]", options)
+        if members:
+            wanted += [f"{target}.{m}" for m in re.split(r",\s*", members.group(1))]
+        elif "show_root_heading: false" not in options:
+            wanted.append(target)
+        else:
+            wanted.append(next((i for i in ids if i.startswith(target + ".")), target + ".*"))
+    assert wanted and [w for w in wanted if w not in ids] == []
+    assert ":::" not in re.sub(r"<[^>]*>", "", html)
