@@ -148,3 +148,42 @@ def test_every_reference_directive_is_rendered(site):
             wanted.append(next((i for i in ids if i.startswith(target + ".")), target + ".*"))
     assert wanted and [w for w in wanted if w not in ids] == []
     assert ":::" not in re.sub(r"<[^>]*>", "", html)
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    """The built site served over HTTP on a free loopback port, as a reader's server
+    would (python -m http.server)."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    handler.log_message = lambda *args: None            # type: ignore[attr-defined]
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_the_site_works_from_a_server(server, browser):
+    """From a server too, the links of a page at the top and of pages in folders
+    answer 200 (relative links resolve the same way from disk and over HTTP)."""
+    statuses = ("Promise.all([...new Set([...document.querySelectorAll('a[href], img[src]')]"
+                ".map((e) => (e.href || e.src).split('#')[0]))].filter((u) => "
+                "u.startsWith(location.origin)).map((u) => fetch(u).then((r) => [u, r.status])))"
+                ".then(JSON.stringify)")
+    bad = []
+    for page in ("index.html", "encodings/cnf.html", "strategies/cheat.html", "api.html"):
+        tab = Page(browser, f"{server}/{page}")
+        try:
+            result = browser.call("Runtime.evaluate", tab.session, expression=statuses,
+                                  awaitPromise=True, returnByValue=True)
+            answers = json.loads(result["result"]["value"])
+        finally:
+            tab.close()
+        assert answers, page
+        bad += [f"{page}: {url} -> {status}" for url, status in answers if status != 200]
+    assert bad == [], "\n".join(bad)
