@@ -132,3 +132,17 @@ def test_the_api_reference_shows_every_function_once():
     public = {name for name, f in inspect.getmembers(api, inspect.isfunction)
               if f.__module__ == api.__name__ and not name.startswith("_")}
     assert sorted(listed) == sorted(public), (set(public) - set(listed), set(listed) - public)
+
+
+def test_the_api_reference_shows_doctests_as_code():
+    """docs/doctest_fences.py (mkdocs.yml's Griffe extension): a docstring's
+    doctest becomes a code block, Sphinx roles code, a wrapped ">=" no quote."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("doctest_fences", ROOT / "docs" / "doctest_fences.py")
+    fences = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fences)
+    text = ("Returns a :class:`~hanabi_cp.Deck` (r >= 2,\n>= 3 for h = 1).\n\n"
+            ">>> [1, 2][:1]\n[1]\n\nAfter.")
+    assert fences.fence_doctests(text).split("\n") == [
+        "Returns a `hanabi_cp.Deck` (r >= 2,", "\\>= 3 for h = 1).", "",
+        "```pycon", ">>> [1, 2][:1]", "[1]", "```", "", "After."]
