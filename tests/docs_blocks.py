@@ -14,7 +14,8 @@ site) may say otherwise, to the reader:
 
 What a block prints, when the page shows it, is the block right after it (blank
 lines between at most): a ``text`` block titled ``Output``.  The walk checks it
-against what the block printed (tests/docs_prose.py says how it matches).
+against what the block printed (tests/docs_prose.py says how it matches;
+``python tests/docs_outputs.py PAGE`` prints what a page's blocks print).
 
 A block that expects a command to fail says so in the command (``|| test $? -eq 20``),
 as ``make demo`` does: ``solve`` exits 10 (WINNABLE) or 20 (UNWINNABLE) on purpose.
