@@ -88,6 +88,7 @@ class Page:
         self.session = browser.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             browser.call(f"{domain}.enable", self.session)
+        self.target = target
         loaded = browser.call("Page.navigate", self.session, url=url)
         if loaded.get("errorText"):
             raise RuntimeError(f"{url}: {loaded['errorText']}")
@@ -99,6 +100,9 @@ class Page:
         if "exceptionDetails" in result:
             raise RuntimeError(result["exceptionDetails"])
         return result["result"].get("value")
+
+    def close(self) -> None:
+        self.browser.call("Target.closeTarget", targetId=self.target)
 
     def screenshot(self) -> bytes:
         data = self.browser.call("Page.captureScreenshot", self.session, format="png")["data"]

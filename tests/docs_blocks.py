@@ -3,13 +3,19 @@ order), for tests/test_docs_walk.py and tests/test_docs.py.
 
 A fenced block in ``sh``, ``bash``, ``shell`` or ``console`` is run by the docs walk,
 in order, in one scratch folder.  Its ``title="..."`` (shown above the block on the
-site) may say otherwise, visibly:
+site) may say otherwise, to the reader:
 
 - ``title="Full size: ..."``: a long run (minutes to an hour): the walk runs it only
   with ``HANABI_DOCS_FULL=1`` (and ``--runslow``); the page gives a smaller version
   of it in an ordinary block before it.
-- ``title="Not run by the docs walk: REASON"``: it cannot run in a test (a cluster,
-  an install); the walk reports it, and tests/test_docs.py bounds how many there are.
+- ``title="Needs ..."``: it needs what a test does not have (``Needs a dask
+  cluster``, ``Needs a fresh clone: it makes the .venv``); the walk reports it, and
+  tests/test_docs.py bounds how many there are.
+
+What a block prints, when the page shows it, is the block right after it (blank
+lines between at most): a ``text`` block titled ``Output``.  The walk checks it
+against what the block printed (tests/docs_prose.py says how it matches;
+``python tests/docs_outputs.py PAGE`` prints what a page's blocks print).
 
 A block that expects a command to fail says so in the command (``|| test $? -eq 20``),
 as ``make demo`` does: ``solve`` exits 10 (WINNABLE) or 20 (UNWINNABLE) on purpose.
@@ -18,7 +24,7 @@ as ``make demo`` does: ``solve`` exits 10 (WINNABLE) or 20 (UNWINNABLE) on purpo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,11 +40,13 @@ class Block:
     lang: str
     title: str
     code: str
+    end: int = 0       # 1-based line of the closing fence
+    output: str | None = None   # the shown output after it (a text block titled Output)
 
     @property
     def kind(self) -> str:
         """``run``, ``full`` or ``skip`` (see the module docstring)."""
-        if self.title.lower().startswith("not run"):
+        if self.title.lower().startswith(("needs ", "not run")):
             return "skip"
         if self.title.lower().startswith("full size"):
             return "full"
@@ -80,9 +88,19 @@ def blocks(page: str) -> list[Block]:
         while j < len(lines) and lines[j].strip() != "```":
             body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j])
             j += 1
-        found.append(Block(page, i + 1, lang, title.group(1) if title else "", "\n".join(body) + "\n"))
+        found.append(Block(page, i + 1, lang, title.group(1) if title else "", "\n".join(body) + "\n",
+                           end=j + 1))
         i = j + 1
-    return found
+    return [_with_output(b, found[k + 1] if k + 1 < len(found) else None, lines)
+            for k, b in enumerate(found)]
+
+
+def _with_output(block: Block, after: Block | None, lines: list[str]) -> Block:
+    if (block.lang in SHELL and after is not None and after.lang == "text"
+            and after.title == "Output"
+            and all(not line.strip() for line in lines[block.end:after.line - 1])):
+        return replace(block, output=after.code)
+    return block
 
 
 def shell_blocks() -> list[Block]:

@@ -144,13 +144,36 @@ def _echoed_to_stdout(exc: BaseException) -> bool:
 @click.group(cls=_Group, table=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="hanabi-cp")
 def main() -> None:
-    """Decide, encode and reduce Solitaire Hanabi with checked certificates, and
-    judge real Hanabi games (hanab.live's rules and variants, DeepMind's HLE)
-    against the exact best score of their deal.
+    """Judge real Hanabi games against the exact best score of their deal, and
+    decide, encode and reduce Solitaire Hanabi; every answer is checked (a win is
+    replayed by the referee, a "no" carries its reason or a proof).
+
+    \b
+    Players of hanab.live (its rules and variants):
+      analyze GAME                  where the best score fell, and why
+      show GAME -o game.png         the picture of that post-mortem
+      verify DECK GAME --rules live  replay a game, every action checked
+      solve DECK --rules live       can the deal be won (open hands)
+      play DECK --bound             a strategy's games against the deal's best
+      variants [WORD]               the variants hanabi-cp supports
+      (GAME: saved from https://hanab.live/export/ID, or by `play --replay`)
+
+    \b
+    AI researchers (DeepMind's Hanabi Learning Environment):
+      hle play                      HLE's agents play games, as game files
+      analyze DIR --summary         their games against each deal's bound
+      study hle, study strategies   agents and strategies over many deals
+
+    \b
+    SAT/CP researchers (Solitaire Hanabi, the journal's model):
+      solve, verify, min-hand       decide a deck, check a play sequence
+      encode, decode                a deck for your solver, its answer back
+      reduce, roundtrip             a CNF formula to a deck and back
+      generate, study, harness      instances, sweeps, cross-checks
 
     \b
     Examples (run from a clone's root: instances/ is the repository's):
-      hanabi-cp solve instances/standard-winnable-h2.txt --hand 2
-      hanabi-cp solve instances/hanablive-standard.json --rules live --players 3
       hanabi-cp analyze instances/games/standard-winnable-4p.json
+      hanabi-cp solve instances/hanablive-standard.json --rules live --players 3
+      hanabi-cp solve instances/standard-winnable-h2.txt --hand 2
     """
