@@ -168,7 +168,7 @@ def read_back_model(red, plays_path: str, formula_name: str) -> str:
         assignment = assignment_from_play(red, read_plays(plays_path))
     except CertificateError as exc:
         raise CertificateError(f"{display_name(plays_path)}: {exc} (was the deck made from "
-                               "this formula with the same --hand, --copies, --kappa?)") from None
+                               "this formula with the same hand size, copies and kappa?)") from None
     cnf = red.formula.original
     return model_text(cnf.num_vars, assignment,
                       [f"assignment of {formula_name} read back from "
