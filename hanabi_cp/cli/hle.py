@@ -9,7 +9,8 @@ import os
 
 import click
 
-from ..core.errors import FileError, UsageError
+from ..core.errors import UsageError
+from ..interop.hle_agents import AGENTS, MAX_SEED
 from ..io.outputs import check_outputs
 from .common import Group, NestedCommand, force_option, time_limit_option
 from .execution_options import execution_options, get_execution
@@ -17,12 +18,8 @@ from .numbers import MIN_PLAYERS, Integer, Sweep, count
 from .study import StudyCommand, _names
 
 # HLE takes its seed as a C int (-1: a random one, which a reproducible run never asks)
-HLE_SEED = Integer(0, 2**31 - 1)
+HLE_SEED = Integer(0, MAX_SEED)
 HLE_MAX_PLAYERS = 5
-
-AGENT_NAMES = ("random", "simple")
-PLAY_FIELDS = ["game", "seed", "players", "agent", "hle_score", "score", "piles",
-               "lives", "turns", "dealt", "file"]
 
 
 class HLECommand(NestedCommand):
@@ -44,16 +41,8 @@ def hle() -> None:
     """
 
 
-# The marker of a folder of games that a run has not finished.
-INCOMPLETE = "hle-play-incomplete"
-
-
-def game_file(agent: str, players: int, seed: int) -> str:
-    return f"{agent}-{players}p-seed{seed}.json"
-
-
 @hle.command("play", cls=HLECommand)
-@click.option("--agent", type=click.Choice(AGENT_NAMES), default="simple", show_default=True,
+@click.option("--agent", type=click.Choice(AGENTS.names()), default="simple", show_default=True,
               help="HLE's agent every player runs (agents/random_agent.py, "
                    "agents/simple_agent.py of its package).")
 @click.option("--players", type=Integer(MIN_PLAYERS, HLE_MAX_PLAYERS), default=2, show_default=True,
@@ -82,7 +71,7 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
       hanabi-cp analyze games/ --csv games/positions.csv
     """
     from ..interop.hle import require
-    from ..interop.hle_agents import check_seed, play_game
+    from ..interop.hle_agents import check_seed
     from .common import not_stdout
     not_stdout("hle play", "--out", out_dir, "a folder (the game files and games.csv)")
     require()
@@ -93,59 +82,23 @@ def hle_play(agent, players, games, seed, out_dir, csv_path, progress, force):
     if csv_path == "-":
         raise UsageError("hle play: --csv - is not possible: the CSV lists the game files "
                          "beside them; give a file name")
-    files = {f"game {i}": os.path.join(out_dir, game_file(agent, players, seed + i))
-             for i in range(games)}
+    from ..interop.hle_folder import game_paths, play_into, resumed
+    files = game_paths(out_dir, agent, players, seed, games)
     # A folder that a run left incomplete (a full disk, an interrupt) says so in its
     # marker; the rerun overwrites that run's files without --force and finishes it.
-    marker = os.path.join(out_dir, INCOMPLETE)
-    resumed = os.path.isfile(marker)
-    check_outputs("hle play", {"--csv": csv_path, **files}, force or resumed,
+    check_outputs("hle play", {"--csv": csv_path, **files}, force or resumed(out_dir),
                   dirs_made=["--csv", *files], locked=["--csv"])
-    from ..io.outputs import exclusive, writing
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-        exclusive(csv_path)         # its folder may only exist now (a no-op if locked)
-        with writing(marker), open(marker, "w", encoding="utf-8"):
-            pass        # empty: its name says it, and a full disk still has room for it
-    except OSError as exc:
-        raise FileError(f"{out_dir}: cannot write the games: {exc.strerror}") from None
     click.echo(f"c seed: {seed} (games use HLE's seeds {seed}..{seed + games - 1}); agent "
                f"{agent}, {players} players")
-    from ..core.progress import track
-
-    from ..io.results_csv import table_text
-    from ..io.outputs import write_text
-    scores, rows = [], []
-    for i in track(range(games), enabled=progress, unit=" games"):
-        played = play_game(agent, players, seed + i)
-        g = played.game
-        rep = g.replay()
-        if not (rep.legal and rep.complete and rep.score == g.score):
-            from ..core.errors import SolverBug
-            raise SolverBug(f"seed {seed + i}: HLE scored {g.score}, our referee "
-                            f"{rep.score}: {rep.error or 'the game does not end there'}")
-        path = files[f"game {i}"]
-        try:
-            write_text(path, g.json(), True)
-        except FileError as exc:
-            raise FileError(f"{out_dir}: incomplete: {i} of {games} games written "
-                            f"({INCOMPLETE} says so; a rerun finishes them): {exc}") from None
-        rows.append({"game": i, "seed": seed + i, "players": players, "agent": agent,
-                     "hle_score": g.score, "score": rep.score, "piles": played.piles,
-                     "lives": played.lives, "turns": rep.turns, "dealt": g.dealt,
-                     "file": os.path.basename(path)})
-        scores.append(g.score)
-    # The CSV last, whole, renamed into place: it lists only games that are there.
-    write_text(csv_path, table_text(PLAY_FIELDS, rows), True)
-    os.remove(marker)
+    run = play_into(out_dir, csv_path, agent, players, seed, games, progress)
     click.echo(f"c games: {games} in {out_dir}, each replayed by the referee under HLE's "
-               f"end rules with HLE's score; mean score {sum(scores) / games:.2f}")
+               f"end rules with HLE's score; mean score {run.mean_score:.2f}")
     click.echo(f"c wrote {csv_path}")
 
 
 @click.command("hle", cls=StudyCommand)
 @click.option("--agents", callback=_names, default="random,simple", show_default=True,
-              metavar="A,B", help="HLE's agents: " + ", ".join(AGENT_NAMES) + ".")
+              metavar="A,B", help="HLE's agents: " + ", ".join(AGENTS) + ".")
 @click.option("--players", type=Sweep(True, MIN_PLAYERS, HLE_MAX_PLAYERS), default="2-5",
               show_default=True,
               help="Player counts, 2 to 5, e.g. 2-5 or 2,4.")
