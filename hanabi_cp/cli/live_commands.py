@@ -12,10 +12,9 @@ from ..core.options import SolveOptions
 from ..core.status import Status
 from ..io.outputs import check_outputs
 from ..io.textio import display_name, read_text
-from ..real.game_setup import (any_deck_line, deck_misfit, game_rules, load_game_deck, played_rules,
-                               rules_json)
-from ..real.older_games import OLDER_RULES_UNTIL, as_recorded
-from ..real.referee import Game, replay, target_of
+from ..real.game_setup import any_deck_line, game_rules, load_game_deck, played_rules, setup_json
+from ..real.older_games import OLDER_RULES_UNTIL
+from ..real.referee import Game, target_of
 from ..real.replay_io import Replay, hanab_live_can_replay, parse_replay, replay_line, write_replay
 from ..real.rules import Rules
 from ..real.solve import solve_live
@@ -47,10 +46,9 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
     written = None if refutation is None else write_refutation(
         Game.start(deck, rules), out, refutation, force, options.clock(), shown)
     if as_json:
-        echo_json({**out.to_json(), "rules": rules_json(rules)}
+        echo_json(out.to_json() | setup_json(deck, rules)
                   | ({} if written is None else {"refutation": written})
-                  | ({"refutation_table": shown[0].data()} if shown else {})
-                  | _any_deck_json(deck, rules))
+                  | ({"refutation_table": shown[0].data()} if shown else {}))
     else:
         how = f"{out.method} (auto)" if method == "auto" else out.method
         click.echo(f"c method: {how}")
@@ -127,41 +125,27 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     if data is not None:
         return _verify_refutation(ctx, deck, in_deck, data, text, actions_path, as_json, live)
     game = parse_replay(text, display_name(actions_path), bool(live.get("any_deck")))
-    rules = played_rules(live, deck, in_deck, game, actions_path)
-    reading = as_recorded(deck, rules, game.actions)
-    rules = reading.rules
-    rep = replay(deck, rules, game.actions)
-    ok = rep.legal and rep.complete
-    error = rep.error if not rep.legal else None if rep.complete else (
-        f"the game is not over after the last action (turn {rep.turns})")
+    from ..real.game_check import check_game
+    checked = check_game(deck, played_rules(live, deck, in_deck, game, actions_path),
+                         game.actions)
+    rep, rules, error = checked.replay, checked.rules, checked.error
     if as_json:
-        echo_json({"verified": ok, "legal": rep.legal, "complete": rep.complete,
-                   "score": rep.score, "won": rep.won, "target": target_of(deck, rules),
-                   "strikes": rep.strikes, "turns": rep.turns, "error": error,
-                   "step": rep.step, "end": rep.end_text, "end_condition": int(rep.condition),
-                   "rules": rules_json(rules), "today_end": reading.today_end,
-                   "as_recorded": reading.text}
-                  | _any_deck_json(deck, rules))
+        echo_json(checked.to_json())
     else:
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))
         _echo_any_deck(deck, rules)
-        click.echo("s VERIFIED" if ok else "s REJECTED")
-        if reading.text is not None:
-            click.echo(f"c as recorded: {reading.text}; hanab.live's rule before "
+        click.echo("s VERIFIED" if checked.verified else "s REJECTED")
+        if checked.reading.text is not None:
+            click.echo(f"c as recorded: {checked.reading.text}; hanab.live's rule before "
                        f"{OLDER_RULES_UNTIL} played on, and every action is read as played")
         if error:
             click.echo(f"c reason: {error}")
-        click.echo(f"c score: {rep.score} of {target_of(deck, rules)}" + (" (won)" if rep.won else ""))
+        click.echo(f"c score: {rep.score} of {checked.target}" + (" (won)" if rep.won else ""))
         if rep.complete:
             click.echo(f"c end: {rep.end_text}")
         click.echo(f"c turns: {rep.turns}, strikes: {rep.strikes}")
-    ctx.exit(0 if ok else 1)
-
-
-def _any_deck_json(deck: Deck, rules: Rules) -> dict:
-    wrong = deck_misfit(deck, rules)
-    return {} if wrong is None else {"any_deck": wrong}
+    ctx.exit(0 if checked.verified else 1)
 
 
 def _echo_any_deck(deck: Deck, rules: Rules) -> None:
@@ -179,7 +163,7 @@ def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str,
     walked = found.walk(deck, rules)
     goal, position, error = walked.goal, walked.position, walked.error
     if as_json:
-        echo_json(walked.to_json() | {"rules": rules_json(rules)} | _any_deck_json(deck, rules))
+        echo_json(walked.to_json() | setup_json(deck, rules))
     else:
         click.echo(f"c deck: {deck_summary(deck)}")
         click.echo(_rules_line(rules))

@@ -176,6 +176,13 @@ def rules_json(rules: Rules) -> dict:
                               if getattr(rules, field))}
 
 
+def setup_json(deck: Deck, rules: Rules) -> dict:
+    """What the JSON answers of ``--rules live`` say of the game's setup: its rules,
+    and (``any_deck``) why the deck is not one the variant deals, if it is not."""
+    wrong = deck_misfit(deck, rules)
+    return {"rules": rules_json(rules)} | ({} if wrong is None else {"any_deck": wrong})
+
+
 def any_deck_line(deck: Deck, rules: Rules) -> str | None:
     """The ``c`` line saying that ``any_deck`` took a deck that is not the variant's."""
     wrong = deck_misfit(deck, rules)
