@@ -50,3 +50,24 @@ def test_max_hand_caps_the_search():
     deck = Deck.of([(3, 1), (2, 1), (1, 1)])
     assert min_hand(deck, "sat").h == 2
     assert min_hand(deck, "sat", max_hand=1).h is None
+
+
+def test_every_least_hand_search_has_its_certificate_replayed(monkeypatch):
+    """``min_hand`` replays what any registered search returns (the CLI relies on it
+    and prints "verified" without replaying again): a certificate that does not win
+    with the hand size it claims is a SolverBug, not an answer."""
+    import pytest
+
+    from hanabi_cp.core.errors import SolverBug
+    from hanabi_cp.solitaire import min_hand as module
+    from hanabi_cp.solitaire.play_sequence import PlaySequence
+
+    deck = Deck.of([(2, 1), (3, 1), (1, 1)])       # least hand 2 (SSP)
+
+    def wrong(deck, options, max_hand):
+        return module.MinHand(1, PlaySequence("SSP"), None, "wrong")
+
+    monkeypatch.setitem(module.MIN_HAND.entries, "wrong", "unused:unused")
+    monkeypatch.setitem(module.MIN_HAND.loaded, "wrong", wrong)
+    with pytest.raises(SolverBug, match="h = 1 rejected"):
+        min_hand(deck, "wrong")

@@ -9,7 +9,6 @@ import click
 from ..core.errors import UsageError
 from ..solvers.sat_backend import DEFAULT_SOLVER
 from ..core.status import Status
-from ..solitaire.referee import replay
 from ..io.outputs import check_outputs, provenance
 from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option, hand_option,
                      load_instance, time_limit_option, write_plays_to)
@@ -156,13 +155,14 @@ def decode_cmd(ctx, deck, model, hand, certificate, fmt, maximize, proof, as_jso
                                      deadline)
     except TimeUp as exc:
         # Undecided: nothing is claimed when the answer could not be checked in time.
+        from ..solitaire.answers import Verdict
+        undecided = Verdict.undecided(str(exc))
         if as_json:
-            echo_json({"status": Status.UNKNOWN.value, "reason": str(exc), "claim": None,
-                       "proved": False, "plays": None, "score": None})
+            echo_json(undecided.to_json())
         else:
-            click.echo("s UNKNOWN")
-            click.echo(f"c reason: {exc}")
-        ctx.exit(0)
+            click.echo(f"s {undecided.status.value}")
+            click.echo(f"c reason: {undecided.reason}")
+        ctx.exit(undecided.status.exit_code)
     ctx.exit(report(the_deck, h, verdict, as_json, certificate, force))
 
 
@@ -193,7 +193,7 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
       hanabi-cp min-hand instances/standard-unwinnable-h2.txt --certificate -
     """
     from ..runtime.deadline import TimeUp, ambient
-    from ..solitaire.min_hand import min_hand
+    from ..solitaire.min_hand import MinHand, min_hand
     from ..core.options import SolveOptions
     from ..solitaire.solve import prepare
     from .common import command_deadline, load_deck
@@ -206,38 +206,29 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
         res = min_hand(the_deck, method, SolveOptions(time_limit=time_limit, solver=solver,
                                                       deadline=deadline), max_hand)
     except TimeUp as exc:
-        if as_json:
-            echo_json({"min_hand": None, "plays": None, "below": None, "method": method,
-                       "stats": {}, "status": Status.UNKNOWN.value, "reason": str(exc)})
-        else:
-            click.echo(f"c method: {method}")
-            click.echo("s UNKNOWN")
-            click.echo(f"c reason: {exc}")
-        ctx.exit(0)
-    if res.plays is not None:
-        rep = replay(the_deck, res.h, res.plays)
-        if not rep.won:
-            from ..core.errors import SolverBug
-            raise SolverBug(f"min-hand certificate rejected: {rep.error}")
+        res = MinHand.timed_out(method, str(exc))
     if as_json:
         echo_json(res.to_json())
         if certificate not in (None, "-") and res.plays is not None:
             from ..solitaire.play_text import write_plays
             write_plays(certificate, res.plays, force=force)
+    elif res.undecided is not None:
+        click.echo(f"c method: {res.method}")
+        click.echo(f"s {res.status}")
+        click.echo(f"c reason: {res.undecided}")
     else:
         click.echo(f"c method: {res.method}")
         click.echo(f"c deck: {deck_summary(the_deck)}")
         if res.h is None:
-            click.echo("s UNWINNABLE")
+            click.echo(f"s {res.status}")
             click.echo(f"c reason: {res.below}")
         else:
-            click.echo(f"s MIN-HAND {res.h}")
+            # every certificate of min_hand was replayed by the referee before it
+            # returned (min_hand._checked)
+            click.echo(f"s {res.status} {res.h}")
             if res.h > 0:
-                why = res.below or "no reason recorded"
-                prefix = f"h = {res.h - 1}: "
-                click.echo(f"c h = {res.h - 1} does not win: "
-                           f"{why[len(prefix):] if why.startswith(prefix) else why}")
+                click.echo(f"c h = {res.h - 1} does not win: {res.smaller_loses()}")
             click.echo("c certificate verified by the referee")
             if certificate is not None:
                 write_plays_to(certificate, res.plays, force)
-    ctx.exit(20 if res.h is None else 10)
+    ctx.exit(res.exit_code)

@@ -100,4 +100,4 @@ def report(deck, h, verdict, as_json: bool, certificate: str, force: bool) -> in
         if verdict.plays is not None:
             click.echo("c certificate verified by the referee")
             write_plays_to(certificate, verdict.plays, force)
-    return {Status.WINNABLE: 10, Status.UNWINNABLE: 20}.get(verdict.status, 0)
+    return verdict.status.exit_code

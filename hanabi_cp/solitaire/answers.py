@@ -44,11 +44,19 @@ class Verdict:
     reason: str | None = None
     claim: str | None = None
 
-    def to_json(self, deck: Deck, h: int) -> dict:
-        return {"status": self.status.value, "score": self.score, "target": deck.target,
-                "h": h, "plays": None if self.plays is None else self.plays.actions,
+    @classmethod
+    def undecided(cls, reason: str) -> Verdict:
+        """No verdict: the answer could not be checked (the time ran out first)."""
+        return cls(Status.UNKNOWN, reason=reason)
+
+    def to_json(self, deck: Deck | None = None, h: int | None = None) -> dict:
+        """The verdict as ``decode --json`` prints it; the deck's target and ``h`` when
+        the deck was read (an answer undecided before it was has neither)."""
+        return {"status": self.status.value, "score": self.score,
+                "plays": None if self.plays is None else self.plays.actions,
                 "reason": self.reason, "claim": self.claim, "proved": self.claim is None
-                and self.status is not Status.UNKNOWN}
+                and self.status is not Status.UNKNOWN} \
+            | ({} if deck is None else {"target": deck.target, "h": h})
 
 
 def where(path: str, line: int | None) -> str:

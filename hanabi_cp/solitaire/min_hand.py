@@ -45,11 +45,38 @@ class MinHand:
     below: str | None              # why h - 1 does not win (or why nothing wins)
     method: str
     stats: dict = field(default_factory=dict)
+    undecided: str | None = None   # why nothing was proved (the time ran out)
+
+    @classmethod
+    def timed_out(cls, method: str, reason: str) -> MinHand:
+        """No least hand size: the search stopped (``reason``) before one was proved."""
+        return cls(None, None, None, method, undecided=reason)
+
+    @property
+    def status(self) -> str:
+        """MIN-HAND (``h`` wins, ``h - 1`` does not), UNWINNABLE or UNKNOWN."""
+        if self.undecided is not None:
+            return Status.UNKNOWN.value
+        return Status.UNWINNABLE.value if self.h is None else "MIN-HAND"
+
+    @property
+    def exit_code(self) -> int:
+        """As ``solve``'s: 10 when a least hand size is found, 20 none wins, 0 unknown."""
+        if self.undecided is not None:
+            return Status.UNKNOWN.exit_code
+        return Status.UNWINNABLE.exit_code if self.h is None else Status.WINNABLE.exit_code
+
+    def smaller_loses(self) -> str:
+        """Why ``h - 1`` does not win, without the "h = H - 1: " that ``below`` may
+        begin with (the line that shows it names h - 1 already)."""
+        why = self.below or "no reason recorded"
+        return why.removeprefix(f"h = {self.h - 1}: ") if self.h else why
 
     def to_json(self) -> dict:
         return {"min_hand": self.h, "plays": None if self.plays is None else self.plays.actions,
                 "below": self.below, "method": self.method, "stats": self.stats,
-                "status": Status.UNWINNABLE.value if self.h is None else "MIN-HAND"}
+                "status": self.status} \
+            | ({} if self.undecided is None else {"reason": self.undecided})
 
 
 def first_copy_bound(deck: Deck) -> tuple[int, PlaySequence]:
@@ -124,9 +151,8 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
             stats["calls"] += 1
             ok, model, _ = s.solve([sel], phase=f"SAT search at h = {h}")
             if ok:
-                found = _checked(deck, h, enc.decode(model), "sat")
                 stats["seconds"] = round(time.perf_counter() - t0, 6)
-                return MinHand(h, found, below, "sat", stats)
+                return MinHand(h, enc.decode(model), below, "sat", stats)
             below = f"h = {h}: SAT solver: unsatisfiable"
     if max_hand is not None and max_hand == H:
         return MinHand(None, None, f"no hand size up to {max_hand} wins ({below})", "sat", stats)
@@ -177,8 +203,7 @@ def min_hand_search(deck: Deck, method: str, options: SolveOptions,
         # only the wording of the evidence needs the extra call.
         why = out.reason if out.status is Status.UNWINNABLE else \
             f"h = {below[0]} does not win, so no smaller hand does: {below[1]}"
-    return MinHand(h, _checked(deck, h, plays, method), why if h > 0 else None, method,
-                   {"calls": calls})
+    return MinHand(h, plays, why if h > 0 else None, method, {"calls": calls})
 
 
 # The methods with a least-hand search of their own: (deck, options, max_hand) -> MinHand.
@@ -188,7 +213,14 @@ MIN_HAND: Registry[Callable[[Deck, SolveOptions, int | None], MinHand]] = Regist
 
 def min_hand(deck: Deck, method: str = "sat", options: SolveOptions | None = None,
              max_hand: int | None = None) -> MinHand:
+    """The least hand size that wins ``deck``, found with ``method``; its certificate
+    replayed by the referee here, whichever search found it (a rejected one is a
+    SolverBug)."""
     options = options or SolveOptions()
     if method in MIN_HAND:
-        return MIN_HAND.load(method)(deck, options, max_hand)
-    return min_hand_search(deck, method, options, max_hand)
+        least = MIN_HAND.load(method)(deck, options, max_hand)
+    else:
+        least = min_hand_search(deck, method, options, max_hand)
+    if least.h is not None:
+        _checked(deck, least.h, least.plays, least.method)
+    return least
