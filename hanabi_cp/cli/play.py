@@ -33,13 +33,6 @@ def _counts(ctx, param, value: str):
     return lambda p: special.get(p, 200 if default is None else default)
 
 
-def _rules(players: int, hand_size: int | None, strikes: int, variant: str | None = None):
-    from ..real.rules import Rules
-    from ..real.variants.catalogue import variant as find_variant
-    chosen = None if variant in (None, "No Variant") else find_variant(variant)
-    return Rules.for_players(players, hand_size, strikes=strikes, variant=chosen)
-
-
 @command("play")
 @click.argument("deck", metavar="[DECK]", required=False)
 @click.option("--strategy", default="recommendation", show_default=True, metavar="NAME",
@@ -93,14 +86,15 @@ def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_
       hanabi-cp play --games 20 --seed 1 --players 5 --bound --csv results/play.csv
     """
     from ..players.strategy import get_strategy
+    from ..real.game_setup import variant_rules
     cls = get_strategy(strategy)
     if games is None:
         if deck is None:
             raise UsageError("play: give a DECK or --games N (see 'hanabi-cp play --help')")
         if csv_path is not None:
             raise UsageError("play: --csv goes with --games")
-        _play_one(deck, cls, _rules(players, hand_size, strikes, variant), replay_path, bound,
-                  time_limit, force, any_deck)
+        _play_one(deck, cls, variant_rules(players, hand_size, strikes, variant), replay_path,
+                  bound, time_limit, force, any_deck)
         return
     if any_deck:
         raise UsageError("play: --any-deck goes with DECK (--games deals the variant's decks)")
@@ -119,7 +113,7 @@ def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_
     execution = get_execution(jobs, dask)
     click.echo(f"c play: {games} games, seeds {seed}..{seed + games - 1}, strategy "
                f"{cls.name}, {players} players" + (", with the bound" if bound else ""))
-    rules = _rules(players, None, strikes, variant)       # refuses a variant up front
+    rules = variant_rules(players, None, strikes, variant)     # refuses a variant up front
     from ..players.game import check_clues
     check_clues(study_mod.deck_of(rules, seed), rules, cls)
     rows = study_mod.run(csv_path, seed, games, [players], [cls.name], bound, time_limit,
@@ -133,31 +127,25 @@ def play(deck, strategy, players, hand_size, strikes, variant, any_deck, replay_
 
 def _play_one(deck_path, cls, rules, replay_path, bound, time_limit, force,
               any_deck: bool = False) -> None:
-    from ..real.referee import replay
     from ..real.replay_io import hanab_live_can_replay, write_replay
     from ..players.bound import check_bot, deck_bound
-    from ..players.game import play_game
+    from ..players.game import check_replays, play_game
 
     check_outputs("play", {"--replay": replay_path}, force, {"DECK": deck_path})
     # With --replay -, stdout is the game's JSON alone: the report goes to stderr.
     say = click.echo if replay_path != "-" else functools.partial(click.echo, err=True)
     deadline = command_deadline(time_limit)     # the whole command: reading, game, bound
-    from ..real.game_setup import any_deck_line, deck_misfit
+    from ..real.game_setup import any_deck_line, deck_taken
     try:
         with ambient(deadline):
             deck = load_deck(deck_path).deck
-            wrong = deck_misfit(deck, rules)
-            if wrong is not None and not any_deck:
-                raise UsageError(f"{deck_path}: not a deck that the variant "
-                                 f"{rules.variant_name!r} deals: {wrong} (--any-deck takes it "
-                                 f"anyway)")
+            wrong = deck_taken(deck, rules, any_deck, deck_path)
             game = play_game(deck, rules, cls, 0)
     except TimeUp as exc:
         say(f"c strategy: {cls.name}")
         say(f"c game: unfinished: {exc} (no score; raise --time-limit)")
         return
-    rep = replay(deck, rules, game.actions)
-    assert rep.legal and rep.complete and rep.score == game.score, rep.error
+    check_replays(game)
     say(f"c strategy: {cls.name}")
     say(f"c deck: {deck_summary(deck)}")
     say(f"c rules: {rules.describe()}")

@@ -59,6 +59,17 @@ def play_game(deck: Deck, rules: Rules, strategy: str | type[Strategy],
     return _Engine(deck, rules, cls, seed).run()
 
 
+def check_replays(game: PlayedGame) -> None:
+    """Replay ``game`` by the referee: one that is illegal, unfinished or scores
+    otherwise there is a SolverBug."""
+    from ..core.errors import SolverBug
+    from ..real.referee import replay
+    rep = replay(game.deck, game.rules, game.actions)
+    if not (rep.legal and rep.complete and rep.score == game.score):
+        raise SolverBug(f"strategy {game.strategy!r}: its game does not replay to its score "
+                        f"{game.score}: {rep.error or f'the referee scores {rep.score}'}")
+
+
 def check_clues(deck: Deck, rules: Rules, cls: type[Strategy] | None = None) -> None:
     """Refuse, in one line naming why, a variant whose clues the strategy ``cls``
     cannot read on this deck.  A strategy that reads clues by what they touch in the

@@ -127,11 +127,27 @@ def game_rules(live: dict, game: Replay | None, deck: Deck, source: str) -> Rule
         clue_rules(rules, deck)
     except RulesError as exc:
         raise UsageError(f"{source}: {exc}") from None
+    deck_taken(deck, rules, bool(live.get("any_deck")), source)
+    return rules
+
+
+def deck_taken(deck: Deck, rules: Rules, any_deck: bool, source: str) -> str | None:
+    """What makes ``deck`` (read from ``source``) not one that the variant of
+    ``rules`` deals (``deck_misfit``): None if it is one, an error unless
+    ``any_deck`` takes it anyway."""
     wrong = deck_misfit(deck, rules)
-    if wrong is not None and not live.get("any_deck"):
+    if wrong is not None and not any_deck:
         raise UsageError(f"{source}: not a deck that the variant {rules.variant_name!r} "
                          f"deals: {wrong} ({{any_deck}} takes it anyway)", "any_deck")
-    return rules
+    return wrong
+
+
+def variant_rules(players: int, hand_size: int | None, strikes: int,
+                  variant: str | None = None) -> Rules:
+    """hanab.live's rules for ``players`` in the variant of that exact name (None or
+    "No Variant": none), with ``hand_size`` (None: hanab.live's) and ``strikes``."""
+    chosen = None if variant in (None, "No Variant") else find_variant(variant)
+    return Rules.for_players(players, hand_size, strikes=strikes, variant=chosen)
 
 
 def played_rules(live: dict, deck: Deck, in_deck: Replay | None, game: Replay,
