@@ -21,14 +21,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..referee import Game
+from .hand_targets import HandTargets
 from .pile_needs import PileNeeds
 from .schedule import DISCARD, PLAY, STRIKE, Layout
 
 Lit = int | bool      # a literal, or a constant where the count is known
 
 
-class CnfEnds(PileNeeds):
+class CnfEnds(HandTargets, PileNeeds):
     """The part of ``LiveCnf`` after the skeleton (see the module docstring)."""
+
+    ANY = 0             # a count is order-encoded: "at least 1", "at least 2", ...
 
     # set by LiveCnf before ``_hands`` and ``_ending`` run
     start: Game
@@ -54,28 +57,6 @@ class CnfEnds(PileNeeds):
 
     # ---- counts per player and slot ---------------------------------------------
 
-    def _hands(self) -> None:
-        lay = self.lay
-        self._moves: dict[tuple[int, int], int] = {}
-        # holds[k][q][v - 1]: player q holds at least v cards before slot k
-        self.holds = self._track("holds", lay.last_draw + 1, lay.hands, None) \
-            if lay.tail_matters else {}
-        # cluable[k][q]: player q can be clued during run k (absent: no constraint)
-        self.cluable: dict[int, list[int]] = {}
-        if lay.clue_targets_checked == "hands":
-            self.cluable = {k: [h[0] for h in hk] for k, hk in self.holds.items()}
-        elif lay.clue_targets_checked == "touch":
-            init = [sum(lay.touchable[o] for o in hand) for hand in self.start.hands]
-            touch = self._track("touch", 0, init, lay.touchable)
-            self.cluable = {k: [h[0] for h in hk] for k, hk in touch.items()}
-        for k, has in self.cluable.items():
-            self._clue_targets(k, has)
-        # typed[k][t]: per player, can be clued by a clue of type t (1: colour) during
-        # run k (None: a clue of that type needs no target)
-        self.typed: dict[int, list[list[int] | None]] = {}
-        if lay.clue_targets_checked == "typed":
-            self._typed_targets()
-
     def _typed_targets(self) -> None:
         """Alternating Clues where a card is touched by one clue type only
         (encodings/variants.md, 7.4): counts of the cards each type touches,
@@ -83,16 +64,8 @@ class CnfEnds(PileNeeds):
         alternate over the game) and ``no_clue[k]`` (no clue before run k), and
         each clue's target by its type."""
         lay = self.lay
-        assert lay.by_type is not None
         S, p = lay.slots, lay.players
-        tracks: list[dict[int, list[list[int]]] | None] = []
-        for t in (0, 1):
-            if lay.free_type[t]:
-                tracks.append(None)
-                continue
-            member = lay.by_type[t]
-            init = [sum(member[o] for o in hand) for hand in self.start.hands]
-            tracks.append(self._track(f"touch{t}", 0, init, member))
+        tracks = self._type_tracks()
         nxt = self.next_color = [self.var("next_color", k) for k in range(S + 2)]
         none = self.no_clue = [self.var("no_clue", k) for k in range(S + 2)]
         if lay.last_clue is None:
@@ -111,7 +84,7 @@ class CnfEnds(PileNeeds):
             self.add(-none[k + 1], self.run[k][0])
             self.add(none[k + 1], -none[k], -self.run[k][0])
         for k in range(S + 1):
-            has = self.typed[k] = [None if tr is None else [h[0] for h in tr[k]] for tr in tracks]
+            has = self._typed_at(k, tracks)
             # the givers repeat after p clues and the types after 2: 2p covers both
             for j in range(1, min(lay.run_cap, 2 * p) + 1):
                 ge = self.var("run_ge", k, j)

@@ -23,14 +23,18 @@ from typing import TYPE_CHECKING
 from ortools.sat.python import cp_model
 
 from ..referee import Game
+from .hand_targets import HandTargets
 from .pile_needs import PileNeeds
 from .schedule import DISCARD, PLAY, STRIKE, Layout
 
 Var = cp_model.IntVar
 
 
-class CpEnds(PileNeeds):
+class CpEnds(HandTargets, PileNeeds):
     """The part of ``LiveCpModel`` after the skeleton (see the module docstring)."""
+
+    HOLDS = "hand"
+    ANY = 1             # a count is (its value, "at least one")
 
     # set by LiveCpModel before ``_hands`` and ``_ending`` run
     start: Game
@@ -57,28 +61,6 @@ class CpEnds(PileNeeds):
 
     # ---- counts per player and slot ---------------------------------------------
 
-    def _hands(self) -> None:
-        lay = self.lay
-        self._moves: dict[int, list[Var]] = {}
-        # holds[k][q]: (cards player q holds before slot k, "holds any")
-        self.holds = self._track("hand", lay.last_draw + 1, lay.hands, None) \
-            if lay.tail_matters else {}
-        # cluable[k][q]: player q can be clued during run k (absent: no constraint)
-        self.cluable: dict[int, list[Var]] = {}
-        if lay.clue_targets_checked == "hands":
-            self.cluable = {k: [h[1] for h in hk] for k, hk in self.holds.items()}
-        elif lay.clue_targets_checked == "touch":
-            init = [sum(lay.touchable[o] for o in hand) for hand in self.start.hands]
-            touch = self._track("touch", 0, init, lay.touchable)
-            self.cluable = {k: [h[1] for h in hk] for k, hk in touch.items()}
-        for k, has in self.cluable.items():
-            self._clue_targets(k, has)
-        # typed[k][t]: per player, can be clued by a clue of type t (1: colour) during
-        # run k (None: a clue of that type needs no target)
-        self.typed: dict[int, list[list[Var] | None]] = {}
-        if lay.clue_targets_checked == "typed":
-            self._typed_targets()
-
     def _typed_targets(self) -> None:
         """Alternating Clues where a card is touched by one clue type only
         (encodings/variants.md, 7.4): counts of the cards each type touches,
@@ -86,16 +68,8 @@ class CpEnds(PileNeeds):
         alternate over the game) and ``no_clue[k]`` (no clue before run k), and
         each clue's target by its type."""
         m, lay = self.m, self.lay
-        assert lay.by_type is not None
         S, p = lay.slots, lay.players
-        tracks: list[dict[int, list[tuple[Var, Var]]] | None] = []
-        for t in (0, 1):
-            if lay.free_type[t]:
-                tracks.append(None)
-                continue
-            member = lay.by_type[t]
-            init = [sum(member[o] for o in hand) for hand in self.start.hands]
-            tracks.append(self._track(f"touch{t}", 0, init, member))
+        tracks = self._type_tracks()
         nxt = self.next_color = [m.new_bool_var(f"next_color_{k}") for k in range(S + 2)]
         none = self.no_clue = [m.new_bool_var(f"no_clue_{k}") for k in range(S + 2)]
         if lay.last_clue is None:
@@ -112,7 +86,7 @@ class CpEnds(PileNeeds):
             m.add_implication(none[k + 1], self.is_run[k][0])
             m.add_bool_or([none[k + 1], ~none[k], ~self.is_run[k][0]])
         for k in range(S + 1):
-            has = self.typed[k] = [None if tr is None else [h[1] for h in tr[k]] for tr in tracks]
+            has = self._typed_at(k, tracks)
             # the givers repeat after p clues and the types after 2: 2p covers both
             for j in range(1, min(lay.run_cap, 2 * p) + 1):
                 ge = m.new_bool_var(f"run_ge_{k}_{j}")
