@@ -29,16 +29,20 @@ def _names(ctx, param, value):
     return names
 
 
+def _check_decks(max_n: int, max_c: int, max_r: int, what: str) -> None:
+    """Refuse bounds whose largest random deck is over the limits; one-color decks
+    ("c1") take up to 2 max_n values."""
+    check_kinds(max_n, max_c, "harness --max-n, --max-c")
+    check_kinds(2 * max_n, 1, "harness --max-n (one-color decks take 2 max_n values)")
+    check_cards(max(max_n * max_c, 2 * max_n) * max_r, what, option=None)
+
+
 def _check_sizes(max_n: int, max_c: int, max_r: int, cnf_vars: int, variants: bool) -> None:
     """The largest deck and image the draw can make, before drawing any."""
     from ..apps.harness.roundtrip import RATIOS, VARIANTS
     from ..solitaire.reduction.size import random_image_size
 
-    # one-color decks ("c1") take up to 2 max_n values
-    check_kinds(max_n, max_c, "harness --max-n, --max-c")
-    check_kinds(2 * max_n, 1, "harness --max-n (one-color decks take 2 max_n values)")
-    check_cards(max(max_n * max_c, 2 * max_n) * max_r, "harness: the largest random deck",
-                option=None)
+    _check_decks(max_n, max_c, max_r, "harness: the largest random deck")
     if cnf_vars:
         m = max(1, round(max(RATIOS) * cnf_vars))
         for variant in (VARIANTS if variants else VARIANTS[:1]):
@@ -167,9 +171,7 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     options = SolveOptions(time_limit=time_limit, seed=seed)
     report = run(seed, count, space, checks, rates, options, out_dir, progress, table, force,
                  execution, cnf_count, cnf_vars, cnf_dir, cnf_variants)
-    if table is not None and table.path != "-":
-        click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
-                   f"{report.resumed} instances read back, not run again")
+    _rows_line(table, report)
     click.echo(f"c instances: {report.instances}")
     if report.instances:
         click.echo(summary_table(report))
@@ -181,12 +183,23 @@ def harness_cmd(rules, seed, count, max_n, max_c, max_r, max_h, methods, max_pla
     bad_rt = [rt for rt in report.roundtrips if not rt.ok]
     for rt in bad_rt[:10]:
         click.echo(rt.text())
-    if report.ok:
+    _verdict(report.ok, len(report.failures) + len(bad_rt), seed, out_dir)
+
+
+def _verdict(ok: bool, disagreements: int, seed: int, out_dir: str) -> None:
+    """The last line; exit code 1 on a disagreement."""
+    if ok:
         click.echo(f"c all methods agree (seed {seed})")
         return
-    click.echo(f"c {len(report.failures) + len(bad_rt)} disagreement(s) (seed {seed}); "
-               f"counterexamples in {out_dir}", err=True)
+    click.echo(f"c {disagreements} disagreement(s) (seed {seed}); counterexamples in "
+               f"{out_dir}", err=True)
     sys.exit(1)
+
+
+def _rows_line(table, report) -> None:
+    if table is not None and table.path != "-":
+        click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
+                   f"{report.resumed} instances read back, not run again")
 
 
 def _start(out_dir: str, csv_path: str | None, fields: list[str], key: list[str]):
@@ -218,10 +231,8 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
         raise UsageError(f"--max-h must be 1 to {MAX_HAND_SIZE} with --rules live (cards per player)")
     space = LiveSpace(max_n or 3, max_c or 2, max_r or 2, max_h or 2, max_players, max_cards,
                       max_clues, max_strikes)
-    check_kinds(space.max_n, space.max_c, "harness --max-n, --max-c")
-    check_kinds(2 * space.max_n, 1, "harness --max-n (one-color decks take 2 max_n values)")
-    check_cards(max(space.max_n * space.max_c, 2 * space.max_n) * space.max_r,
-                "harness --rules live: the largest random deck", option=None)
+    _check_decks(space.max_n, space.max_c, space.max_r,
+                 "harness --rules live: the largest random deck")
     checks = select_live_checks(methods, maximize, lift)
     rates = parse_sample(sample, checks)
     execution = get_execution(jobs, dask)
@@ -233,9 +244,7 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
     cross_check_live(seed, count, space, checks, lift, rates,
                      SolveOptions(time_limit=time_limit, seed=seed), out_dir, progress,
                      report=report, table=table, force=force, execution=execution)
-    if table is not None and table.path != "-":
-        click.echo(f"c rows: {len(table.rows)} in {table.path} ({table.added} new); "
-                   f"{report.resumed} instances read back, not run again")
+    _rows_line(table, report)
     lifted = {"none": "", "all": "; lifted: unlimited clues, no final round",
               "clues": "; lifted: unlimited clues"}[lift]
     click.echo(f"c instances: {report.instances} (real rules{lifted})")
@@ -243,9 +252,4 @@ def _live(seed, count, max_n, max_c, max_r, max_h, methods, max_players, max_car
         click.echo(summary_table(report))
     for fail in report.failures[:10]:
         click.echo(live_failure_text(fail))
-    if report.ok:
-        click.echo(f"c all methods agree (seed {seed})")
-        return
-    click.echo(f"c {len(report.failures)} disagreement(s) (seed {seed}); "
-               f"counterexamples in {out_dir}", err=True)
-    sys.exit(1)
+    _verdict(report.ok, len(report.failures), seed, out_dir)
