@@ -24,20 +24,14 @@ def variants_cmd(words, show_all, as_json):
       hanabi-cp variants rainbow
       hanabi-cp variants --all "up or down"
     """
-    from ..real.variants.catalogue import all_variants
-    everything = all_variants()
-    picked = [v for v in everything
-              if all(w.lower() in v.name.lower() for w in words)
-              and (show_all or v.unsupported() is None)]
-    supported = sum(v.unsupported() is None for v in everything)
+    from ..real.variants.catalogue import listing_json, matching, supported_variants
+    picked = matching(words, refused=show_all)
     if as_json:
-        echo_json([{"name": v.name, "suits": [s.name for s in v.suits],
-                    "cards": len(v.deck_cards()), "max_score": v.max_score,
-                    "supported": v.unsupported() is None, "refused": v.unsupported()}
-                   for v in picked])
+        echo_json([listing_json(v) for v in picked])
         return
-    click.echo(f"c {supported} of hanab.live's {len(everything)} variants supported; "
-               f"{len(picked)} listed")
+    from ..real.variants.catalogue import all_variants
+    click.echo(f"c {len(supported_variants())} of hanab.live's {len(all_variants())} variants "
+               f"supported; {len(picked)} listed")
     for v in picked:
         why = v.unsupported()
         suits = ", ".join(s.name for s in v.suits)

@@ -25,6 +25,7 @@ Rainbow (5 Suits), Rainbow (4 Suits)
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import cache
 
@@ -373,6 +374,21 @@ def all_variants() -> tuple[Variant, ...]:
     """Every variant hanab.live lists, in hanab.live's order (built on first use)."""
     from .families import generate  # it builds Variants: imported here, not at the top
     return tuple(generate())
+
+
+def matching(words: Sequence[str] = (), refused: bool = False) -> list[Variant]:
+    """The variants whose names hold every word (case-insensitive), in hanab.live's
+    order; with ``refused`` also those hanabi-cp refuses (``Variant.unsupported``)."""
+    return [v for v in all_variants()
+            if all(w.lower() in v.name.lower() for w in words)
+            and (refused or v.unsupported() is None)]
+
+
+def listing_json(v: Variant) -> dict:
+    """``v`` as ``hanabi-cp variants --json`` lists it."""
+    return {"name": v.name, "suits": [s.name for s in v.suits], "cards": len(v.deck_cards()),
+            "max_score": v.max_score, "supported": v.unsupported() is None,
+            "refused": v.unsupported()}
 
 
 @cache
