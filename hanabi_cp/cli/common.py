@@ -164,19 +164,9 @@ def load_deck(path: str):
         raise FileError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
-def resolve_hand(deck_file, hand: int | None) -> int:
-    """``--hand`` if given, else the file's ``h`` header, else an error."""
-    if hand is not None:
-        return hand
-    if deck_file.h is not None:
-        return deck_file.h
-    raise UsageError(f"{deck_file.path}: no hand size given: pass --hand H "
-                     "(or put a line `h H` in the deck file)")
-
-
 def load_instance(path: str, hand: int | None) -> tuple[Deck, int]:
     df = load_deck(path)
-    return df.deck, resolve_hand(df, hand)
+    return df.deck, df.hand(hand)
 
 
 def not_stdout(command: str, option: str, path: str | None, what: str) -> None:

@@ -114,12 +114,11 @@ def show_cmd(deck, hand, certificate, do_solve, method, time_limit, first, last,
     check_outputs("show", {"-o": output}, force, {"DECK": deck, "--certificate": certificate})
     deck_file = load_deck(deck)
     the_deck = deck_file.deck
-    h = hand if hand is not None else deck_file.h
+    # a play needs a hand size; a bare deck is drawn without one if none is known
+    h = deck_file.hand(hand) if certificate is not None or do_solve else \
+        hand if hand is not None else deck_file.h
     if h is not None:                  # the hand panel draws h slots: h >= N is h = N
         h = effective_hand(h, the_deck.N)
-    if h is None and (certificate is not None or do_solve):
-        raise UsageError(f"{deck_file.path}: no hand size given: pass --hand H "
-                         "(or put a line `h H` in the deck file)")
     lo, hi = scene.window(the_deck, first, last)
     name = printable(os.path.basename(deck)) if deck != "-" else "<stdin>"   # a title
     if certificate is not None:
@@ -150,18 +149,7 @@ def _show_game(path, deck_path, players, method, position_limit, time_limit, out
     view = game.load(path, deck_path, players, method,
                      POSITION_LIMIT if position_limit is None else position_limit, deadline)
     render.write_bytes(output, render.render_game(view, fmt), force)
-    click.echo(f"show: {output}: {view.name}: {summary(view)}", err=True)
-
-
-def summary(view) -> str:
-    """The post-mortem drawn, in one line."""
-    post = view.post
-    drops = len(post.drops)
-    text = (f"{len(view.actions)} actions, final score {post.final_score} of {post.target}; "
-            f"{drops} action{'s' if drops != 1 else ''} lost points")
-    if view.undecided:
-        text += f"; {view.undecided} positions undecided"
-    return text
+    click.echo(f"show: {output}: {view.name}: {view.summary}", err=True)
 
 
 def _detail_max() -> int:

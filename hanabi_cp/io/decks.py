@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..core.errors import InvalidParameter
+from ..core.errors import InvalidParameter, UsageError
 from ..core.model import Deck
 from .deck_json import deck_to_json, parse_deck_json
 from .deck_text import deck_to_text, parse_deck_text
@@ -29,6 +29,21 @@ class DeckFile:
     h: int | None                   # from a `h 2` header line / "h" JSON field, else None
     roles: tuple[str, ...] | None   # per-card annotation (the reduction writes these)
     path: str
+
+    def hand(self, given: int | None = None) -> int:
+        """The hand size: ``given`` if any, else the file's ``h``, else a UsageError.
+
+        >>> parse_deck_file("1r").hand()
+        Traceback (most recent call last):
+        ...
+        hanabi_cp.core.errors.UsageError: <string>: no hand size given: pass h H (or put a line `h H` in the deck file)
+        """
+        if given is not None:
+            return given
+        if self.h is not None:
+            return self.h
+        raise UsageError(f"{self.path}: no hand size given: pass {{h}} H (or put a line "
+                         "`h H` in the deck file)", "h")
 
 
 def looks_like_json(text: str) -> bool:

@@ -71,6 +71,17 @@ class GameView:
     def undecided(self) -> int:
         return sum(r.best is None for r in self.post.rows)
 
+    @property
+    def summary(self) -> str:
+        """The post-mortem drawn, in one line."""
+        post = self.post
+        drops = len(post.drops)
+        text = (f"{len(self.actions)} actions, final score {post.final_score} of "
+                f"{post.target}; {drops} action{'s' if drops != 1 else ''} lost points")
+        if self.undecided:
+            text += f"; {self.undecided} positions undecided"
+        return text
+
 
 def is_game_file(path: str) -> bool:
     """Whether ``path`` holds a game rather than a deck: JSON whose top level is a
