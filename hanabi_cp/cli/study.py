@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 
 import click
 
@@ -57,7 +56,7 @@ def common_options(name: str, count: int, time_limit: float = 60.0):
 
 def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
     """Check the CSV and figure paths before any work; the figure stem to use."""
-    from ..apps.studies.figure_files import check_figures, figure_paths
+    from ..apps.studies.figure_files import check_figures, default_stem, figure_paths
 
     if csv_path == "-":
         raise UsageError(f"study {name}: --csv - is not possible: a study resumes from its CSV file")
@@ -66,8 +65,7 @@ def _outputs(name: str, csv_path: str, stem: str | None, force: bool) -> str:
         from ..io.outputs import refuse_device_stem
         refuse_device_stem("--figure", stem, "the figure's files (STEM.png, STEM.svg)")
     if stem is None:
-        base, ext = os.path.splitext(csv_path)
-        stem = base if ext.lower() == ".csv" else csv_path
+        stem = default_stem(csv_path)
     png, svg = figure_paths(stem)
     check_outputs(f"study {name}", {"--csv": csv_path, "--figure (png)": png,
                                     "--figure (svg)": svg}, True,

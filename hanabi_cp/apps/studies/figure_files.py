@@ -35,6 +35,12 @@ EXTENSIONS = ("png", "svg")
 _PNG = b"\x89PNG\r\n\x1a\n"
 
 
+def default_stem(csv_path: str) -> str:
+    """The figure's stem when none is given: the CSV's path without ``.csv``."""
+    base, ext = os.path.splitext(csv_path)
+    return base if ext.lower() == ".csv" else csv_path
+
+
 def figure_paths(stem: str) -> list[str]:
     return [f"{stem}.{ext}" for ext in EXTENSIONS]
 
