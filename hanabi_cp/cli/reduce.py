@@ -34,19 +34,6 @@ def _variant_options(func):
     return func
 
 
-def _var_map(back) -> str:
-    """Which original variable each color pair stands for, in one comment line."""
-    moved = [(i, b) for i, b in enumerate(back, 1) if b != i]
-    if not moved:
-        return "variable i is original variable i"
-    if len(moved) > 30:
-        aux = sum(b is None for b in back)
-        return (f"{len(back) - aux} variables map to original ones (renumbered or copies), "
-                f"{aux} are auxiliary")
-    return "exact -> original: " + ", ".join(f"{i}->{b if b is not None else 'aux'}"
-                                              for i, b in moved)
-
-
 def _read(path: str):
     from ..solvers.dimacs import read_dimacs
     return read_dimacs(path)
@@ -101,13 +88,7 @@ def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, play
     if copies is not None:
         argv += ["--copies", copies]
     argv += ["--kappa"] * kappa + ["--as-written"] * as_written
-    e = red.formula
-    comments = provenance("reduction of journal §5", argv) + [
-        f"formula: {cnf.num_vars} variables, {cnf.num_clauses} clauses; exact 3-CNF: "
-        f"{e.cnf.num_vars} variables, {e.cnf.num_clauses} clauses",
-        "colors 2i-1 / 2i: variable i of the exact 3-CNF true / false; " + _var_map(e.back),
-        f"deck: {red.summary()}",
-    ]
+    comments = provenance("reduction of journal §5", argv) + red.notes()
     write_deck(output, red.deck, h=red.h, roles=red.roles, comments=comments, force=force)
     click.echo(f"reduce: {red.summary()}", err=True)
 

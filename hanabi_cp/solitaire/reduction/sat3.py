@@ -78,6 +78,18 @@ class Reduction:
                 + (", as written in the paper" if self.as_written else "") + ")")
 
 
+    def notes(self) -> list[str]:
+        """What the deck file of this reduction says of it (its comment lines after
+        the provenance): the formulas' sizes, the colors' variables, the deck."""
+        e = self.formula
+        return [f"formula: {e.original.num_vars} variables, {e.original.num_clauses} "
+                f"clauses; exact 3-CNF: {e.cnf.num_vars} variables, {e.cnf.num_clauses} "
+                "clauses",
+                "colors 2i-1 / 2i: variable i of the exact 3-CNF true / false; "
+                + e.variable_map(),
+                f"deck: {self.summary()}"]
+
+
 def literal_color(lit: int) -> int:
     return 2 * lit - 1 if lit > 0 else -2 * lit
 

@@ -39,6 +39,19 @@ class Exact3:
     back: tuple[int | None, ...]        # back[v-1]: original variable of v, None if auxiliary
     chains: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (clause lits, t vars), new numbering
 
+    def variable_map(self) -> str:
+        """Which original variable each variable stands for, in one line (a deck
+        file's comment): the moved ones, or counts when there are many."""
+        moved = [(i, b) for i, b in enumerate(self.back, 1) if b != i]
+        if not moved:
+            return "variable i is original variable i"
+        if len(moved) > 30:
+            aux = sum(b is None for b in self.back)
+            return (f"{len(self.back) - aux} variables map to original ones (renumbered or "
+                    f"copies), {aux} are auxiliary")
+        return "exact -> original: " + ", ".join(f"{i}->{b if b is not None else 'aux'}"
+                                                  for i, b in moved)
+
     @property
     def identity(self) -> bool:
         return self.cnf == self.original and all(b == v for v, b in enumerate(self.back, 1))
