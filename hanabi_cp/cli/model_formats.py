@@ -4,8 +4,6 @@ solver's answer back through ``exports.read``, verdicts as ``solve`` prints them
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from ..core.errors import UsageError
@@ -17,15 +15,15 @@ from .common import deck_summary, load_instance, write_plays_to
 
 def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool, data,
                  force: bool) -> None:
-    from ..solitaire.exports import binary, export, varmap_text
+    from ..solitaire.exports import binary, export, mzn_data_path, varmap_text
     from ..io.outputs import open_output, write_texts
     if data is not None and fmt != "mzn":
         raise UsageError("encode: --data goes with --format mzn")
     if fmt == "mzn" and varmap is not None:
         raise UsageError("encode: --format mzn has no variable map (its output names the "
                          "chosen positions)")
-    if fmt == "mzn" and data is None and output != "-" and not _device(output):
-        data = os.path.splitext(output)[0] + ".dzn"
+    if fmt == "mzn" and data is None:
+        data = mzn_data_path(output)
     binary_proto = fmt == "cpsat" and binary(output)
     if binary_proto and output == "-":
         raise UsageError("encode: a binary proto needs -o FILE")
@@ -39,21 +37,14 @@ def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool,
                                "winnable iff the model has a solution"), argv)]
     made = export(fmt, the_deck, effective_hand(h, the_deck.N), maximize, comments,
                   binary_proto)
-    contents = dict(made.files)
-    if fmt == "mzn":
-        if data is None:          # -o -: one self-contained model on stdout
-            files = [(output, str(contents["model"]) + "\n" + str(contents["data"]))]
-        else:
-            files = [(output, str(contents["model"])), (data, str(contents["data"]))]
-    elif binary_proto:
-        files = []
-    else:
-        files = [(output, str(contents["model"]))]
+    placed = made.placed(output, data)
+    files = [(path, text) for path, text in placed if isinstance(text, str)]
     if varmap is not None:
         files.append((varmap, varmap_text(made.varmap, varmap)))
-    if binary_proto:
-        with open_output(output, force, binary=True) as f:
-            f.write(contents["model"])
+    for path, proto in placed:
+        if isinstance(proto, bytes):
+            with open_output(path, force, binary=True) as f:
+                f.write(proto)
     write_texts(files, force)
     note = click.echo if output != "-" else (lambda s: click.echo(s, err=True))
     if made.status is Status.UNWINNABLE:
@@ -61,13 +52,6 @@ def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool,
     if output != "-":
         where = output + (f" and {data}" if data else "")
         note(f"c wrote {made.summary} ({fmt}) to {where}")
-
-
-def _device(path: str) -> bool:
-    """An existing output that is no regular file (/dev/null, a FIFO): it is written
-    in place, and no name is made from it (/dev/null.dzn): the data follows the model
-    in the same stream, as with -o -."""
-    return os.path.exists(path) and not os.path.isfile(path)
 
 
 def decode_other(deck: str, model: str, hand, certificate: str, fmt: str, maximize: bool,

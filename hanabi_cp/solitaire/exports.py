@@ -39,8 +39,32 @@ class Written:
     varmap: dict = field(default_factory=dict)
 
 
+    def placed(self, model: str, data: str | None = None) -> list[tuple[str, str | bytes]]:
+        """Each file by the path it goes to: the model to ``model``; MiniZinc's data to
+        ``data``, or after the model in the same stream when ``data`` is None."""
+        contents = dict(self.files)
+        if "data" not in contents:
+            return [(model, contents["model"])]
+        text, facts = contents["model"], contents["data"]
+        assert isinstance(text, str) and isinstance(facts, str)    # MiniZinc's: text
+        if data is None:          # one self-contained model
+            return [(model, text + "\n" + facts)]
+        return [(model, text), (data, facts)]
+
+
 def binary(path: str) -> bool:
     return path.endswith(BINARY_SUFFIXES)
+
+
+def mzn_data_path(model: str) -> str | None:
+    """Where MiniZinc's data goes when no path is given: beside the model, as .dzn;
+    None (after the model, in the same stream) for stdout and for an existing output
+    that is no regular file (/dev/null, a FIFO), which is written in place and gives
+    no name to make one from (/dev/null.dzn)."""
+    import os
+    if model == "-" or (os.path.exists(model) and not os.path.isfile(model)):
+        return None
+    return os.path.splitext(model)[0] + ".dzn"
 
 
 def cnf_encoding(deck: Deck, h: int):
