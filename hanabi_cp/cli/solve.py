@@ -158,8 +158,7 @@ def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
     the_deck, h = load_instance(deck, hand)
     rep = replay(the_deck, h, plays_given(plays))
     if as_json:
-        echo_json({"won": rep.won, "score": rep.score, "target": the_deck.target,
-                   "error": rep.error, "step": rep.step, "max_hand": rep.max_hand, "h": h})
+        echo_json(rep.to_json(the_deck, h))
     else:
         click.echo(f"c deck: {the_deck.N} cards, n = {the_deck.n}, c = {the_deck.c}; "
                    f"hand size h = {h}")

@@ -34,6 +34,11 @@ class Replay:
     def legal(self) -> bool:
         return self.step is None
 
+    def to_json(self, deck: Deck, h: int) -> dict:
+        """The replay as ``verify --json`` prints it, with the deck's target and ``h``."""
+        return {"won": self.won, "score": self.score, "target": deck.target,
+                "error": self.error, "step": self.step, "max_hand": self.max_hand, "h": h}
+
 
 def replay(deck: Deck, h: int, plays: PlaySequence) -> Replay:
     """Replay ``plays`` on ``deck`` with hand size ``h``; never raises for a bad play."""
