@@ -64,17 +64,12 @@ def encode_cmd(deck, hand, output, varmap, fmt, maximize, data, force):
                          "--format dimacs")
     check_outputs("encode", {"-o": output, "--varmap": varmap}, force, {"DECK": deck})
     the_deck, h = load_instance(deck, hand)
-    from ..solitaire.exports import cnf_encoding, varmap_text
+    from ..solitaire.exports import cnf_encoding, cnf_notes, varmap_text
     enc = cnf_encoding(the_deck, h)
     cnf = enc.cnf
     comments = [*provenance("encode: compact CNF, satisfiable iff the deck is winnable",
                             ["hanabi-cp", "encode", deck, "--hand", h]),
-                f"deck: {deck_summary(the_deck)}",
-                f"h = {h}",
-                f"variables = {cnf.num_vars}, clauses = {cnf.num_clauses}"]
-    if enc.status is Status.UNWINNABLE:
-        comments.append(f"preprocessing proved UNWINNABLE: {enc.reason}")
-        comments.append("the formula is one empty clause (unsatisfiable)")
+                *cnf_notes(enc, the_deck, h)]
     from ..solvers.dimacs import dimacs_text
     from ..io.outputs import write_texts
     files = [(output, dimacs_text(cnf, comments=comments))]

@@ -75,6 +75,19 @@ def cnf_encoding(deck: Deck, h: int):
     return build(deck, effective_hand(h, deck.N))
 
 
+def cnf_notes(enc, deck: Deck, h: int) -> list[str]:
+    """What the DIMACS file of ``encode`` says of its formula after the provenance:
+    the deck, h, the sizes, and when preprocessing decided, that the formula is one
+    empty clause and why."""
+    cnf = enc.cnf
+    notes = [f"deck: {deck.N} cards, n = {deck.n}, c = {deck.c}, r = {deck.r}", f"h = {h}",
+             f"variables = {cnf.num_vars}, clauses = {cnf.num_clauses}"]
+    if enc.status is Status.UNWINNABLE:
+        notes += [f"preprocessing proved UNWINNABLE: {enc.reason}",
+                  "the formula is one empty clause (unsatisfiable)"]
+    return notes
+
+
 def varmap_text(names: dict, path: str) -> str:
     """A variable map, ``VAR NAME`` per line, or JSON if ``path`` ends in .json.
 
