@@ -42,13 +42,16 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
     out = solve_live(deck, rules, method, options)
     # "-": the refutation goes to stdout as one ``v`` line (the certificate's way),
     # or into the JSON answer, never as a bare document among the c lines
-    shown: list = []
-    written = None if refutation is None else write_refutation(
-        Game.start(deck, rules), out, refutation, force, options.clock(), shown)
+    written, shown = None, None
+    if refutation is not None:
+        from ..real.refutation_files import refutation_of
+        found = refutation_of(Game.start(deck, rules), out, options.clock())
+        written = found.save(refutation, force)
+        shown = found if refutation == "-" and found.text is not None else None
     if as_json:
         echo_json(out.to_json() | setup_json(deck, rules)
                   | ({} if written is None else {"refutation": written})
-                  | ({"refutation_table": shown[0].data()} if shown else {}))
+                  | ({} if shown is None else {"refutation_table": shown.data()}))
     else:
         how = f"{out.method} (auto)" if method == "auto" else out.method
         click.echo(f"c method: {how}")
@@ -67,29 +70,11 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
         echo_proof(out, proof)
         if written is not None:
             click.echo(f"c {written}")
-        if shown:
-            click.echo("v " + shown[0].line)
+        if shown is not None:
+            click.echo("v " + shown.line)
     if certificate is not None:
         _write_certificate(deck, rules, out, certificate, force, as_json)
     ctx.exit(out.status.exit_code)
-
-
-def write_refutation(start: Game, out, path: str, force: bool, deadline,
-                     shown: list | None = None) -> str:
-    """Write the refutation behind a loss (``refutation_files.refutation_of``) to
-    ``path``; the line saying what was written, or why nothing was.  With ``path``
-    "-" it is appended to ``shown`` (a ``Refuted``) for the caller to print instead."""
-    from ..io.outputs import write_texts
-    from ..real.refutation_files import refutation_of
-    found = refutation_of(start, out, deadline)
-    if found.text is None:
-        return f"no refutation written: {found.why_not}"
-    if path == "-" and shown is not None:
-        shown.append(found)
-    else:
-        write_texts([(path, found.text)], force=force)
-    return (f"refutation: {path} (no game reaches {found.goal}; {found.states:,} refuted "
-            f"states, walked again by the checker)")
 
 
 def _write_certificate(deck: Deck, rules: Rules, out, path: str, force: bool,

@@ -46,6 +46,16 @@ class Refuted:
         import json
         return None if self.text is None else json.loads(self.text)
 
+    def save(self, path: str, force: bool = False) -> str:
+        """Write the refutation to ``path`` ("-": nothing is written, the caller shows
+        ``line``); the line saying what was written, or why nothing was."""
+        if self.text is None:
+            return f"no refutation written: {self.why_not}"
+        if path != "-":
+            write_texts([(path, self.text)], force=force)
+        return (f"refutation: {path} (no game reaches {self.goal}; {self.states:,} refuted "
+                f"states, walked again by the checker)")
+
 
 def refutation_of(start: Game, out, deadline: Deadline) -> Refuted:
     """The search's refutation behind ``out``, an answer from ``start``: only for a
