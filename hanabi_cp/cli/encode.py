@@ -209,18 +209,18 @@ def min_hand_cmd(ctx, deck, method, max_hand, time_limit, solver, as_json, certi
             write_plays(certificate, res.plays, force=force)
     elif res.undecided is not None:
         click.echo(f"c method: {res.method}")
-        click.echo(f"s {res.status}")
+        click.echo(f"s {res.verdict}")
         click.echo(f"c reason: {res.undecided}")
     else:
         click.echo(f"c method: {res.method}")
         click.echo(f"c deck: {deck_summary(the_deck)}")
         if res.h is None:
-            click.echo(f"s {res.status}")
+            click.echo(f"s {res.verdict}")
             click.echo(f"c reason: {res.below}")
         else:
             # every certificate of min_hand was replayed by the referee before it
             # returned (min_hand._checked)
-            click.echo(f"s {res.status} {res.h}")
+            click.echo(f"s {res.verdict} {res.h}")
             if res.h > 0:
                 click.echo(f"c h = {res.h - 1} does not win: {res.smaller_loses()}")
             click.echo("c certificate verified by the referee")

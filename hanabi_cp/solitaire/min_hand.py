@@ -53,7 +53,7 @@ class MinHand:
         return cls(None, None, None, method, undecided=reason)
 
     @property
-    def status(self) -> str:
+    def verdict(self) -> str:
         """MIN-HAND (``h`` wins, ``h - 1`` does not), UNWINNABLE or UNKNOWN."""
         if self.undecided is not None:
             return Status.UNKNOWN.value
@@ -75,7 +75,7 @@ class MinHand:
     def to_json(self) -> dict:
         return {"min_hand": self.h, "plays": None if self.plays is None else self.plays.actions,
                 "below": self.below, "method": self.method, "stats": self.stats,
-                "status": self.status} \
+                "status": self.verdict} \
             | ({} if self.undecided is None else {"reason": self.undecided})
 
 
