@@ -14,9 +14,10 @@ target has no winning game (a win plays a copy of every planned card).
 
 A win needs no early end (a real early end before the win leaves some planned
 next card with every copy lost, or out of every hand with a turn left, so that
-plan's game cannot win either); the best score, given in Up or Down only, reads
-hanab.live's max score on the real piles as an end of each plan's encoding
-(``real_next``, ``real_rests``; ``maximize_refusal`` says why not in Sudoku).
+plan's game cannot win either); the best score reads hanab.live's ends on the real
+piles as an end of each plan's encoding (``real_next``, and for a speedrun
+``real_rests``): in Up or Down its max score, in Sudoku "nothing still needed can
+be played", which its max score reached implies (encodings/variants.md, 8.5).
 
 >>> from hanabi_cp.real.rules import Rules
 >>> from hanabi_cp.real.variants.catalogue import variant
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ...core.errors import MethodRefused
 from ...core.status import Status
 from ...core.model import Deck
 from ...runtime.deadline import TimeUp
@@ -64,9 +64,6 @@ class PlanGame(PileNeeds):
         """The deck and pile size the encoding builds on: the position's, or with
         ``plan`` the deck renamed by heights, and for the best score the cards the
         real rules take at each height (the early ends on the real piles)."""
-        # the best score of a plan's game reads hanab.live's count on the real piles,
-        # written for Up or Down only (encodings/variants.md, 8.5)
-        assert plan is None or not maximize or plan.variant.up_or_down
         self.deck, self.top = self.start.deck, self.start.deck.n
         if plan is not None:
             self.deck, self.top = plan_deck(self.start, plan), plan.n
@@ -116,30 +113,58 @@ def forbidden_plays(start: Game, plan: Plan) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def real_next(start: Game, plan: Plan) -> dict[tuple[int, int], list[int]]:
-    """Up or Down: per pile c (1-based) and height h from the position's up to n - 1,
-    the renamed values (``plan_deck``) of the ranks the real rules take on the pile
-    when it holds the plan's first h cards (the real rules read that pile only).
-    hanab.live's max score equals the score exactly when every copy of each of them
-    is lost (8.5, "The best score in Up or Down")."""
+# (at, c, values): when each pile c' (1-based) of ``at`` stands at height h' at the
+# game's end, pile c takes the renamed ``values`` next under the real rules
+Needs = list[tuple[tuple[tuple[int, int], ...], int, list[int]]]
+
+
+def real_next(start: Game, plan: Plan) -> Needs:
+    """The cards the real rules take next on each pile, by the heights the piles end
+    at (8.5, "The best score"), renamed as ``plan_deck`` renames the deck.  Up or
+    Down: pile k at height h (from the position's up to n - 1) takes the ranks that
+    follow the plan's first h cards on any order (the real rules read that pile
+    only); hanab.live's max score equals the score exactly when every copy of each
+    of them is lost.  Sudoku: a started pile takes the plan's next card; an empty
+    pile k a first value v no started pile holds, and in the plan's game only the
+    pile j planned to begin with v can hold it, so (k, v) is needed while piles k
+    and j are both empty (v never planned first: while k is)."""
     v, n = plan.variant, plan.n
-    assert v.up_or_down
-    out = {}
+    out: Needs = []
     for k, order in enumerate(plan.orders):
         for h in range(start.piles[k], n):
-            takes = next_values(v, (order[:h],), 0)
-            out[(k + 1, h)] = sorted(plan.height(k, r) or n + 1 for r in takes)
+            if v.up_or_down:
+                takes = next_values(v, (order[:h],), 0)
+                out.append((((k + 1, h),), k + 1,
+                            sorted(plan.height(k, r) or n + 1 for r in takes)))
+            elif h:
+                out.append((((k + 1, h),), k + 1, [h + 1]))
+            else:
+                out.extend(_first_needs(start, plan, k))
+    return out
+
+
+def _first_needs(start: Game, plan: Plan, k: int) -> Needs:
+    """Sudoku: ``real_next``'s entries of pile k, empty at the position."""
+    firsts = {o[0]: j for j, o in enumerate(plan.orders)}
+    out: Needs = []
+    for r in range(1, plan.n + 1):
+        j = firsts.get(r, -1)
+        if j >= 0 and start.piles[j]:
+            continue                    # a started pile holds r: no empty pile takes it
+        at = ((k + 1, 0),) + (((j + 1, 0),) if j not in (-1, k) else ())
+        out.append((at, k + 1, [plan.height(k, r)]))
     return out
 
 
 def real_rests(start: Game, plan: Plan) -> dict[tuple[int, int], list[list[int]]]:
-    """Up or Down: per pile c (1-based) and height h as in ``real_next``, for each
+    """Per pile c (1-based) and height h from the position's up to n - 1, for each
     complete order the pile may still follow when it holds the plan's first h cards
-    (``orders``), the renamed values of that order's cards after the h-th: the
-    pile's hanab.live count is n exactly when one of them has a copy of each left
-    (the speedrun's condition, 8.5)."""
+    (``orders``; in Sudoku, an empty pile's every order), the renamed values of that
+    order's cards after the h-th: in a speedrun, the pile's part of hanab.live's
+    count is n exactly when one of them has a copy of each left (8.5; in Sudoku,
+    when no kind of its suit is dead, as every order of an empty pile takes every
+    rank)."""
     v, n = plan.variant, plan.n
-    assert v.up_or_down
     out = {}
     for k, order in enumerate(plan.orders):
         for h in range(start.piles[k], n):
@@ -169,29 +194,6 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     for bound, plan in plans_by_bound(v, start.played, left):
         if plan.orders not in tried:
             yield bound, plan
-
-
-def maximize_refusal(method: str, start: Game) -> str | None:
-    """Why ``method`` (sat, cpsat) does not give the best score of this position of
-    Up or Down or Sudoku, or None: both give it in Up or Down (each plan's encoding
-    with hanab.live's max score read on the real piles, ``real_next`` and, for a
-    speedrun, ``real_rests``); Sudoku's count (``pile_score``) is not written in the
-    encodings."""
-    v = start.chosen
-    assert v is not None
-    family = "Up or Down" if v.up_or_down else "Sudoku"
-    if v.up_or_down:
-        return None
-    why = "Sudoku's max score (hanab.live's count) as an end of each plan's encoding"
-    return (f"{v.name}: {method} decides whether a game of {family} can be won (one "
-            f"encoding per pile plan), not its best score, which needs {why} (use search)")
-
-
-def refuse_maximize(method: str, start: Game) -> MethodRefused:
-    """``maximize_refusal`` as the error a method raises."""
-    why = maximize_refusal(method, start)
-    assert why is not None
-    return MethodRefused(why)
 
 
 def by_plans(start: Game, method: str,
@@ -231,7 +233,7 @@ def by_plans(start: Game, method: str,
 
 def best_by_plans(start: Game, method: str,
                   climb: Callable[[Plan, int], LiveOutcome]) -> LiveOutcome:
-    """Up or Down: the best score, the best over the plans' games (8.5).  ``climb(plan,
+    """The best score, the best over the plans' games (8.5).  ``climb(plan,
     floor)``: the best game of the plan's encoding scoring above ``floor`` (its
     score and actions), or an outcome without a score when none does, or UNKNOWN.
     A plan whose caps' sum is at most the best score found is skipped: its game
