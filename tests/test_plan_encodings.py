@@ -11,8 +11,8 @@ import pytest
 
 from hanabi_cp.real import race
 from hanabi_cp.real.encoders.cnf import LiveCnf
-from hanabi_cp.real.pile_plans import Plan
-from hanabi_cp.real.encoders.plans import plan_deck, start_plans
+from hanabi_cp.real.pile_plans import Plan, copies_left
+from hanabi_cp.real.encoders.plans import late_cap, plan_deck, start_plans
 from hanabi_cp.real.referee import Game
 from hanabi_cp.real.encoders.schedule import DISCARD, PLAY
 from hanabi_cp.real.solve import LiveOutcome, solve_position
@@ -253,7 +253,8 @@ def test_each_sudoku_plan_s_best_game_is_the_search_s_and_a_real_game() -> None:
     """Plan by plan, on small Sudoku decks and positions with other options (no
     final round, one strike, no or unlimited tokens, deck plays, speedruns): each
     encoding's best game of the plan is a complete real game scoring what the
-    search of that plan's game finds.  The game ends where the real rules end it
+    search of that plan's game finds, at most the plan's ``late_cap``.  The game
+    ends where the real rules end it
     (no card still needed can be played, an empty pile needing every first value
     no started pile holds): ending an empty pile's needs at its planned first value
     lets a plan's game stop where the real game goes on (this test then fails)."""
@@ -273,10 +274,13 @@ def test_each_sudoku_plan_s_best_game_is_the_search_s_and_a_real_game() -> None:
         random_moves(g, rng, rng.randrange(0, 5) if done % 2 else 0)
         if g.over:
             continue
+        first = copies_left(g)[1]
         for _, plan in start_plans(g):
             s = LiveSearch(g, None, plan)
             found = _plan_best(s, 0, s.bound(), True)
             want = 0 if found is None else found[1]
+            late = late_cap(g, plan, first)
+            assert want <= late, (str(g.deck), plan.orders, want, late)
             for method in ("sat", "cpsat"):
                 out = plan_climb(g, plan, method)
                 if "every complete game" in (out.reason or ""):
@@ -289,6 +293,33 @@ def test_each_sudoku_plan_s_best_game_is_the_search_s_and_a_real_game() -> None:
             plans_checked += 1
         done += 1
     assert plans_checked > 2 * done
+
+
+def test_late_cap_bounds_each_plan_s_game_below_its_caps() -> None:
+    """``late_cap`` (when the deck deals each plan's cards) is at least the search's
+    best score of the plan's game on the positions of bench/sudoku_best.py (small
+    and standard decks, 2-5 players), and below the plan's caps on some of them."""
+    from bench.sudoku_best import case
+    from hanabi_cp.real.methods.search.driver import LiveSearch
+    from hanabi_cp.real.methods.search.plans import _plan_best
+    rng = random.Random(7)
+    below = tight = 0
+    for i in range(160):
+        g = case(rng, i % 2 == 1)
+        if g is None:
+            continue
+        first = copies_left(g)[1]
+        for caps, plan in list(start_plans(g))[:30]:
+            late = late_cap(g, plan, first)
+            if late >= caps:
+                continue
+            s = LiveSearch(g, None, plan)
+            found = _plan_best(s, 0, s.bound(), True)
+            want = 0 if found is None else found[1]
+            assert want <= late, (str(g.deck), g.played, plan.orders, want, late)
+            below += 1
+            tight += want == late
+    assert below >= 20 and tight, (below, tight)
 
 
 def test_up_or_down_s_speedrun_agrees() -> None:

@@ -32,6 +32,7 @@ be played", which its max score reached implies (encodings/variants.md, 8.5).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from ...core.status import Status
@@ -237,17 +238,21 @@ def best_by_plans(start: Game, method: str,
     floor)``: the best game of the plan's encoding scoring above ``floor`` (its
     score and actions), or an outcome without a score when none does, or UNKNOWN.
     A plan whose caps' sum is at most the best score found is skipped: its game
-    cannot score more."""
+    cannot score more, nor can the plans after it; so is one whose ``late_cap`` is."""
     v = start.chosen
     assert v is not None
     total, tried, target = plan_count(v, start.played), 0, start.target
     best: LiveOutcome | None = None
-    floor = -1
+    floor, late = -1, 0
     stats: dict = {"plans": total}
+    first = copies_left(start)[1]
     try:
         for bound, plan in start_plans(start):
             if bound <= floor:
                 break
+            if floor >= 0 and late_cap(start, plan, first) <= floor:
+                late += 1
+                continue
             out = climb(plan, floor)
             tried += 1
             stats = {**out.stats, "plans": total, "plans_encoded": tried}
@@ -261,7 +266,7 @@ def best_by_plans(start: Game, method: str,
     except TimeUp as exc:
         return _unknown(best, stats, f"{exc} ({tried} of {total} pile plans' encodings "
                                      f"decided)")
-    stats["plans_encoded"] = tried
+    stats.update(plans_encoded=tried, plans_late=late)
     if best is None:
         # no plan's game has a complete game that does not strike out (each encoding
         # is encoded: no caps' sum is at most -1)
@@ -271,13 +276,50 @@ def best_by_plans(start: Game, method: str,
     assert best.actions is not None and best.score is not None
     if best.score == target:
         return LiveOutcome(Status.WINNABLE, best.actions, best.score, stats=stats)
-    rest = total - tried
+    rest = total - tried - late
     return LiveOutcome(Status.UNWINNABLE, best.actions, best.score, stats=stats,
                        reason=f"{method}: no pile plan's game scores more than {best.score} "
                               f"of {target}: {tried} of the {total} plans' encodings have "
                               f"no model above it" + (
+                                  "" if not late else f", {late} plans' cards come too "
+                                  f"late in the deck for more") + (
                                   "" if not rest else f", the other {rest} plans' caps are "
                                   f"at most {best.score}"))
+
+
+def late_cap(start: Game, plan: Plan, first: dict[tuple[int, int], int]) -> int:
+    """An upper bound on the score of the plan's game, by when the deck deals its
+    cards (``pile_plans.late_plays``' gates, for one plan and any score): a card of a
+    planned order is played only after a copy of it and of each card below it was
+    drawn (its gate: the latest of their first copies not lost, ``first``), and at
+    most N - 1 - P + ``after_last`` plays follow the draw of deck position P.  The
+    cards on the piles and those held (gate below the draw pile) count; of the
+    others, the most that keep every P's count within its plays are those of the
+    lowest gates (a pile's gates only grow along its order, so they are its first
+    cards): the largest m whose m lowest gates fit (encodings/variants.md, 8.5,
+    "The plans' loop and its bounds")."""
+    from ..methods.search.state import after_last
+    room = start.deck.N - 1 + after_last(start.rules)
+    held, gates = 0, []
+    for k, order in enumerate(plan.orders):
+        gate = -1
+        for r in order[start.piles[k]:]:
+            at = first.get((k, r))
+            if at is None:
+                break                   # every copy lost: the pile stops below it
+            gate = max(gate, at)
+            if gate < start.drawn:
+                held += 1
+            else:
+                gates.append(gate)
+    gates.sort()
+    fit = 0
+    # the m lowest gates fit when, for each of them, those gated at it or later
+    # (m - bisect_left) are at most the plays after its draw
+    while fit < len(gates) and all(fit + 1 - bisect_left(gates, g) <= room - g
+                                   for g in gates[:fit + 1]):
+        fit += 1
+    return sum(start.piles) + held + fit
 
 
 def _unknown(best: LiveOutcome | None, stats: dict, reason: str) -> LiveOutcome:
