@@ -172,23 +172,23 @@ def test_brute_answers_exactly_on_tiny_decks(name):
         assert auto.method == "search" and auto.verified and auto.score == out.score
 
 
-def test_sat_and_cpsat_refuse_the_families_best_score_in_one_place():
+def test_auto_runs_every_method_on_the_families_best_score():
     """(search decides them through pile plans: tests/test_pile_plans.py; sat and
-    cpsat whether a win exists, and Up or Down's best score:
-    tests/test_plan_encodings.py)"""
-    from hanabi_cp.core.errors import MethodRefused
+    cpsat plan by plan, a win and the best score: tests/test_plan_encodings.py)"""
     from hanabi_cp.real.solve import candidates, live_methods, solve_position
     from hanabi_cp.core.options import SolveOptions
     g = in_order(UP, (), pad=True)
     su = Game.start(Deck.of([(a, k) for k in (1, 2) for a in (1, 2, 3, 4, 5)], 5, 2),
                     Rules.for_players(2, variant=SU))
+    every = ["search", "sat", "cpsat", "brute"]
+    want = solve_position(su, "search", SolveOptions(maximize=True)).score
     for name in ("sat", "cpsat"):
-        with pytest.raises(MethodRefused, match=f"{name} decides whether a game of Sudoku"):
-            solve_position(su, name, SolveOptions(maximize=True))
+        out = solve_position(su, name, SolveOptions(maximize=True))
+        assert out.verified and out.score == want
         assert live_methods()[name].refuses(g) is None and live_methods()[name].refuses(su) is None
-    assert [m.name for m in candidates(su, maximize=True)] == ["search", "brute"]
-    assert [m.name for m in candidates(g, maximize=True)] == ["search", "sat", "cpsat", "brute"]
-    assert [m.name for m in candidates(g)] == ["search", "sat", "cpsat", "brute"]
+    assert [m.name for m in candidates(su, maximize=True)] == every
+    assert [m.name for m in candidates(g, maximize=True)] == every
+    assert [m.name for m in candidates(g)] == every
     big = Game.start(Deck.of(SU.model_cards(), SU.deck_n, 5), Rules.for_players(3, variant=SU))
     out = solve_position(big)
     assert out.method == "search" and out.verified

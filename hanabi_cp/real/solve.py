@@ -85,23 +85,6 @@ SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
 
 
-# Up or Down and Sudoku (``Game.chosen``): every method decides whether a position
-# can be won (brute on the referee, the search and the encodings through pile plans,
-# encodings/variants.md, 8.5); the best score these two give only where
-# ``plan_encodings.maximize_refusal`` says (Up or Down without speedrun): this set
-# and ``pile_refusal`` are the one place that says so.
-PILE_WIN_ONLY = frozenset({"sat", "cpsat"})
-
-
-def pile_refusal(method: str, start: Game, maximize: bool) -> str | None:
-    """Why ``method`` cannot answer a position of Up or Down or Sudoku (the best
-    score, with ``maximize``), or None."""
-    if start.chosen is None or not maximize or method not in PILE_WIN_ONLY:
-        return None
-    from .encoders.plans import maximize_refusal
-    return maximize_refusal(method, start)
-
-
 def live_methods() -> dict[str, LiveMethod]:
     """Every method of LIVE_METHODS, in its order, each module imported on first use."""
     return METHODS.load_all()
@@ -111,8 +94,7 @@ def candidates(start: Game, maximize: bool = False) -> list[LiveMethod]:
     """The methods ``auto`` runs on the position, in AUTO_ORDER."""
     table = live_methods()
     chosen = [m for name in AUTO_ORDER if (m := table.get(name)) is not None
-              and (m.maximizes or not maximize) and m.refuses(start) is None
-              and pile_refusal(name, start, maximize) is None]
+              and (m.maximizes or not maximize) and m.refuses(start) is None]
     if not chosen:
         raise MethodRefused("no real-rules method can decide this instance")
     return chosen
@@ -309,8 +291,7 @@ def solve_position(start: Game, method: str = "auto",
     if method == "auto":
         return _portfolio(start, options, known)
     m = METHODS.lookup(method, also=("auto",))
-    METHODS.check(m, start, maximize=options.maximize,
-                  why=pile_refusal(m.name, start, options.maximize))
+    METHODS.check(m, start, maximize=options.maximize)
     return _run(m, start, options)
 
 

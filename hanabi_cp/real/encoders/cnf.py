@@ -45,10 +45,10 @@ BUILD = "building the CNF"
 class LiveCnf(CnfEnds, PlanGame):
     """Clauses for the rest of the game from the position ``start``: a win, or with
     ``maximize`` any complete game that does not strike out (the score literals
-    are ``played``).  With ``plan`` (Up or Down, Sudoku; the best score in Up or
-    Down only), the game of that pile plan (``live.plan_encodings``): the deck
-    renamed by heights, a dead card never a success, the forbidden plays left out,
-    and the early ends read on the real piles."""
+    are ``played``).  With ``plan`` (Up or Down, Sudoku), the game of that pile
+    plan (``encoders.plans``): the deck renamed by heights, a dead card never a
+    success, the forbidden plays left out, and the early ends read on the real
+    piles."""
 
     def __init__(self, start: Game, maximize: bool = False, deadline: Deadline = NEVER,
                  plan: Plan | None = None):

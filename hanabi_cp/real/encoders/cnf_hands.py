@@ -347,7 +347,7 @@ class CnfEnds(HandTargets, PileNeeds):
 
 
     def _keep_real(self) -> None:
-        """A plan's speedrun (Up or Down): hanab.live's count stays at the target, so
+        """A plan's speedrun: hanab.live's count stays at the target, so
         each pile, at its final height h, has an order it may still follow whose
         every card after h keeps a copy (played, or still held)."""
         assert self.real_rests is not None

@@ -40,10 +40,10 @@ FAST_SECONDS = 1.0      # the first run, without presolve (``LiveCpModel._run``)
 class LiveCpModel(CpEnds, PlanGame):
     """The model of the rest of the game from the position ``start``: a win, or with
     ``maximize`` the best score over the complete games that do not strike out.
-    With ``plan`` (Up or Down, Sudoku; the best score in Up or Down only), the
-    game of that pile plan (``live.plan_encodings``): the deck renamed by heights,
-    a dead card never a success, the forbidden plays left out, the early ends read
-    on the real piles; with ``floor`` >= 0 only the games scoring more than it."""
+    With ``plan`` (Up or Down, Sudoku), the game of that pile plan
+    (``encoders.plans``): the deck renamed by heights, a dead card never a success,
+    the forbidden plays left out, the early ends read on the real piles; with
+    ``floor`` >= 0 only the games scoring more than it."""
 
     def __init__(self, start: Game, maximize: bool, deadline: Deadline = NEVER,
                  plan: Plan | None = None, floor: int = -1):

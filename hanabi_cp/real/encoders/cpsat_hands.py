@@ -310,7 +310,7 @@ class CpEnds(HandTargets, PileNeeds):
             self.m.add_bool_or([x for i in copies for x in (self.fate[i][PLAY], self.stay[i])])
 
     def _keep_real(self) -> None:
-        """A plan's speedrun (Up or Down): hanab.live's count stays at the target, so
+        """A plan's speedrun: hanab.live's count stays at the target, so
         each pile, at its final height h, has an order it may still follow whose
         every card after h keeps a copy (played, or still held)."""
         assert self.real_rests is not None

@@ -20,10 +20,10 @@ class PileNeeds:
     lay: Layout
     copies: dict
     reached: dict
-    # a pile plan's game: per pile c (1-based) and height h from the position's, the
-    # (renamed) values the real rules take next on pile c standing at h; None: the
-    # next value h + 1 (one order per pile)
-    real_next: dict[tuple[int, int], list[int]] | None = None
+    # a pile plan's game: (at, c, values), the (renamed) values the real rules take
+    # next on pile c when each pile c' of ``at`` ends at height h' (``plans.real_next``);
+    # None: the next value h + 1 (one order per pile)
+    real_next: list[tuple[tuple[tuple[int, int], ...], int, list[int]]] | None = None
     # and per (c, h) the renamed rest of each order the pile may still follow
     # (``plan_encodings.real_rests``), for a speedrun
     real_rests: dict[tuple[int, int], list[list[int]]] | None = None
@@ -41,17 +41,19 @@ class PileNeeds:
         """(literals, copies): unless one of ``literals`` holds at the end (the pile is
         not at some height h), the live ``copies`` are those of the cards the piles
         take next (in a plan's game every card the real rules take on the pile at h,
-        the plan's next and the others)."""
+        the plan's next and the others; in Sudoku an empty pile's also read which piles
+        are empty)."""
         if self.real_next is None:
             for a, c, copies in self._open_kinds():
                 yield self._needed(a, c), copies
             return
         S = self.lay.slots
-        for (c, h), values in self.real_next.items():
+        for at, c, values in self.real_next:
             copies = [i for a in values for i in self.copies.get((a, c), [])]
             if copies:
-                yield [*([self._not(self.reached[(h, c)][S])] if h else []),
-                       self.reached[(h + 1, c)][S]], copies
+                yield [lit for pile, h in at for lit in (
+                    *([self._not(self.reached[(h, pile)][S])] if h else []),
+                    self.reached[(h + 1, pile)][S])], copies
 
     def _open_kinds(self) -> Iterator[tuple[int, int, list[int]]]:
         """(a, c, live copies) of the card kinds above the position's piles."""

@@ -14,9 +14,10 @@ target has no winning game (a win plays a copy of every planned card).
 
 A win needs no early end (a real early end before the win leaves some planned
 next card with every copy lost, or out of every hand with a turn left, so that
-plan's game cannot win either); the best score, given in Up or Down only, reads
-hanab.live's max score on the real piles as an end of each plan's encoding
-(``real_next``, ``real_rests``; ``maximize_refusal`` says why not in Sudoku).
+plan's game cannot win either); the best score reads hanab.live's ends on the real
+piles as an end of each plan's encoding (``real_next``, and for a speedrun
+``real_rests``): in Up or Down its max score, in Sudoku "nothing still needed can
+be played", which its max score reached implies (encodings/variants.md, 8.5).
 
 >>> from hanabi_cp.real.rules import Rules
 >>> from hanabi_cp.real.variants.catalogue import variant
@@ -31,9 +32,9 @@ hanab.live's max score on the real piles as an end of each plan's encoding
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
-from ...core.errors import MethodRefused
 from ...core.status import Status
 from ...core.model import Deck
 from ...runtime.deadline import TimeUp
@@ -64,9 +65,6 @@ class PlanGame(PileNeeds):
         """The deck and pile size the encoding builds on: the position's, or with
         ``plan`` the deck renamed by heights, and for the best score the cards the
         real rules take at each height (the early ends on the real piles)."""
-        # the best score of a plan's game reads hanab.live's count on the real piles,
-        # written for Up or Down only (encodings/variants.md, 8.5)
-        assert plan is None or not maximize or plan.variant.up_or_down
         self.deck, self.top = self.start.deck, self.start.deck.n
         if plan is not None:
             self.deck, self.top = plan_deck(self.start, plan), plan.n
@@ -116,30 +114,58 @@ def forbidden_plays(start: Game, plan: Plan) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def real_next(start: Game, plan: Plan) -> dict[tuple[int, int], list[int]]:
-    """Up or Down: per pile c (1-based) and height h from the position's up to n - 1,
-    the renamed values (``plan_deck``) of the ranks the real rules take on the pile
-    when it holds the plan's first h cards (the real rules read that pile only).
-    hanab.live's max score equals the score exactly when every copy of each of them
-    is lost (8.5, "The best score in Up or Down")."""
+# (at, c, values): when each pile c' (1-based) of ``at`` stands at height h' at the
+# game's end, pile c takes the renamed ``values`` next under the real rules
+Needs = list[tuple[tuple[tuple[int, int], ...], int, list[int]]]
+
+
+def real_next(start: Game, plan: Plan) -> Needs:
+    """The cards the real rules take next on each pile, by the heights the piles end
+    at (8.5, "The best score"), renamed as ``plan_deck`` renames the deck.  Up or
+    Down: pile k at height h (from the position's up to n - 1) takes the ranks that
+    follow the plan's first h cards on any order (the real rules read that pile
+    only); hanab.live's max score equals the score exactly when every copy of each
+    of them is lost.  Sudoku: a started pile takes the plan's next card; an empty
+    pile k a first value v no started pile holds, and in the plan's game only the
+    pile j planned to begin with v can hold it, so (k, v) is needed while piles k
+    and j are both empty (v never planned first: while k is)."""
     v, n = plan.variant, plan.n
-    assert v.up_or_down
-    out = {}
+    out: Needs = []
     for k, order in enumerate(plan.orders):
         for h in range(start.piles[k], n):
-            takes = next_values(v, (order[:h],), 0)
-            out[(k + 1, h)] = sorted(plan.height(k, r) or n + 1 for r in takes)
+            if v.up_or_down:
+                takes = next_values(v, (order[:h],), 0)
+                out.append((((k + 1, h),), k + 1,
+                            sorted(plan.height(k, r) or n + 1 for r in takes)))
+            elif h:
+                out.append((((k + 1, h),), k + 1, [h + 1]))
+            else:
+                out.extend(_first_needs(start, plan, k))
+    return out
+
+
+def _first_needs(start: Game, plan: Plan, k: int) -> Needs:
+    """Sudoku: ``real_next``'s entries of pile k, empty at the position."""
+    firsts = {o[0]: j for j, o in enumerate(plan.orders)}
+    out: Needs = []
+    for r in range(1, plan.n + 1):
+        j = firsts.get(r, -1)
+        if j >= 0 and start.piles[j]:
+            continue                    # a started pile holds r: no empty pile takes it
+        at = ((k + 1, 0),) + (((j + 1, 0),) if j not in (-1, k) else ())
+        out.append((at, k + 1, [plan.height(k, r)]))
     return out
 
 
 def real_rests(start: Game, plan: Plan) -> dict[tuple[int, int], list[list[int]]]:
-    """Up or Down: per pile c (1-based) and height h as in ``real_next``, for each
+    """Per pile c (1-based) and height h from the position's up to n - 1, for each
     complete order the pile may still follow when it holds the plan's first h cards
-    (``orders``), the renamed values of that order's cards after the h-th: the
-    pile's hanab.live count is n exactly when one of them has a copy of each left
-    (the speedrun's condition, 8.5)."""
+    (``orders``; in Sudoku, an empty pile's every order), the renamed values of that
+    order's cards after the h-th: in a speedrun, the pile's part of hanab.live's
+    count is n exactly when one of them has a copy of each left (8.5; in Sudoku,
+    when no kind of its suit is dead, as every order of an empty pile takes every
+    rank)."""
     v, n = plan.variant, plan.n
-    assert v.up_or_down
     out = {}
     for k, order in enumerate(plan.orders):
         for h in range(start.piles[k], n):
@@ -169,29 +195,6 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     for bound, plan in plans_by_bound(v, start.played, left):
         if plan.orders not in tried:
             yield bound, plan
-
-
-def maximize_refusal(method: str, start: Game) -> str | None:
-    """Why ``method`` (sat, cpsat) does not give the best score of this position of
-    Up or Down or Sudoku, or None: both give it in Up or Down (each plan's encoding
-    with hanab.live's max score read on the real piles, ``real_next`` and, for a
-    speedrun, ``real_rests``); Sudoku's count (``pile_score``) is not written in the
-    encodings."""
-    v = start.chosen
-    assert v is not None
-    family = "Up or Down" if v.up_or_down else "Sudoku"
-    if v.up_or_down:
-        return None
-    why = "Sudoku's max score (hanab.live's count) as an end of each plan's encoding"
-    return (f"{v.name}: {method} decides whether a game of {family} can be won (one "
-            f"encoding per pile plan), not its best score, which needs {why} (use search)")
-
-
-def refuse_maximize(method: str, start: Game) -> MethodRefused:
-    """``maximize_refusal`` as the error a method raises."""
-    why = maximize_refusal(method, start)
-    assert why is not None
-    return MethodRefused(why)
 
 
 def by_plans(start: Game, method: str,
@@ -231,21 +234,25 @@ def by_plans(start: Game, method: str,
 
 def best_by_plans(start: Game, method: str,
                   climb: Callable[[Plan, int], LiveOutcome]) -> LiveOutcome:
-    """Up or Down: the best score, the best over the plans' games (8.5).  ``climb(plan,
+    """The best score, the best over the plans' games (8.5).  ``climb(plan,
     floor)``: the best game of the plan's encoding scoring above ``floor`` (its
     score and actions), or an outcome without a score when none does, or UNKNOWN.
     A plan whose caps' sum is at most the best score found is skipped: its game
-    cannot score more."""
+    cannot score more, nor can the plans after it; so is one whose ``late_cap`` is."""
     v = start.chosen
     assert v is not None
     total, tried, target = plan_count(v, start.played), 0, start.target
     best: LiveOutcome | None = None
-    floor = -1
+    floor, late = -1, 0
     stats: dict = {"plans": total}
+    first = copies_left(start)[1]
     try:
         for bound, plan in start_plans(start):
             if bound <= floor:
                 break
+            if floor >= 0 and late_cap(start, plan, first) <= floor:
+                late += 1
+                continue
             out = climb(plan, floor)
             tried += 1
             stats = {**out.stats, "plans": total, "plans_encoded": tried}
@@ -259,7 +266,7 @@ def best_by_plans(start: Game, method: str,
     except TimeUp as exc:
         return _unknown(best, stats, f"{exc} ({tried} of {total} pile plans' encodings "
                                      f"decided)")
-    stats["plans_encoded"] = tried
+    stats.update(plans_encoded=tried, plans_late=late)
     if best is None:
         # no plan's game has a complete game that does not strike out (each encoding
         # is encoded: no caps' sum is at most -1)
@@ -269,13 +276,50 @@ def best_by_plans(start: Game, method: str,
     assert best.actions is not None and best.score is not None
     if best.score == target:
         return LiveOutcome(Status.WINNABLE, best.actions, best.score, stats=stats)
-    rest = total - tried
+    rest = total - tried - late
     return LiveOutcome(Status.UNWINNABLE, best.actions, best.score, stats=stats,
                        reason=f"{method}: no pile plan's game scores more than {best.score} "
                               f"of {target}: {tried} of the {total} plans' encodings have "
                               f"no model above it" + (
+                                  "" if not late else f", {late} plans' cards come too "
+                                  f"late in the deck for more") + (
                                   "" if not rest else f", the other {rest} plans' caps are "
                                   f"at most {best.score}"))
+
+
+def late_cap(start: Game, plan: Plan, first: dict[tuple[int, int], int]) -> int:
+    """An upper bound on the score of the plan's game, by when the deck deals its
+    cards (``pile_plans.late_plays``' gates, for one plan and any score): a card of a
+    planned order is played only after a copy of it and of each card below it was
+    drawn (its gate: the latest of their first copies not lost, ``first``), and at
+    most N - 1 - P + ``after_last`` plays follow the draw of deck position P.  The
+    cards on the piles and those held (gate below the draw pile) count; of the
+    others, the most that keep every P's count within its plays are those of the
+    lowest gates (a pile's gates only grow along its order, so they are its first
+    cards): the largest m whose m lowest gates fit (encodings/variants.md, 8.5,
+    "The plans' loop and its bounds")."""
+    from ..methods.search.state import after_last
+    room = start.deck.N - 1 + after_last(start.rules)
+    held, gates = 0, []
+    for k, order in enumerate(plan.orders):
+        gate = -1
+        for r in order[start.piles[k]:]:
+            at = first.get((k, r))
+            if at is None:
+                break                   # every copy lost: the pile stops below it
+            gate = max(gate, at)
+            if gate < start.drawn:
+                held += 1
+            else:
+                gates.append(gate)
+    gates.sort()
+    fit = 0
+    # the m lowest gates fit when, for each of them, those gated at it or later
+    # (m - bisect_left) are at most the plays after its draw
+    while fit < len(gates) and all(fit + 1 - bisect_left(gates, g) <= room - g
+                                   for g in gates[:fit + 1]):
+        fit += 1
+    return sum(start.piles) + held + fit
 
 
 def _unknown(best: LiveOutcome | None, stats: dict, reason: str) -> LiveOutcome:

@@ -12,7 +12,7 @@ from ..hint import hint_choices
 from ..encoders.schedule import refuses
 from ..pile_order import in_pile_order
 from ..pile_plans import Plan
-from ..encoders.plans import best_by_plans, by_plans, maximize_refusal, refuse_maximize
+from ..encoders.plans import best_by_plans, by_plans
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -26,8 +26,6 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
         if not options.maximize:
             return by_plans(start, "CP-SAT",
                             lambda plan: _solve(start, options, deadline, plan))
-        if maximize_refusal("cpsat", start) is not None:   # Up or Down only
-            raise refuse_maximize("cpsat", start)
         return best_by_plans(start, "CP-SAT",
                              lambda plan, floor: _solve(start, options, deadline, plan, floor))
     start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)

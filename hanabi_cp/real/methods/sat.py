@@ -43,7 +43,7 @@ from ..hint import hint_choices
 from ..encoders.schedule import ZERO_ENDS, first_legal_game, refuses
 from ..pile_order import in_pile_order
 from ..pile_plans import Plan
-from ..encoders.plans import best_by_plans, by_plans, maximize_refusal, refuse_maximize
+from ..encoders.plans import best_by_plans, by_plans
 from ..referee import Game
 from ..solve import LiveMethod, LiveOutcome, decided_now
 
@@ -67,8 +67,6 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     solver = check_solver(options.solver)
     if start.chosen is not None:        # Up or Down, Sudoku: plan by plan (8.5)
         if options.maximize:
-            if maximize_refusal("sat", start) is not None:     # Up or Down only
-                raise refuse_maximize("sat", start)
             return _plan_best(start, options, deadline, solver)
         return _no_plan_proof(options, by_plans(
             start, "SAT solver", lambda plan: _win(start, options, deadline, solver, plan)))
@@ -80,9 +78,9 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
 
 def _plan_best(start: Game, options: SolveOptions, deadline: Deadline,
                solver: str) -> LiveOutcome:
-    """Up or Down's best score: each plan's CNF with hanab.live's early ends read on
-    the real piles, climbed from the best score of the plans before it
-    (encodings/variants.md, 8.5, "The best score in Up or Down")."""
+    """The best score: each plan's CNF with hanab.live's early ends read on the real
+    piles, climbed from the best score of the plans before it (encodings/variants.md,
+    8.5, "The best score in Up or Down" and "The best score in Sudoku")."""
     plain = replace(options, proof=None)
     return _no_plan_proof(options, best_by_plans(
         start, "SAT solver",
