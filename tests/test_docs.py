@@ -119,6 +119,24 @@ def test_the_cli_reference_sees_every_command():
     assert set(main.commands) == {p for p in paths if " " not in p}
 
 
+def test_the_cli_reference_keeps_the_unwrapped_paragraphs():
+    # click's \b paragraphs (command lists, examples) must reach Markdown fenced,
+    # or their lines run into one line of prose.
+    import importlib.util
+
+    from hanabi_cp.cli.main import main
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    lines = list(hooks.unwrapped_as_code(main.help))
+    assert "\b" not in "\n".join(lines)
+    fence = lines.index("```text")
+    assert lines[fence + 1].startswith("Players of hanab.live")
+    assert lines[fence + 2].lstrip().startswith("analyze GAME")
+    assert lines[lines.index("```", fence):][0] == "```"
+    assert lines[0].startswith("Judge real Hanabi games")   # prose stays prose
+
+
 def test_the_api_reference_shows_every_function_once():
     """docs/api.md's reference lists hanabi_cp.api's functions by wing (``members:``
     of each ``::: hanabi_cp.api``): a new function is placed in a wing, not lost."""
