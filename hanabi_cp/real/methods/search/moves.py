@@ -141,13 +141,15 @@ class Moves(State):
                 spare.append(o)
             else:
                 needed.append(o)
-        plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
+        if len(plays) > 1:
+            plays.sort(key=self.play_rank)
         out = [(PLAY, o) for o in plays]
         top = self.deck_top()
         good_top = top >= 0 and val[top] == piles[col[top]] + 1
         if good_top:
             out.append((PLAY, top))
-        spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
+        if len(spare) > 1:
+            spare.sort(key=self.spare_rank)
         if self.by_type is None:
             clue = [(CLUE, -1)] if self.can_clue() else []
         else:
@@ -173,6 +175,17 @@ class Moves(State):
         if self.plan is not None:
             return [m for m in out if m[0] != PLAY or not self.forbidden(m[1])]
         return out
+
+    # The sort keys of ``moves`` are methods, not lambdas: compiled, a closure would
+    # move ``moves``' locals into an object made at every call.
+    def play_rank(self, o: int) -> tuple[int, int]:
+        """A play's place: those whose next card is held first, then lower values."""
+        return -self.unlocks(o), self.val[o]
+
+    def spare_rank(self, o: int) -> tuple[int, int]:
+        """A discard's place among the spare copies: more copies held first, then
+        values further above their pile."""
+        return -self.held[self.cid[o]], self.piles[self.col[o]] - self.val[o]
 
     def others_can_play(self, me: int) -> bool:
         """Whether a player other than ``me`` holds a card its pile takes next."""
