@@ -122,7 +122,10 @@ class Moves(State):
         hand = self.hands[me]
         piles, val, col, cid = self.piles, self.val, self.col, self.cid
         can_discard = self.free_clues or self.clues < self.max_clues or self.discard_at_max
-        plays, spare, needed, seen = [], [], [], set()
+        plays: list[int] = []
+        spare: list[int] = []
+        needed: list[int] = []
+        seen: list[int] = []           # the kinds met (a hand is short: a list, no set)
         trash: list[int] = []          # one trash card per ``tclass`` (see ``key``)
         caps, keep = self.caps, self.keep
         for o in hand:
@@ -134,45 +137,69 @@ class Moves(State):
             x = cid[o]
             if x in seen:
                 continue
-            seen.add(x)
+            seen.append(x)
             if v == piles[k] + 1:
                 plays.append(o)
             elif self.copies_left(x) > 1:
                 spare.append(o)
             else:
                 needed.append(o)
-        plays.sort(key=lambda o: (-self.unlocks(o), val[o]))
+        if len(plays) > 1:
+            plays.sort(key=self.play_rank)
         out = [(PLAY, o) for o in plays]
         top = self.deck_top()
         good_top = top >= 0 and val[top] == piles[col[top]] + 1
         if good_top:
             out.append((PLAY, top))
-        spare.sort(key=lambda o: (-self.held[cid[o]], piles[col[o]] - val[o]))
+        if len(spare) > 1:
+            spare.sort(key=self.spare_rank)
         if self.by_type is None:
             clue = [(CLUE, -1)] if self.can_clue() else []
         else:
             clue = [(CLUE, t) for t in self.clue_types() if self.clues >= self.clue_cost
                     and any(self.cluable_by(q, t) for q in range(self.p) if q != me)]
-        dead = [(DISCARD, o) for o in trash] if can_discard else []
-        discards = [(DISCARD, o) for o in spare] if can_discard else []
+        # each list appended in place (compiled, every ``+`` of lists made a new one)
         if clue and self.N - self.drawn <= self.LATE_CLUE and self.clues < FREE \
                 and self.others_can_play(me):
             # near the end a discard brings the final round nearer; a clue hands
             # the turn to the players who can play without drawing (section 2)
-            out += clue + dead + discards
+            out += clue
+            if can_discard:
+                _append(out, DISCARD, trash)
+                _append(out, DISCARD, spare)
         elif self.clues > self.max_clues // 2 or self.clues >= FREE:
-            out += dead + clue + discards
+            if can_discard:
+                _append(out, DISCARD, trash)
+            out += clue
+            if can_discard:
+                _append(out, DISCARD, spare)
         else:
-            out += dead + discards + clue
-        out += [(PLAY, o) for o in trash]
+            if can_discard:
+                _append(out, DISCARD, trash)
+                _append(out, DISCARD, spare)
+            out += clue
+        _append(out, PLAY, trash)
         if can_discard:
-            out += [(DISCARD, o) for o in needed + plays]
-        out += [(PLAY, o) for o in spare + needed]
+            _append(out, DISCARD, needed)
+            _append(out, DISCARD, plays)
+        _append(out, PLAY, spare)
+        _append(out, PLAY, needed)
         if top >= 0 and not good_top:
             out.append((PLAY, top))
         if self.plan is not None:
             return [m for m in out if m[0] != PLAY or not self.forbidden(m[1])]
         return out
+
+    # The sort keys of ``moves`` are methods, not lambdas: compiled, a closure would
+    # move ``moves``' locals into an object made at every call.
+    def play_rank(self, o: int) -> tuple[int, int]:
+        """A play's place: those whose next card is held first, then lower values."""
+        return -self.unlocks(o), self.val[o]
+
+    def spare_rank(self, o: int) -> tuple[int, int]:
+        """A discard's place among the spare copies: more copies held first, then
+        values further above their pile."""
+        return -self.held[self.cid[o]], self.piles[self.col[o]] - self.val[o]
 
     def others_can_play(self, me: int) -> bool:
         """Whether a player other than ``me`` holds a card its pile takes next."""
@@ -223,3 +250,9 @@ class Moves(State):
                        Action.discard(order) if kind == DISCARD else Action.play(order))
         out.reverse()
         return out
+
+
+def _append(out: list[tuple[int, int]], kind: int, cards: list[int]) -> None:
+    """Append a move of ``kind`` per card of ``cards`` to ``out``."""
+    for o in cards:
+        out.append((kind, o))

@@ -93,12 +93,14 @@ class Relaxed(Bounds):
         every = sum(1 << (q * self.width) for q in range(self.p))
         self.kill = [~((((1 << (b % n + 1)) - 1) << (b - b % n)) * every)
                      for b in range(self.width)]
-        self.radix = [(n + 1) ** k for k in range(c)]
-        self.code_span = (n + 1) ** c
+        # annotated: ``**`` of two ints is ``Any`` to mypy, and compiled, every sum
+        # over them would be a generic one
+        self.radix: list[int] = [(n + 1) ** k for k in range(c)]
+        self.code_span: int = (n + 1) ** c
         self.token_span = (self.p - 1) * N + 1
         # a state of the relaxation as one number: the hands above the rest (one
         # int hashes and compares faster than a pair)
-        self.rest_bits = ((N + self.p + 1) * self.p * self.token_span * self.code_span).bit_length()
+        self.rest_bits: int = ((N + self.p + 1) * self.p * self.token_span * self.code_span).bit_length()
         self.steps = 0          # what is left of one ``relaxed_plays``'s steps
         # ``relaxed_plays``'s tables per reach (as one number): the bit of each deck
         # position's card, and per state of the relaxation 2 * an upper bound on

@@ -5,6 +5,7 @@ every continuation of one is a continuation of the other."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Final
 
 from ...pile_order import in_pile_order
 from ...pile_plans import Plan
@@ -14,8 +15,18 @@ from ...referee import Game
 from ...rules import Rules
 from .stops import Watched
 
-PLAY, DISCARD, CLUE = 0, 1, 2
-FREE = 10 ** 9             # the token count that stands for "unlimited"
+# Final: mypyc inlines them, where a plain module variable is looked up at each use
+PLAY: Final = 0
+DISCARD: Final = 1
+CLUE: Final = 2
+FREE: Final = 10 ** 9      # the token count that stands for "unlimited"
+
+
+# What ``undo`` puts back: the move (kind, card), the tokens, strikes, end turn,
+# score and last clue type before it, where in the hand the card was (-1: a deck
+# play or a clue), the deck position drawn (-1: none) and the color's old cap
+# (-1: unchanged).  Typed, not ``tuple``: compiled, its fields are read unboxed.
+Step = tuple[int, int, int, int, int | None, int, int, int, int, int]
 
 
 def after_last(rules: Rules) -> int:
@@ -122,7 +133,7 @@ class State(Watched):
         shift = rules.first_player
         self.turn = start.turn + shift
         self.end_turn: int | None = None if start.end_turn is None else start.end_turn + shift
-        self.trail: list[tuple] = []
+        self.trail: list[Step] = []
 
     def plan_tables(self, start: Game, plan: Plan, n: int, c: int) -> None:
         """The plan game's tables (``pile_plans``): each card by its height in its
@@ -200,15 +211,16 @@ class State(Watched):
 
     def do(self, kind: int, order: int) -> None:
         """Carry out a move of the player to move (``undo`` takes it back)."""
-        saved = (kind, order, self.clues, self.strikes, self.end_turn, self.score,
-                 self.last_clue)
+        clues, strikes, end_turn, score, last_clue = self.clues, self.strikes, \
+            self.end_turn, self.score, self.last_clue
         if kind == CLUE:
             if not self.free_clues:
                 self.clues -= self.clue_cost
             if self.by_type is not None:
                 self.last_clue = order
             self.turn += 1
-            self.trail.append(saved + (-1, -1, -1))
+            self.trail.append((kind, order, clues, strikes, end_turn, score, last_clue,
+                               -1, -1, -1))
             return
         hand = self.hands[self.turn % self.p]
         from_deck = order == self.drawn
@@ -247,7 +259,8 @@ class State(Watched):
             if self.drawn == self.N and self.final_round:
                 self.end_turn = self.turn + self.p + 1
         self.turn += 1
-        self.trail.append(saved + (at, drew, old_cap))
+        self.trail.append((kind, order, clues, strikes, end_turn, score, last_clue,
+                           at, drew, old_cap))
 
     def lose(self, order: int) -> int:
         """Count a lost copy; the color's old cap if this loss lowered it, else -1."""
