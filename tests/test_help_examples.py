@@ -35,7 +35,7 @@ def test_help_examples_run(name, tmp_path, monkeypatch):
     if name == "hle":
         pytest.importorskip("hanabi_learning_environment",
                             reason="the Hanabi Learning Environment is not installed "
-                                   "(pip install 'hanabi-cp[hle]')")
+                                   "(pip install '.[hle]' from a clone)")
     os.symlink(os.path.abspath(INSTANCES), tmp_path / "instances")
     monkeypatch.chdir(tmp_path)
     lines = example_lines(main.get_command(None, name)) + (example_lines(main) if name == "solve" else [])

@@ -30,7 +30,7 @@ try:
 except ImportError:
     HAVE_HLE = False
 needs_hle = pytest.mark.skipif(not HAVE_HLE, reason="the Hanabi Learning Environment is not "
-                               "installed (pip install 'hanabi-cp[hle]')")
+                               "installed (pip install '.[hle]' from a clone)")
 
 # HLE's standard deck, colour by colour (R Y G W B), lowest rank first.
 FULL = [f"{c}{r + 1}" for c in "RYGWB" for r in range(5) for _ in range(hle.Params(2).copies(r))]
@@ -156,8 +156,8 @@ def test_hle_commands_refuse_in_one_line_without_hle(monkeypatch, tmp_path):
         res = runner.invoke(main, args)
         assert res.exit_code == 2, res.output
         lines = res.output.strip().splitlines()
-        assert len(lines) == 1 and "pip install 'hanabi-cp[hle]'" in lines[0], res.output
-    with pytest.raises(hle.HLEMissing, match=r"pip install 'hanabi-cp\[hle\]'"):
+        assert len(lines) == 1 and "pip install '.[hle]'" in lines[0], res.output
+    with pytest.raises(hle.HLEMissing, match=r"pip install '\.\[hle\]'"):
         hle.require()
 
 

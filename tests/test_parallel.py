@@ -151,7 +151,7 @@ def test_options_are_checked_before_any_work(tmp_path, monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_dask)
     res = CliRunner().invoke(main, ["study", "random", "--dask", "tcp://127.0.0.1:1"])
     assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1
-    assert "pip install 'hanabi-cp[dask]'" in res.stderr
+    assert "pip install '.[dask]'" in res.stderr
 
 
 def test_shrunk_counterexamples_are_those_of_the_serial_run(tmp_path):
@@ -251,9 +251,9 @@ def test_interrupted_jobs_run_exits_cleanly_and_stops_its_workers(tmp_path, form
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     pytest.importorskip("distributed", reason="the dask extra is not installed "
-                                              "(pip install 'hanabi-cp[dask]')")
+                                              "(pip install '.[dask]' from a clone)")
     if DASK_BIN is None:
-        pytest.skip("the `dask` command is not installed (pip install 'hanabi-cp[dask]')")
+        pytest.skip("the `dask` command is not installed (pip install '.[dask]' from a clone)")
     folder = tmp_path_factory.mktemp("dask")
     info = folder / "scheduler.json"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")])}

@@ -1,6 +1,6 @@
 """``hanabi-cp hle play``: DeepMind's Hanabi Learning Environment's own agents play,
 one game file each; and ``hanabi-cp study hle``: those agents against each deal's
-exact bound.  Both need the optional extra (``pip install 'hanabi-cp[hle]'``) and
+exact bound.  Both need the optional extra (``pip install '.[hle]'`` from a clone) and
 refuse in one line without it."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def hle() -> None:
     """Games of DeepMind's Hanabi Learning Environment (HLE), in hanab.live's JSON
     game form marked with HLE's end rules, for `verify`, `analyze` and `solve`.
 
-    Needs the optional extra: pip install 'hanabi-cp[hle]' (with CMake 4, set
+    Needs the optional extra: pip install '.[hle]' from a clone (with CMake 4, set
     CMAKE_POLICY_VERSION_MINIMUM=3.5 for its build).
 
     \b

@@ -55,7 +55,7 @@ def _read(path: str):
                    "`s`/`v` lines.")
 @force_option
 def reduce_cmd(formula, output, hand, copies, kappa, max_cards, as_written, plays_path, force):
-    """Reduce a DIMACS CNF formula to a deck winnable iff it is satisfiable (journal §5).
+    """Reduce a DIMACS CNF formula to a deck winnable iff it is satisfiable (Baffier et al. 2017, §5).
 
     Any CNF is accepted: it is first made an equisatisfiable exact 3-CNF.  Every card
     of the deck is annotated with the gadget and role it comes from.  A summary

@@ -131,7 +131,7 @@ def _time_up(ctx, out: Outcome, as_json: bool, proof: bool = False) -> None:
 @live_options
 @click.pass_context
 def verify_cmd(ctx, deck, plays, hand, as_json, rules, **live):
-    """Replay the play sequence PLAYS on DECK with hand size H.
+    """Replay a play sequence (or, with --rules live, a game) on DECK, every step checked.
 
     Exit code 0 and `s VERIFIED` if the sequence wins; otherwise exit code 1,
     `s REJECTED` and the first illegal step (or the colors left unfinished).

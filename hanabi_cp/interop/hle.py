@@ -1,7 +1,7 @@
 """Games of DeepMind's Hanabi Learning Environment (HLE) in hanabi-cp's form.
 
 HLE (PyPI ``hanabi-learning-environment``; install it with ``pip install
-'hanabi-cp[hle]'``) is where AI agents for Hanabi are trained and scored.
+'.[hle]'`` from a clone) is where AI agents for Hanabi are trained and scored.
 ``to_game(state)`` turns one of its games (a ``pyhanabi.HanabiState``, over or not)
 into an ``HLEGame``: the whole deck in deal order, the rules (HLE's end rules:
 ``Rules.early_ends`` off), the actions as hanab.live numbers them and HLE's own
@@ -47,7 +47,7 @@ from ..real.referee import LiveReplay, replay
 from ..real.rules import Rules
 from ..core.model import Deck
 
-INSTALL = "pip install 'hanabi-cp[hle]'"
+INSTALL = "from a clone of hanabi-cp, pip install '.[hle]' (make test installs it)"
 # Its sdist declares cmake_minimum_required(2.8.11), which CMake 4 refuses.
 INSTALL_NOTE = "with CMake 4 set CMAKE_POLICY_VERSION_MINIMUM=3.5 for its build"
 COLOR_CHAR = "RYGWB"                       # HLE's colour letters, by index

@@ -63,7 +63,7 @@ from typing import Any, NoReturn, Protocol
 from ..core.errors import HanabiError, InvalidParameter, MethodRefused, UsageError
 from .limits import clip
 
-INSTALL_DASK = "pip install 'hanabi-cp[dask]'"
+INSTALL_DASK = "from a clone of hanabi-cp, pip install '.[dask]'"
 MAX_RESTARTS = 3            # pool restarts after lost workers, per run
 POLL_SECONDS = 0.2          # waits are sliced so that a signal handler runs promptly
 DASK_POLL_SECONDS = 0.05

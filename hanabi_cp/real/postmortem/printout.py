@@ -26,7 +26,7 @@ def table(pm: PostMortem, verbose: bool = False) -> list[str]:
         pace = "" if r.pace is None else str(r.pace)
         line = (f"{turn:>4}  {r.text:<{width}}  {r.score:>5} {best:>6} {r.hanablive_max:>4} "
                 f"{pace:>4}")
-        lines.append(line + (f"  {r.method or r.status.lower()}" if verbose else ""))
+        lines.append((line + (f"  {r.method or r.status.lower()}" if verbose else "")).rstrip())
     return lines
 
 
