@@ -1,4 +1,4 @@
-"""Benchmark: ``auto`` racing the encodings beside the search (``live.race``) against
+"""Benchmark: ``auto`` racing the encodings beside the search (``real.race``) against
 the sequential portfolio, on the hard set: what the sweeps left undecided at 10 s.
 
 The hard set: the best score of 2 players, seed 4004; "winnable?" on 6 players,

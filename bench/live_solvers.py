@@ -1,7 +1,7 @@
 """Benchmark: the SAT solvers python-sat offers (and Kissat) on the hard set's SAT
 questions, each against CaDiCaL 1.9.5 (``sat``'s default, main's method) run beside it.
 
-Each question is one call on one CNF of ``live.cnf`` (encodings/live-cnf.md): "winnable?"
+Each question is one call on one CNF of ``real.encoders.cnf`` (encodings/live-cnf.md): "winnable?"
 (the CNF of a win) or "score >= k?" (the CNF of a complete game with ``maximize``,
 its totalizer over the piles, and the unit clause "at least k cards played").  The
 questions are those the SAT stage is asked on ``bench.live_race``'s hard set: 6

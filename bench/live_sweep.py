@@ -26,7 +26,7 @@ load average of the machine beside it (``--jobs`` processes side by side).
 ``lost by r/s/e`` splits the losses by their evidence (``evidence``): a reason, the
 search's exhaustive refutation, or an encoding with no solution (with ``--proof``
 ``solve`` backs the last two by a checked DRUP proof); ``--rewalk`` writes the
-refutation of each loss the search shows and walks it again (``live.refutation``).
+refutation of each loss the search shows and walks it again (``real.refutation``).
 ``--retry S`` asks each question left unknown again with S seconds and prints
 the answer, its time and method under the table (which stays that of the limit).
 
@@ -51,7 +51,7 @@ STRATEGIES = ("recommendation", "information", "infobot", "cheat")
 
 
 # With --rewalk: write and re-walk the refutation behind every loss the search shows
-# (``live.refutation``), outside the clock of the question.
+# (``real.refutation``), outside the clock of the question.
 REWALK = False
 
 

@@ -2,7 +2,7 @@
 
 For each player count, ``--games`` games are played by the hidden-information
 strategies in turn (game *i* on the shuffled standard deck of seed *i*, hanab.live's
-rules) and each is analysed (``live.postmortem.analyze``: the best score after
+rules) and each is analysed (``real.postmortem.report.analyze``: the best score after
 every action, ``--position-limit`` seconds at most per position).  Printed per
 player count: games, positions, undecided positions, the median and p99 time per
 game and per position (positions answered by following the previous certificate

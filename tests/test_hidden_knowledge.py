@@ -1,4 +1,4 @@
-"""What a player could know of their own cards (``live.hidden_knowledge``): the
+"""What a player could know of their own cards (``real.postmortem.hidden_knowledge``): the
 post-mortem's ``knew`` and ``seen``.
 
 Checked three ways: against DeepMind's HLE, whose card knowledge (the colours and

@@ -1,4 +1,4 @@
-"""``auto`` racing the encodings beside the search (``live.race``): the same answers
+"""``auto`` racing the encodings beside the search (``real.race``): the same answers
 as the sequential portfolio, every certificate replayed here, no process left
 behind, the time limit kept."""
 

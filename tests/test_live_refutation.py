@@ -1,4 +1,4 @@
-"""Refutations of the search (``live.refutation``): on every lost tiny deal and
+"""Refutations of the search (``real.refutation``): on every lost tiny deal and
 position of the brute-force oracles, the search's refutation of a win (and of one
 card more than the best score) is walked again by the checker; a refutation
 missing any state it needs is rejected; the JSON form reads back."""

@@ -219,7 +219,7 @@ class Seconds(Real):
         return x
 
 
-# Real-rules games: the ranges live.rules.Rules accepts (checked against it in
+# Real-rules games: the ranges real.rules.Rules accepts (checked against it in
 # tests/test_numeric_options.py), so a wrong value is refused as an option.
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_HAND_SIZE = 100

@@ -45,7 +45,7 @@ class SolveOptions:
     # reading the deck); else ``solve`` starts one of ``time_limit`` seconds.
     deadline: Deadline | None = None
     # Real rules with ``maximize``: a complete game from the position (its actions,
-    # ``live.actions.Action``; the referee replays it first), e.g. one an earlier
+    # ``real.actions.Action``; the referee replays it first), e.g. one an earlier
     # method found.  The encodings start from it: ``sat`` climbs from its score when
     # a model extends it, ``cpsat`` takes it as its hint; ``auto`` hands each stage
     # the best game so far, so that a score the search has already reached is not

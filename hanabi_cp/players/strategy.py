@@ -6,9 +6,9 @@ A strategy is a subclass of ``Strategy``, one instance per seat: the engine
 
 1. calls ``act(view)`` on the mover's instance, with the mover's ``View`` (or
    ``CheatView`` if the class sets ``cheats = True``); it returns one
-   ``live.actions.Action``: ``Action.play(order)``, ``Action.discard(order)``,
+   ``real.actions.Action``: ``Action.play(order)``, ``Action.discard(order)``,
    ``Action.color_clue(player, color - 1)`` or ``Action.rank_clue(player, rank)``,
-   with ``order`` one of ``view.my_hand``.  The referee (``live.referee``) carries it
+   with ``order`` one of ``view.my_hand``.  The referee (``real.referee``) carries it
    out; an illegal action is a ``StrategyError`` (a bug in the strategy, never
    forgiven);
 2. calls ``observe(view, turn)`` on every instance (the mover's too), each with its

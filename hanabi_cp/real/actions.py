@@ -83,7 +83,7 @@ class Action(NamedTuple):
     @classmethod
     def from_json(cls, data: dict) -> Action:
         """From hanab.live's ``{"type", "target", "value"}``; shape errors are the
-        caller's to report with a position (see ``live.replay_io``)."""
+        caller's to report with a position (see ``real.replay_io``)."""
         return cls(Kind(data["type"]), data["target"], data.get("value"))
 
     def __str__(self) -> str:

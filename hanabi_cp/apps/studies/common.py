@@ -1,7 +1,7 @@
 """What every study shares: a resumable CSV, timed method runs, statistics, figures.
 
 A study writes one CSV row per (instance, method, question) as soon as it has the
-answer (formats.results_csv), so a sweep that is interrupted (or extended with a
+answer (io.results_csv), so a sweep that is interrupted (or extended with a
 larger --count) resumes where it stopped: rows whose key is already in the file are
 skipped.  Figures are written by figure_files.
 

@@ -9,7 +9,7 @@ tree, a loop) is walked once; a name that is not a regular file (a FIFO, a devic
 a socket, a dangling or looping link) is never opened: it is refused in one line.
 
 ``run_folder`` analyses each game not yet complete in the CSV
-(``live.postmortem.analyze``), appending a game's rows as soon as it is done: a
+(``real.postmortem.report.analyze``), appending a game's rows as soon as it is done: a
 rerun resumes.  A game that cannot be read or replayed (bad JSON, an illegal action,
 an unknown variant, ...) becomes one row of status ``REFUSED`` with the one-line
 reason, and the run goes on.  The deadline bounds the whole run: the listing, every

@@ -6,7 +6,7 @@ generator seeded alike), played by every agent at every player count; HLE's deal
 depends on the seed only, so a seed is the same deck at every player count.  Each
 (deck, player count) gets its exact best score with open hands (``players.bound``),
 shared by the agents' rows, and each game that lost a winnable deal the action
-after which no game won it any more (``live.postmortem.first_loss``, under HLE's
+after which no game won it any more (``real.postmortem.report.first_loss``, under HLE's
 rules).  One CSV row per (seed, players, agent), appended as it is played: a rerun
 resumes.
 

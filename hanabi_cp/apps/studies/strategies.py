@@ -63,7 +63,7 @@ def target_of(rows: Sequence[dict]) -> int:
     if len(names) != 1 or NO_VARIANT in names:
         return TARGET
     return find_variant(names.pop()).max_score
-# What the action after which 25 went out of reach was (live.postmortem.first_loss).
+# What the action after which 25 went out of reach was (real.postmortem.report.first_loss).
 LOSS_KINDS = ("discard", "misplay", "clue", "play", "final round")
 
 # Published figures (mean / perfect %) for comparison: the two-strategies paper's

@@ -1,5 +1,5 @@
 """The real game as CNF (encodings/live-cnf.md): the slot skeleton of
-``live.schedule`` in Boolean form, from any position of a game.
+``real.encoders.schedule`` in Boolean form, from any position of a game.
 
 Per card still held or in the deck and per slot a literal "the card leaves the
 hand at this slot" (only slots after its draw); per slot the length of the clue

@@ -1,4 +1,4 @@
-"""Hand counts, clue targets and the ends of a game in the CNF of ``live.cnf``
+"""Hand counts, clue targets and the ends of a game in the CNF of ``real.encoders.cnf``
 (encodings/live-cnf.md §1, rows 9 and 10; encodings/live-cpsat.md §3.9-3.11).
 
 A mixin of ``LiveCnf``: it reads the skeleton's literals (slots, runs, movers,

@@ -1,5 +1,5 @@
 """The real game as an OR-Tools CP-SAT model (encodings/live-cpsat.md), used by the
-method ``cpsat`` (``live.methods.cpsat``, which imports this module only when it
+method ``cpsat`` (``real.methods.cpsat``, which imports this module only when it
 runs: OR-Tools takes half a second to load).
 
 No time grid: the backbone is the sequence of slots (plays and discards) with the

@@ -1,5 +1,5 @@
 """Hand counts, clue targets and the ends of a game in the CP-SAT model of
-``live.cpmodel`` (encodings/live-cpsat.md §3.9-3.11).
+``real.encoders.cpsat`` (encodings/live-cpsat.md §3.9-3.11).
 
 A mixin of ``LiveCpModel``: it reads the skeleton's variables (slots, runs,
 movers, turns, cards, piles, tokens) and adds

@@ -177,7 +177,7 @@ def real_rests(start: Game, plan: Plan) -> dict[tuple[int, int], list[list[int]]
 def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     """The plans extending the position's piles, each with its caps' sum (the copies
     not lost count): first those the greedy game's piles follow (the encodings'
-    hint, ``live.hint``: when it wins, its one plan's encoding has the hint as a
+    hint, ``real.hint``: when it wins, its one plan's encoding has the hint as a
     model) whose caps reach the target, then the others, highest sum first."""
     v = start.chosen
     assert v is not None

@@ -1,4 +1,4 @@
-"""Method "cpsat": the real game as an OR-Tools CP-SAT model (``live.cpmodel``,
+"""Method "cpsat": the real game as an OR-Tools CP-SAT model (``real.encoders.cpsat``,
 encodings/live-cpsat.md) of the rest of the game from the position it is given;
 ``--maximize`` through the model's objective.  All or nothing is refused
 (``schedule.refuses``)."""

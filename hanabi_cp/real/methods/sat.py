@@ -1,10 +1,10 @@
-"""Method "sat": the CNF of ``live.cnf`` (encodings/live-cnf.md) under a pysat solver
+"""Method "sat": the CNF of ``real.encoders.cnf`` (encodings/live-cnf.md) under a pysat solver
 (CaDiCaL 1.9.5 by default), through the one sliced entry point
 ``sat_backend.SatSession`` / ``run_limited`` (deadline checks every ~0.1 s).  The CNF
 encodes the rest of the game from the position the method is given (the deal or
 any later state); all or nothing is refused (``schedule.refuses``).
 
-First the greedy game of ``live.hint`` is tried as assumptions (its slots, fates and
+First the greedy game of ``real.hint`` is tried as assumptions (its slots, fates and
 runs): when the CNF has a model extending it, unit propagation finds it at once, and
 that model answers like any other (the game is decoded and replayed); when it has
 none, the solver's "no" under those assumptions proves nothing and is not used: the

@@ -5,7 +5,7 @@
 Each file has the shape of a game hanab.live exports ("id", "players", "deck",
 "actions" with a "value" on every action, "options", "notes"), with games played
 here by hanabi-cp's own players (a strategy, or the greedy player of
-``live.hint`` in variants whose clues the strategies cannot read), so that they
+``real.hint`` in variants whose clues the strategies cannot read), so that they
 can be bundled under this project's license.  ``expected.json`` records what
 hanabi-cp's referee says of each (score, end condition, turns, strikes): the
 tests read each file through the CLI and compare.

@@ -52,7 +52,7 @@ class Watched:
 
     def __init__(self, start: Game, deadline: float | None = None, plan: Plan | None = None):
         self.deadline = deadline
-        # ``auto`` racing the encodings beside the search (``live.race``): called with
+        # ``auto`` racing the encodings beside the search (``real.race``): called with
         # the best game found so far, True when they answered (``check``)
         self.watch: Callable[[tuple[list[Action], int] | None], bool] | None = None
         self.found: tuple[list[Action], int] | None = None
