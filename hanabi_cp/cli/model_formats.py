@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import click
 
-from ..core.errors import UsageError
+from ..core.errors import LimitError, UsageError
 from ..runtime.limits import effective_hand
 from ..core.status import Status
 from ..io.outputs import check_outputs, provenance
+from ..io.textio import display_name
 from .common import deck_summary, load_instance, write_plays_to
 
 
@@ -35,8 +36,13 @@ def encode_other(deck: str, hand, output: str, varmap, fmt: str, maximize: bool,
     comments = [*provenance(f"encode --format {fmt}: "
                             + ("the largest score" if maximize or fmt == "wcnf" else
                                "winnable iff the model has a solution"), argv)]
-    made = export(fmt, the_deck, effective_hand(h, the_deck.N), maximize, comments,
-                  binary_proto)
+    try:
+        made = export(fmt, the_deck, effective_hand(h, the_deck.N), maximize, comments,
+                      binary_proto)
+    except LimitError as exc:
+        model = f"--format {fmt}" + (" --maximize" if maximize else "")
+        raise LimitError(f"{display_name(deck)}: {exc}: {model} needs the score model; "
+                         "--format dimacs or cpsat encode this deck") from None
     placed = made.placed(output, data)
     files = [(path, text) for path, text in placed if isinstance(text, str)]
     if varmap is not None:
