@@ -16,9 +16,6 @@ from typing import BinaryIO
 from ..runtime import limits
 from ..runtime.deadline import poll
 from ..core.errors import InputError
-# The writer side lives in .outputs; these names stay importable from here.
-from .outputs import open_output as open_output
-from .outputs import write_text as write_text
 
 STDIO = "-"
 
