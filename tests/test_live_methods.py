@@ -26,7 +26,7 @@ from hanabi_cp.core.model import Deck
 from hanabi_cp.core.options import SolveOptions
 from hanabi_cp.core.status import Status
 from hanabi_cp.solitaire.solve import solve
-from hanabi_cp.solvers.sat_backend import DEFAULT_SOLVER
+from hanabi_cp.core.options import DEFAULT_SOLVER
 
 BRUTE = "brute"
 FAST = {"seed": 14, "count": 1000, "max_cards": 7}

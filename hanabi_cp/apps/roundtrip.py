@@ -26,7 +26,7 @@ from ..solvers.formula import CNF
 from ..runtime.deadline import Deadline
 from ..core.errors import HanabiError
 from ..runtime.limits import MAX_CARDS
-from ..solvers.sat_backend import DEFAULT_SOLVER
+from ..core.options import DEFAULT_SOLVER
 from ..core.options import SolveOptions
 from ..core.status import Status
 from ..solitaire.solve import solve

@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from ..core.errors import UsageError
-from ..solvers.sat_backend import DEFAULT_SOLVER
+from ..core.options import DEFAULT_SOLVER
 from ..core.status import Status
 from ..io.outputs import check_outputs, provenance
 from .common import (MethodChoice, command, deck_argument, deck_summary, echo_json, force_option, hand_option,

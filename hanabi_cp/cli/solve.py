@@ -6,7 +6,7 @@ import click
 
 from ..runtime.deadline import TimeUp, ambient
 from ..core.errors import UsageError
-from ..solvers.sat_backend import DEFAULT_SOLVER
+from ..core.options import DEFAULT_SOLVER
 from ..core.options import MAX_WORKERS, SEED_RANGE, SolveOptions
 from ..solitaire.solve import Outcome, prepare, solve
 from ..core.status import Status

@@ -23,7 +23,7 @@ from ..core.model import Deck
 from ..core.methods import Method
 from ..core.options import SolveOptions
 from ..core.status import Status
-from ..solvers.sat_backend import DEFAULT_SOLVER
+from ..core.options import DEFAULT_SOLVER
 from ..core.status import Decision
 from .actions import Action
 from .methods import METHODS

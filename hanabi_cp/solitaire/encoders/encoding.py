@@ -132,7 +132,8 @@ class CnfEncoding(Encoding[Sequence, Sequence[int]]):
         """Convenience for doctests and tests: a model, or None if unsatisfiable
         (``solver`` defaults to sat_backend.DEFAULT_SOLVER).  No encoder or method
         calls it: solitaire/methods/sat.py solves."""
-        from ...solvers.sat_backend import DEFAULT_SOLVER, sat_solve
+        from ...core.options import DEFAULT_SOLVER
+        from ...solvers.sat_backend import sat_solve
         ok, model, _ = sat_solve(self.formula, solver or DEFAULT_SOLVER)
         return model if ok else None
 
