@@ -11,6 +11,11 @@ A help text marks a paragraph that must not be rewrapped (a list of commands, th
 examples) with click's ``\\b`` line; mkdocs-click drops that line and hands the
 paragraph to Markdown, which joined its lines into one run of prose.
 ``unwrapped_as_code`` gives each such paragraph to Markdown as a text block.
+
+The notes in ``encodings/`` are read in two places: on the site (``docs/encodings``
+is a link to them) and in the repository.  They link to a manual page as
+``../docs/PAGE.md``, the path from the repository's ``encodings/``;
+``on_page_markdown`` rewrites it to ``../PAGE.md``, the path on the site.
 """
 
 import inspect
@@ -56,6 +61,12 @@ def _description(ctx: click.Context, remove_ascii_art: bool = False) -> Iterator
     if help_text:
         yield from unwrapped_as_code(help_text)
         yield ""
+
+
+def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri.startswith("encodings/"):
+        return markdown.replace("](../docs/", "](../")
+    return markdown
 
 
 def on_startup(command, dirty):
