@@ -307,3 +307,51 @@ def test_a_signal_inside_a_finalizer_is_raised_at_the_next_check_without_a_trace
                          timeout=HANG_GUARD)
     assert res.stdout == "raised 130\n", (res.stdout, res.stderr)
     assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr, res.stderr
+
+
+DURING_A_RELEASE = textwrap.dedent("""
+    import os, signal, sys
+    import pysat.solvers
+    from hanabi_cp.runtime import interrupts
+    from hanabi_cp.solvers.sat_backend import SatSession
+
+    class Pysolvers:
+        # pysat's native module, but the solver's release is followed by a SIGTERM,
+        # as if it had arrived while the native code freed the solver; a second
+        # release of the same solver is reported instead of crashing the process.
+        def __init__(self, real):
+            self.real, self.freed = real, []
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+        def cadical195_del(self, solver, *rest):
+            if any(solver is gone for gone in self.freed):
+                print("freed twice", flush=True)
+                return
+            self.real.cadical195_del(solver, *rest)
+            self.freed.append(solver)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    pysat.solvers.pysolvers = Pysolvers(pysat.solvers.pysolvers)
+    interrupts.install()
+    try:
+        with SatSession([[1, 2], [-1]], "cadical195") as s:
+            s.solve()
+        print("not interrupted", flush=True)
+    except interrupts.Interrupted as exc:     # what the entry point does
+        interrupts.report()
+        sys.exit(exc.exit_code)
+""")
+
+
+def test_a_signal_during_a_solver_release_is_raised_after_it(tmp_path):
+    """Raised between pysat's freeing of a solver and its forgetting of the pointer,
+    the interrupt left the pointer behind, and the solver's ``__del__`` freed it a
+    second time at exit: a segmentation fault after ``c interrupted``."""
+    script = tmp_path / "release.py"
+    script.write_text(DURING_A_RELEASE)
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=HANG_GUARD)
+    assert res.returncode == 143, (res.stdout, res.stderr)
+    assert res.stdout == "c interrupted\n" and res.stderr == "", (res.stdout, res.stderr)

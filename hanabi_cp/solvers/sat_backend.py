@@ -24,6 +24,7 @@ import time
 from contextvars import ContextVar
 from types import TracebackType
 
+from ..runtime import interrupts
 from ..runtime.deadline import NEVER, Deadline
 from ..core.errors import InvalidParameter, MethodRefused
 from ..core.options import DEFAULT_SOLVER
@@ -90,10 +91,18 @@ def _installed(name: str) -> bool:
     from pysat.solvers import NoSuchSolverError, Solver
 
     try:
-        Solver(name=name).delete()
+        release(Solver(name=name))
     except NoSuchSolverError:
         return False
     return True
+
+
+def release(s) -> None:
+    """Delete the pysat solver ``s`` whole: pysat frees the native solver, then
+    forgets its pointer, and a Ctrl-C or SIGTERM raised between the two left the
+    pointer for ``__del__`` to free a second time (a crash at exit)."""
+    with interrupts.deferred():
+        s.delete()
 
 
 def sat_solve(clauses, solver: str = DEFAULT_SOLVER, deadline: Deadline = NEVER,
@@ -122,7 +131,7 @@ class SatSession:
         try:
             load(s, self._clauses, self.deadline)
         except BaseException:
-            s.delete()
+            release(s)
             raise
         self._s = s
         self._clauses = ()
@@ -130,9 +139,9 @@ class SatSession:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        if self._s is not None:
-            self._s.delete()
-            self._s = None
+        s, self._s = self._s, None
+        if s is not None:
+            release(s)
 
     @property
     def solver(self):
