@@ -226,7 +226,20 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     global _first
     if _first is None:
         _first = signum
-    _raise_pending()
+    if not _in_finalizer(frame):
+        _raise_pending()
+
+
+def _in_finalizer(frame: FrameType | None) -> bool:
+    # Raised inside a ``__del__``, the exception would stop the finalizer midway
+    # (pysat's Solver.__del__ then leaves its inner solver a freed pointer, which
+    # that object's own ``__del__`` frees again) only for Python to drop it: it
+    # waits for the next point that asks, as ``_unraisable`` makes it do.
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _unraisable(previous, info) -> None:

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
 from types import TracebackType
+from typing import Any, TypeVar
 
 from ..runtime import interrupts
 from ..runtime.deadline import NEVER, Deadline
@@ -91,10 +93,23 @@ def _installed(name: str) -> bool:
     from pysat.solvers import NoSuchSolverError, Solver
 
     try:
-        release(Solver(name=name))
+        release(built_whole(Solver, name=name))
     except NoSuchSolverError:
         return False
     return True
+
+
+T = TypeVar("T")
+
+
+def built_whole(make: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``make(*args, **kwargs)``, a pysat object that frees native memory in its
+    ``__del__``, built before an interrupt raises: raised at the start of its
+    ``__init__``, Ctrl-C or SIGTERM left an object without the attributes that
+    ``__del__`` reads (an "Exception ignored" traceback on stderr)."""
+    with interrupts.deferred():
+        made = make(*args, **kwargs)
+    return made
 
 
 def release(s) -> None:
@@ -127,7 +142,7 @@ class SatSession:
     def __enter__(self) -> SatSession:
         from pysat.solvers import Solver
 
-        s = Solver(name=self.name, with_proof=self._proof)
+        s = built_whole(Solver, name=self.name, with_proof=self._proof)
         try:
             load(s, self._clauses, self.deadline)
         except BaseException:
