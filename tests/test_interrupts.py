@@ -307,3 +307,71 @@ def test_a_signal_inside_a_finalizer_is_raised_at_the_next_check_without_a_trace
                          timeout=HANG_GUARD)
     assert res.stdout == "raised 130\n", (res.stdout, res.stderr)
     assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr, res.stderr
+
+
+
+AROUND_A_SOLVER = textwrap.dedent("""
+    import os, signal, sys
+    import pysat.solvers
+    from hanabi_cp.runtime import interrupts
+    from hanabi_cp.solvers.sat_backend import SatSession
+
+    def sigterm():
+        os.kill(os.getpid(), signal.SIGTERM)   # its handler runs on the next line
+
+    class Pysolvers:
+        # pysat's native module, but a SIGTERM follows the release of a solver, as
+        # if it had arrived while the native code freed it; a second release of the
+        # same solver is reported instead of crashing the process.
+        def __init__(self, real):
+            self.real, self.freed = real, []
+
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+        def cadical195_del(self, solver, *rest):
+            if any(solver is gone for gone in self.freed):
+                print("freed twice", flush=True)
+                return
+            self.real.cadical195_del(solver, *rest)
+            self.freed.append(solver)
+            if where != "construction":
+                sigterm()
+
+    where = sys.argv[1]
+    pysat.solvers.pysolvers = Pysolvers(pysat.solvers.pysolvers)
+    if where == "construction":     # a signal as pysat's __init__ begins
+        init = pysat.solvers.Solver.__init__
+        def interrupted_init(self, *args, **kwargs):
+            sigterm()
+            init(self, *args, **kwargs)
+        pysat.solvers.Solver.__init__ = interrupted_init
+    interrupts.install()
+    try:
+        if where == "finalizer":    # a solver dropped without its release
+            pysat.solvers.Solver(name="cadical195")
+        else:
+            with SatSession([[1, 2], [-1]], "cadical195") as s:
+                s.solve()
+        with interrupts.critical():
+            pass
+        print("not interrupted", flush=True)
+    except interrupts.Interrupted as exc:     # what the entry point does
+        interrupts.report()
+        sys.exit(exc.exit_code)
+""")
+
+
+@pytest.mark.parametrize("where", ["release", "finalizer", "construction"])
+def test_a_signal_while_pysat_frees_or_builds_a_solver_waits_for_it(tmp_path, where):
+    """Raised between pysat's freeing of a solver and its forgetting of the pointer
+    (in SatSession's release or in the solver's ``__del__``), the interrupt left the
+    pointer for a ``__del__`` to free again: a segmentation fault after
+    ``c interrupted``.  Raised as pysat's ``__init__`` began, it left a solver
+    without the attributes its ``__del__`` reads: a traceback on stderr."""
+    script = tmp_path / "solver.py"
+    script.write_text(AROUND_A_SOLVER)
+    res = subprocess.run([sys.executable, str(script), where], capture_output=True,
+                         text=True, timeout=HANG_GUARD)
+    assert res.returncode == 143, (res.stdout, res.stderr)
+    assert res.stdout == "c interrupted\n" and res.stderr == "", (res.stdout, res.stderr)

@@ -15,12 +15,15 @@ waits for it to end, and the handler defers its exception to its end, so a row o
 file set is either complete or absent.  A row finished after a signal arrived may
 be that signal's doing, so :func:`refuse_if_received` stops its writer.  A signal
 whose handler runs inside a finalizer (a ``__del__``), where Python would print the
-exception and drop it, is raised at the next of these points instead.
+exception and drop it, is raised at the next of these points instead.  The release
+of a native object runs inside :func:`deferred`, so that no exception parts the
+freeing of its memory from the forgetting of its pointer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import os
 import select
 import signal
@@ -40,6 +43,7 @@ _temporaries: set[str] = set()
 _first: int | None = None       # the first signal received
 _raised = False                 # Interrupted already raised in the main thread
 _depth = 0                      # nesting of critical() in the main thread
+_held = 0                       # nesting of deferred() in the main thread
 _reported = False
 _wakeup_fd: int | None = None   # where the C-level handler writes signal numbers
 
@@ -75,6 +79,11 @@ def install() -> None:
                      daemon=True).start()
     _keep_sigint_from_pysat()
     sys.unraisablehook = partial(_unraisable, sys.unraisablehook)
+    # A crash in native code (a solver) prints the Python stack that led to it on
+    # stderr, instead of a bare exit code -11 that names nothing.
+    if not faulthandler.is_enabled():
+        with contextlib.suppress(ValueError, OSError, AttributeError):
+            faulthandler.enable()
     os.register_at_fork(after_in_child=_forget_in_child)
 
 
@@ -103,7 +112,7 @@ def _keep_sigint_from_pysat() -> None:
 def _forget_in_child() -> None:
     # A forked helper (multiprocessing) shares our wakeup pipe: a SIGTERM meant for
     # it alone would otherwise reach this process's watchdog and end it.
-    global _wakeup_fd, _first, _raised, _depth, _reported
+    global _wakeup_fd, _first, _raised, _depth, _reported, _held
     if _wakeup_fd is None:
         return
     signal.set_wakeup_fd(-1)
@@ -112,6 +121,7 @@ def _forget_in_child() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _wakeup_fd, _first, _raised, _depth, _reported = None, None, False, 0, False
+    _held = 0
     _temporaries.clear()
 
 
@@ -139,6 +149,29 @@ def critical() -> Iterator[None]:
             yield
         finally:
             _depth -= 1
+    _raise_pending()
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """A signal arriving inside the block raises at its end, not in its middle; unlike
+    ``critical``, the watchdog does not wait for it (``os._exit`` tears nothing down).
+
+    For the release of a native object whose wrapper frees the memory, then forgets
+    the pointer (pysat's ``delete``): raised between the two, an interrupt left the
+    pointer behind, and the wrapper's ``__del__`` freed it again as the interpreter
+    tore down (a segmentation fault after ``c interrupted``).  Handlers run only in
+    the main thread, so elsewhere the block runs as it is.
+    """
+    global _held
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _held += 1
+    try:
+        yield
+    finally:
+        _held -= 1
     _raise_pending()
 
 
@@ -193,7 +226,20 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     global _first
     if _first is None:
         _first = signum
-    _raise_pending()
+    if not _in_finalizer(frame):
+        _raise_pending()
+
+
+def _in_finalizer(frame: FrameType | None) -> bool:
+    # Raised inside a ``__del__``, the exception would stop the finalizer midway
+    # (pysat's Solver.__del__ then leaves its inner solver a freed pointer, which
+    # that object's own ``__del__`` frees again) only for Python to drop it: it
+    # waits for the next point that asks, as ``_unraisable`` makes it do.
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _unraisable(previous, info) -> None:
@@ -213,7 +259,7 @@ def _raise_pending() -> None:
     # Once only: a second Ctrl-C must not break the clean-up the first one started
     # (the watchdog ends the process at once instead).
     global _raised
-    if _first is not None and not _raised and _depth == 0:
+    if _first is not None and not _raised and _depth == 0 and _held == 0:
         _raised = True
         raise Interrupted(_first)
 

@@ -106,7 +106,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
     from pysat.card import ITotalizer
 
     from .encoders.cnf import build
-    from ..solvers.sat_backend import SatSession, check_solver
+    from ..solvers.sat_backend import SatSession, built_whole, check_solver
     from .preprocessing import analyse
 
     deadline = options.clock()
@@ -131,7 +131,7 @@ def min_hand_sat(deck: Deck, options: SolveOptions, max_hand: int | None = None)
         deadline.check("building the min-hand totalizers")
         if len(lits) + sure <= lb:
             continue
-        tot = ITotalizer(lits, ubound=max(0, H - sure) + 1, top_id=top)
+        tot = built_whole(ITotalizer, lits, ubound=max(0, H - sure) + 1, top_id=top)
         top = tot.top_id
         clauses.extend(tot.cnf.clauses)
         totals.append((tot.rhs, sure))

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
 from types import TracebackType
+from typing import Any, TypeVar
 
+from ..runtime import interrupts
 from ..runtime.deadline import NEVER, Deadline
 from ..core.errors import InvalidParameter, MethodRefused
 from ..core.options import DEFAULT_SOLVER
@@ -90,10 +93,31 @@ def _installed(name: str) -> bool:
     from pysat.solvers import NoSuchSolverError, Solver
 
     try:
-        Solver(name=name).delete()
+        release(built_whole(Solver, name=name))
     except NoSuchSolverError:
         return False
     return True
+
+
+T = TypeVar("T")
+
+
+def built_whole(make: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``make(*args, **kwargs)``, a pysat object that frees native memory in its
+    ``__del__``, built before an interrupt raises: raised at the start of its
+    ``__init__``, Ctrl-C or SIGTERM left an object without the attributes that
+    ``__del__`` reads (an "Exception ignored" traceback on stderr)."""
+    with interrupts.deferred():
+        made = make(*args, **kwargs)
+    return made
+
+
+def release(s) -> None:
+    """Delete the pysat solver ``s`` whole: pysat frees the native solver, then
+    forgets its pointer, and a Ctrl-C or SIGTERM raised between the two left the
+    pointer for ``__del__`` to free a second time (a crash at exit)."""
+    with interrupts.deferred():
+        s.delete()
 
 
 def sat_solve(clauses, solver: str = DEFAULT_SOLVER, deadline: Deadline = NEVER,
@@ -118,11 +142,11 @@ class SatSession:
     def __enter__(self) -> SatSession:
         from pysat.solvers import Solver
 
-        s = Solver(name=self.name, with_proof=self._proof)
+        s = built_whole(Solver, name=self.name, with_proof=self._proof)
         try:
             load(s, self._clauses, self.deadline)
         except BaseException:
-            s.delete()
+            release(s)
             raise
         self._s = s
         self._clauses = ()
@@ -130,9 +154,9 @@ class SatSession:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        if self._s is not None:
-            self._s.delete()
-            self._s = None
+        s, self._s = self._s, None
+        if s is not None:
+            release(s)
 
     @property
     def solver(self):

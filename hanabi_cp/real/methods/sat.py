@@ -35,7 +35,7 @@ from pysat.card import ITotalizer
 
 from ...runtime.deadline import Deadline, TimeUp
 from ...core.errors import SolverBug
-from ...solvers.sat_backend import SatSession, check_solver
+from ...solvers.sat_backend import SatSession, built_whole, check_solver
 from ...core.options import SolveOptions
 from ...core.status import Status
 from ..encoders.cnf import LiveCnf
@@ -184,7 +184,7 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
     scoring more than it (none: an outcome without a score, no proof asked)."""
     target = len(enc.played)
     best: tuple[int, list[int]] | None = None       # (score, model)
-    tot = ITotalizer([-x for x in enc.played], ubound=target, top_id=enc.pool.top)
+    tot = built_whole(ITotalizer, [-x for x in enc.played], ubound=target, top_id=enc.pool.top)
     clauses = enc.clauses + tot.cnf.clauses
     calls = 0
     with SatSession(clauses, solver, deadline) as session:

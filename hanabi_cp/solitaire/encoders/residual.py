@@ -82,9 +82,11 @@ def simplify(clauses, num_vars: int, deadline: Deadline = NEVER) -> Residual:
     if not processor_is_trusted():
         return eliminate(clauses, num_vars, deadline=deadline)
     from pysat.process import Processor
+
+    from ...solvers.sat_backend import built_whole
     deadline.check(PHASE)
     t0 = time.perf_counter()
-    proc = Processor(bootstrap_with=clauses)
+    proc = built_whole(Processor, bootstrap_with=clauses)
     # Elimination only: the rule proved in encodings/cnf-images.md §6.
     out = proc.process(rounds=1, elim=True, **_others_off(proc.process))
     deadline.check(PHASE)
