@@ -10,11 +10,12 @@ shapes (plain, reversed suits, piles whose order is chosen in play), in another.
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Iterable
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from ..core.model import Deck
-from .variants.catalogue import Variant
+from .variants.catalogue import START, Variant
 from .variants.pile_rules import next_values, orders
 from .variants.pile_score import max_score, up_or_down_cap
 
@@ -32,8 +33,9 @@ class GamePiles:
     lost_counts: list[int]
     caps: list[int]
     best: int
+    dead_colors: frozenset[int]
     tables: Tables | None
-    needs: tuple[object, tuple, tuple[frozenset, ...], frozenset]
+    needs: tuple[object, tuple[frozenset[int], ...], tuple[int, ...], int]
 
     @property
     def chosen(self) -> Variant | None:
@@ -62,11 +64,12 @@ class GamePiles:
         if v is None:
             return frozenset() if self.piles[k] >= self.deck.n \
                 else frozenset((self.next_value(k),))
-        return frozenset(v.model_value(r) for r in next_values(v, tuple(self.played), k))
+        got = next_values(v, self.played, k)
+        return _start_as_value(got, v.deck_n) if v.up_or_down else got
 
     def takes(self, k: int, a: int) -> bool:
         """Whether color index k's pile takes the deck value ``a`` now."""
-        return (a, k + 1) in self._needed_now() if self.played else self.next_value(k) == a
+        return a in self._next_now()[k] if self.played else self.next_value(k) == a
 
     def needed(self, k: int, a: int) -> bool:
         """Whether some order of color index k's pile that extends it takes the deck
@@ -115,9 +118,14 @@ class GamePiles:
         pile ``changed`` or killed a kind of its color (None: every pile).  Up or Down
         sums independent piles (``caps`` keeps each one's part); Sudoku's count reads
         a pile's first value only, so a pile grown past it changes nothing (the
-        caller does not ask then)."""
+        caller does not ask then).  While the piles it reads (Up or Down: pile
+        ``changed``; Sudoku: all) have no kind dead, it counts each its stack size,
+        as it did before the move: nothing to count."""
         v, n, c = self.chosen, self.deck.n, self.deck.c
         assert v is not None and self.tables is not None
+        if changed is not None and (changed not in self.dead_colors if v.up_or_down
+                                    else not self.dead_colors):
+            return
         lost, totals = self.lost_counts, self.tables.totals
 
         def dead(k: int, rank: int) -> bool:
@@ -126,6 +134,9 @@ class GamePiles:
                 return True             # a deck with fewer colours or values: none dealt
             x = k * n + a - 1
             return lost[x] >= totals[x]
+        if changed is None:
+            self.dead_colors = frozenset(k for k in range(len(self.played))
+                                         if any(dead(k, r) for r in v.ranks))
         if v.up_or_down:
             if changed is None:
                 self.caps = [0] * len(self.played)
@@ -134,6 +145,15 @@ class GamePiles:
             self.best = min(self.best, sum(self.caps))
         else:
             self.best = min(self.best, max_score(v, tuple(self.played), dead))
+
+    @property
+    def _max_reads(self) -> int:
+        """How many of a pile's first cards the server's max score reads: Sudoku's
+        count its first value, Up or Down's its first two (they fix its direction),
+        so a pile grown past them leaves the count as it was (a pile completed then
+        counts its stack size, which the walk in its direction counted already: its
+        values are on the pile or in the hand that plays the last one, none dead)."""
+        return 1 if self.chosen.sudoku else 2  # type: ignore[union-attr]
 
     def value_at(self, k: int, height: int) -> int:
         """The value of the ``height``-th card (from 1) of color index k's pile (in a
@@ -160,7 +180,10 @@ class GamePiles:
         self.lost_counts[x] += 1
         assert self.tables is not None
         if self.tables.chosen is not None:
-            return k - 1 if self.lost_counts[x] == self.tables.totals[x] else None
+            if self.lost_counts[x] != self.tables.totals[x]:
+                return None
+            self.dead_colors = self.dead_colors | {k - 1}
+            return k - 1
         height = self.height_of(k - 1, a)
         if self.lost_counts[x] == self.tables.totals[x] and height <= self.caps[k - 1]:
             self.caps[k - 1] = height - 1
@@ -178,22 +201,41 @@ class GamePiles:
         return h
 
     def _needed_now(self) -> frozenset:
-        """The cards (value, color) the piles take next, counted again only for the
-        piles that changed since the last call on this game or the one it was copied
-        from: a pile's next values read that pile, and in Sudoku an empty pile's
-        also the first values of the others, which change only when a pile starts."""
-        v, c = self.chosen, self.deck.c
-        at: tuple = tuple(self.played) if v is not None else tuple(self.piles)
-        tables, old, each, union = self.needs
-        if tables is self.tables and old == at:
-            return union
-        fresh = tables is not self.tables or len(old) != c
-        starts = not fresh and v is not None and v.sudoku \
-            and any(bool(x) != bool(y) for x, y in zip(at, old))
-        got = [frozenset()] * c if fresh else list(each)
-        for k in range(c):
-            if fresh or at[k] != old[k] or (starts and not at[k]):
-                got[k] = frozenset((a, k + 1) for a in self.next_values(k))
-        union = frozenset().union(*got)
-        self.needs = self.tables, at, tuple(got), union
-        return union
+        """The cards (value, color) the piles take next."""
+        return frozenset((a, k + 1) for k, vals in enumerate(self._next_now()) for a in vals)
+
+    def _next_now(self) -> tuple[frozenset[int], ...]:
+        """Per pile, the deck values it takes next (``next_values``).  Kept in
+        ``needs`` and updated by ``_pile_grew`` as piles grow (a pile's next values
+        read that pile only, and in Sudoku an empty pile's also the others' first
+        values); counted afresh for a game whose tables are not the ones it was
+        counted with (``pile_order`` renames a position's deck)."""
+        if self.needs[0] is not self.tables:
+            self._count_needs(range(self.deck.c), fresh=True)
+        return self.needs[1]
+
+    def _pile_grew(self, k: int) -> None:
+        """Pile k took a card: count its next values again (in Sudoku, a pile that
+        has just started also changes what the empty piles may start with)."""
+        if self.needs[0] is not self.tables:
+            return                  # counted afresh on the next ask
+        if self.played and self.chosen.sudoku and len(self.played[k]) == 1:  # type: ignore[union-attr]
+            self._count_needs([j for j, p in enumerate(self.played) if not p or j == k])
+        else:
+            self._count_needs((k,))
+
+    def _count_needs(self, piles: Iterable[int], fresh: bool = False) -> None:
+        assert self.tables is not None
+        c, n, last = self.deck.c, self.deck.n, self.tables.last_at
+        got = [frozenset()] * c if fresh else list(self.needs[1])
+        latest = [-1] * c if fresh else list(self.needs[2])
+        for k in piles:
+            got[k] = vals = self.next_values(k)
+            latest[k] = max([last[k * n + a - 1] for a in vals if 0 < a <= n], default=-1)
+        self.needs = self.tables, tuple(got), tuple(latest), max(latest, default=-1)
+
+
+@cache
+def _start_as_value(ranks: frozenset[int], deck_n: int) -> frozenset[int]:
+    # hanab.live's ranks as Up or Down's deck values (START: deck_n, Variant.model_value)
+    return frozenset(deck_n if r == START else r for r in ranks)
