@@ -11,12 +11,12 @@ shapes (plain, reversed suits, piles whose order is chosen in play), in another.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache, partial
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ..core.model import Deck
 from .variants.catalogue import START, Variant
-from .variants.pile_rules import next_values, orders
+from .variants.pile_rules import next_values, orders, pile_next
 from .variants.pile_score import max_score, up_or_down_cap
 
 if TYPE_CHECKING:
@@ -64,8 +64,10 @@ class GamePiles:
         if v is None:
             return frozenset() if self.piles[k] >= self.deck.n \
                 else frozenset((self.next_value(k),))
-        got = next_values(v, self.played, k)
-        return _start_as_value(got, v.deck_n) if v.up_or_down else got
+        played = self.played[k]
+        if v.sudoku and not played:
+            return next_values(v, self.played, k)
+        return _model_next(v.up_or_down, v.stack_size, played)
 
     def takes(self, k: int, a: int) -> bool:
         """Whether color index k's pile takes the deck value ``a`` now."""
@@ -121,38 +123,39 @@ class GamePiles:
         caller does not ask then).  While the piles it reads (Up or Down: pile
         ``changed``; Sudoku: all) have no kind dead, it counts each its stack size,
         as it did before the move: nothing to count."""
-        v, n, c = self.chosen, self.deck.n, self.deck.c
+        v, n = self.chosen, self.deck.n
         assert v is not None and self.tables is not None
         if changed is not None and (changed not in self.dead_colors if v.up_or_down
                                     else not self.dead_colors):
             return
-        lost, totals = self.lost_counts, self.tables.totals
-
-        def dead(k: int, rank: int) -> bool:
-            a = v.model_value(rank)
-            if k >= c or a > n:
-                return True             # a deck with fewer colours or values: none dealt
-            x = k * n + a - 1
-            return lost[x] >= totals[x]
+        lost, totals, ranks = self.lost_counts, self.tables.totals, v.ranks
+        # per pile read, per rank: dead (every copy lost, or none dealt: a deck with
+        # fewer values), each counted once
+        rows: dict[int, dict[int, bool]] = {}
+        for k in range(len(self.played)) if changed is None or not v.up_or_down else (changed,):
+            rows[k] = row = {}
+            for r in ranks:
+                a = v.model_value(r)
+                row[r] = a > n or lost[k * n + a - 1] >= totals[k * n + a - 1]
         if changed is None:
-            self.dead_colors = frozenset(k for k in range(len(self.played))
-                                         if any(dead(k, r) for r in v.ranks))
+            self.dead_colors = frozenset(k for k, row in rows.items() if any(row.values()))
         if v.up_or_down:
             if changed is None:
                 self.caps = [0] * len(self.played)
-            for k in range(len(self.played)) if changed is None else (changed,):
-                self.caps[k] = up_or_down_cap(v, self.played[k], partial(dead, k))
+            for k, row in rows.items():
+                self.caps[k] = up_or_down_cap(v, self.played[k], row.__getitem__)
             self.best = min(self.best, sum(self.caps))
         else:
-            self.best = min(self.best, max_score(v, tuple(self.played), dead))
+            self.best = min(self.best, max_score(v, tuple(self.played),
+                                                 lambda k, r: rows[k][r]))
 
     @property
     def _max_reads(self) -> int:
         """How many of a pile's first cards the server's max score reads: Sudoku's
         count its first value, Up or Down's its first two (they fix its direction),
         so a pile grown past them leaves the count as it was (a pile completed then
-        counts its stack size, which the walk in its direction counted already: its
-        values are on the pile or in the hand that plays the last one, none dead)."""
+        counts its stack size, as the walk in its direction did before: each of its
+        values is on the pile or is the card played, none dead)."""
         return 1 if self.chosen.sudoku else 2  # type: ignore[union-attr]
 
     def value_at(self, k: int, height: int) -> int:
@@ -225,17 +228,22 @@ class GamePiles:
             self._count_needs((k,))
 
     def _count_needs(self, piles: Iterable[int], fresh: bool = False) -> None:
-        assert self.tables is not None
-        c, n, last = self.deck.c, self.deck.n, self.tables.last_at
+        tables = self.tables
+        assert tables is not None
+        c, n, last = self.deck.c, self.deck.n, tables.last_at
         got = [frozenset()] * c if fresh else list(self.needs[1])
         latest = [-1] * c if fresh else list(self.needs[2])
         for k in piles:
             got[k] = vals = self.next_values(k)
-            latest[k] = max([last[k * n + a - 1] for a in vals if 0 < a <= n], default=-1)
-        self.needs = self.tables, tuple(got), tuple(latest), max(latest, default=-1)
-
+            late, base = -1, k * n - 1
+            for a in vals:
+                if 0 < a <= n and last[base + a] > late:
+                    late = last[base + a]
+            latest[k] = late
+        self.needs = tables, tuple(got), tuple(latest), max(latest) if c else -1
 
 @cache
-def _start_as_value(ranks: frozenset[int], deck_n: int) -> frozenset[int]:
-    # hanab.live's ranks as Up or Down's deck values (START: deck_n, Variant.model_value)
-    return frozenset(deck_n if r == START else r for r in ranks)
+def _model_next(up_or_down: bool, n: int, played: tuple[int, ...]) -> frozenset[int]:
+    # pile_next as deck values: Up or Down's START is n + 1 (Variant.model_value)
+    got = pile_next(up_or_down, n, played)
+    return frozenset(n + 1 if r == START else r for r in got) if up_or_down else got

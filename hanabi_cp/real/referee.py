@@ -537,8 +537,11 @@ class Game(GamePiles):
         server asks): whether no copy of any card the piles still need is in the deck
         or in the hand of a player with a turn left (hanab.live marks the cards of a
         player whose last turn is over as unplayable)."""
-        self._next_now()
-        if self.needs[3] >= self.drawn:       # the deck still holds a needed card
+        needs = self.needs
+        if needs[0] is not self.tables:
+            self._next_now()
+            needs = self.needs
+        if needs[3] >= self.drawn:            # the deck still holds a needed card
             return False
         need = self._needed_now()
         if not need:

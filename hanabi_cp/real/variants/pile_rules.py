@@ -87,12 +87,13 @@ def next_values(v: Variant, piles: Sequence[Played], k: int) -> frozenset[int]:
     if v.sudoku and not played:
         taken = {p[0] for j, p in enumerate(piles) if p and j != k}
         return frozenset(range(1, v.stack_size + 1)) - taken
-    return _next_on(v.up_or_down, v.stack_size, played)
+    return pile_next(v.up_or_down, v.stack_size, played)
 
 
 @cache
-def _next_on(up_or_down: bool, n: int, played: Played) -> frozenset[int]:
-    # the values a pile holding ``played`` takes next, whatever the other piles hold
+def pile_next(up_or_down: bool, n: int, played: Played) -> frozenset[int]:
+    """The values a pile of stack size n holding ``played`` takes next, but for an
+    empty Sudoku pile (whose first value may not be another pile's)."""
     if len(played) >= n:
         return frozenset()
     return frozenset(o[len(played)] for o in _orders(up_or_down, n, played))
