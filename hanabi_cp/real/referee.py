@@ -170,7 +170,7 @@ def _kind_touches(variant: Variant | None, v: ClueRules,
     """Per card (value, color) of the deck: whether some rank clue, and some colour
     clue, of the clue rules ``v`` touches it.  A variant's table is counted once
     for all its deck values and kept (``_TOUCHES``): the deal changes only which
-    cards are asked, and counting them per deal was a sixth of a median answer."""
+    cards are asked, and counting them per deal was most of ``Tables``' time."""
     if variant is None:
         return _count_touches(v, {(a, k) for a, k in deck.cards})
     table = _TOUCHES.get(variant)
