@@ -139,6 +139,11 @@ class GamePiles:
                 row[r] = a > n or lost[k * n + a - 1] >= totals[k * n + a - 1]
         if changed is None:
             self.dead_colors = frozenset(k for k, row in rows.items() if any(row.values()))
+            if not self.dead_colors:      # each pile counts its stack size (the deal)
+                if v.up_or_down:
+                    self.caps = [v.stack_size] * len(self.played)
+                self.best = min(self.best, v.stack_size * len(self.played))
+                return
         if v.up_or_down:
             if changed is None:
                 self.caps = [0] * len(self.played)
