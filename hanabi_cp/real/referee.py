@@ -171,7 +171,7 @@ def _kind_touches(variant: Variant | None, v: ClueRules,
     clue, of the clue rules ``v`` touches it.  A variant's table is counted once
     for all its deck values and kept (``_TOUCHES``): the deal changes only which
     cards are asked, and counting them per deal was most of ``Tables``' time."""
-    if variant is None:
+    if not isinstance(variant, Variant):      # no variant, or a stand-in: per deal
         return _count_touches(v, {(a, k) for a, k in deck.cards})
     table = _TOUCHES.get(variant)
     if table is None:
