@@ -7,8 +7,10 @@ clues, 3 strikes), ``solve_position`` with method ``auto`` on the variant's deck
 of seeds 1..``--seeds`` (``generators.variant_deck``: No Variant's is
 ``standard_deck(seed)``), timed by the wall clock from ``Game.start`` to the
 certified answer. Per row: decided, won, lost, unknown, the 50th and 99th
-percentiles and the largest time in ms, and the ratios of the family's p50 and
-p99 to No Variant's at the same player count, measured in the same run.
+percentiles and the largest time in ms, the referee's part (``ref``: the median
+of ``Game.start`` and the replay of the answer's certificate, timed again apart
+after each answer), and the ratios of the family's p50 and p99 to No Variant's
+at the same player count, measured in the same run.
 
     .venv/bin/python -m bench.live_families                 # 200 deals, 3-5 players
     .venv/bin/python -m bench.live_families --quick         # 30 deals, 3 players
@@ -38,7 +40,7 @@ def percentile(xs: list[float], q: float) -> float:
 
 def sweep(name: str, players: int, seeds: int, time_limit: float) -> dict:
     from hanabi_cp.apps.generators import variant_deck
-    from hanabi_cp.real.referee import Game
+    from hanabi_cp.real.referee import Game, replay
     from hanabi_cp.real.rules import Rules
     from hanabi_cp.real.solve import solve_position
     from hanabi_cp.real.variants.catalogue import variant
@@ -46,7 +48,7 @@ def sweep(name: str, players: int, seeds: int, time_limit: float) -> dict:
     v = variant(name)
     rules = Rules.for_players(players, variant=v)
     cards = v.model_cards()                 # Up or Down's START as the deck value deck_n
-    times, status = [], {"WINNABLE": 0, "UNWINNABLE": 0, "UNKNOWN": 0}
+    times, referee, status = [], [], {"WINNABLE": 0, "UNWINNABLE": 0, "UNKNOWN": 0}
     for seed in range(1, seeds + 1):
         deck = variant_deck(seed, cards, v.deck_n, len(v.suits))
         t = time.perf_counter()
@@ -54,7 +56,11 @@ def sweep(name: str, players: int, seeds: int, time_limit: float) -> dict:
         times.append(time.perf_counter() - t)
         assert out.status.value == "UNKNOWN" or out.verified or out.actions is None
         status[out.status.value] += 1
-    return {"times": times, **status}
+        if out.actions is not None:
+            t = time.perf_counter()
+            replay(deck, rules, out.actions, Game.start(deck, rules))
+            referee.append(time.perf_counter() - t)
+    return {"times": times, "referee": referee or [0.0], **status}
 
 
 def main(argv=None) -> None:
@@ -80,7 +86,7 @@ def main(argv=None) -> None:
           f"({os.cpu_count()} cores); winnable? on seeds 1..{args.seeds}, auto, "
           f"time limit {args.time_limit} s", flush=True)
     print(f"{'variant':<36} {'p':>2} {'won':>5} {'lost':>5} {'unk':>4} {'p50 ms':>7} "
-          f"{'p99 ms':>7} {'max ms':>8} {'p50 x':>6} {'p99 x':>6}", flush=True)
+          f"{'p99 ms':>7} {'max ms':>8} {'ref ms':>7} {'p50 x':>6} {'p99 x':>6}", flush=True)
     for p in (int(x) for x in args.players.split(",")):
         base = None
         for name in names:
@@ -91,6 +97,7 @@ def main(argv=None) -> None:
                 base = (p50, p99)
             print(f"{name:<36} {p:>2} {got['WINNABLE']:>5} {got['UNWINNABLE']:>5} "
                   f"{got['UNKNOWN']:>4} {p50 * 1e3:>7.2f} {p99 * 1e3:>7.2f} {max(t) * 1e3:>8.1f} "
+                  f"{statistics.median(got['referee']) * 1e3:>7.2f} "
                   f"{p50 / base[0]:>6.2f} {p99 / base[1]:>6.2f}", flush=True)
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)

@@ -10,12 +10,13 @@ shapes (plain, reversed suits, piles whose order is chosen in play), in another.
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Iterable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ..core.model import Deck
-from .variants.catalogue import Variant
-from .variants.pile_rules import next_values, orders
+from .variants.catalogue import START, Variant
+from .variants.pile_rules import next_values, orders, pile_next
 from .variants.pile_score import max_score, up_or_down_cap
 
 if TYPE_CHECKING:
@@ -32,8 +33,9 @@ class GamePiles:
     lost_counts: list[int]
     caps: list[int]
     best: int
+    dead_colors: frozenset[int]
     tables: Tables | None
-    needs: tuple[object, tuple, tuple[frozenset, ...], frozenset]
+    needs: tuple[object, tuple[frozenset[int], ...], tuple[int, ...], int]
 
     @property
     def chosen(self) -> Variant | None:
@@ -62,11 +64,14 @@ class GamePiles:
         if v is None:
             return frozenset() if self.piles[k] >= self.deck.n \
                 else frozenset((self.next_value(k),))
-        return frozenset(v.model_value(r) for r in next_values(v, tuple(self.played), k))
+        played = self.played[k]
+        if v.sudoku and not played:
+            return next_values(v, self.played, k)
+        return _model_next(v.up_or_down, v.stack_size, played)
 
     def takes(self, k: int, a: int) -> bool:
         """Whether color index k's pile takes the deck value ``a`` now."""
-        return (a, k + 1) in self._needed_now() if self.played else self.next_value(k) == a
+        return a in self._next_now()[k] if self.played else self.next_value(k) == a
 
     def needed(self, k: int, a: int) -> bool:
         """Whether some order of color index k's pile that extends it takes the deck
@@ -115,25 +120,48 @@ class GamePiles:
         pile ``changed`` or killed a kind of its color (None: every pile).  Up or Down
         sums independent piles (``caps`` keeps each one's part); Sudoku's count reads
         a pile's first value only, so a pile grown past it changes nothing (the
-        caller does not ask then)."""
-        v, n, c = self.chosen, self.deck.n, self.deck.c
+        caller does not ask then).  While the piles it reads (Up or Down: pile
+        ``changed``; Sudoku: all) have no kind dead, it counts each its stack size,
+        as it did before the move: nothing to count."""
+        v, n = self.chosen, self.deck.n
         assert v is not None and self.tables is not None
-        lost, totals = self.lost_counts, self.tables.totals
-
-        def dead(k: int, rank: int) -> bool:
-            a = v.model_value(rank)
-            if k >= c or a > n:
-                return True             # a deck with fewer colours or values: none dealt
-            x = k * n + a - 1
-            return lost[x] >= totals[x]
+        if changed is not None and (changed not in self.dead_colors if v.up_or_down
+                                    else not self.dead_colors):
+            return
+        lost, totals, ranks = self.lost_counts, self.tables.totals, v.ranks
+        # per pile read, per rank: dead (every copy lost, or none dealt: a deck with
+        # fewer values), each counted once
+        rows: dict[int, dict[int, bool]] = {}
+        for k in range(len(self.played)) if changed is None or not v.up_or_down else (changed,):
+            rows[k] = row = {}
+            for r in ranks:
+                a = v.model_value(r)
+                row[r] = a > n or lost[k * n + a - 1] >= totals[k * n + a - 1]
+        if changed is None:
+            self.dead_colors = frozenset(k for k, row in rows.items() if any(row.values()))
+            if not self.dead_colors:      # each pile counts its stack size (the deal)
+                if v.up_or_down:
+                    self.caps = [v.stack_size] * len(self.played)
+                self.best = min(self.best, v.stack_size * len(self.played))
+                return
         if v.up_or_down:
             if changed is None:
                 self.caps = [0] * len(self.played)
-            for k in range(len(self.played)) if changed is None else (changed,):
-                self.caps[k] = up_or_down_cap(v, self.played[k], partial(dead, k))
+            for k, row in rows.items():
+                self.caps[k] = up_or_down_cap(v, self.played[k], row.__getitem__)
             self.best = min(self.best, sum(self.caps))
         else:
-            self.best = min(self.best, max_score(v, tuple(self.played), dead))
+            self.best = min(self.best, max_score(v, tuple(self.played),
+                                                 lambda k, r: rows[k][r]))
+
+    @property
+    def _max_reads(self) -> int:
+        """How many of a pile's first cards the server's max score reads: Sudoku's
+        count its first value, Up or Down's its first two (they fix its direction),
+        so a pile grown past them leaves the count as it was (a pile completed then
+        counts its stack size, as the walk in its direction did before: each of its
+        values is on the pile or is the card played, none dead)."""
+        return 1 if self.chosen.sudoku else 2  # type: ignore[union-attr]
 
     def value_at(self, k: int, height: int) -> int:
         """The value of the ``height``-th card (from 1) of color index k's pile (in a
@@ -160,7 +188,10 @@ class GamePiles:
         self.lost_counts[x] += 1
         assert self.tables is not None
         if self.tables.chosen is not None:
-            return k - 1 if self.lost_counts[x] == self.tables.totals[x] else None
+            if self.lost_counts[x] != self.tables.totals[x]:
+                return None
+            self.dead_colors = self.dead_colors | {k - 1}
+            return k - 1
         height = self.height_of(k - 1, a)
         if self.lost_counts[x] == self.tables.totals[x] and height <= self.caps[k - 1]:
             self.caps[k - 1] = height - 1
@@ -178,22 +209,46 @@ class GamePiles:
         return h
 
     def _needed_now(self) -> frozenset:
-        """The cards (value, color) the piles take next, counted again only for the
-        piles that changed since the last call on this game or the one it was copied
-        from: a pile's next values read that pile, and in Sudoku an empty pile's
-        also the first values of the others, which change only when a pile starts."""
-        v, c = self.chosen, self.deck.c
-        at: tuple = tuple(self.played) if v is not None else tuple(self.piles)
-        tables, old, each, union = self.needs
-        if tables is self.tables and old == at:
-            return union
-        fresh = tables is not self.tables or len(old) != c
-        starts = not fresh and v is not None and v.sudoku \
-            and any(bool(x) != bool(y) for x, y in zip(at, old))
-        got = [frozenset()] * c if fresh else list(each)
-        for k in range(c):
-            if fresh or at[k] != old[k] or (starts and not at[k]):
-                got[k] = frozenset((a, k + 1) for a in self.next_values(k))
-        union = frozenset().union(*got)
-        self.needs = self.tables, at, tuple(got), union
-        return union
+        """The cards (value, color) the piles take next."""
+        return frozenset((a, k + 1) for k, vals in enumerate(self._next_now()) for a in vals)
+
+    def _next_now(self) -> tuple[frozenset[int], ...]:
+        """Per pile, the deck values it takes next (``next_values``).  Kept in
+        ``needs`` and updated by ``_pile_grew`` as piles grow (a pile's next values
+        read that pile only, and in Sudoku an empty pile's also the others' first
+        values); counted afresh for a game whose tables are not the ones it was
+        counted with (``pile_order`` renames a position's deck)."""
+        if self.needs[0] is not self.tables:
+            self._count_needs(range(self.deck.c), fresh=True)
+        return self.needs[1]
+
+    def _pile_grew(self, k: int) -> None:
+        """Pile k took a card: count its next values again (in Sudoku, a pile that
+        has just started also changes what the empty piles may start with)."""
+        if self.needs[0] is not self.tables:
+            return                  # counted afresh on the next ask
+        if self.played and self.chosen.sudoku and len(self.played[k]) == 1:  # type: ignore[union-attr]
+            self._count_needs([j for j, p in enumerate(self.played) if not p or j == k])
+        else:
+            self._count_needs((k,))
+
+    def _count_needs(self, piles: Iterable[int], fresh: bool = False) -> None:
+        tables = self.tables
+        assert tables is not None
+        c, n, last = self.deck.c, self.deck.n, tables.last_at
+        got = [frozenset()] * c if fresh else list(self.needs[1])
+        latest = [-1] * c if fresh else list(self.needs[2])
+        for k in piles:
+            got[k] = vals = self.next_values(k)
+            late, base = -1, k * n - 1
+            for a in vals:
+                if 0 < a <= n and last[base + a] > late:
+                    late = last[base + a]
+            latest[k] = late
+        self.needs = tables, tuple(got), tuple(latest), max(latest) if c else -1
+
+@cache
+def _model_next(up_or_down: bool, n: int, played: tuple[int, ...]) -> frozenset[int]:
+    # pile_next as deck values: Up or Down's START is n + 1 (Variant.model_value)
+    got = pile_next(up_or_down, n, played)
+    return frozenset(n + 1 if r == START else r for r in got) if up_or_down else got

@@ -123,12 +123,14 @@ class Tables:
     def __init__(self, deck: Deck, rules: Rules):
         n, c = deck.n, deck.c
         self.totals = [0] * (n * c)
-        # per card (value, color): the deck position of its last copy (whether the
-        # deck still holds one, in one look: ``Game._nothing_playable``)
-        self.last_copy: dict[tuple[int, int], int] = {}
+        # per card kind (color - 1) * n + value - 1: the deck position of its last
+        # copy, -1 if none (whether the deck still holds one, in one look:
+        # ``Game._nothing_playable``)
+        self.last_at = [-1] * (n * c)
         for o, (a, k) in enumerate(deck.cards):
-            self.totals[(k - 1) * n + a - 1] += 1
-            self.last_copy[(a, k)] = o
+            x = (k - 1) * n + a - 1
+            self.totals[x] += 1
+            self.last_at[x] = o
         self.clues = v = clue_rules(rules, deck)
         # Up or Down or Sudoku: the variant whose piles choose their order in play
         self.chosen: Variant | None = rules.variant if chosen_in_play(rules.variant) else None
@@ -145,24 +147,53 @@ class Tables:
         self.by_type: tuple[list[bool], list[bool]] | None = None
         self.free_type = ((rules.empty_clues or v.always_legal(False)) and bool(ranks),
                           (rules.empty_clues or v.always_legal(True)) and bool(colors))
+        every = getattr(v, "every_card_touchable", False)
+        typed = _kind_touches(rules.variant, v, deck) \
+            if rules.alternating_clues or not every else {}
         if rules.alternating_clues:
-            kinds_t = {(a, k): (any(v.touches(False, x, k - 1, a) for x in ranks),
-                                any(v.touches(True, x, k - 1, a) for x in colors))
-                       for a, k in set(deck.cards)}
+            kinds_t = {card: typed[card] for card in set(deck.cards)}
             if any(r != c for r, c in kinds_t.values()) or not (colors and ranks) \
                     or self.free_type[0] != self.free_type[1]:
                 self.by_type = ([kinds_t[card][0] for card in deck.cards],
                                 [kinds_t[card][1] for card in deck.cards])
-        if getattr(v, "every_card_touchable", False):
+        if every:
             self.touchable = [True] * deck.N
             self.all_touchable = True
             return
-        kinds: dict[tuple[int, int], bool] = {}
-        for a, k in set(deck.cards):
-            kinds[(a, k)] = (any(v.touches(True, x, k - 1, a) for x in colors)
-                             or any(v.touches(False, x, k - 1, a) for x in ranks))
+        kinds = {card: typed[card][0] or typed[card][1] for card in set(deck.cards)}
         self.touchable = [kinds[card] for card in deck.cards]
         self.all_touchable = all(kinds.values())
+
+
+def _kind_touches(variant: Variant | None, v: ClueRules,
+                  deck: Deck) -> dict[tuple[int, int], tuple[bool, bool]]:
+    """Per card (value, color) of the deck: whether some rank clue, and some colour
+    clue, of the clue rules ``v`` touches it.  A variant's table is counted once
+    for all its deck values and kept (``_TOUCHES``): the deal changes only which
+    cards are asked, and counting them per deal was most of ``Tables``' time."""
+    if not isinstance(variant, Variant):      # no variant, or a stand-in: per deal
+        return _count_touches(v, {(a, k) for a, k in deck.cards})
+    table = _TOUCHES.get(variant)
+    if table is None:
+        if len(_TOUCHES) >= 256:          # variants made on the fly (pile_order's)
+            _TOUCHES.clear()
+        table = _TOUCHES[variant] = _count_touches(
+            v, {(a, k) for a in range(1, variant.deck_n + 1)
+                for k in range(1, len(variant.suits) + 1)})
+    return table
+
+
+# a variant's clue touches per card (``_kind_touches``), by the variant (equal
+# variants, field by field, touch alike)
+_TOUCHES: dict[Variant, dict[tuple[int, int], tuple[bool, bool]]] = {}
+
+
+def _count_touches(v: ClueRules, cards: set[tuple[int, int]]
+                   ) -> dict[tuple[int, int], tuple[bool, bool]]:
+    ranks, colors = v.clue_values(False), v.clue_values(True)
+    return {(a, k): (any(v.touches(False, x, k - 1, a) for x in ranks),
+                     any(v.touches(True, x, k - 1, a) for x in colors))
+            for a, k in cards}
 
 
 @dataclass
@@ -200,10 +231,14 @@ class Game(GamePiles):
     # in order (START as variants.START), and hanab.live's max score, which only falls
     played: list[tuple[int, ...]] = field(default_factory=list)
     best: int = 0
-    # ``_needed_now``: the tables and piles it read, the cards each pile takes next
-    # and all of them (shared by copies, never mutated)
-    needs: tuple[object, tuple, tuple[frozenset, ...], frozenset] = field(
-        default=(None, (), (), frozenset()), compare=False, repr=False)
+    # Up or Down and Sudoku: the color indices with a kind dead (every copy lost, or
+    # none dealt), whose piles the server's max score may count short
+    dead_colors: frozenset[int] = frozenset()
+    # ``_next_now``: the tables it was counted with, per pile the deck values it
+    # takes next and the deck position of their latest copy (-1: none), and the
+    # latest of all; replaced as piles grow, never mutated (copies share it)
+    needs: tuple[object, tuple[frozenset[int], ...], tuple[int, ...], int] = field(
+        default=(None, (), (), -1), compare=False, repr=False)
 
     @classmethod
     def start(cls, deck: Deck, rules: Rules) -> Game:
@@ -410,14 +445,14 @@ class Game(GamePiles):
                 grew = True
                 if self.played:
                     self.played[k - 1] += (self.real(a),)
+                self._pile_grew(k - 1)
                 if self.complete(k - 1) and self.rules.top_gives_token:
                     self._gain_clue()
             else:
                 self.strikes += 1
                 changed, grew = self._lose(order), False
         if self.played and changed is not None and not (
-                grew and self.tables.chosen.sudoku  # type: ignore[union-attr]
-                and len(self.played[changed]) > 1):
+                grew and len(self.played[changed]) > self._max_reads):
             self._server_max(changed)
         if from_deck:
             self.drawn += 1
@@ -502,18 +537,22 @@ class Game(GamePiles):
         server asks): whether no copy of any card the piles still need is in the deck
         or in the hand of a player with a turn left (hanab.live marks the cards of a
         player whose last turn is over as unplayable)."""
+        needs = self.needs
+        if needs[0] is not self.tables:
+            self._next_now()
+            needs = self.needs
+        if needs[3] >= self.drawn:            # the deck still holds a needed card
+            return False
+        need = self._needed_now()
+        if not need:
+            return True
         p, done = self.rules.players, set()
         if self.end_turn is not None:
             drew = self.end_turn - p - 1          # the turn that drew the last card
             done = {(t + self.rules.first_player) % p for t in range(drew + 1, self.turn)}
-        need = self._needed_now()
-        if not need:
-            return True
-        assert self.tables is not None
-        last, drawn, cards = self.tables.last_copy, self.drawn, self.deck.cards
-        return not (any(last.get(x, -1) >= drawn for x in need)
-                    or any(cards[o] in need for q, hand in enumerate(self.hands)
-                           if q not in done for o in hand))
+        cards = self.deck.cards
+        return not any(cards[o] in need for q, hand in enumerate(self.hands)
+                       if q not in done for o in hand)
 
     def _name(self, order: int) -> str:
         a, k = self.card(order)

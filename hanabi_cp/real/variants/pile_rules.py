@@ -33,6 +33,7 @@ share.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import product
 
@@ -79,16 +80,23 @@ def complete(v: Variant, played: Played) -> bool:
     return len(played) >= v.stack_size
 
 
-def next_values(v: Variant, piles: tuple[Played, ...], k: int) -> frozenset[int]:
+def next_values(v: Variant, piles: Sequence[Played], k: int) -> frozenset[int]:
     """The values pile ``k`` takes next, given what every pile holds (a Sudoku
     pile's first card may not repeat another pile's first card)."""
     played = piles[k]
-    if complete(v, played):
-        return frozenset()
     if v.sudoku and not played:
         taken = {p[0] for j, p in enumerate(piles) if p and j != k}
         return frozenset(range(1, v.stack_size + 1)) - taken
-    return frozenset(o[len(played)] for o in orders(v, played))
+    return pile_next(v.up_or_down, v.stack_size, played)
+
+
+@cache
+def pile_next(up_or_down: bool, n: int, played: Played) -> frozenset[int]:
+    """The values a pile of stack size n holding ``played`` takes next, but for an
+    empty Sudoku pile (whose first value may not be another pile's)."""
+    if len(played) >= n:
+        return frozenset()
+    return frozenset(o[len(played)] for o in _orders(up_or_down, n, played))
 
 
 def plans(v: Variant, piles: tuple[Played, ...]) -> list[tuple[Played, ...]]:
