@@ -137,7 +137,7 @@ def race(start: Game, options: SolveOptions, steps: list[Stage], weights: list[f
     crew = Crew(start, options, [[(rest[i], weights[1 + i]) for i in lane]
                                  for lane in lanes(rest, cores() - 1)],
                 clock, known, now + min(RACE_START, total * FIRST_SHARE),
-                now + total * FIRST_SHARE, cpu_times())
+                now + total * FIRST_SHARE)
     tally = Tally(known)
     try:
         token = WATCH.set(crew.poll)
@@ -183,13 +183,16 @@ class Crew:
     known: Known | None
     start_at: float
     share_ends: float               # the search's first share, as in the sequential portfolio
-    cpu: tuple[int, int] | None     # ``cpu_times()`` as the search started
     lanes: list[Lane] = field(default_factory=list)
     started: bool = False
     failed: bool = False            # the lanes could not be started
     busy: bool = False              # no core idle: sequential (MIN_IDLE_CORES)
     launched: int = 0               # lanes started
     answer: LiveOutcome | None = None
+    # ``cpu_times()`` at the search's first poll: read there, not before the search,
+    # as most questions are answered before any poll (/proc/stat costs about 15 us)
+    cpu: tuple[int, int] | None = None
+    cpu_read: bool = False
 
     def poll(self, found: Found | None) -> bool:
         """For the search (``WATCH``), with its best game so far: start the lanes
@@ -199,6 +202,10 @@ class Crew:
         if self.busy:
             return time.monotonic() >= self.share_ends
         if not self.started:
+            if not self.cpu_read:
+                self.cpu, self.cpu_read = cpu_times(), True
+                # idleness is measured over a tenth of a second at least
+                self.start_at = max(self.start_at, time.monotonic() + 0.1)
             if time.monotonic() < self.start_at:
                 return False
             if idle_cores(self.cpu, cpu_times()) < MIN_IDLE_CORES:
