@@ -143,6 +143,19 @@ def test_a_winnable_deal_leaves_no_bundle(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+def test_a_check_past_the_deadline_leaves_nothing(tmp_path, monkeypatch):
+    """The checker is killed at the deadline: UNKNOWN, and neither the folder nor
+    its temporary one is left behind."""
+    import sys
+    from hanabi_cp.solvers import proofs
+    monkeypatch.setattr(proofs, "checker_command", lambda *paths: [
+        sys.executable, "-c", "import time; time.sleep(30)"])
+    path = tmp_path / "proof"
+    out = solve_position(UP_LOST, "sat", SolveOptions(proof=str(path), time_limit=3.0))
+    assert out.status is Status.UNKNOWN and out.reason.startswith("proof check did not")
+    assert os.listdir(tmp_path) == []
+
+
 CLI = ["--rules", "live", "--players", 2, "--hand-size", 1, "--clues", 1,
        "--variant", "Up or Down (5 Suits)", "--any-deck"]
 
@@ -153,9 +166,8 @@ def test_cli_writes_verifies_and_refuses(tmp_path):
     path = tmp_path / "proof"
     res = run(["solve", deck, *CLI, "--proof", path])
     assert res.exit_code == 20, res.output
-    assert (f"c proof: {path} (a folder: no game wins: 4 of the 4 pile plans refuted by "
-            f"DRUP proofs checked by drup, the other 0 by their caps; every plan of the "
-            f"position covered)") in res.stdout
+    assert (f"c proof: {path} (a folder; no game wins: 4 of the 4 pile plans refuted by "
+            f"DRUP proofs checked by drup, the other 0 by their caps)") in res.stdout
     again = run(["verify", deck, path, *CLI])
     assert again.exit_code == 0 and "s VERIFIED" in again.stdout
     for args, words in [([], "refusing to overwrite an existing proof bundle; use --force"),

@@ -53,8 +53,7 @@ def echo_proof(out, proof: str | None) -> None:
     if proof is None:
         return
     if out.stats.get("proof_bundle") and out.stats.get("proof_checked"):
-        click.echo(f"c proof: {out.stats['proof']} (a folder: {out.stats['proof_bundle']}; "
-                   f"every plan of the position covered)")
+        click.echo(f"c proof: {out.stats['proof']} (a folder; {out.stats['proof_bundle']})")
     elif out.stats.get("proof"):
         checked = "checked by drup" if out.stats.get("proof_checked") else "NOT checked"
         click.echo(f"c proof: {out.stats['proof']} ({checked}; for the CNF "

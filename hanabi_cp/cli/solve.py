@@ -38,7 +38,9 @@ from .proof_lines import echo_proof, no_proof, proof_outputs
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
 @click.option("--proof", default=None, metavar="FILE",
               help="Write a DRUP proof of UNWINNABLE to FILE (and its CNF to FILE.cnf), "
-                   "checked by drup (method sat).")
+                   "checked by drup (method sat).  In Up or Down and Sudoku FILE is a "
+                   "folder: one CNF and proof per pile plan and manifest.json, checked "
+                   "again by `verify DECK FILE --rules live`.")
 @click.option("--refutation", default=None, metavar="FILE",
               help="With --rules live: write the search's refutation of an UNWINNABLE "
                    "answer (or of one card more than the best score) to FILE, walked "

@@ -22,6 +22,8 @@ logging (``proofs.prove_unsat``): its clauses (the CNF, and with ``maximize`` th
 totalizer and the unit clause "more than the best score") are written to FILE.cnf
 and the DRUP proof to FILE, checked by ``drup`` before the answer is given.  A proof
 the checker rejects, or one it cannot check in time, leaves the answer UNKNOWN.
+In Up or Down and Sudoku FILE is a folder: each plan's "no" is proved into it
+(``real.plan_proofs``), and the whole is checked before the loss is answered.
 """
 
 from __future__ import annotations
