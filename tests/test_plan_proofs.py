@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from hanabi_cp.core.errors import FileError
 from hanabi_cp.core.options import SolveOptions
 from hanabi_cp.core.status import Status
 from hanabi_cp.io import deck_to_text
@@ -134,6 +135,24 @@ def test_a_weaker_claim_or_another_deck_is_rejected(tmp_path):
     assert check_bundle(other, str(tmp_path / "win")).error is not None
 
 
+def test_a_manifest_of_another_game_or_no_list_is_rejected(tmp_path):
+    path = tmp_path / "proof"
+    proved(UP_LOST, path)
+    longer = deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=2)
+    assert check_bundle(longer, str(path)).error.startswith("the bundle is of another rules")
+    data = manifest(path)
+    data["plans"] = 3
+    rewrite(path, data)
+    assert '"plans" is not a list' in check_bundle(UP_LOST, str(path)).error
+
+
+def test_a_library_call_never_replaces_a_folder_of_other_files(tmp_path):
+    (tmp_path / "mine.txt").write_text("mine\n")
+    with pytest.raises(FileError, match="a folder that holds other files"):
+        solve_position(UP_LOST, "sat", SolveOptions(proof=str(tmp_path)))
+    assert os.listdir(tmp_path) == ["mine.txt"]
+
+
 def test_a_winnable_deal_leaves_no_bundle(tmp_path):
     start = deal(UP, [(5, 1), (S, 1), (4, 1), (1, 1), (3, 1), (2, 1), (4, 1), (3, 1), (2, 1)],
                  hand=2, clues=8)
@@ -189,6 +208,10 @@ def test_cli_writes_verifies_and_refuses(tmp_path):
     bad = run(["verify", deck, path, *CLI])
     assert bad.exit_code == 1 and "s REJECTED" in bad.stdout
     assert "sha256 is not the manifest's" in bad.stdout
+    (path / MANIFEST).write_text("{not json")
+    broken = run(["verify", deck, path, *CLI])
+    assert broken.exit_code == 2 and "cannot read the proof bundle's manifest" in broken.stderr
+    assert broken.stderr.count("\n") == 1
 
 
 def test_cli_proof_to_a_folder_named_with_a_slash(tmp_path):

@@ -153,8 +153,14 @@ def check_bundle(start: Game, path: str, deadline: Deadline = NEVER,
     if v is None:
         return found(error=f"{start.rules.variant_name} has no pile plans: its proofs are "
                            f"one file (solve --proof FILE)")
+    wrong = _other_game(start, data)
+    if wrong is not None:
+        return found(error=wrong)
+    listed = data.get("plans")
+    if not isinstance(listed, list):
+        return found(error=f"{os.path.join(path, MANIFEST)}: \"plans\" is not a list")
     entries = {}
-    for i, e in enumerate(data.get("plans") or []):
+    for i, e in enumerate(listed):
         try:
             entries[tuple(tuple(o) for o in e["orders"])] = e
         except (KeyError, TypeError):
@@ -186,6 +192,20 @@ def check_bundle(start: Game, path: str, deadline: Deadline = NEVER,
         return found(error=f"{pairs[rejected][1]}: drup does not accept it as a "
                            f"refutation of its CNF")
     return found(len(pairs), capped)
+
+
+def _other_game(start: Game, data: dict) -> str | None:
+    """Why the manifest was written for another deal (its deck, variant or rules), or
+    None: only for the message, as the CNFs are compared with the position's own."""
+    from ..io import deck_to_text
+    rules = start.rules
+    for key, mine in (("variant", rules.variant_name), ("rules", rules.describe()),
+                      ("deck", deck_to_text(start.deck))):
+        if data.get(key) != mine:
+            said = str(data.get(key)).strip().replace("\n", " ")
+            return (f"the bundle is of another {key} ({said}), not this one "
+                    f"({mine.strip().replace(chr(10), ' ')})")
+    return None
 
 
 def _entry_error(start: Game, plan: Plan, e: dict, claimed: int | None, path: str,
@@ -229,6 +249,11 @@ class BundleWriter:
 
     def __init__(self, start: Game, path: str, solver: str, deadline: Deadline):
         path = os.path.normpath(path)           # "out/" names the folder "out"
+        if os.path.isdir(path) and os.listdir(path):
+            if not os.path.isfile(os.path.join(path, MANIFEST)):
+                raise FileError(f"{path}: a folder that holds other files; a proof bundle "
+                                f"goes to a new folder (or replaces an older bundle)")
+            read_manifest(path)         # a folder that is no bundle is never replaced
         self.start, self.path, self.solver, self.deadline = start, path, solver, deadline
         self.entries: list[dict] = []
         self.registered: list[str] = []
