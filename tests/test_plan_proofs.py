@@ -175,6 +175,15 @@ def test_a_check_past_the_deadline_leaves_nothing(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
+def test_a_rejected_bundle_is_no_answer_and_leaves_no_folder(tmp_path, monkeypatch):
+    from hanabi_cp.real import plan_proofs
+    monkeypatch.setattr(plan_proofs, "first_rejected_within", lambda pairs, deadline: 0)
+    path = tmp_path / "proof"
+    out = solve_position(UP_LOST, "sat", SolveOptions(proof=str(path)))
+    assert out.status is Status.UNKNOWN and "proof" not in out.stats
+    assert "drup does not accept it" in out.reason and os.listdir(tmp_path) == []
+
+
 CLI = ["--rules", "live", "--players", 2, "--hand-size", 1, "--clues", 1,
        "--variant", "Up or Down (5 Suits)", "--any-deck"]
 

@@ -52,7 +52,7 @@ def echo_proof(out, proof: str | None) -> None:
     """The ``c proof:`` line of an answer, or why no proof was written (with --proof)."""
     if proof is None:
         return
-    if out.stats.get("proof_bundle") and out.stats.get("proof_checked"):
+    if out.stats.get("proof_bundle"):
         click.echo(f"c proof: {out.stats['proof']} (a folder; {out.stats['proof_bundle']})")
     elif out.stats.get("proof"):
         checked = "checked by drup" if out.stats.get("proof_checked") else "NOT checked"

@@ -116,12 +116,12 @@ def _bundled(bundle, out: LiveOutcome, options: SolveOptions) -> LiveOutcome:
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, out.actions, out.score, unproved(exc),
                            stats=out.stats)
+    if checked.error is not None:       # no folder written: the loss is unproved
+        why = f"SAT solver said no, but its proof bundle is not checked: {checked.error}"
+        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, why,
+                           stats={**out.stats, "proof_attempt": why})
     stats = {**out.stats, "proof": options.proof, "proof_bundle": checked.text,
-             "proof_checked": checked.error is None}
-    if checked.error is not None:
-        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, stats=stats,
-                           reason=f"SAT solver said no, but its proof bundle is not "
-                                  f"checked: {checked.error}")
+             "proof_checked": True}
     return replace(out, stats=stats, reason=f"{out.reason} (proofs: {options.proof}, "
                                             f"checked by drup)")
 
