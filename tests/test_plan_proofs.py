@@ -91,8 +91,16 @@ def test_a_corrupted_proof_is_rejected(tmp_path):
     assert "sha256 is not the manifest's" in check_bundle(UP_DEEP, str(path)).error
     data["plans"][i]["proof_sha256"] = hashlib.sha256(b"0\n").hexdigest()
     rewrite(path, data)                     # the manifest made to agree: drup says no
-    error = check_bundle(UP_DEEP, str(path)).error
-    assert error == f"{proof}: drup does not accept it as a refutation of its CNF"
+    error = f"{proof}: drup does not accept it as a refutation of its CNF"
+    assert check_bundle(UP_DEEP, str(path)).error == error
+    assert check_bundle(UP_DEEP, str(path), workers=2).error == error   # one pair each
+
+
+def test_two_checker_processes_check_a_bundle(tmp_path):
+    path = tmp_path / "proof"
+    out = solve_position(SU4_LOST, "sat", SolveOptions(proof=str(path), workers=2))
+    assert out.status is Status.UNWINNABLE and out.stats["proof_checked"] is True
+    assert check_bundle(SU4_LOST, str(path), workers=3).error is None
 
 
 def test_a_missing_plan_is_detected(tmp_path):
@@ -177,7 +185,7 @@ def test_a_check_past_the_deadline_leaves_nothing(tmp_path, monkeypatch):
 
 def test_a_rejected_bundle_is_no_answer_and_leaves_no_folder(tmp_path, monkeypatch):
     from hanabi_cp.real import plan_proofs
-    monkeypatch.setattr(plan_proofs, "first_rejected_within", lambda pairs, deadline: 0)
+    monkeypatch.setattr(plan_proofs, "first_rejected_within", lambda pairs, deadline, workers: 0)
     path = tmp_path / "proof"
     out = solve_position(UP_LOST, "sat", SolveOptions(proof=str(path)))
     assert out.status is Status.UNKNOWN and "proof" not in out.stats

@@ -135,9 +135,11 @@ def read_manifest(path: str) -> dict:
 
 
 def check_bundle(start: Game, path: str, deadline: Deadline = NEVER,
-                 best: int | None = None, expect: bool = False) -> BundleCheck:
+                 best: int | None = None, expect: bool = False,
+                 workers: int = 1) -> BundleCheck:
     """Whether the bundle ``path`` proves its claim for the position ``start`` (see
-    the module's docstring).  ``expect``: the claim must be ``best`` (None: no win)."""
+    the module's docstring).  ``expect``: the claim must be ``best`` (None: no win);
+    ``workers``: checker processes at most."""
     data = read_manifest(path)
     claimed = data.get("best")
     if claimed is not None and (not isinstance(claimed, int) or isinstance(claimed, bool)):
@@ -187,7 +189,7 @@ def check_bundle(start: Game, path: str, deadline: Deadline = NEVER,
         if bad is not None:
             return found(error=bad)
         pairs.append((os.path.join(path, e["cnf"]), os.path.join(path, e["proof"])))
-    rejected = first_rejected_within(pairs, deadline)
+    rejected = first_rejected_within(pairs, deadline, workers)
     if rejected is not None:
         return found(error=f"{pairs[rejected][1]}: drup does not accept it as a "
                            f"refutation of its CNF")
@@ -247,7 +249,8 @@ class BundleWriter:
     """A bundle being written: in a temporary folder beside ``path`` until it is
     checked, then renamed into place (``finish``); ``discard`` removes it."""
 
-    def __init__(self, start: Game, path: str, solver: str, deadline: Deadline):
+    def __init__(self, start: Game, path: str, solver: str, deadline: Deadline,
+                 workers: int = 1):
         path = os.path.normpath(path)           # "out/" names the folder "out"
         if os.path.isdir(path) and os.listdir(path):
             if not os.path.isfile(os.path.join(path, MANIFEST)):
@@ -255,6 +258,7 @@ class BundleWriter:
                                 f"goes to a new folder (or replaces an older bundle)")
             read_manifest(path)         # a folder that is no bundle is never replaced
         self.start, self.path, self.solver, self.deadline = start, path, solver, deadline
+        self.workers = workers
         self.entries: list[dict] = []
         self.registered: list[str] = []
         parent = os.path.dirname(os.path.abspath(path))
@@ -311,7 +315,8 @@ class BundleWriter:
                                "python -m drup); all of it: hanabi-cp verify DECK DIR "
                                "--rules live with the rules solved"}
         self._write(MANIFEST, manifest_text(manifest))
-        checked = check_bundle(start, self.tmp, self.deadline, best, expect=True)
+        checked = check_bundle(start, self.tmp, self.deadline, best, expect=True,
+                               workers=self.workers)
         if checked.error is None:
             self._place()
         return checked

@@ -224,29 +224,41 @@ def check_within(cnf_path: str, proof_path: str, deadline: Deadline = NEVER) -> 
     raise FileError(f"{proof_path}: the proof checker failed: {last}")
 
 
-def first_rejected_within(pairs: list[tuple[str, str]],
-                          deadline: Deadline = NEVER) -> int | None:
-    """``check_within`` for several (CNF, proof) pairs in one child process (one
-    start of the checker for all of them): the index of the first pair drup does
-    not accept, or None when it accepts every one."""
+def first_rejected_within(pairs: list[tuple[str, str]], deadline: Deadline = NEVER,
+                          workers: int = 1) -> int | None:
+    """``check_within`` for several (CNF, proof) pairs, in ``workers`` child processes
+    at most (one start of the checker per process, the pairs dealt round-robin): the
+    index of the first pair drup does not accept, or None when it accepts every one."""
     deadline.check(CHECK_PHASE)
-    if not pairs:
-        return None
-    timeout = deadline.remaining() if deadline.bounded else None
+    k = max(1, min(workers, len(pairs)))
+    groups = [list(range(i, len(pairs), k)) for i in range(k) if pairs]
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ)
     env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    argv = checker_command(*(p for pair in pairs for p in pair))
+    procs: list[subprocess.Popen] = []
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        raise TimeUp(deadline.limit, CHECK_PHASE) from None
-    if done.returncode == 0:
-        return None
-    if done.returncode == 1:
-        return int((done.stdout.split() or ["0"])[-1])
-    last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-    raise FileError(f"{pairs[0][1]}: the proof checker failed: {last}")
+        for g in groups:
+            argv = checker_command(*(p for j in g for p in pairs[j]))
+            procs.append(subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, text=True, env=env))
+        rejected = []
+        for g, proc in zip(groups, procs):
+            try:
+                out, err = proc.communicate(
+                    timeout=deadline.remaining() if deadline.bounded else None)
+            except subprocess.TimeoutExpired:
+                raise TimeUp(deadline.limit, CHECK_PHASE) from None
+            if proc.returncode == 1:
+                rejected.append(g[int((out.split() or ["0"])[-1])])
+            elif proc.returncode != 0:
+                last = (err.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
+                raise FileError(f"{pairs[g[0]][1]}: the proof checker failed: {last}")
+        return min(rejected, default=None)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def check_files(cnf_path: str, proof_path: str) -> bool:

@@ -79,7 +79,8 @@ def _plans(start: Game, options: SolveOptions, deadline: Deadline,
     if options.proof:
         from ...solvers.proofs import proof_solver
         from ..plan_proofs import BundleWriter
-        bundle = BundleWriter(start, options.proof, proof_solver(solver), deadline)
+        bundle = BundleWriter(start, options.proof, proof_solver(solver), deadline,
+                              options.workers)
     try:
         if options.maximize:
             # each plan's CNF with hanab.live's early ends read on the real piles,
