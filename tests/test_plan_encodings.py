@@ -85,12 +85,14 @@ def test_plans_below_the_target_are_not_encoded() -> None:
     assert "caps are below the target 5" in (out.reason or "")
 
 
-def test_a_proof_is_not_written_and_the_answer_says_why(tmp_path) -> None:
+def test_a_proof_is_one_checked_drup_proof_per_plan(tmp_path) -> None:
+    """(tests/test_plan_proofs.py checks the bundles themselves)"""
     start = deal(UP, [(2, 1), (3, 1), (1, 1), (4, 1), (5, 1), (S, 1)], hand=1, clues=1)
-    proof = tmp_path / "p.drup"
+    proof = tmp_path / "p"
     out = solve_position(start, "sat", SolveOptions(proof=str(proof)))
-    assert out.status is Status.UNWINNABLE and "no DRUP proof written" in (out.reason or "")
-    assert "\n" not in out.stats["proof_attempt"] and not proof.exists()
+    assert out.status is Status.UNWINNABLE and out.stats["proof_checked"] is True
+    assert sorted(p.name for p in proof.iterdir()) == ["manifest.json"] + sorted(
+        f"plan-{i}.{x}" for i in range(1, 5) for x in ("cnf", "drup"))
 
 
 def first_play_models(start: Game, plan: Plan, card: int) -> tuple[bool, bool]:

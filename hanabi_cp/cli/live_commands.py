@@ -4,6 +4,8 @@ as ``c``/``s``/``v`` lines or JSON."""
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..core.errors import UsageError
@@ -19,7 +21,7 @@ from ..real.replay_io import Replay, hanab_live_can_replay, parse_replay, replay
 from ..real.rules import Rules
 from ..real.solve import solve_live
 from .common import deck_summary, echo_json, echo_verdict
-from .proof_lines import echo_proof, proof_outputs
+from .proof_lines import bundle_target, echo_proof, proof_outputs
 
 
 def _rules_line(rules: Rules) -> str:
@@ -35,10 +37,14 @@ def solve_live_cmd(ctx, deck_path: str, method: str, options: SolveOptions, as_j
     if proof is not None and method not in ("auto", "sat"):
         raise UsageError(f"--proof: method {method} writes no proofs; with --rules live use "
                          f"--method sat or auto")
-    check_outputs("solve", {**proof_outputs(proof, certificate), "--refutation": refutation},
-                  force, {"DECK": deck_path})
+    # a folder --proof is checked once the rules say whether it is a bundle's
+    folder = proof is not None and (os.path.isdir(proof) or proof.endswith(("/", os.sep)))
+    check_outputs("solve", {**proof_outputs(None if folder else proof, certificate),
+                            "--refutation": refutation}, force, {"DECK": deck_path})
     deck, game = load_game_deck(deck_path, bool(live.get("any_deck")))
     rules = game_rules(live, game, deck, deck_path)
+    if proof is not None:
+        bundle_target(proof, force, Game.start(deck, rules).chosen is not None)
     out = solve_live(deck, rules, method, options)
     # "-": the refutation goes to stdout as one ``v`` line (the certificate's way),
     # or into the JSON answer, never as a bare document among the c lines
@@ -104,6 +110,8 @@ def verify_live_cmd(ctx, deck_path: str, actions_path: str, as_json: bool, live:
     if deck_path == "-" and actions_path == "-":
         raise UsageError("verify: DECK and GAME cannot both be `-` (stdin)")
     deck, in_deck = load_game_deck(deck_path, bool(live.get("any_deck")))
+    if actions_path != "-" and os.path.isdir(actions_path):
+        return _verify_bundle(ctx, deck, in_deck, actions_path, as_json, live)
     text = read_text(actions_path, "the game")
     from ..real.refutation_files import refutation_in
     data = refutation_in(text, display_name(actions_path))
@@ -161,3 +169,25 @@ def _verify_refutation(ctx, deck: Deck, in_deck: Replay | None, data, text: str,
         else:
             click.echo(f"c reason: {error}")
     ctx.exit(0 if error is None else 1)
+
+
+def _verify_bundle(ctx, deck: Deck, in_deck: Replay | None, path: str, as_json: bool,
+                   live: dict) -> None:
+    """``verify DECK DIR``: a proof bundle of ``solve --proof DIR`` checked again
+    (``real.plan_proofs.check_bundle``: the plans listed from the deal, each covered)."""
+    from ..real.plan_proofs import check_bundle
+    rules = game_rules(live, in_deck, deck, path)
+    checked = check_bundle(Game.start(deck, rules), path)
+    if as_json:
+        echo_json({"verified": checked.error is None, "claim": checked.claim,
+                   "plans": checked.plans, "proved": checked.proved,
+                   "capped": checked.capped, "error": checked.error}
+                  | setup_json(deck, rules))
+    else:
+        click.echo(f"c deck: {deck_summary(deck)}")
+        click.echo(_rules_line(rules))
+        _echo_any_deck(deck, rules)
+        click.echo("s VERIFIED" if checked.error is None else "s REJECTED")
+        click.echo(f"c proofs: {checked.text}" if checked.error is None else
+                   f"c reason: {checked.error}")
+    ctx.exit(0 if checked.error is None else 1)

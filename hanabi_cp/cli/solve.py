@@ -33,12 +33,15 @@ from .proof_lines import echo_proof, no_proof, proof_outputs
 @click.option("--seed", type=Integer(*SEED_RANGE), default=0, show_default=True,
               help="Random seed for solvers that use one (CP-SAT: an int32).")
 @click.option("--workers", type=Integer(1, MAX_WORKERS), default=1, show_default=True,
-              help="Solver threads (cpsat).")
+              help="Solver threads (cpsat); with --proof in Up or Down and Sudoku, "
+                   "processes checking the plans' proofs.")
 @click.option("--solver", default=DEFAULT_SOLVER, show_default=True, metavar="NAME",
               help="pysat solver for CNF methods (e.g. cadical195, glucose4, minisat22).")
 @click.option("--proof", default=None, metavar="FILE",
               help="Write a DRUP proof of UNWINNABLE to FILE (and its CNF to FILE.cnf), "
-                   "checked by drup (method sat).")
+                   "checked by drup (method sat).  In Up or Down and Sudoku FILE is a "
+                   "folder: one CNF and proof per pile plan and manifest.json, checked "
+                   "again by `verify DECK FILE --rules live`.")
 @click.option("--refutation", default=None, metavar="FILE",
               help="With --rules live: write the search's refutation of an UNWINNABLE "
                    "answer (or of one card more than the best score) to FILE, walked "

@@ -98,7 +98,7 @@ def write_cnf(clauses, num_vars: int, path: str, comments=(), deadline: Deadline
                               for cl in clauses[i:i + WRITE_CHUNK]))
 
 
-def _write_lines(lines, path: str, deadline: Deadline) -> None:
+def write_lines(lines, path: str, deadline: Deadline = NEVER) -> None:
     with open(path, "w") as out:
         for i in range(0, len(lines), WRITE_CHUNK):
             deadline.check("writing the proof")
@@ -120,21 +120,9 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
         raise InvalidParameter("{proof} -: a DRUP proof is written with the CNF it refutes, "
                                "FILE and FILE.cnf; give a file name", "proof")
     check_proof_path(proof_path)
-    try:
-        with SatSession(clauses, solver, deadline, proof=True) as s:
-            ok, model, _ = s.solve(phase="SAT search (with proof logging)")
-            if ok:
-                return ProofResult(False, None, None, None, model=model)
-            deadline.check("reading the proof from the SAT solver")
-            proof = _to_empty_clause(s.proof())
-    except OSError as exc:
-        # pysat logs the proof to a file in the temporary directory; a full one fails
-        # in tempfile as "No usable temporary directory" (ENOENT), not as ENOSPC.
-        if not (is_write_failure(exc) or exc.errno == errno.ENOENT and exc.filename is None):
-            raise
-        why = exc.strerror if is_write_failure(exc) else "no temporary directory with room"
-        raise FileError(f"{proof_path}: cannot write the SAT solver's proof log (kept in the "
-                        f"temporary directory, TMPDIR): {why}") from None
+    model, proof = refutation(clauses, solver, deadline, proof_path)
+    if proof is None:
+        return ProofResult(False, None, None, None, model=model)
     cnf_path = cnf_path_for(proof_path)
     made: list[str] = []
     try:
@@ -143,7 +131,7 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
         with writing(cnf_path):
             write_cnf(clauses, num_vars, tmp_cnf, comments, deadline)
         with writing(proof_path):
-            _write_lines(proof, tmp_proof, deadline)
+            write_lines(proof, tmp_proof, deadline)
         lines = len(proof)
         del proof
         valid = check_within(tmp_cnf, tmp_proof, deadline)
@@ -156,6 +144,31 @@ def prove_unsat(clauses, num_vars: int, proof_path: str, solver: str = DEFAULT_S
             if os.path.exists(p):
                 os.remove(p)
     return ProofResult(True, valid, cnf_path, proof_path, lines=lines)
+
+
+def refutation(clauses, solver: str, deadline: Deadline,
+               proof_path: str) -> tuple[list | None, list[str] | None]:
+    """(model, None) when ``clauses`` are satisfiable, else (None, the DRUP proof's
+    lines up to its empty clause), by ``solver`` with proof logging (``proof_path``
+    names the proof in the messages)."""
+    if solver not in PROOF_SOLVERS:
+        raise MethodRefused(f"solver {solver!r} cannot write proofs; use one of "
+                            f"{', '.join(PROOF_SOLVERS)}")
+    try:
+        with SatSession(clauses, solver, deadline, proof=True) as s:
+            ok, model, _ = s.solve(phase="SAT search (with proof logging)")
+            if ok:
+                return model, None
+            deadline.check("reading the proof from the SAT solver")
+            return None, _to_empty_clause(s.proof())
+    except OSError as exc:
+        # pysat logs the proof to a file in the temporary directory; a full one fails
+        # in tempfile as "No usable temporary directory" (ENOENT), not as ENOSPC.
+        if not (is_write_failure(exc) or exc.errno == errno.ENOENT and exc.filename is None):
+            raise
+        why = exc.strerror if is_write_failure(exc) else "no temporary directory with room"
+        raise FileError(f"{proof_path}: cannot write the SAT solver's proof log (kept in the "
+                        f"temporary directory, TMPDIR): {why}") from None
 
 
 def _to_empty_clause(proof: list[str]) -> list[str]:
@@ -183,9 +196,10 @@ def _temporary(path: str, made: list[str]) -> str:
     return tmp
 
 
-def checker_command(cnf_path: str, proof_path: str) -> list[str]:
-    """The command line of the checker process (tests replace it)."""
-    return [sys.executable, "-m", "hanabi_cp.solvers.proofs", cnf_path, proof_path]
+def checker_command(cnf_path: str, proof_path: str, *more: str) -> list[str]:
+    """The command line of the checker process (tests replace it); ``more``: further
+    (CNF, proof) pairs."""
+    return [sys.executable, "-m", "hanabi_cp.solvers.proofs", cnf_path, proof_path, *more]
 
 
 def check_within(cnf_path: str, proof_path: str, deadline: Deadline = NEVER) -> bool:
@@ -208,6 +222,43 @@ def check_within(cnf_path: str, proof_path: str, deadline: Deadline = NEVER) -> 
         return done.returncode == 0
     last = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
     raise FileError(f"{proof_path}: the proof checker failed: {last}")
+
+
+def first_rejected_within(pairs: list[tuple[str, str]], deadline: Deadline = NEVER,
+                          workers: int = 1) -> int | None:
+    """``check_within`` for several (CNF, proof) pairs, in ``workers`` child processes
+    at most (one start of the checker per process, the pairs dealt round-robin): the
+    index of the first pair drup does not accept, or None when it accepts every one."""
+    deadline.check(CHECK_PHASE)
+    k = max(1, min(workers, len(pairs)))
+    groups = [list(range(i, len(pairs), k)) for i in range(k) if pairs]
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    procs: list[subprocess.Popen] = []
+    try:
+        for g in groups:
+            argv = checker_command(*(p for j in g for p in pairs[j]))
+            procs.append(subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, text=True, env=env))
+        rejected = []
+        for g, proc in zip(groups, procs):
+            try:
+                out, err = proc.communicate(
+                    timeout=deadline.remaining() if deadline.bounded else None)
+            except subprocess.TimeoutExpired:
+                raise TimeUp(deadline.limit, CHECK_PHASE) from None
+            if proc.returncode == 1:
+                rejected.append(g[int((out.split() or ["0"])[-1])])
+            elif proc.returncode != 0:
+                last = (err.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
+                raise FileError(f"{pairs[g[0]][1]}: the proof checker failed: {last}")
+        return min(rejected, default=None)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def check_files(cnf_path: str, proof_path: str) -> bool:
@@ -233,12 +284,19 @@ def check_files(cnf_path: str, proof_path: str) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m hanabi_cp.solvers.proofs CNF PROOF``: exit 0 valid, 1 invalid, 2 error."""
-    if len(argv) != 2:
-        print("usage: python -m hanabi_cp.solvers.proofs CNF PROOF", file=sys.stderr)
+    """``python -m hanabi_cp.solvers.proofs CNF PROOF [CNF PROOF ...]``: exit 0 when
+    every proof is valid, 1 (printing the index of the first invalid pair) when one
+    is not, 2 on an error."""
+    if not argv or len(argv) % 2:
+        print("usage: python -m hanabi_cp.solvers.proofs CNF PROOF [CNF PROOF ...]",
+              file=sys.stderr)
         return 2
     try:
-        return 0 if check_files(*argv) else 1
+        for i in range(0, len(argv), 2):
+            if not check_files(argv[i], argv[i + 1]):
+                print(i // 2)
+                return 1
+        return 0
     except HanabiError as exc:
         print(f"hanabi-cp: error: {exc}", file=sys.stderr)
         return 2

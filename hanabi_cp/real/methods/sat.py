@@ -22,6 +22,8 @@ logging (``proofs.prove_unsat``): its clauses (the CNF, and with ``maximize`` th
 totalizer and the unit clause "more than the best score") are written to FILE.cnf
 and the DRUP proof to FILE, checked by ``drup`` before the answer is given.  A proof
 the checker rejects, or one it cannot check in time, leaves the answer UNKNOWN.
+In Up or Down and Sudoku FILE is a folder: each plan's "no" is proved into it
+(``real.plan_proofs``), and the whole is checked before the loss is answered.
 """
 
 from __future__ import annotations
@@ -54,11 +56,6 @@ RUNG: ContextVar[Callable[[LiveOutcome], None] | None] = \
     ContextVar("hanabi_cp_sat_rung", default=None)
 
 
-# Up or Down and Sudoku: a "no" is one CNF per pile plan whose caps reach the target
-NO_PLAN_PROOF = ("no DRUP proof written: the answer is one unsatisfiable CNF per pile "
-                 "plan, and --proof names one file")
-
-
 def run(start: Game, options: SolveOptions) -> LiveOutcome:
     dealt = decided_now(start, options.maximize)
     if dealt is not None:
@@ -66,25 +63,68 @@ def run(start: Game, options: SolveOptions) -> LiveOutcome:
     deadline = options.clock()
     solver = check_solver(options.solver)
     if start.chosen is not None:        # Up or Down, Sudoku: plan by plan (8.5)
-        if options.maximize:
-            return _plan_best(start, options, deadline, solver)
-        return _no_plan_proof(options, by_plans(
-            start, "SAT solver", lambda plan: _win(start, options, deadline, solver, plan)))
+        return _plans(start, options, deadline, solver)
     start = in_pile_order(start)        # reversed suits (encodings/variants.md, 7.5)
     if options.maximize:
         return _best(start, options, deadline, solver)
     return _win(start, options, deadline, solver)
 
 
-def _plan_best(start: Game, options: SolveOptions, deadline: Deadline,
-               solver: str) -> LiveOutcome:
-    """The best score: each plan's CNF with hanab.live's early ends read on the real
-    piles, climbed from the best score of the plans before it (encodings/variants.md,
-    8.5, "The best score in Up or Down" and "The best score in Sudoku")."""
-    plain = replace(options, proof=None)
-    return _no_plan_proof(options, best_by_plans(
-        start, "SAT solver",
-        lambda plan, floor: _best(start, plain, deadline, solver, plan, floor)))
+def _plans(start: Game, options: SolveOptions, deadline: Deadline,
+           solver: str) -> LiveOutcome:
+    """Whether the position can be won, or its best score, plan by plan; with
+    ``options.proof`` each plan's "no" refuted again with proof logging into a bundle
+    (``real.plan_proofs``), checked as a whole before a loss is answered."""
+    bundle = None
+    if options.proof:
+        from ...solvers.proofs import proof_solver
+        from ..plan_proofs import BundleWriter
+        bundle = BundleWriter(start, options.proof, proof_solver(solver), deadline,
+                              options.workers)
+    try:
+        if options.maximize:
+            # each plan's CNF with hanab.live's early ends read on the real piles,
+            # climbed from the best score of the plans before it (encodings/variants.md,
+            # 8.5, "The best score in Up or Down" and "The best score in Sudoku")
+            plain = replace(options, proof=None)
+            out = best_by_plans(start, "SAT solver", lambda plan, floor: _refuted(
+                bundle, plan, floor, _best(start, plain, deadline, solver, plan, floor)))
+        else:
+            out = by_plans(start, "SAT solver", lambda plan: _refuted(
+                bundle, plan, None, _win(start, options, deadline, solver, plan)))
+        if bundle is None or out.status is not Status.UNWINNABLE:
+            return out
+        return _bundled(bundle, out, options)
+    finally:
+        if bundle is not None:
+            bundle.discard()
+
+
+def _refuted(bundle, plan: Plan, floor: int | None, out: LiveOutcome) -> LiveOutcome:
+    """A plan's outcome; a "no" (for the best score: no game above its best, or above
+    ``floor`` when none scores more) proved into the bundle when there is one."""
+    if bundle is not None and out.status is Status.UNWINNABLE:
+        bundle.prove(plan, None if floor is None else
+                     out.score if out.score is not None else floor)
+    return out
+
+
+def _bundled(bundle, out: LiveOutcome, options: SolveOptions) -> LiveOutcome:
+    """The plan loop's loss with its bundle checked and in place, or UNKNOWN."""
+    from ...solvers.proofs import unproved
+    try:
+        checked = bundle.finish(out.score if options.maximize else None)
+    except TimeUp as exc:
+        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, unproved(exc),
+                           stats=out.stats)
+    if checked.error is not None:       # no folder written: the loss is unproved
+        why = f"SAT solver said no, but its proof bundle is not checked: {checked.error}"
+        return LiveOutcome(Status.UNKNOWN, out.actions, out.score, why,
+                           stats={**out.stats, "proof_attempt": why})
+    stats = {**out.stats, "proof": options.proof, "proof_bundle": checked.text,
+             "proof_checked": True}
+    return replace(out, stats=stats, reason=f"{out.reason} (proofs: {options.proof}, "
+                                            f"checked by drup)")
 
 
 def _best(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
@@ -97,14 +137,6 @@ def _best(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
                      time.perf_counter(), options, floor)
-
-
-def _no_plan_proof(options: SolveOptions, out: LiveOutcome) -> LiveOutcome:
-    """A "no" of the plan loop with ``--proof``: says why no proof is written."""
-    if options.proof and out.status is Status.UNWINNABLE:
-        out.reason = f"{out.reason}; {NO_PLAN_PROOF}"
-        out.stats["proof_attempt"] = NO_PLAN_PROOF
-    return out
 
 
 def _win(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
@@ -127,7 +159,7 @@ def _win(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
     lost = LiveOutcome(Status.UNWINNABLE, stats=stats,
                        reason="SAT solver: unsatisfiable (no legal game wins)")
     if plan is not None:
-        return lost         # one plan's "no": ``run`` says why no proof is written
+        return lost         # one plan's "no": ``_plans`` proves it into the bundle
     return _proved(lost, enc.clauses, enc, options, deadline, "no legal game wins")
 
 
