@@ -17,9 +17,15 @@ from .stops import RootCut, Timeout
 # count.  ``pos``: the deck position (of ``draws``; past the end: the final round,
 # ``pos`` counting its turns); ``hands``: player q's needed (color, value) at bits
 # q * c * n + color * n + value - 1; ``code``: the piles as one number; ``front``:
-# the bits of the cards the piles take next.
+# the bits of the cards the piles take next.  A table of the relaxation's states
+# (``Memo``) has two levels: the deck position, mover, tokens and piles as one
+# number, then the hands.  Each key fits a machine word where the hands do (2
+# players: 50 or 60 bits); one number of both had more than 64 bits, built and
+# hashed as a Python int (encodings/live-search.md, 6.1, "The relaxation's table
+# in two levels").
+Memo = dict[int, dict[int, int]]
 Relaxation = tuple[int, int, int, int, int, int, list[int], int, list[int],
-                   dict[int, int], bool, int, dict[int, int]]
+                   Memo, bool, int, Memo]
 
 
 class Relaxed(Bounds):
@@ -98,14 +104,11 @@ class Relaxed(Bounds):
         self.radix: list[int] = [(n + 1) ** k for k in range(c)]
         self.code_span: int = (n + 1) ** c
         self.token_span = (self.p - 1) * N + 1
-        # a state of the relaxation as one number: the hands above the rest (one
-        # int hashes and compares faster than a pair)
-        self.rest_bits: int = ((N + self.p + 1) * self.p * self.token_span * self.code_span).bit_length()
         self.steps = 0          # what is left of one ``relaxed_plays``'s steps
         # ``relaxed_plays``'s tables per reach (as one number): the bit of each deck
-        # position's card, and per state of the relaxation 2 * an upper bound on
-        # its most plays, or 2 * a count of plays it reaches + 1
-        self.relaxed: dict[int, tuple[list[int], dict[int, int]]] = {}
+        # position's card, and per state of the relaxation (``Memo``) 2 * an upper
+        # bound on its most plays, or 2 * a count of plays it reaches + 1
+        self.relaxed: dict[int, tuple[list[int], Memo]] = {}
         # ``start_root_cut``: the relaxation's start, the score there, and when (in
         # states of the search) and with how many steps to ask it again
         self.root_from: Relaxation = (0, 0, 0, 0, 0, 0, [], 0, [], {}, True, FREE, {})
@@ -301,8 +304,8 @@ class Relaxed(Bounds):
                              exact, hand, plain)
 
     def _relaxed(self, pos: int, turn: int, tokens: int, hands: int, code: int, front: int, piles: list[int],
-                 need: int, draws: list[int], memo: dict[int, int], exact: bool, hand: int,
-                 plain: dict[int, int]) -> int:
+                 need: int, draws: list[int], memo: Memo, exact: bool, hand: int,
+                 plain: Memo) -> int:
         """``relaxed_plays`` from one state of the relaxation (``Relaxation`` says
         what each argument holds; a method, not a closure: compiled, much faster)."""
         if need <= 0:
@@ -310,17 +313,17 @@ class Relaxed(Bounds):
         self.steps -= 1
         if self.steps < 0:
             return need         # out of steps: as if reached, which cuts nothing
-        n, p = self.n, self.p
-        L = len(draws)
+        n, p, L = self.n, self.p, len(draws)
         left = L + p - pos          # turns that can still play: draws, final round
         if left < need:
             return left
-        key = hands << self.rest_bits | ((pos * p + turn) * self.token_span + tokens) \
-            * self.code_span + code
-        known = memo.get(key, -1)
+        rest = ((pos * p + turn) * self.token_span + tokens) * self.code_span + code
+        sub = memo.get(rest)
+        if sub is None:
+            sub = memo[rest] = {}
+        known = sub.get(hands, -1)
         if known >= 0:
-            # an upper bound on the most plays, below what was asked for then, or
-            # (odd) a count of plays reached
+            # (even) an upper bound below what was asked for then, (odd) plays reached
             most = known >> 1
             if (most < need) if known & 1 == 0 else (most >= need):
                 return most
@@ -331,7 +334,7 @@ class Relaxed(Bounds):
                                  plain, False, FREE, plain)
             if most < need:
                 if self.steps >= 0:
-                    memo[key] = most << 1
+                    sub[hands] = most << 1
                 return most
         width, part = self.width, self.part
         best = 0
@@ -395,8 +398,8 @@ class Relaxed(Bounds):
                         best = got
             if best >= need:
                 if self.steps >= 0:
-                    memo[key] = best << 1 | 1
+                    sub[mine] = best << 1 | 1     # ``mine``: the key's hands
                 return best
             hands = mine
-        memo[key] = best << 1
+        sub[hands] = best << 1
         return best
