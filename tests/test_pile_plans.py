@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from itertools import islice, product
+from itertools import islice, permutations, product
+from operator import getitem
 
 import pytest
 
@@ -14,7 +15,8 @@ from hanabi_cp.real.solve import LiveOutcome, live_methods, solve_position
 from hanabi_cp.core.options import SolveOptions
 from hanabi_cp.core.status import Status
 from hanabi_cp.real.methods.search import LiveSearch, start_plans
-from hanabi_cp.real.pile_plans import DEAD, Plan, order_cap, plan_count, plans_by_bound, plans_from
+from hanabi_cp.real.pile_plans import (DEAD, Plan, _first_choice, order_cap, plan_count,
+                                      plans_by_bound, plans_from)
 from hanabi_cp.real.variants.pile_rules import next_values, plans
 from hanabi_cp.real.referee import Game, replay
 from hanabi_cp.real.rules import Rules
@@ -95,6 +97,23 @@ def test_plans_by_bound_lists_every_plan_once_best_first(v: Variant, played) -> 
     assert bounds == sorted(bounds, reverse=True)
     assert all(b == sum(order_cap(o, k, left) for k, o in enumerate(p.orders)) for b, p in got)
 
+
+
+def test_sudoku_first_plan_is_the_sorted_permutations_first() -> None:
+    """``_first_choice`` (Sudoku's first plan, found alone) is the first of the
+    permutations sorted stably by their keys' sum, which ``plans_by_bound`` then
+    lists: keys with many ties, fewer rows than values, and no permutation."""
+    rng = random.Random(45)
+    for _ in range(2000):
+        values = sorted(rng.sample(range(7), rng.randint(1, 6)))
+        keys = [[rng.choice((-2, -1, 0)) * (1 << 30) + rng.randint(0, 3) for _ in range(7)]
+                for _ in range(rng.randint(0, len(values) + 1))]
+        perms = list(permutations(values, len(keys)))
+        if not perms:
+            assert _first_choice(keys, values) is None
+            continue
+        score = [sum(map(getitem, keys, p)) for p in perms]
+        assert _first_choice(keys, values) == perms[min(range(len(perms)), key=score.__getitem__)]
 
 # ---- the search of the plans' games against brute on the referee ------------------
 

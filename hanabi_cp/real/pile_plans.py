@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from bisect import bisect_left
 from heapq import heappop, heappush
 from itertools import permutations
@@ -63,11 +64,23 @@ class Plan:
     def n(self) -> int:
         return self.variant.stack_size
 
+    @cached_property
+    def _heights(self) -> tuple[dict[int, int], ...]:
+        # per pile, rank -> height: a search's tables ask each card's (once per plan)
+        return tuple({r: h for h, r in enumerate(o, 1)} for o in self.orders)
+
+    @cached_property
+    def _first_at(self) -> dict[int, int]:
+        # per first value of a planned order, the first pile whose order begins so
+        got: dict[int, int] = {}
+        for j, o in enumerate(self.orders):
+            got.setdefault(o[0], j)
+        return got
+
     def height(self, k: int, rank: int) -> int:
         """The height (1..n) at which pile k takes a card of ``rank`` in the plan,
         or DEAD."""
-        o = self.orders[k]
-        return o.index(rank) + 1 if rank in o else DEAD
+        return self._heights[k].get(rank, DEAD)
 
     def piles_at(self, heights: Sequence[int]) -> tuple[Played, ...]:
         """The piles' real contents when they stand at these heights of the plan."""
@@ -94,7 +107,9 @@ class Plan:
         if v.sudoku:
             if self.height(k, rank) == 1:
                 return NEVER
-            j = next((j for j, o in enumerate(self.orders) if o[0] == rank and j != k), -1)
+            j = self._first_at.get(rank, -1)
+            if j == k:      # (a plan's first values differ: not with pile k's own)
+                j = next((j for j, o in enumerate(self.orders) if o[0] == rank and j != k), -1)
             return 0, j
         return _one_pile_rule(v, self.orders[k], rank)
 
@@ -102,14 +117,25 @@ class Plan:
         """Every complete order of pile k (for Sudoku ignoring the other piles) that
         begins as the planned one does up to some height, with that height: pile k
         may still follow it in the real game while it stands no higher."""
-        mine = self.orders[k]
-        out = []
-        for o in orders(self.variant, ()):
-            same = 0
-            while same < self.n and o[same] == mine[same]:
-                same += 1
-            out.append((same, o))
-        return out
+        v, mine = self.variant, self.orders[k]
+        key = (v.up_or_down, v.stack_size, mine)
+        got = _ALTERNATIVES.get(key)
+        if got is None:
+            got = _ALTERNATIVES[key] = tuple(_alternatives(orders(v, ()), mine))
+        return list(got)
+
+
+# ``Plan.alternatives`` by what it reads (Up or Down?, stack size, the planned order):
+# a search asks it per pile of every plan it tries, and a Variant hashes slowly
+_ALTERNATIVES: dict[tuple[bool, int, Played], tuple[tuple[int, Played], ...]] = {}
+
+
+def _alternatives(every: Sequence[Played], mine: Played) -> Iterator[tuple[int, Played]]:
+    for o in every:
+        same = 0
+        while same < len(mine) and o[same] == mine[same]:
+            same += 1
+        yield same, o
 
 
 _ONE_PILE: dict[tuple[int, Played, int], tuple[int, int]] = {}
@@ -166,26 +192,7 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
     best plan at once, where listing the 4^c plans first would cost more than its
     search); Sudoku's at most 5! are sorted."""
     if v.sudoku:
-        # the started piles keep their order; the empty ones take distinct first
-        # values among those no pile began with (``pile_rules.plans``, listed directly)
-        n = v.stack_size
-        mine = [orders(v, p) for p in played]
-        free = [k for k, p in enumerate(played) if not p]
-        taken = {p[0] for p in played if p}
-        cap = sum(order_cap(mine[k][0], k, left) for k in range(len(played)) if played[k])
-        # per empty pile, per first value s (its order mine[k][s - 1]): its cap, and
-        # one key that sorts as (-cap, lateness) does (lateness < SPAN); the started
-        # piles add the same to every plan
-        caps = [[order_cap(o, k, left) for o in mine[k]] for k in free]
-        keys = [[-c * SPAN + late(k, o) for c, o in zip(cs, mine[k])]
-                for cs, k in zip(caps, free)]
-        perms = list(permutations([s - 1 for s in range(1, n + 1) if s not in taken], len(free)))
-        score = [sum(map(getitem, keys, p)) for p in perms]
-        for i in sorted(range(len(perms)), key=score.__getitem__):    # stable: ties in order
-            chosen = dict(zip(free, perms[i]))
-            plan = tuple(mine[k][chosen[k]] if k in chosen else mine[k][0]
-                         for k in range(len(played)))
-            yield cap + sum(map(getitem, caps, perms[i])), Plan(v, plan)
+        yield from _sudoku_by_bound(v, played, left, late)
         return
     per = [sorted(((-order_cap(o, k, left), late(k, o), o) for o in orders(v, pl)),
                   key=lambda x: (x[0], x[1])) for k, pl in enumerate(played)]
@@ -204,6 +211,87 @@ def plans_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, i
                     seen.add(nxt)
                     a, b = per[k][i], per[k][i + 1]
                     heappush(heap, (neg + b[0] - a[0], slow + b[1] - a[1], nxt))
+
+
+def _sudoku_by_bound(v: Variant, played: Sequence[Played], left: dict[tuple[int, int], int],
+                     late: Callable[[int, Played], int]) -> Iterator[tuple[int, Plan]]:
+    """``plans_by_bound`` in Sudoku: the started piles keep their order; the empty
+    ones take distinct first values among those no pile began with
+    (``pile_rules.plans``, listed directly).  The at most 5! plans go sorted by
+    their key, ties in the order of ``permutations``; the first is found alone
+    (``_first_choice``), as it usually wins, and the others are sorted only if it
+    does not."""
+    n = v.stack_size
+    mine = [orders(v, p) for p in played]
+    free = [k for k, p in enumerate(played) if not p]
+    taken = {p[0] for p in played if p}
+    cap = sum(order_cap(mine[k][0], k, left) for k in range(len(played)) if played[k])
+    # per empty pile, per first value s (its order mine[k][s - 1]): its cap, and
+    # one key that sorts as (-cap, lateness) does (lateness < SPAN); the started
+    # piles add the same to every plan
+    caps = [_caps(mine[k], k, left) for k in free]
+    keys = [[-c * SPAN + late(k, o) for c, o in zip(cs, mine[k])]
+            for cs, k in zip(caps, free)]
+    values = [s - 1 for s in range(1, n + 1) if s not in taken]
+
+    def plan_of(choice: Sequence[int]) -> tuple[int, Plan]:
+        chosen = dict(zip(free, choice))
+        plan = tuple(mine[k][chosen[k]] if k in chosen else mine[k][0]
+                     for k in range(len(played)))
+        return cap + sum(map(getitem, caps, choice)), Plan(v, plan)
+
+    best = _first_choice(keys, values)
+    if best is None:
+        return
+    yield plan_of(best)
+    perms = list(permutations(values, len(free)))
+    score = [sum(map(getitem, keys, p)) for p in perms]
+    order = sorted(range(len(perms)), key=score.__getitem__)    # stable: ties in order
+    assert perms[order[0]] == best, (perms[order[0]], best)
+    for i in order[1:]:
+        yield plan_of(perms[i])
+
+
+def _caps(os: Sequence[Played], k: int, left: dict[tuple[int, int], int]) -> list[int]:
+    """``order_cap`` of each of pile k's orders ``os`` (all of the same ranks): each
+    its length when no rank has lost every copy."""
+    if all(left.get((k, r), 0) > 0 for r in os[0]):
+        return [len(o) for o in os]
+    return [order_cap(o, k, left) for o in os]
+
+
+def _first_choice(keys: list[list[int]], values: list[int]) -> tuple[int, ...] | None:
+    """The first of ``permutations(values, len(keys))`` (``values`` ascending: the
+    order is lexicographic) with the least ``sum(keys[i][p[i]])``, or None when there
+    is no such permutation: per set of values taken by the first rows, the least sum
+    the later rows can add (over the subsets, larger sets first), then row by row
+    the lowest value that keeps to the least sum."""
+    rows, m = len(keys), len(values)
+    if rows > m:
+        return None
+    full = 1 << m
+    bits = [(1 << j, values[j]) for j in range(m)]
+    least = [0] * full      # the masks with more than ``rows`` bits are never read
+    for mask in range(full - 1, -1, -1):
+        i = mask.bit_count()
+        if i < rows:
+            row, low = keys[i], None
+            for bit, x in bits:
+                if not mask & bit:
+                    t = row[x] + least[mask | bit]
+                    if low is None or t < low:
+                        low = t
+            assert low is not None
+            least[mask] = low
+    mask, total, out = 0, least[0], []
+    for row in keys:
+        for bit, x in bits:
+            if not mask & bit and row[x] + least[mask | bit] == total:
+                total -= row[x]
+                mask |= bit
+                out.append(x)
+                break
+    return tuple(out)
 
 
 def late_plays(v: Variant, played: Sequence[Played], first: dict[tuple[int, int], int],
@@ -249,17 +337,17 @@ def copies_left(start: Game) -> tuple[dict[tuple[int, int], int], dict[tuple[int
     copy not lost (held or not; absent when there is none)."""
     v = start.chosen
     assert v is not None
+    cards = start.deck.cards
+    rank = {a: v.live_rank(a) for a in {a for a, _ in cards}}
+    kinds = [(k - 1, rank[a]) for a, k in cards]
     left: dict[tuple[int, int], int] = {}
-    for a, k in start.deck.cards:
-        key = (k - 1, v.live_rank(a))
-        left[key] = left.get(key, 0) + 1
-    lost = set(start.lost_cards)
-    for o in lost:
-        a, k = start.deck.cards[o]
-        left[(k - 1, v.live_rank(a))] -= 1
     first: dict[tuple[int, int], int] = {}
-    for o in range(start.deck.N - 1, -1, -1):
+    lost = set(start.lost_cards)
+    for o, key in enumerate(kinds):
         if o not in lost:
-            a, k = start.deck.cards[o]
-            first[(k - 1, v.live_rank(a))] = o
+            left[key] = left.get(key, 0) + 1
+            if key not in first:
+                first[key] = o
+        elif key not in left:
+            left[key] = 0
     return left, first

@@ -24,14 +24,21 @@ def start_plans(start: Game) -> Iterator[tuple[int, Plan]]:
     assert v is not None
     left, first = copies_left(start)
     never = start.deck.N
+    # per pile, per rank: the deck position of its first copy not lost
+    firsts: list[dict[int, int]] = [{} for _ in start.played]
+    for (k, r), o in first.items():
+        firsts[k][r] = o
 
     def late(k: int, order: tuple[int, ...]) -> int:
         # per height, when the deck has dealt a copy of each card up to it: how long
         # the order keeps its pile waiting (every order of a Sudoku pile takes the
         # same cards, and a heuristic's total of them would tie every plan)
+        mine = firsts[k]
         at, total = 0, 0
         for r in order:
-            at = max(at, first.get((k, r), never))
+            o = mine.get(r, never)
+            if o > at:
+                at = o
             total += at
         return total
     return plans_by_bound(v, start.played, left, late)
