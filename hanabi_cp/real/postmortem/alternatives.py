@@ -12,7 +12,9 @@ every legal clue leaves the same state (a token spent, the turn passed), so one
 question answers every clue (each is still replayed; in Alternating Clues, every
 clue of one type), and when ``taken`` is a clue no clue of its group keeps the
 score.  An action not decided within the time is left out and
-listed as undecided, never guessed.
+listed as undecided, never guessed.  A question the search does not answer at once
+is first put to the deal's own reasons (``deal_bounds``: a lost card's copies, pace,
+hand size), which refute some of the hardest "no"s without a search.
 
 Cards are named as hanab.live shows them: slot 1 is the newest card of a hand, on
 the left (a referee hand lists deck orders oldest first, the newest last).
@@ -40,6 +42,7 @@ from ...core.options import SolveOptions
 from ...core.status import Status
 from ...runtime.deadline import NEVER, Deadline
 from ..actions import Action, Kind
+from .deal_bounds import refuted
 from .drop_reasons import NO_VARIANT_COLORS, kind_name
 from ..methods import search_core
 from ..older_games import under_today
@@ -89,7 +92,11 @@ def _legal(g: Game, act: Action) -> bool:
     return True
 
 
-_UNDECIDED = object()
+UNDECIDED = object()
+# The search answers most questions within this many seconds; only one it leaves
+# open is worth the deal's reasons (a few milliseconds each: asked anew for every
+# set of lost cards, where the search's quick answers cost less).
+FIRST_TRY = 0.05
 
 
 def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = None,
@@ -99,7 +106,11 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
     post-mortem's certificate), whose first action then needs no question.  An
     older game's position is asked under today's end rules (``under_today``: the
     same moves and best score; the certificates are complete games under them)."""
-    g = under_today(g)
+    today = under_today(g)
+    # (the deal's reasons read a game under the rules it was played by: an older
+    # game's position, asked under today's end, is not refuted by them)
+    refute = today is g
+    g = today
     kept: list[Action] = []
     undecided: list[Action] = []
     shared: dict[object, object] = {}      # per group of clues, its answer once asked
@@ -119,10 +130,10 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
         else:
             after = g.copy()
             after.apply(act)
-            rest = _reaches(after, goal, method, deadline)
+            rest = decide(after, goal, method, deadline, refute)
         if group is not None:
             shared[group] = rest
-        if rest is _UNDECIDED:
+        if rest is UNDECIDED:
             undecided.append(act)
         elif rest is not None:
             assert isinstance(rest, list)
@@ -141,20 +152,31 @@ def _clue_group(g: Game, act: Action) -> object:
     return act.kind if g.rules.alternating_clues else "clue"
 
 
-def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
+def decide(h: Game, goal: int, method: str, deadline: Deadline, refute: bool) -> object:
+    """``reaches``, and where the search has not answered within FIRST_TRY seconds,
+    the deal's reasons (``deal_bounds``; with ``refute``) before it goes on."""
+    rest = reaches(h, goal, method, Deadline.after(deadline.share(FIRST_TRY)))
+    if rest is not UNDECIDED or deadline.expired():
+        return rest
+    if refute and refuted(h, goal) is not None:
+        return None
+    return reaches(h, goal, method, deadline)
+
+
+def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     """The rest of a game from ``h`` scoring at least ``goal``, None if no game does,
-    or _UNDECIDED when the time runs out first."""
+    or UNDECIDED when the time runs out first."""
     if h.over:
         return [] if h.score >= goal else None
     if deadline.expired():
-        return _UNDECIDED
+        return UNDECIDED
     if method not in ("auto", "search") or h.chosen is not None:
         # (Up or Down and Sudoku: the search goes plan by plan, encodings/variants.md, 8.5)
         share = deadline.share(None)
         out = solve_position(h, method, SolveOptions(time_limit=share, maximize=True))
         if out.score is not None and out.score >= goal:
             return list(out.actions or [])
-        return _UNDECIDED if out.status is Status.UNKNOWN else None
+        return UNDECIDED if out.status is Status.UNKNOWN else None
     S = search_core()
     clock = None if not deadline.bounded else _perf_deadline(deadline)
     s = S.LiveSearch(h, clock)
@@ -163,7 +185,7 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     try:
         got = s.game(goal)
     except S.Timeout:
-        return _UNDECIDED
+        return UNDECIDED
     finally:
         sys.setrecursionlimit(old)
     if got is None:
