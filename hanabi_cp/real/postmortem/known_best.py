@@ -25,7 +25,7 @@ from .alternatives import UNDECIDED, decide
 LEVELS = 2
 # The part of a position's time these questions may take: the rest is the
 # best-score solve's, which then decides every position it decided without them.
-BELOW_SHARE = 0.2
+BELOW_SHARE = 0.05
 
 
 def best_below(g: Game, upper: int | None, method: str,
