@@ -114,13 +114,17 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
     kept: list[Action] = []
     undecided: list[Action] = []
     shared: dict[object, object] = {}      # per group of clues, its answer once asked
+    twins: dict[object, tuple[int, object]] = {}    # per card identity and move: its answer
     for act in every_legal_action(g):
         group = _clue_group(g, act)
         if act == taken or (group is not None and group == _clue_group(g, taken)):
             continue
         replayed = False            # ``rest`` after ``act`` already replayed to ``goal``
+        twin = _twin(g, act, twins, goal)
         if group in shared:
             rest = shared[group]
+        elif twin is not None:
+            rest, replayed = twin
         elif known and (known[0] == act
                         or (group is not None and group == _clue_group(g, known[0])))\
                 and _replays(g, act, list(known[1:]), goal):
@@ -133,6 +137,8 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
             rest = decide(after, goal, method, deadline, refute)
         if group is not None:
             shared[group] = rest
+        if act.is_move and act.target in g.hands[g.player]:
+            twins.setdefault((act.kind, g.deck.cards[act.target]), (act.target, rest))
         if rest is UNDECIDED:
             undecided.append(act)
         elif rest is not None:
@@ -141,6 +147,28 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
                 _certify(g, act, rest, goal)
             kept.append(act)
     return Keep(tuple(kept), tuple(undecided))
+
+
+def _twin(g: Game, act: Action, twins: dict[object, tuple[int, object]],
+          goal: int) -> tuple[object, bool] | None:
+    """The answer of the same move of another copy of the same card in the mover's
+    hand, if one was asked: the two positions after are the same game but for which
+    deck position holds which copy (the referee reads cards by identity, never by slot),
+    so a certificate of one, its two copies swapped, is one of the other (replayed;
+    asked anew if it does not replay), and a "no" or an undecided answer holds for
+    both.  (the answer, whether replayed) or None."""
+    if not act.is_move or act.target not in g.hands[g.player]:
+        return None
+    seen = twins.get((act.kind, g.deck.cards[act.target]))
+    if seen is None:
+        return None
+    other, rest = seen
+    if not isinstance(rest, list):
+        return rest, False
+    swap = {other: act.target, act.target: other}
+    mapped = [Action(a.kind, swap.get(a.target, a.target), a.value) if a.is_move else a
+              for a in rest]
+    return (mapped, True) if _replays(g, act, mapped, goal) else None
 
 
 def _clue_group(g: Game, act: Action) -> object:
