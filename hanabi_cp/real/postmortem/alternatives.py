@@ -100,10 +100,12 @@ FIRST_TRY = 0.05
 
 
 def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = None,
-          method: str = "auto", deadline: Deadline = NEVER) -> Keep:
+          method: str = "auto", deadline: Deadline = NEVER, fails: bool = False) -> Keep:
     """The legal actions at ``g`` but ``taken`` after which a game reaches ``goal``
     (see the module).  ``known``: a complete game from ``g`` reaching ``goal`` (the
-    post-mortem's certificate), whose first action then needs no question.  An
+    post-mortem's certificate), whose first action then needs no question;
+    ``fails``: no game after ``taken`` reaches ``goal`` (a drop: then nor after the
+    same move of another copy of its card in the hand, ``_twin``).  An
     older game's position is asked under today's end rules (``under_today``: the
     same moves and best score; the certificates are complete games under them)."""
     today = under_today(g)
@@ -115,6 +117,8 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
     undecided: list[Action] = []
     shared: dict[object, object] = {}      # per group of clues, its answer once asked
     twins: dict[object, tuple[int, object]] = {}    # per card identity and move: its answer
+    if fails and taken.is_move and taken.target in g.hands[g.player]:
+        twins[taken.kind, g.deck.cards[taken.target]] = (taken.target, None)
     for act in every_legal_action(g):
         group = _clue_group(g, act)
         if act == taken or (group is not None and group == _clue_group(g, taken)):

@@ -387,7 +387,7 @@ def _explain(pm: PostMortem, deck: Deck, rules: Rules, actions: Sequence[Action]
         g.apply(act)
         reason = explain(before, act, g, d.before, d.after, names)
         clock = Deadline.after((deadline or NEVER).share(position_limit))
-        keep = keeps(before, act, d.before, certs.get(k - 1), method, clock)
+        keep = keeps(before, act, d.before, certs.get(k - 1), method, clock, fails=True)
         text = instead_text(before, keep.actions, names)
         out[k] = Explained(reason, keep, text)
     return out
