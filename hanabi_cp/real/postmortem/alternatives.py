@@ -111,38 +111,24 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
     today = under_today(g)
     # (the deal's reasons read a game under the rules it was played by: an older
     # game's position, asked under today's end, is not refuted by them)
-    refute = today is g
+    ask = _Questions(today, goal, known, method, deadline, refute=today is g)
     g = today
+    if fails and taken.is_move and taken.target in g.hands[g.player]:
+        ask.twins[taken.kind, g.deck.cards[taken.target]] = (taken.target, None)
+    skip = _clue_group(g, taken)
+    acts = [a for a in every_legal_action(g)
+            if a != taken and (skip is None or _clue_group(g, a) != skip)]
+    # every question the search answers at once first, then the others with the time
+    # left: a hard one never leaves the easy ones unasked
+    answers: dict[Action, tuple[object, bool]] = {}
+    for patient in (False, True):
+        for act in acts:
+            if act not in answers and (got := ask.answer(act, patient)) is not None:
+                answers[act] = got
     kept: list[Action] = []
     undecided: list[Action] = []
-    shared: dict[object, object] = {}      # per group of clues, its answer once asked
-    twins: dict[object, tuple[int, object]] = {}    # per card identity and move: its answer
-    if fails and taken.is_move and taken.target in g.hands[g.player]:
-        twins[taken.kind, g.deck.cards[taken.target]] = (taken.target, None)
-    for act in every_legal_action(g):
-        group = _clue_group(g, act)
-        if act == taken or (group is not None and group == _clue_group(g, taken)):
-            continue
-        replayed = False            # ``rest`` after ``act`` already replayed to ``goal``
-        twin = _twin(g, act, twins, goal)
-        if group in shared:
-            rest = shared[group]
-        elif twin is not None:
-            rest, replayed = twin
-        elif known and (known[0] == act
-                        or (group is not None and group == _clue_group(g, known[0])))\
-                and _replays(g, act, list(known[1:]), goal):
-            # (a certificate the post-mortem followed past a clue of the other type,
-            # in Alternating Clues, may not replay as it stands: then asked anew)
-            rest, replayed = list(known[1:]), True
-        else:
-            after = g.copy()
-            after.apply(act)
-            rest = decide(after, goal, method, deadline, refute)
-        if group is not None:
-            shared[group] = rest
-        if act.is_move and act.target in g.hands[g.player]:
-            twins.setdefault((act.kind, g.deck.cards[act.target]), (act.target, rest))
+    for act in acts:
+        rest, replayed = answers[act]       # ``replayed``: already replayed to ``goal``
         if rest is UNDECIDED:
             undecided.append(act)
         elif rest is not None:
@@ -151,6 +137,61 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
                 _certify(g, act, rest, goal)
             kept.append(act)
     return Keep(tuple(kept), tuple(undecided))
+
+
+class _Questions:
+    """``keeps``' questions at one position: each action's answer (the rest of a
+    game reaching ``goal``, None, or UNDECIDED) and whether it was replayed, shared
+    by the clues of a group and by the twins of a card (``_twin``)."""
+
+    def __init__(self, g: Game, goal: int, known: Sequence[Action] | None, method: str,
+                 deadline: Deadline, refute: bool):
+        self.g, self.goal, self.known, self.method = g, goal, known, method
+        self.deadline, self.refute = deadline, refute
+        self.shared: dict[object, object] = {}      # per group of clues, its answer
+        self.twins: dict[object, tuple[int, object]] = {}   # per card and move
+        self.open: set[object] = set()      # groups and cards left to the patient pass
+
+    def answer(self, act: Action, patient: bool) -> tuple[object, bool] | None:
+        """``act``'s answer; None when not ``patient`` and the search has not
+        answered within FIRST_TRY seconds nor the deal's reasons refuted it."""
+        g, goal, known = self.g, self.goal, self.known
+        group = _clue_group(g, act)
+        if group in self.shared:
+            return self.shared[group], False
+        twin = _twin(g, act, self.twins, goal)
+        if twin is not None:
+            return twin
+        card = (act.kind, g.deck.cards[act.target]) \
+            if act.is_move and act.target in g.hands[g.player] else None
+        if not patient and (group or card) in self.open:
+            return None
+        replayed = False
+        if known and (known[0] == act
+                      or (group is not None and group == _clue_group(g, known[0])))\
+                and _replays(g, act, list(known[1:]), goal):
+            # (a certificate the post-mortem followed past a clue of the other type,
+            # in Alternating Clues, may not replay as it stands: then asked anew)
+            rest: object = list(known[1:])
+            replayed = True
+        else:
+            after = g.copy()
+            after.apply(act)
+            if patient:
+                rest = reaches(after, goal, self.method, self.deadline)
+            else:
+                rest = reaches(after, goal, self.method,
+                               Deadline.after(self.deadline.share(FIRST_TRY)))
+                if rest is UNDECIDED and not self.deadline.expired():
+                    if not (self.refute and refuted(after, goal) is not None):
+                        self.open.add(group or card)
+                        return None
+                    rest = None
+        if group is not None:
+            self.shared[group] = rest
+        if card is not None:
+            self.twins.setdefault(card, (act.target, rest))
+        return rest, replayed
 
 
 def _twin(g: Game, act: Action, twins: dict[object, tuple[int, object]],
