@@ -225,17 +225,6 @@ def _clue_group(g: Game, act: Action) -> object:
     return act.kind if g.rules.alternating_clues else "clue"
 
 
-def decide(h: Game, goal: int, method: str, deadline: Deadline, refute: bool) -> object:
-    """``reaches``, and where the search has not answered within FIRST_TRY seconds,
-    the deal's reasons (``deal_bounds``; with ``refute``) before it goes on."""
-    rest = reaches(h, goal, method, Deadline.after(deadline.share(FIRST_TRY)))
-    if rest is not UNDECIDED or deadline.expired():
-        return rest
-    if refute and refuted(h, goal) is not None:
-        return None
-    return reaches(h, goal, method, deadline)
-
-
 def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     """The rest of a game from ``h`` scoring at least ``goal``, None if no game does,
     or UNDECIDED when the time runs out first."""

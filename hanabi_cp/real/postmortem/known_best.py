@@ -6,10 +6,10 @@ the previous certificate move for move, and rarely loses a point), one game that
 reaches ``upper`` decides the position, and the search finds such a game in a few
 milliseconds where its best-score climb must also show that no game scores
 ``upper + 1`` (hundreds of milliseconds in a bot game's middle, bench/postmortem.py).
-Each level is asked as ``alternatives.decide`` asks (the deal's own reasons refute
-some levels without a search); below the first level found out of reach one more
-is asked (a drop of one point is the common drop), then the caller's best-score
-solve decides.
+Below the first level found out of reach one more is asked (a drop of one point is
+the common drop), then the caller's best-score solve decides.  (The deal's reasons,
+``deal_bounds``, are not asked here: a few milliseconds per position, where the
+search's own bound of the deal settles most drops.)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ...runtime.deadline import Deadline
 from ..older_games import under_today
 from ..referee import Game
 from ..solve import LiveOutcome, certify_live
-from .alternatives import UNDECIDED, decide
+from .alternatives import UNDECIDED, reaches
 
 # The levels found out of reach before the best-score solve takes over.
 LEVELS = 2
@@ -36,11 +36,9 @@ def best_below(g: Game, upper: int | None, method: str,
     if upper is None or g.over or method not in ("auto", "search") or g.chosen is not None:
         return None
     h = under_today(g)
-    # (an older game's position is asked under today's end: the deal's reasons read
-    # the game under the rules it was played by, so they are not asked there)
     goal, noes = upper, 0
     while noes < LEVELS and goal >= 0:
-        rest = decide(h, goal, method, deadline, h is g)
+        rest = reaches(h, goal, method, deadline)
         if rest is UNDECIDED:
             return None
         if rest is None:
