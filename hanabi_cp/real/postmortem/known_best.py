@@ -36,7 +36,9 @@ def best_below(g: Game, upper: int | None, method: str,
     if upper is None or g.over or method not in ("auto", "search") or g.chosen is not None:
         return None
     h = under_today(g)
-    goal, noes = upper, 0
+    # no pile passes its first value with every copy lost: hanab.live's max score
+    # bounds the best too, and where the action lost such a copy it is often the best
+    goal, noes = min(upper, g.max_reachable), 0
     while noes < LEVELS and goal >= 0:
         rest = reaches(h, goal, method, deadline)
         if rest is UNDECIDED:
