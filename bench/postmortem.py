@@ -17,7 +17,8 @@ knowledge rows.  ``--against DIR`` analyses the same games in another checkout t
 (a child process per checkout, the two alternating game by game, so both see the
 same load) and prints its median and p99 beside, the ratios other / this, and the
 games whose answers differ (a position's best score; a drop's ``keep`` that is not
-between the other's kept and kept-or-undecided actions).
+between the other's kept and kept-or-undecided actions; a drop of one side only,
+but beside a position the other left undecided).
 
     .venv/bin/python -m bench.postmortem                  # 100 games per player count
     .venv/bin/python -m bench.postmortem --quick          # 10 games, 3 and 5 players
@@ -208,9 +209,14 @@ def _same(before: dict, after: dict) -> bool:
     if any(a is not None and b is not None and a != b
            for a, b in zip(before["best"], after["best"])):
         return False
-    if before["keep"].keys() != after["keep"].keys():
-        return False
-    for k, (kept, undecided) in before["keep"].items():
+    # (a drop beside a position one side left undecided at the limit is the other's
+    # alone: which side decides a position that takes the whole limit is the clock's)
+    for k in before["keep"].keys() ^ after["keep"].keys():
+        if None not in (before["best"][int(k) - 1:int(k) + 1]
+                        + after["best"][int(k) - 1:int(k) + 1]):
+            return False
+    for k in before["keep"].keys() & after["keep"].keys():
+        kept, undecided = before["keep"][k]
         now, left = after["keep"][k]
         if not set(kept) <= set(now) | set(left) or not set(now) <= set(kept) | set(undecided):
             return False
