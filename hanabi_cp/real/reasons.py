@@ -35,6 +35,10 @@ from .rules import Rules
 PHASE = "the lost-deck reasons"
 # The highest value to be played of each color (index k - 1 for color k); None: all.
 Caps = tuple[int, ...] | None
+# Deck positions whose cards a game has lost (discarded or misplayed): the game never
+# plays them, so every argument holds for its games with those copies left out.
+Lost = frozenset[int]
+NONE_LOST: Lost = frozenset()
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -42,21 +46,28 @@ def _cards(cards: Sequence[Card]) -> str:
     return shown + (f" and {len(cards) - 8} more" if len(cards) > 8 else "")
 
 
-def missing_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
-    missing = _missing(deck, caps)
+def missing_reason(deck: Deck, rules: Rules, caps: Caps = None,
+                   lost: Lost = NONE_LOST) -> str | None:
+    missing = _missing(deck, caps, lost)
     if missing:
         what = "card" if len(missing) == 1 else "cards"
-        return f"no copy of {what} {_cards(missing)} in the deck"
+        where = "in the deck" if not lost else "left (the others are lost)"
+        return f"no copy of {what} {_cards(missing)} {where}"
     return None
 
 
-def _missing(deck: Deck, caps: Caps) -> Sequence[Card]:
-    """The cards to be played (every card, or those up to ``caps``) with no copy."""
-    if caps is None:
+def _missing(deck: Deck, caps: Caps, lost: Lost = NONE_LOST) -> Sequence[Card]:
+    """The cards to be played (every card, or those up to ``caps``) with no copy
+    (none but ``lost`` ones)."""
+    if caps is None and not lost:
         return deck.missing()       # lazy: its truth costs O(N) whatever n declares
-    counts = deck.counts
-    return [Card(a, k) for k, top in enumerate(caps, 1) for a in range(1, top + 1)
-            if counts[Card(a, k)] == 0]
+    return [Card(a, k) for k, top in enumerate(_tops(deck, caps), 1)
+            for a in range(1, top + 1) if _left(deck, Card(a, k), lost) == 0]
+
+
+def _left(deck: Deck, card: Card, lost: Lost) -> int:
+    """The copies of ``card`` in the deck but the ``lost`` ones."""
+    return deck.counts[card] - sum(deck.cards[i] == card for i in lost)
 
 
 def _dealt(deck: Deck, rules: Rules) -> int:
@@ -85,7 +96,8 @@ def _places(deck: Deck, rules: Rules, j: int) -> int:
     return full if rules.deck_plays and j == deck.N - 1 else full - 1
 
 
-def turns_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
+def turns_reason(deck: Deck, rules: Rules, caps: Caps = None,
+                 lost: Lost = NONE_LOST) -> str | None:
     if not _final_round(rules):
         return None
     target = deck.target if caps is None else sum(caps)
@@ -113,14 +125,16 @@ def _tops(deck: Deck, caps: Caps) -> Sequence[int]:
     return (deck.n,) * deck.c if caps is None else caps
 
 
-def bottom_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
+def bottom_reason(deck: Deck, rules: Rules, caps: Caps = None,
+                  lost: Lost = NONE_LOST) -> str | None:
     N = deck.N
     # a deck play could play the last card at once, before the final round
-    if not _final_round(rules) or rules.deck_plays or _dealt(deck, rules) >= N:
+    if not _final_round(rules) or rules.deck_plays or _dealt(deck, rules) >= N \
+            or N - 1 in lost:
         return None
     card = deck.cards[-1]
     top = _tops(deck, caps)[card.color - 1]
-    if card.value < top and deck.counts[card] == 1:
+    if card.value < top and _left(deck, card, lost) == 1:
         after = str(Card(card.value + 1, card.color))
         if card.value + 1 < top:
             after += f"..{Card(top, card.color)}"
@@ -129,7 +143,8 @@ def bottom_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
     return None
 
 
-def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool, caps: Caps = None):
+def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool, caps: Caps = None,
+           lost: Lost = NONE_LOST):
     """For each deck position j to be drawn: (j, late, held, squeezes).
 
     ``late``: the cards that cannot be played before j is drawn (their gate, the
@@ -141,12 +156,15 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool, caps: Cap
     card are lost: they stop being available for later positions (``squeezes``
     lists (j, cards) so far).  With ``drop_bottom`` the last card of the deck does
     not count as a copy (see ``_bottom_note``).  With ``caps`` only the values up to
-    ``caps[k - 1]`` of each color k are to be played (``score_bound``).
+    ``caps[k - 1]`` of each color k are to be played (``score_bound``).  The
+    ``lost`` positions are no copies.
     """
     N, dealt = deck.N, _dealt(deck, rules)
     copies: dict[Card, list[int]] = {}
     for i, card in enumerate(deck.cards):
-        copies.setdefault(card, []).append(i)
+        copies.setdefault(card, [])
+        if i not in lost:
+            copies[card].append(i)
     if drop_bottom:
         copies[deck.cards[-1]].pop()
     tops = _tops(deck, caps)
@@ -170,35 +188,36 @@ def _sweep(deck: Deck, rules: Rules, squeeze: bool, drop_bottom: bool, caps: Cap
         held = [card for card in late if copies[card][-1] < j]
         yield j, late, held, list(squeezes)
         if squeeze and len(held) == _places(deck, rules, j):
-            lost = [card for card in late if copies[card][-1] >= j and copies[card][0] < j]
-            for card in lost:
+            gone = [card for card in late if copies[card][-1] >= j and copies[card][0] < j]
+            for card in gone:
                 copies[card] = [i for i in copies[card] if i >= j]
-            if lost:
-                squeezes.append((j, lost))
+            if gone:
+                squeezes.append((j, gone))
                 gates = gates_now()
 
 
-def _bottom_note(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
+def _bottom_note(deck: Deck, rules: Rules, caps: Caps = None,
+                 lost: Lost = NONE_LOST) -> str | None:
     """Why a win never uses the last card, if it is below the top value and has
     another copy (with a single copy ``bottom_reason`` fires instead)."""
     card = deck.cards[-1]
     if not _final_round(rules) or rules.deck_plays \
             or card.value >= _tops(deck, caps)[card.color - 1] \
-            or deck.counts[card] < 2:
+            or deck.N - 1 in lost or _left(deck, card, lost) < 2:
         return None
     return (f"no win uses the last card, #{deck.N - 1} ({card}): only the game's last turn "
             f"could play it, too late for {Card(card.value + 1, card.color)}")
 
 
 def _first_of_sweeps(deck: Deck, rules: Rules, squeeze: bool, say,
-                     caps: Caps = None) -> str | None:
+                     caps: Caps = None, lost: Lost = NONE_LOST) -> str | None:
     """The first message ``say(j, late, held, squeezes)`` gives over the sweep, first
     with every copy, then (if that finds nothing) without the useless last card."""
-    if _dealt(deck, rules) >= deck.N or _missing(deck, caps):
+    if _dealt(deck, rules) >= deck.N or _missing(deck, caps, lost):
         return None
-    note = _bottom_note(deck, rules, caps)
+    note = _bottom_note(deck, rules, caps, lost)
     for drop in (False, True) if note else (False,):
-        for j, late, held, squeezes in _sweep(deck, rules, squeeze, drop, caps):
+        for j, late, held, squeezes in _sweep(deck, rules, squeeze, drop, caps, lost):
             why = say(j, late, held, squeezes)
             if why:
                 return f"{note}; then {why}" if drop else why
@@ -232,13 +251,15 @@ def _held_message(deck: Deck, rules: Rules, j: int, held: list[Card]) -> str | N
 
 
 @functools.lru_cache(maxsize=256)
-def _sweep_reasons(deck: Deck, rules: Rules,
-                   caps: Caps = None) -> tuple[str | None, str | None, str | None]:
+def _sweep_reasons(deck: Deck, rules: Rules, caps: Caps = None,
+                   lost: Lost = NONE_LOST) -> tuple[str | None, str | None, str | None]:
     """(pace, hand size, squeeze) for ``deck``: each check asks for all three."""
     pace = _first_of_sweeps(deck, rules, False,
-                            lambda j, late, held, sq: _late_message(deck, rules, j, late), caps)
+                            lambda j, late, held, sq: _late_message(deck, rules, j, late), caps,
+                            lost)
     hand = _first_of_sweeps(deck, rules, False,
-                            lambda j, late, held, sq: _held_message(deck, rules, j, held), caps)
+                            lambda j, late, held, sq: _held_message(deck, rules, j, held), caps,
+                            lost)
     if pace or hand:
         return pace, hand, None
 
@@ -252,21 +273,24 @@ def _sweep_reasons(deck: Deck, rules: Rules,
             for at, lost in squeezes)
         return f"{before}; then {why}"
 
-    return None, None, _first_of_sweeps(deck, rules, True, say, caps)
+    return None, None, _first_of_sweeps(deck, rules, True, say, caps, lost)
 
 
-def pace_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
-    return _sweep_reasons(deck, rules, caps)[0]
+def pace_reason(deck: Deck, rules: Rules, caps: Caps = None,
+                lost: Lost = NONE_LOST) -> str | None:
+    return _sweep_reasons(deck, rules, caps, lost)[0]
 
 
-def hand_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
-    return _sweep_reasons(deck, rules, caps)[1]
+def hand_reason(deck: Deck, rules: Rules, caps: Caps = None,
+                lost: Lost = NONE_LOST) -> str | None:
+    return _sweep_reasons(deck, rules, caps, lost)[1]
 
 
-def squeeze_reason(deck: Deck, rules: Rules, caps: Caps = None) -> str | None:
+def squeeze_reason(deck: Deck, rules: Rules, caps: Caps = None,
+                   lost: Lost = NONE_LOST) -> str | None:
     """Pace or hand size once full hands have cost the earlier copies of cards (only
     when neither fires without that)."""
-    return _sweep_reasons(deck, rules, caps)[2]
+    return _sweep_reasons(deck, rules, caps, lost)[2]
 
 
 def _order(card: Card) -> tuple[int, int]:
@@ -274,7 +298,7 @@ def _order(card: Card) -> tuple[int, int]:
 
 
 # Each check takes the deal and, optionally, ``caps``: the cards to be played are
-# then those of color k up to ``caps[k - 1]`` only (``short_reason``).
+# then those of color k up to ``caps[k - 1]`` only (``short_reason``), and ``lost``.
 CHECKS = (missing_reason, turns_reason, bottom_reason, pace_reason, hand_reason,
           squeeze_reason)
 
@@ -297,15 +321,18 @@ def lost_reason(deck: Deck, rules: Rules) -> str | None:
     return None
 
 
-def short_reason(deck: Deck, rules: Rules, caps: tuple[int, ...]) -> str | None:
+def short_reason(deck: Deck, rules: Rules, caps: tuple[int, ...],
+                 lost: Lost = NONE_LOST) -> str | None:
     """A reason no game plays every card of color k up to value ``caps[k - 1]``, or
     None: the checks of ``lost_reasons`` with only those cards to be played.  Each
     argument speaks of a set of cards to be played that holds the lower values of
-    each color of a card in it, so it holds for these sets as for the whole deck."""
+    each color of a card in it, so it holds for these sets as for the whole deck;
+    and of the copies a game can play, so it holds without the ``lost`` ones for the
+    games that lose them."""
     every = all(top == deck.n for top in caps)
     tops = None if every else caps      # every card: lost_reason's (cached) sweeps
-    return next((why for check in CHECKS if (why := check(deck, rules, tops)) is not None),
-                None)
+    return next((why for check in CHECKS
+                 if (why := check(deck, rules, tops, lost)) is not None), None)
 
 
 # At most this many ways to stop short are asked at one score (5 colors: 126 ways

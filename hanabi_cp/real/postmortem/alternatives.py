@@ -12,7 +12,9 @@ every legal clue leaves the same state (a token spent, the turn passed), so one
 question answers every clue (each is still replayed; in Alternating Clues, every
 clue of one type), and when ``taken`` is a clue no clue of its group keeps the
 score.  An action not decided within the time is left out and
-listed as undecided, never guessed.
+listed as undecided, never guessed.  A question the search does not answer at once
+is first put to the deal's own reasons (``deal_bounds``: a lost card's copies, pace,
+hand size), which refute some of the hardest "no"s without a search.
 
 Cards are named as hanab.live shows them: slot 1 is the newest card of a hand, on
 the left (a referee hand lists deck orders oldest first, the newest last).
@@ -40,6 +42,7 @@ from ...core.options import SolveOptions
 from ...core.status import Status
 from ...runtime.deadline import NEVER, Deadline
 from ..actions import Action, Kind
+from .deal_bounds import refuted
 from .drop_reasons import NO_VARIANT_COLORS, kind_name
 from ..methods import search_core
 from ..older_games import under_today
@@ -89,40 +92,44 @@ def _legal(g: Game, act: Action) -> bool:
     return True
 
 
-_UNDECIDED = object()
+UNDECIDED = object()
+# The search answers most questions within this many seconds; only one it leaves
+# open is worth the deal's reasons (a few milliseconds each: asked anew for every
+# set of lost cards, where the search's quick answers cost less).
+FIRST_TRY = 0.05
 
 
 def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = None,
-          method: str = "auto", deadline: Deadline = NEVER) -> Keep:
+          method: str = "auto", deadline: Deadline = NEVER, fails: bool = False) -> Keep:
     """The legal actions at ``g`` but ``taken`` after which a game reaches ``goal``
     (see the module).  ``known``: a complete game from ``g`` reaching ``goal`` (the
-    post-mortem's certificate), whose first action then needs no question.  An
+    post-mortem's certificate), whose first action then needs no question;
+    ``fails``: no game after ``taken`` reaches ``goal`` (a drop: then nor after the
+    same move of another copy of its card in the hand, ``_twin``).  An
     older game's position is asked under today's end rules (``under_today``: the
     same moves and best score; the certificates are complete games under them)."""
-    g = under_today(g)
+    today = under_today(g)
+    # (the deal's reasons read a game under the rules it was played by: an older
+    # game's position, asked under today's end, is not refuted by them)
+    ask = _Questions(today, goal, known, method, deadline, refute=today is g)
+    g = today
+    if fails and taken.is_move and taken.target in g.hands[g.player]:
+        ask.twins[taken.kind, g.deck.cards[taken.target]] = (taken.target, None)
+    skip = _clue_group(g, taken)
+    acts = [a for a in every_legal_action(g)
+            if a != taken and (skip is None or _clue_group(g, a) != skip)]
+    # every question the search answers at once first, then the others with the time
+    # left: a hard one never leaves the easy ones unasked
+    answers: dict[Action, tuple[object, bool]] = {}
+    for patient in (False, True):
+        for act in acts:
+            if act not in answers and (got := ask.answer(act, patient)) is not None:
+                answers[act] = got
     kept: list[Action] = []
     undecided: list[Action] = []
-    shared: dict[object, object] = {}      # per group of clues, its answer once asked
-    for act in every_legal_action(g):
-        group = _clue_group(g, act)
-        if act == taken or (group is not None and group == _clue_group(g, taken)):
-            continue
-        replayed = False            # ``rest`` after ``act`` already replayed to ``goal``
-        if group in shared:
-            rest = shared[group]
-        elif known and (known[0] == act
-                        or (group is not None and group == _clue_group(g, known[0])))\
-                and _replays(g, act, list(known[1:]), goal):
-            # (a certificate the post-mortem followed past a clue of the other type,
-            # in Alternating Clues, may not replay as it stands: then asked anew)
-            rest, replayed = list(known[1:]), True
-        else:
-            after = g.copy()
-            after.apply(act)
-            rest = _reaches(after, goal, method, deadline)
-        if group is not None:
-            shared[group] = rest
-        if rest is _UNDECIDED:
+    for act in acts:
+        rest, replayed = answers[act]       # ``replayed``: already replayed to ``goal``
+        if rest is UNDECIDED:
             undecided.append(act)
         elif rest is not None:
             assert isinstance(rest, list)
@@ -130,6 +137,83 @@ def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = No
                 _certify(g, act, rest, goal)
             kept.append(act)
     return Keep(tuple(kept), tuple(undecided))
+
+
+class _Questions:
+    """``keeps``' questions at one position: each action's answer (the rest of a
+    game reaching ``goal``, None, or UNDECIDED) and whether it was replayed, shared
+    by the clues of a group and by the twins of a card (``_twin``)."""
+
+    def __init__(self, g: Game, goal: int, known: Sequence[Action] | None, method: str,
+                 deadline: Deadline, refute: bool):
+        self.g, self.goal, self.known, self.method = g, goal, known, method
+        self.deadline, self.refute = deadline, refute
+        self.shared: dict[object, object] = {}      # per group of clues, its answer
+        self.twins: dict[object, tuple[int, object]] = {}   # per card and move
+        self.open: set[object] = set()      # groups and cards left to the patient pass
+
+    def answer(self, act: Action, patient: bool) -> tuple[object, bool] | None:
+        """``act``'s answer; None when not ``patient`` and the search has not
+        answered within FIRST_TRY seconds nor the deal's reasons refuted it."""
+        g, goal, known = self.g, self.goal, self.known
+        group = _clue_group(g, act)
+        if group in self.shared:
+            return self.shared[group], False
+        twin = _twin(g, act, self.twins, goal)
+        if twin is not None:
+            return twin
+        card = (act.kind, g.deck.cards[act.target]) \
+            if act.is_move and act.target in g.hands[g.player] else None
+        if not patient and (group or card) in self.open:
+            return None
+        replayed = False
+        if known and (known[0] == act
+                      or (group is not None and group == _clue_group(g, known[0])))\
+                and _replays(g, act, list(known[1:]), goal):
+            # (a certificate the post-mortem followed past a clue of the other type,
+            # in Alternating Clues, may not replay as it stands: then asked anew)
+            rest: object = list(known[1:])
+            replayed = True
+        else:
+            after = g.copy()
+            after.apply(act)
+            if patient:
+                rest = reaches(after, goal, self.method, self.deadline)
+            else:
+                rest = reaches(after, goal, self.method,
+                               Deadline.after(self.deadline.share(FIRST_TRY)))
+                if rest is UNDECIDED and not self.deadline.expired():
+                    if not (self.refute and refuted(after, goal) is not None):
+                        self.open.add(group or card)
+                        return None
+                    rest = None
+        if group is not None:
+            self.shared[group] = rest
+        if card is not None:
+            self.twins.setdefault(card, (act.target, rest))
+        return rest, replayed
+
+
+def _twin(g: Game, act: Action, twins: dict[object, tuple[int, object]],
+          goal: int) -> tuple[object, bool] | None:
+    """The answer of the same move of another copy of the same card in the mover's
+    hand, if one was asked: the two positions after are the same game but for which
+    deck position holds which copy (the referee reads cards by identity, never by slot),
+    so a certificate of one, its two copies swapped, is one of the other (replayed;
+    asked anew if it does not replay), and a "no" or an undecided answer holds for
+    both.  (the answer, whether replayed) or None."""
+    if not act.is_move or act.target not in g.hands[g.player]:
+        return None
+    seen = twins.get((act.kind, g.deck.cards[act.target]))
+    if seen is None:
+        return None
+    other, rest = seen
+    if not isinstance(rest, list):
+        return rest, False
+    swap = {other: act.target, act.target: other}
+    mapped = [Action(a.kind, swap.get(a.target, a.target), a.value) if a.is_move else a
+              for a in rest]
+    return (mapped, True) if _replays(g, act, mapped, goal) else None
 
 
 def _clue_group(g: Game, act: Action) -> object:
@@ -141,20 +225,20 @@ def _clue_group(g: Game, act: Action) -> object:
     return act.kind if g.rules.alternating_clues else "clue"
 
 
-def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
+def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     """The rest of a game from ``h`` scoring at least ``goal``, None if no game does,
-    or _UNDECIDED when the time runs out first."""
+    or UNDECIDED when the time runs out first."""
     if h.over:
         return [] if h.score >= goal else None
     if deadline.expired():
-        return _UNDECIDED
+        return UNDECIDED
     if method not in ("auto", "search") or h.chosen is not None:
         # (Up or Down and Sudoku: the search goes plan by plan, encodings/variants.md, 8.5)
         share = deadline.share(None)
         out = solve_position(h, method, SolveOptions(time_limit=share, maximize=True))
         if out.score is not None and out.score >= goal:
             return list(out.actions or [])
-        return _UNDECIDED if out.status is Status.UNKNOWN else None
+        return UNDECIDED if out.status is Status.UNKNOWN else None
     S = search_core()
     clock = None if not deadline.bounded else _perf_deadline(deadline)
     s = S.LiveSearch(h, clock)
@@ -163,7 +247,7 @@ def _reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     try:
         got = s.game(goal)
     except S.Timeout:
-        return _UNDECIDED
+        return UNDECIDED
     finally:
         sys.setrecursionlimit(old)
     if got is None:

@@ -13,6 +13,8 @@ A position needs no new solve when the game's action is the one the last
 certificate took (or, both being clues, any clue: with open hands every legal clue
 leaves the same state): the rest of that certificate is then a continuation from
 the new position that scores the same best score, which cannot rise along a game.
+Else the previous position's best bounds this one's, and a game reaching it, or a
+level below, often decides it at once (``known_best``).
 A position left undecided within the time limit is marked so (its best game found
 is a lower bound, the previous best an upper bound), never guessed.
 
@@ -49,6 +51,7 @@ from ...core.status import PositionStatus, Status
 from ..actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
+from .known_best import BELOW_SHARE, best_below
 from .hidden_knowledge import ClueBook, seen as seen_class, seen_words
 from ..game_setup import deck_misfit
 from ..older_games import as_recorded
@@ -333,7 +336,7 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
                              PositionStatus.OVER, "", 0.0, info))
             _tick(progress, k)
             continue
-        out, seconds = _solve(g, method, position_limit, deadline)
+        out, seconds = _solve(g, method, position_limit, deadline, upper)
         if out.status is Status.UNKNOWN:
             lower = out.score
             best, cert = None, None
@@ -384,14 +387,14 @@ def _explain(pm: PostMortem, deck: Deck, rules: Rules, actions: Sequence[Action]
         g.apply(act)
         reason = explain(before, act, g, d.before, d.after, names)
         clock = Deadline.after((deadline or NEVER).share(position_limit))
-        keep = keeps(before, act, d.before, certs.get(k - 1), method, clock)
+        keep = keeps(before, act, d.before, certs.get(k - 1), method, clock, fails=True)
         text = instead_text(before, keep.actions, names)
         out[k] = Explained(reason, keep, text)
     return out
 
 
-def _solve(g: Game, method: str, limit: float | None,
-           deadline: Deadline | None) -> tuple[LiveOutcome, float]:
+def _solve(g: Game, method: str, limit: float | None, deadline: Deadline | None,
+           upper: int | None = None) -> tuple[LiveOutcome, float]:
     if deadline is not None and deadline.expired():
         # The command's time is up: the rest of the positions are not reached, and
         # cost nothing (no search's first pass per position: 997 of them took 25 s).
@@ -399,6 +402,12 @@ def _solve(g: Game, method: str, limit: float | None,
                                                              "post-mortem"))), 0.0
     share = (deadline or NEVER).share(limit)
     started = time.perf_counter()
+    clock = Deadline.after(share)
+    known = best_below(g, upper, method, Deadline.after(
+        None if share is None else share * BELOW_SHARE))
+    if known is not None:
+        return known, time.perf_counter() - started
+    share = clock.share(None)
     options = SolveOptions(time_limit=None if share is None else max(share, 0.0),
                            maximize=True)
     out = solve_position(g.copy(), method, options)

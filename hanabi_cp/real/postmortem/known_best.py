@@ -1,0 +1,56 @@
+"""A position's best score when the position before it bounds it.
+
+Along a game the best score never rises, so the previous position's best ``upper``
+bounds this one's: where the action kept it (the common case: a bot rarely follows
+the previous certificate move for move, and rarely loses a point), one game that
+reaches ``upper`` decides the position, and the search finds such a game in a few
+milliseconds where its best-score climb must also show that no game scores
+``upper + 1`` (hundreds of milliseconds in a bot game's middle, bench/postmortem.py).
+Below the first level found out of reach one more is asked (a drop of one point is
+the common drop), then the caller's best-score solve decides.  (The deal's reasons,
+``deal_bounds``, are not asked here: a few milliseconds per position, where the
+search's own bound of the deal settles most drops.)
+"""
+
+from __future__ import annotations
+
+from ...core.status import Status
+from ...runtime.deadline import Deadline
+from ..older_games import under_today
+from ..referee import Game
+from ..solve import LiveOutcome, certify_live
+from .alternatives import UNDECIDED, reaches
+
+# The levels found out of reach before the best-score solve takes over.
+LEVELS = 2
+# The part of a position's time these questions may take: the rest is the
+# best-score solve's, which then decides every position it decided without them.
+BELOW_SHARE = 0.05
+
+
+def best_below(g: Game, upper: int | None, method: str,
+               deadline: Deadline) -> LiveOutcome | None:
+    """The best score of ``g`` given that no game from it scores more than ``upper``,
+    with its certificate (replayed by the referee), or None where this does not
+    decide it (then the position is solved as any other)."""
+    if upper is None or g.over or method not in ("auto", "search") or g.chosen is not None:
+        return None
+    h = under_today(g)
+    # no pile passes its first value with every copy lost: hanab.live's max score
+    # bounds the best too, and where the action lost such a copy it is often the best
+    goal, noes = min(upper, g.max_reachable), 0
+    while noes < LEVELS and goal >= 0:
+        rest = reaches(h, goal, method, deadline)
+        if rest is UNDECIDED:
+            return None
+        if rest is None:
+            noes += 1
+            goal -= 1
+            continue
+        assert isinstance(rest, list)
+        status = Status.WINNABLE if goal >= h.target else Status.UNWINNABLE
+        why = f"no action raises the best score, and no game scores {goal + 1} or more"
+        out = LiveOutcome(status, rest, goal, None if status is Status.WINNABLE else why,
+                          method="search")
+        return certify_live(h, out)
+    return None
