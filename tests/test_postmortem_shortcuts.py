@@ -14,7 +14,7 @@ from hanabi_cp.real.methods.brute import MAX_CARDS
 from hanabi_cp.real.postmortem.alternatives import every_legal_action
 from hanabi_cp.real.postmortem.deal_bounds import refuted
 from hanabi_cp.real.postmortem.known_best import best_below
-from hanabi_cp.real.referee import Game
+from hanabi_cp.real.referee import Game, replay
 from hanabi_cp.real.rules import Rules
 from hanabi_cp.real.solve import solve_position
 from hanabi_cp.runtime.deadline import NEVER
@@ -80,3 +80,64 @@ def test_the_best_under_the_previous_best_is_the_best_score():
             decided += 1
             assert out.score == best and out.verified, (str(g.deck), g.rules, upper)
     assert decided >= len(positions())
+
+
+def test_cadical_asked_for_a_score_agrees_with_brute_force():
+    """``sat.at_least`` (the alternatives' question once the search has had half its
+    time): a game reaching the goal, replayed by the referee, exactly when brute
+    force's best reaches it; a "no" exactly when it does not."""
+    from hanabi_cp.core.status import Status
+    from hanabi_cp.real.methods.sat import at_least
+    from hanabi_cp.real.referee import replay
+    yes = no = 0
+    for g, best in positions()[::3]:
+        for goal in range(max(0, best - 1), min(best + 2, g.target) + 1):
+            out = at_least(g, goal, NEVER)
+            if best >= goal:
+                assert out.score is not None and out.score >= goal, (g, goal, best)
+                rep = replay(g.deck, g.rules, out.actions, g)
+                assert rep.legal and rep.complete and rep.score == out.score
+                assert out.status is not Status.UNWINNABLE
+                yes += 1
+            else:
+                assert out.status is Status.UNWINNABLE and out.score is None, (goal, best)
+                no += 1
+    assert yes > 20 and no > 20
+
+
+def test_an_alternative_the_search_leaves_goes_to_cadical(monkeypatch):
+    """With time to spare, ``reaches`` under ``auto`` gives the search half of it,
+    then CaDiCaL: a search that never answers still yields the right answer."""
+    from hanabi_cp.real.postmortem import alternatives
+    from hanabi_cp.runtime.deadline import Deadline
+
+    class Stuck:
+        Timeout = TimeoutError
+
+        def LiveSearch(self, h, clock):  # noqa: N802 (the search core's name)
+            return self
+
+        def recursion_needed(self, h):
+            return 100
+
+        def game(self, goal):
+            raise TimeoutError
+
+    monkeypatch.setattr(alternatives, "search_core", Stuck)
+    checked = 0
+    for g, best in positions()[:40]:
+        if g.over:
+            continue
+        for goal in (best, best + 1):
+            if goal > g.target:
+                continue
+            rest = alternatives.reaches(g, goal, "auto", Deadline.after(30))
+            if best >= goal:
+                assert isinstance(rest, list)
+                assert replay(g.deck, g.rules, rest, g).score >= goal
+            else:
+                assert rest is None
+            checked += 1
+        # no time to spare: the search's answer stands (here, none)
+        assert alternatives.reaches(g, best, "auto", Deadline.after(0.5)) is alternatives.UNDECIDED
+    assert checked > 30

@@ -38,7 +38,7 @@ from pysat.card import ITotalizer
 from ...runtime.deadline import Deadline, TimeUp
 from ...core.errors import SolverBug
 from ...solvers.sat_backend import SatSession, built_whole, check_solver
-from ...core.options import SolveOptions
+from ...core.options import DEFAULT_SOLVER, SolveOptions
 from ...core.status import Status
 from ..encoders.cnf import LiveCnf
 from ..hint import hint_choices
@@ -128,15 +128,26 @@ def _bundled(bundle, out: LiveOutcome, options: SolveOptions) -> LiveOutcome:
 
 
 def _best(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
-          plan: Plan | None = None, floor: int = -1) -> LiveOutcome:
+          plan: Plan | None = None, floor: int = -1, ceiling: int | None = None
+          ) -> LiveOutcome:
     """The best score of the position's CNF (of one pile plan's game, scoring more
-    than ``floor``), by ``_maximize``'s climb."""
+    than ``floor``; the climb stopped at ``ceiling``), by ``_maximize``'s climb."""
     try:
         enc = LiveCnf(start, True, deadline, plan)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
-                     time.perf_counter(), options, floor)
+                     time.perf_counter(), options, floor, ceiling)
+
+
+def at_least(start: Game, goal: int, deadline: Deadline,
+             solver: str = DEFAULT_SOLVER) -> LiveOutcome:
+    """Whether some complete game from ``start`` scores ``goal`` or more: such a
+    game (its actions and score, for the caller's referee to replay), UNWINNABLE
+    without a score when no game does, UNKNOWN without one at the deadline.  The
+    climb stops at ``goal``: the post-mortem asks it where ``goal`` is known to be
+    the most any game scores (an alternative at a drop)."""
+    return _best(start, SolveOptions(), deadline, solver, floor=goal - 1, ceiling=goal)
 
 
 def _win(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
@@ -211,10 +222,13 @@ def hinted(session: SatSession, enc: LiveCnf, stats: dict) -> tuple[bool, list[i
 
 
 def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
-              t0: float, options: SolveOptions, floor: int = -1) -> LiveOutcome:
+              t0: float, options: SolveOptions, floor: int = -1,
+              ceiling: int | None = None) -> LiveOutcome:
     """The climb (see the module's docstring); with ``floor`` >= 0 only the games
-    scoring more than it (none: an outcome without a score, no proof asked)."""
+    scoring more than it (none: an outcome without a score, no proof asked); with
+    ``ceiling``, it stops at a game scoring that much (UNKNOWN: nothing proved)."""
     target = len(enc.played)
+    top = target if ceiling is None else min(ceiling, target)
     best: tuple[int, list[int]] | None = None       # (score, model)
     tot = built_whole(ITotalizer, [-x for x in enc.played], ubound=target, top_id=enc.pool.top)
     clauses = enc.clauses + tot.cnf.clauses
@@ -231,12 +245,14 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
                 stats.update(solve_seconds=round(time.perf_counter() - t0, 6), sat_calls=0)
                 return LiveOutcome(Status.UNKNOWN, stats=stats, reason=str(exc))
             calls += 1
-        while best is None or best[0] < target:
+        while best is None or best[0] < top:
             # One solver throughout: each better score is asked for by a unit clause
             # (score >= best + 1 <=> at most target - best - 1 piles short of the top),
             # kept since no later call wants less, and what the solver learned stays.
             try:
-                if best is None:        # the first call: later ones have a best game
+                if best is None and top < target:      # a climb with a ceiling
+                    ok, model = hinted(session, enc, stats)
+                elif best is None:      # the first call: later ones have a best game
                     # a win first: on a winnable deal the one call that matters (the
                     # climb's last step costs as much), on a lost one the first "no"
                     ok, model, _ = session.solve([-tot.rhs[0]])
@@ -276,6 +292,9 @@ def _maximize(enc: LiveCnf, solver: str, deadline: Deadline, stats: dict,
     score, model = best
     if score == target:
         return LiveOutcome(Status.WINNABLE, enc.decode(model), score, stats=stats)
+    if score >= top:        # stopped at the ceiling: a game, no bound proved
+        return LiveOutcome(Status.UNKNOWN, enc.decode(model), score, stats=stats,
+                           reason=f"a game scoring {score} (the climb stops at {top})")
     lost = LiveOutcome(Status.UNWINNABLE, enc.decode(model), score, stats=stats,
                        reason=f"SAT solver: no complete game plays more than {score} of "
                               f"{target} cards")

@@ -45,6 +45,7 @@ from ..actions import Action, Kind
 from .deal_bounds import refuted
 from .drop_reasons import NO_VARIANT_COLORS, kind_name
 from ..methods import search_core
+from ..methods.sat import at_least
 from ..older_games import under_today
 from ..referee import Game, IllegalMove, replay, typed_clues
 from ..solve import solve_position
@@ -97,6 +98,9 @@ UNDECIDED = object()
 # open is worth the deal's reasons (a few milliseconds each: asked anew for every
 # set of lost cards, where the search's quick answers cost less).
 FIRST_TRY = 0.05
+# A patient question with at least this many seconds left goes to CaDiCaL after
+# the search has had half of them (``reaches``).
+SAT_FROM = 1.0
 
 
 def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = None,
@@ -239,15 +243,19 @@ def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
         if out.score is not None and out.score >= goal:
             return list(out.actions or [])
         return UNDECIDED if out.status is Status.UNKNOWN else None
+    # ``auto`` with time to spare: the search half of it, then CaDiCaL the rest (on
+    # the positions the search leaves, the SAT stage decides most: docs/benchmarks.md)
+    sat_after = method == "auto" and deadline.bounded and deadline.remaining() >= SAT_FROM
+    search_deadline = Deadline.after(deadline.remaining() / 2) if sat_after else deadline
     S = search_core()
-    clock = None if not deadline.bounded else _perf_deadline(deadline)
+    clock = None if not search_deadline.bounded else _perf_deadline(search_deadline)
     s = S.LiveSearch(h, clock)
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, S.recursion_needed(h)))
     try:
         got = s.game(goal)
     except S.Timeout:
-        return UNDECIDED
+        return _by_sat(h, goal, deadline) if sat_after else UNDECIDED
     finally:
         sys.setrecursionlimit(old)
     if got is None:
@@ -255,6 +263,15 @@ def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     # the search chooses no clue's content: in Alternating Clues, the types of its
     # clues are set as the referee wants them (``typed_clues``)
     return typed_clues(h, got[0]) if h.rules.alternating_clues else got[0]
+
+
+def _by_sat(h: Game, goal: int, deadline: Deadline) -> object:
+    """``reaches`` asked of CaDiCaL alone (one climb stopped at ``goal``: a drop's
+    alternative scores at most the best before it)."""
+    out = at_least(h, goal, deadline)
+    if out.score is not None and out.score >= goal:
+        return list(out.actions or [])
+    return None if out.status is Status.UNWINNABLE else UNDECIDED
 
 
 def _perf_deadline(deadline: Deadline) -> float:
