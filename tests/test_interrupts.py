@@ -375,3 +375,26 @@ def test_a_signal_while_pysat_frees_or_builds_a_solver_waits_for_it(tmp_path, wh
                          text=True, timeout=HANG_GUARD)
     assert res.returncode == 143, (res.stdout, res.stderr)
     assert res.stdout == "c interrupted\n" and res.stderr == "", (res.stdout, res.stderr)
+
+
+def test_the_watchdogs_exit_removes_registered_folders_after_their_files(tmp_path):
+    """A forced end (``_terminate``: the grace period over, or a second signal)
+    deletes the registered files, then the registered folders they were in (a proof
+    bundle's folder in the making), and leaves unregistered ones alone."""
+    script = tmp_path / "t.py"
+    script.write_text(textwrap.dedent(f"""
+        import os, signal
+        from hanabi_cp.runtime import interrupts
+        part, keep = {str(tmp_path / "b.part")!r}, {str(tmp_path / "kept")!r}
+        os.mkdir(part); os.mkdir(keep)
+        interrupts.register(part)       # the folder before its file: order is not kept
+        for name in ("plan-1.cnf", "plan-1.drup"):
+            open(os.path.join(part, name), "w").close()
+            interrupts.register(os.path.join(part, name))
+        interrupts._first = signal.SIGTERM
+        interrupts._terminate()
+    """))
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 128 + signal.SIGTERM, res.stderr
+    assert sorted(os.listdir(tmp_path)) == ["kept", "t.py"]

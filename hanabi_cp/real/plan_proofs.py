@@ -267,6 +267,8 @@ class BundleWriter:
                                         dir=parent)
         except OSError as exc:
             raise FileError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        interrupts.register(self.tmp)
+        self.registered.append(self.tmp)
 
     def _write(self, name: str, text_or_lines, lines: bool = False) -> str:
         full = os.path.join(self.tmp, name)

@@ -176,7 +176,8 @@ def deferred() -> Iterator[None]:
 
 
 def register(path: str) -> None:
-    """A temporary file the watchdog deletes if it has to end the process."""
+    """A temporary file (or folder, removed once its registered files are) the
+    watchdog deletes if it has to end the process."""
     with LOCK:
         _temporaries.add(path)
 
@@ -285,8 +286,9 @@ def _watch(read_end: int) -> None:
 
 def _terminate() -> None:
     with LOCK:
-        for path in list(_temporaries):
+        # files first (a folder's files are registered with it), then the folders
+        for path in sorted(_temporaries, key=os.path.isdir):
             with contextlib.suppress(OSError):
-                os.unlink(path)
+                (os.rmdir if os.path.isdir(path) else os.unlink)(path)
         report()
         os._exit(128 + (_first or signal.SIGINT))
