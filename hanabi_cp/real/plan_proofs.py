@@ -64,12 +64,15 @@ def plan_cnf(start: Game, plan: Plan, more_than: int | None,
         clauses = enc.clauses
     else:
         from pysat.card import ITotalizer
+
+        from ..solvers.sat_backend import built_whole, release
         enc = LiveCnf(start, True, deadline, plan)
         target = len(enc.played)
-        tot = ITotalizer([-x for x in enc.played], ubound=target, top_id=enc.pool.top)
+        tot = built_whole(ITotalizer, [-x for x in enc.played], ubound=target,
+                          top_id=enc.pool.top)
         clauses = enc.clauses + tot.cnf.clauses + (
             [[-tot.rhs[target - more_than - 1]]] if 0 <= more_than < target else [])
-        tot.delete()
+        release(tot)
     return clauses, max((abs(x) for c in clauses for x in c), default=0)
 
 

@@ -113,8 +113,8 @@ def built_whole(make: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def release(s) -> None:
-    """Delete the pysat solver ``s`` whole: pysat frees the native solver, then
-    forgets its pointer, and a Ctrl-C or SIGTERM raised between the two left the
+    """Delete the pysat object ``s`` (a solver, a totalizer) whole: pysat frees the
+    native object, then forgets its pointer, and a Ctrl-C or SIGTERM raised between the two left the
     pointer for ``__del__`` to free a second time (a crash at exit)."""
     with interrupts.deferred():
         s.delete()
