@@ -40,7 +40,9 @@ def best_below(g: Game, upper: int | None, method: str,
     # bounds the best too, and where the action lost such a copy it is often the best
     goal, noes = min(upper, g.max_reachable), 0
     while noes < LEVELS and goal >= 0:
-        rest = reaches(h, goal, method, deadline)
+        # the search alone, under ``auto`` too (``reaches`` would give a long share
+        # to CaDiCaL): its quick games are the point, the portfolio comes after
+        rest = reaches(h, goal, "search", deadline)
         if rest is UNDECIDED:
             return None
         if rest is None:
