@@ -47,34 +47,29 @@ class Section:
         return f"{self.page}:{self.line} \"{self.heading}\": {self.words} words"
 
 
-def prose(page: str) -> Iterator[tuple[int, str]]:
-    """Every line of ``page`` outside fenced code blocks, with its 1-based number."""
+def _lines(page: str) -> Iterator[tuple[int, str, str | None]]:
+    """Every line of ``page`` but the fences, with its 1-based number and the indent
+    of the fenced code block it is in (None outside one)."""
     fence: str | None = None
     for n, line in enumerate((ROOT / page).read_text(encoding="utf-8").splitlines(), 1):
         m = FENCE.match(line)
         if fence is None and m:
             fence = m.group("indent")
-            continue
-        if fence is not None:
-            if line.strip() == "```":
-                fence = None
-            continue
-        yield n, line
+        elif fence is not None and line.strip() == "```":
+            fence = None
+        else:
+            yield n, line, fence
+
+
+def prose(page: str) -> Iterator[tuple[int, str]]:
+    """Every line of ``page`` outside fenced code blocks, with its 1-based number."""
+    return ((n, line) for n, line, fence in _lines(page) if fence is None)
 
 
 def code_lines(page: str) -> Iterator[tuple[int, str]]:
     """Every line inside a fenced code block of ``page`` (the fences' indent removed)."""
-    inside: str | None = None
-    for n, line in enumerate((ROOT / page).read_text(encoding="utf-8").splitlines(), 1):
-        m = FENCE.match(line)
-        if inside is None and m:
-            inside = m.group("indent")
-            continue
-        if inside is not None:
-            if line.strip() == "```":
-                inside = None
-            else:
-                yield n, line[len(inside):] if line.startswith(inside) else line
+    return ((n, line[len(fence):] if line.startswith(fence) else line)
+            for n, line, fence in _lines(page) if fence is not None)
 
 
 def sections(page: str) -> list[Section]:
