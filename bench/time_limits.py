@@ -13,8 +13,9 @@ phase the limit ran out in.  No case asserts a time: the numbers are the result
 
 Cases: the reduction image of SATLIB's uf50-01 (`hanabi-cp reduce`, 220,564 cards)
 with sat, cpsat and cpsat --maximize, the image of uuf50-01 with sat --proof, at
-S = 1 and 5; then a random deck of 10^6 cards (`hanabi-cp generate deck --n 2000 --c 250
---r 2 --exact-copies`) with sat.  "startup" is the command on a one-card deck: the
+S = 1 and 5; the best score of a 2-player standard deal under real rules (`auto`,
+every stage in turn); then a random deck of 10^6 cards (`hanabi-cp generate deck
+--n 2000 --c 250 --r 2 --exact-copies`) with sat.  "startup" is the command on a one-card deck: the
 part of the slack no phase can check.
 
     .venv/bin/python -m bench.time_limits              # every case, 3 runs each
@@ -41,6 +42,11 @@ CASES = (("uf50 sat", "uf50", ["--method", "sat"]),
          ("uf50 cpsat --maximize", "uf50", ["--method", "cpsat", "--maximize"]),
          ("uuf50 sat --proof", "uuf50", ["--method", "sat", "--proof", "{proof}"]))
 BIG = ("10^6 cards sat", "big", ["--method", "sat"])
+# Real rules: the best score of the 2-player shuffled deck of seed 4004, which no
+# stage of `auto` decides within minutes, so every stage runs to its share (the
+# search, CaDiCaL, Glucose, and CP-SAT when its share pays for importing OR-Tools).
+LIVE = ("live 4004 auto --maximize", "4004",
+        ["--rules", "live", "--players", "2", "--maximize"])
 
 
 def cli(*args: str) -> list[str]:
@@ -81,6 +87,9 @@ def make_decks(tmp: str, big: bool) -> dict[str, str]:
         subprocess.run(cli("generate", "deck", "--n", "2000", "--c", "250", "--r", "2", "--exact-copies",
                            "--seed", "1", "--hand", "2", "-o", decks["big"]),
                        check=True, capture_output=True)
+    decks["4004"] = os.path.join(tmp, "4004.txt")
+    subprocess.run(cli("generate", "standard", "--seed", "4004", "-o", decks["4004"]),
+                   check=True, capture_output=True)
     decks["one"] = os.path.join(tmp, "one.txt")
     with open(decks["one"], "w") as f:
         f.write("h 1\n1r\n")
@@ -100,7 +109,7 @@ def main(argv=None) -> list[dict]:
     args = ap.parse_args(argv)
     limits = [float(x) for x in (args.limits or ("1" if args.quick else "1,5")).split(",")]
     repeat = args.repeat or (1 if args.quick else 3)
-    cases = list(CASES) + ([] if args.quick or args.no_big else [BIG])
+    cases = list(CASES) + [LIVE] + ([] if args.quick or args.no_big else [BIG])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         decks = make_decks(tmp, any(key == "big" for _, key, _ in cases))

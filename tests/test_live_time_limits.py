@@ -106,3 +106,23 @@ def test_the_solitaire_cnf_of_a_deck_of_many_copies_keeps_the_time_limit(tmp_pat
                      timeout=60)
     assert res.error is None and res.exit_code == 0, (res.exit_code, res.stderr)
     assert "s UNKNOWN" in res.stdout and "time limit of 5 s reached" in res.stdout, res.stdout
+
+
+def test_sat_best_score_runs_out_while_loading_the_cnf(monkeypatch):
+    """The deadline may pass while the CNF is loaded into the solver, before the
+    climb's first call: the answer is UNKNOWN, never a TimeUp out of ``solve``."""
+    from hanabi_cp.core.options import SolveOptions
+    from hanabi_cp.core.status import Status
+    from hanabi_cp.real.methods import sat
+    from hanabi_cp.real.referee import Game
+    from hanabi_cp.solvers import sat_backend
+    from hanabi_cp.apps.generators import standard_deck
+
+    def late(solver, clauses, deadline):
+        raise TimeUp(0.5, "loading the CNF into the SAT solver")
+
+    monkeypatch.setattr(sat_backend, "load", late)
+    start = Game.start(standard_deck(3), Rules.for_players(2))
+    out = sat.run(start, SolveOptions(time_limit=5, maximize=True))
+    assert out.status is Status.UNKNOWN and "loading the CNF" in (out.reason or "")
+    assert sat.at_least(start, 25, Deadline.after(5)).status is Status.UNKNOWN

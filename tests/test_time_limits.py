@@ -169,6 +169,33 @@ class FakeSolver:
     def get_model(self):
         return [1]
 
+    def interrupt(self):        # as pysat's CaDiCaL: no stopping from another thread
+        raise NotImplementedError
+
+
+class FakeInterruptible(FakeSolver):
+    """A solver (as pysat's Glucose) that runs until another thread interrupts it,
+    and answers at its ``slices``-th call."""
+
+    def __init__(self, slices):
+        super().__init__(slices)
+        import threading
+        self.stop, self.ended_by_timer = threading.Event(), 0
+
+    def interrupt(self):
+        self.stop.set()
+
+    def clear_interrupt(self):
+        self.stop.clear()
+
+    def solve_limited(self, assumptions=(), expect_interrupt=False):
+        assert expect_interrupt
+        self.slices -= 1
+        if self.slices <= 0:
+            return True
+        self.ended_by_timer += self.stop.wait(60)
+        return None
+
 
 def test_run_limited_slices_until_an_answer_and_stops_at_the_deadline():
     s = FakeSolver(5)
@@ -180,6 +207,21 @@ def test_run_limited_slices_until_an_answer_and_stops_at_the_deadline():
     assert sat_backend.run_limited(FakeSolver(1, budgets=False), NEVER)[0] is True
     with pytest.raises(HanabiError, match="cannot keep a time limit"):
         sat_backend.run_limited(FakeSolver(1, budgets=False), Deadline.after(60))
+
+
+def test_run_limited_stops_an_interruptible_solver_by_a_timer():
+    """Glucose and its kin are sliced by a timer thread, not a conflict budget (whose
+    time varies a hundredfold): every slice but the answering one ends by the timer."""
+    s = FakeInterruptible(4)
+    assert sat_backend.run_limited(s, NEVER)[0] is True
+    assert s.ended_by_timer == 3 and s.calls == [] and not s.stop.is_set()
+    with pytest.raises(TimeUp, match="SAT search"):
+        sat_backend.run_limited(FakeInterruptible(10**6), Countdown(3))
+    # a real Glucose on a formula it cannot answer quickly (10 pigeons, 9 holes)
+    from pysat.examples.genhard import PHP
+    from pysat.solvers import Solver
+    with Solver(name="glucose4", bootstrap_with=PHP(9).clauses) as g, pytest.raises(TimeUp):
+        sat_backend.run_limited(g, Deadline.after(0.3))
 
 
 # --- proofs: the checker runs in a process that is killed at the deadline --------------

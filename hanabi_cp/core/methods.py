@@ -52,6 +52,11 @@ def nothing() -> None:
     return None
 
 
+def always() -> bool:
+    """The ``ready`` of a method whose ``prepare`` has nothing to do."""
+    return True
+
+
 @dataclass(frozen=True)
 class Method(Generic[O]):
     """A decision method: ``run`` decides the problem (its certificate is checked by
@@ -71,6 +76,9 @@ class Method(Generic[O]):
     maximizes: bool = False             # supports SolveOptions.maximize (the best score)
     # Imports what ``run`` needs (OR-Tools: half a second) before the clock starts.
     prepare: Callable[[], object] = nothing
+    # False while ``prepare`` still has its import to do: a portfolio stage with less
+    # time than that import takes is skipped rather than overrun its share.
+    ready: Callable[[], bool] = always
     # Starts another program per call (MiniZinc, minisat+, RC2): the harness
     # cross-checks it, but sweeps that default to "every method" leave it out
     # unless named.

@@ -83,6 +83,10 @@ SAT_PORTFOLIO = (DEFAULT_SOLVER, "glucose4")
 # not listed weighs 1; ``sat`` with a solver chosen by the user (no portfolio)
 # weighs what the portfolio's first solver does.
 STAGE_WEIGHTS = {("sat", DEFAULT_SOLVER): 6.0, ("sat", "glucose4"): 2.0}
+# A stage whose method still has its first import to do (``Method.ready``: CP-SAT's
+# OR-Tools, 1.5-1.9 s) runs only with at least this much time: with less, the
+# import alone would outlast its share and the command's limit.
+COLD_START_SECONDS = 3.0
 
 
 def live_methods() -> dict[str, LiveMethod]:
@@ -235,6 +239,7 @@ def run_stages(start: Game, options: SolveOptions, steps: list[tuple[LiveMethod,
     undecided outcome added to ``tally`` (then ``report``-ed): the first decided
     outcome, else the tally's UNKNOWN one."""
     total = clock.remaining()
+    steps, weights = _warm(steps, weights, total, first_share)
     for i, (m, solver) in enumerate(steps):
         left = clock.remaining()
         if left <= 0 and tally.best is not None:
@@ -255,6 +260,18 @@ def run_stages(start: Game, options: SolveOptions, steps: list[tuple[LiveMethod,
         if met is not None:
             return met
     return tally.outcome(start.target)
+
+
+def _warm(steps: list[tuple[LiveMethod, str]], weights: list[float], total: float,
+          first_share: float | None) -> tuple[list[tuple[LiveMethod, str]], list[float]]:
+    """The stages without those whose first import (``Method.ready``) would outlast
+    the share they would get of ``total`` (``COLD_START_SECONDS``); the others share
+    their time.  The first stage always runs."""
+    rest = total * (1 - first_share) if first_share is not None else total
+    later = sum(weights[1:]) if first_share is not None else sum(weights)
+    keep = [i for i, (m, _) in enumerate(steps)
+            if i == 0 or m.ready() or rest * weights[i] / later >= COLD_START_SECONDS]
+    return [steps[i] for i in keep], [weights[i] for i in keep]
 
 
 def _with_bound(best: LiveOutcome, bound: tuple[int, str] | None, target: int) -> LiveOutcome:
@@ -289,7 +306,12 @@ def solve_position(start: Game, method: str = "auto",
     known = None if options.incumbent is None else \
         (incumbent_score(start, options.incumbent), tuple(options.incumbent))
     if method == "auto":
-        return _portfolio(start, options, known)
+        started = time.perf_counter()
+        out = _portfolio(start, options, known)
+        # the whole portfolio's time (what `c time` and the JSON report), not its
+        # last stage's
+        return replace(out, stats={**out.stats,
+                                   "seconds": round(time.perf_counter() - started, 6)})
     m = METHODS.lookup(method, also=("auto",))
     METHODS.check(m, start, maximize=options.maximize)
     return _run(m, start, options)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...runtime.deadline import Deadline, TimeUp
 from ...core.options import SolveOptions
 from ...core.status import Status
+from ...solvers.cpsat import load_ortools, ortools_loaded
 from ..hint import hint_choices
 from ..encoders.schedule import refuses
 from ..pile_order import in_pile_order
@@ -51,4 +52,5 @@ def _solve(start: Game, options: SolveOptions, deadline: Deadline,
 
 METHOD = LiveMethod("cpsat", run, "OR-Tools CP-SAT over slots (plays and discards), clue "
                     "runs and card-leaves-at-slot literals; --maximize for the best score",
-                    refuses=refuses, maximizes=True)
+                    refuses=refuses, maximizes=True, prepare=load_ortools,
+                    ready=ortools_loaded)

@@ -136,8 +136,13 @@ def _best(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
         enc = LiveCnf(start, True, deadline, plan)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
-    return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
-                     time.perf_counter(), options, floor, ceiling)
+    try:
+        return _maximize(enc, solver, deadline, {**enc.stats, "solver": solver},
+                         time.perf_counter(), options, floor, ceiling)
+    except TimeUp as exc:
+        # loading the CNF into the solver, before its first call (the climb's own
+        # calls answer their time-outs with the best game so far)
+        return LiveOutcome(Status.UNKNOWN, stats=dict(enc.stats), reason=str(exc))
 
 
 def at_least(start: Game, goal: int, deadline: Deadline,
