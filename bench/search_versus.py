@@ -120,16 +120,33 @@ def main(argv=None) -> None:
     print(f"search ({what}), {len(questions)} questions per player count, best of {args.rounds} "
           f"rounds; this: {trees['this']} ({cores['this']}), other: {trees['other']} "
           f"({cores['other']}); load (1 / 5 / 15 min) {load}; cores {os.cpu_count()}")
-    print(f"{'p':>3} {'this s':>9} {'other s':>9} {'other / this':>13} {'states/s this / other':>22}")
+    print(f"{'p':>3} {'this s':>9} {'other s':>9} {'other / this':>13} {'states/s this / other':>22}"
+          f" {'p99 states this / other':>24} {'p99 ms this / other':>20}")
     this, other = best["this"], best["other"]
-    same = all(this[k]["answer"] == other[k]["answer"] for k in this
-               if "UNKNOWN" not in (this[k]["answer"][0], other[k]["answer"][0]))
+    decided = [k for k in this if "UNKNOWN" not in (this[k]["answer"][0], other[k]["answer"][0])]
+    same = all(this[k]["answer"] == other[k]["answer"] for k in decided)
+    # an order of the moves changes the states visited, never a decided status or score
+    verdicts = [k for k in decided if this[k]["answer"][:2] != other[k]["answer"][:2]]
     for p in [*players, None]:
         keys = [k for k in this if p is None or k[0] == p]
         a, b = sum(this[k]["s"] for k in keys), sum(other[k]["s"] for k in keys)
         rate = (sum(this[k]["nodes"] for k in keys) / a) / (sum(other[k]["nodes"] for k in keys) / b)
-        print(f"{'all' if p is None else p:>3} {a:>9.3f} {b:>9.3f} {b / a:>13.3f} {rate:>22.3f}")
-    print("decided answers: " + ("the same (status, score, states visited)" if same else "DIFFERENT"))
+        states = f"{_p99(this, keys, 'nodes'):,.0f} / {_p99(other, keys, 'nodes'):,.0f}"
+        ms = f"{1000 * _p99(this, keys, 's'):.1f} / {1000 * _p99(other, keys, 's'):.1f}"
+        print(f"{'all' if p is None else p:>3} {a:>9.3f} {b:>9.3f} {b / a:>13.3f} {rate:>22.3f}"
+              f" {states:>24} {ms:>20}")
+    unknown = {name: sum(d["answer"][0] == "UNKNOWN" for d in runs.values())
+               for name, runs in best.items()}
+    print(f"unknown: this {unknown['this']}, other {unknown['other']}")
+    print("decided answers: " + ("the same (status, score, states visited)" if same else
+                                 "the same status and score, other states visited"
+                                 if not verdicts else f"DIFFERENT: {sorted(verdicts)}"))
+
+
+def _p99(runs: dict[tuple, dict], keys: list[tuple], field: str) -> float:
+    """The 99th percentile of ``field`` over the questions ``keys``."""
+    values = sorted(runs[k][field] for k in keys)
+    return values[min(len(values) - 1, (99 * len(values)) // 100)]
 
 
 if __name__ == "__main__":
