@@ -249,7 +249,8 @@ def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     search_deadline = Deadline.after(deadline.remaining() / 2) if sat_after else deadline
     S = search_core()
     clock = None if not search_deadline.bounded else _perf_deadline(search_deadline)
-    s = S.LiveSearch(h, clock)
+    # (the tables of the game's earlier searches, where the post-mortem lends them)
+    s = S.LiveSearch(h, clock, None, S.MEMORY.get())
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, S.recursion_needed(h)))
     try:
