@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import random
+from contextvars import ContextVar
 
 from hanabi_cp.apps.generators import random_deck
 from hanabi_cp.core.options import SolveOptions
@@ -106,15 +107,16 @@ def test_cadical_asked_for_a_score_agrees_with_brute_force():
 
 
 def test_an_alternative_the_search_leaves_goes_to_cadical(monkeypatch):
-    """With time to spare, ``reaches`` under ``auto`` gives the search half of it,
+    """With time to spare, ``reaches`` under ``auto`` gives the search a share of it,
     then CaDiCaL: a search that never answers still yields the right answer."""
     from hanabi_cp.real.postmortem import alternatives
     from hanabi_cp.runtime.deadline import Deadline
 
     class Stuck:
         Timeout = TimeoutError
+        MEMORY = ContextVar("none", default=None)
 
-        def LiveSearch(self, h, clock):  # noqa: N802 (the search core's name)
+        def LiveSearch(self, h, clock, plan=None, memory=None):  # noqa: N802 (the core's name)
             return self
 
         def recursion_needed(self, h):

@@ -51,7 +51,7 @@ from ...core.status import PositionStatus, Status
 from ..actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
-from .known_best import BELOW_SHARE, best_below
+from .known_best import BELOW_SHARE, SAT_SHARE, best_below
 from .hidden_knowledge import ClueBook, seen as seen_class, seen_words
 from ..game_setup import deck_misfit
 from ..methods import search_core
@@ -421,7 +421,8 @@ def _solve(g: Game, method: str, limit: float | None, deadline: Deadline | None,
     started = time.perf_counter()
     clock = Deadline.after(share)
     known = best_below(g, upper, method, Deadline.after(
-        None if share is None else share * BELOW_SHARE))
+        None if share is None else share * BELOW_SHARE), Deadline.after(
+        None if share is None else share * SAT_SHARE))
     if known is not None:
         return known, time.perf_counter() - started
     share = clock.share(None)
