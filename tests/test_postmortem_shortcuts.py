@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import random
+from contextvars import ContextVar
 
 from hanabi_cp.apps.generators import random_deck
 from hanabi_cp.core.options import SolveOptions
@@ -106,15 +107,16 @@ def test_cadical_asked_for_a_score_agrees_with_brute_force():
 
 
 def test_an_alternative_the_search_leaves_goes_to_cadical(monkeypatch):
-    """With time to spare, ``reaches`` under ``auto`` gives the search half of it,
+    """With time to spare, ``reaches`` under ``auto`` gives the search a share of it,
     then CaDiCaL: a search that never answers still yields the right answer."""
     from hanabi_cp.real.postmortem import alternatives
     from hanabi_cp.runtime.deadline import Deadline
 
     class Stuck:
         Timeout = TimeoutError
+        MEMORY = ContextVar("none", default=None)
 
-        def LiveSearch(self, h, clock):  # noqa: N802 (the search core's name)
+        def LiveSearch(self, h, clock, plan=None, memory=None):  # noqa: N802 (the core's name)
             return self
 
         def recursion_needed(self, h):
@@ -141,3 +143,28 @@ def test_an_alternative_the_search_leaves_goes_to_cadical(monkeypatch):
         # no time to spare: the search's answer stands (here, none)
         assert alternatives.reaches(g, best, "auto", Deadline.after(0.5)) is alternatives.UNDECIDED
     assert checked > 30
+
+
+def test_the_previous_best_the_search_leaves_goes_to_cadical(monkeypatch):
+    """Under ``auto`` with CaDiCaL's time (``sat``), a first level the search leaves
+    open is asked of CaDiCaL: a search that never answers still decides the
+    positions whose best is the previous best, with the brute-force best score."""
+    from hanabi_cp.real.postmortem import known_best
+    from hanabi_cp.runtime.deadline import Deadline
+
+    monkeypatch.setattr(known_best, "reaches", lambda h, goal, method, deadline:
+                        known_best.UNDECIDED)
+    decided = 0
+    for g, best in positions()[:60]:
+        if g.over:
+            continue
+        for upper in {best, min(best + 1, g.target)}:
+            out = best_below(g, upper, "auto", NEVER, Deadline.after(30))
+            assert best_below(g, upper, "search", NEVER, Deadline.after(30)) is None
+            if out is None:
+                assert min(upper, g.max_reachable) > best, (upper, best)
+                continue
+            assert out.score == best and min(upper, g.max_reachable) == best
+            assert replay(g.deck, g.rules, out.actions, g).score >= best
+            decided += 1
+    assert decided >= 20, decided

@@ -99,8 +99,10 @@ UNDECIDED = object()
 # set of lost cards, where the search's quick answers cost less).
 FIRST_TRY = 0.05
 # A patient question with at least this many seconds left goes to CaDiCaL after
-# the search has had half of them (``reaches``).
+# the search has had SEARCH_FIRST of them (half at most), then back to the search
+# (``reaches``).
 SAT_FROM = 1.0
+SEARCH_FIRST = 1.0
 
 
 def keeps(g: Game, taken: Action, goal: int, known: Sequence[Action] | None = None,
@@ -243,19 +245,32 @@ def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
         if out.score is not None and out.score >= goal:
             return list(out.actions or [])
         return UNDECIDED if out.status is Status.UNKNOWN else None
-    # ``auto`` with time to spare: the search half of it, then CaDiCaL the rest (on
-    # the positions the search leaves, the SAT stage decides most: docs/benchmarks.md)
-    sat_after = method == "auto" and deadline.bounded and deadline.remaining() >= SAT_FROM
-    search_deadline = Deadline.after(deadline.remaining() / 2) if sat_after else deadline
+    if method == "auto" and deadline.bounded and deadline.remaining() >= SAT_FROM:
+        # ``auto`` with time to spare: the search for at most SEARCH_FIRST seconds
+        # (half of it at most), then CaDiCaL for half of what is left (on the
+        # questions the search leaves, it decides most: docs/benchmarks.md), then
+        # the search again with the rest, from the tables it filled (the game's)
+        got = _searched(h, goal, Deadline.after(min(deadline.remaining() / 2, SEARCH_FIRST)))
+        if got is UNDECIDED:
+            got = by_sat(h, goal, Deadline.after(deadline.remaining() / 2))
+        if got is UNDECIDED and not deadline.expired():
+            got = _searched(h, goal, deadline)
+        return got
+    return _searched(h, goal, deadline)
+
+
+def _searched(h: Game, goal: int, deadline: Deadline) -> object:
+    """``reaches`` asked of the search alone (with the game's tables where the
+    post-mortem lends them: ``search.MEMORY``)."""
     S = search_core()
-    clock = None if not search_deadline.bounded else _perf_deadline(search_deadline)
-    s = S.LiveSearch(h, clock)
+    clock = None if not deadline.bounded else _perf_deadline(deadline)
+    s = S.LiveSearch(h, clock, None, S.MEMORY.get())
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, S.recursion_needed(h)))
     try:
         got = s.game(goal)
     except S.Timeout:
-        return _by_sat(h, goal, deadline) if sat_after else UNDECIDED
+        return UNDECIDED
     finally:
         sys.setrecursionlimit(old)
     if got is None:
@@ -265,7 +280,7 @@ def reaches(h: Game, goal: int, method: str, deadline: Deadline) -> object:
     return typed_clues(h, got[0]) if h.rules.alternating_clues else got[0]
 
 
-def _by_sat(h: Game, goal: int, deadline: Deadline) -> object:
+def by_sat(h: Game, goal: int, deadline: Deadline) -> object:
     """``reaches`` asked of CaDiCaL alone (one climb stopped at ``goal``: a drop's
     alternative scores at most the best before it)."""
     out = at_least(h, goal, deadline)

@@ -19,20 +19,23 @@ from ...runtime.deadline import Deadline
 from ..older_games import under_today
 from ..referee import Game
 from ..solve import LiveOutcome, certify_live
-from .alternatives import UNDECIDED, reaches
+from .alternatives import UNDECIDED, by_sat, reaches
 
 # The levels found out of reach before the best-score solve takes over.
 LEVELS = 2
 # The part of a position's time these questions may take: the rest is the
 # best-score solve's, which then decides every position it decided without them.
 BELOW_SHARE = 0.05
+# CaDiCaL's part of it, where the search leaves the first level open.
+SAT_SHARE = 0.2
 
 
-def best_below(g: Game, upper: int | None, method: str,
-               deadline: Deadline) -> LiveOutcome | None:
+def best_below(g: Game, upper: int | None, method: str, deadline: Deadline,
+               sat: Deadline | None = None) -> LiveOutcome | None:
     """The best score of ``g`` given that no game from it scores more than ``upper``,
     with its certificate (replayed by the referee), or None where this does not
-    decide it (then the position is solved as any other)."""
+    decide it (then the position is solved as any other).  ``sat``: under
+    ``auto``, CaDiCaL's time for the first level where the search leaves it."""
     if upper is None or g.over or method not in ("auto", "search") or g.chosen is not None:
         return None
     h = under_today(g)
@@ -43,6 +46,11 @@ def best_below(g: Game, upper: int | None, method: str,
         # the search alone, under ``auto`` too (``reaches`` would give a long share
         # to CaDiCaL): its quick games are the point, the portfolio comes after
         rest = reaches(h, goal, "search", deadline)
+        if rest is UNDECIDED and sat is not None and not noes and method == "auto":
+            # the previous best, which the search did not reach in its share: a game
+            # it misses CaDiCaL often finds in a second, where the portfolio would
+            # give the search a first share again before its SAT stage
+            rest = by_sat(h, goal, sat)
         if rest is UNDECIDED:
             return None
         if rest is None:

@@ -51,9 +51,10 @@ from ...core.status import PositionStatus, Status
 from ..actions import Action, Kind
 from .alternatives import Keep, instead_text, keeps, slot_of
 from .drop_reasons import NO_VARIANT_COLORS, Reason, explain, kind_name
-from .known_best import BELOW_SHARE, best_below
+from .known_best import BELOW_SHARE, SAT_SHARE, best_below
 from .hidden_knowledge import ClueBook, seen as seen_class, seen_words
 from ..game_setup import deck_misfit
+from ..methods import search_core
 from ..older_games import as_recorded
 from ..referee import Game, IllegalMove
 from ..rules import Rules
@@ -298,7 +299,23 @@ def analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
     ``position_limit`` seconds at most per solve; ``deadline`` bounds the whole.
     With ``explain_drops``, each drop also gets its reason and the actions that
     would have kept the best score (``Drop``; ``position_limit`` for each drop's
-    alternatives together)."""
+    alternatives together).  Every search of the game (the best-score solves,
+    the questions under the previous best and the alternatives) shares one set of
+    tables (``search.Memory``): each position's subtree holds the next one's, and
+    the alternatives of a drop meet by transposition."""
+    S = search_core()
+    token = S.MEMORY.set(S.Memory())
+    try:
+        return _analyze(deck, rules, actions, names, method, position_limit, deadline,
+                        progress, explain_drops)
+    finally:
+        S.MEMORY.reset(token)
+
+
+def _analyze(deck: Deck, rules: Rules, actions: Sequence[Action],
+             names: Sequence[str] | None, method: str, position_limit: float | None,
+             deadline: Deadline | None, progress: Callable[[int], None] | None,
+             explain_drops: bool) -> PostMortem:
     names = list(names or PLAYER_NAMES[:rules.players])
     g = Game.start(deck, rules)
     book = ClueBook(g)
@@ -404,7 +421,8 @@ def _solve(g: Game, method: str, limit: float | None, deadline: Deadline | None,
     started = time.perf_counter()
     clock = Deadline.after(share)
     known = best_below(g, upper, method, Deadline.after(
-        None if share is None else share * BELOW_SHARE))
+        None if share is None else share * BELOW_SHARE), Deadline.after(
+        None if share is None else share * SAT_SHARE))
     if known is not None:
         return known, time.perf_counter() - started
     share = clock.share(None)

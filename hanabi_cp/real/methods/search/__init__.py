@@ -50,15 +50,16 @@ from ....core.options import SolveOptions
 from ....runtime.compiled import load
 from ...referee import Game
 from ...solve import LiveMethod, LiveOutcome
-from .answers import recursion_needed, search
+from .answers import MEMORY, recursion_needed, search
 from .bounds import most_plays
 from .driver import LiveSearch
 from .plans import start_plans
 from .state import CLUE, DISCARD, FREE, PLAY
 from .stops import MemoryShort, RootCut, Timeout
+from .table import Memory
 
-__all__ = ["CLUE", "DISCARD", "FREE", "METHOD", "PLAY", "LiveSearch", "MemoryShort", "RootCut",
-           "Timeout", "most_plays", "recursion_needed", "run", "search", "start_plans"]
+__all__ = ["CLUE", "DISCARD", "FREE", "MEMORY", "METHOD", "PLAY", "LiveSearch", "Memory",
+           "MemoryShort", "RootCut", "Timeout", "most_plays", "recursion_needed", "run", "search", "start_plans"]
 
 
 def run(start: Game, options: SolveOptions) -> LiveOutcome:

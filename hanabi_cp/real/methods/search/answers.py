@@ -8,6 +8,7 @@ import gc
 import sys
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 
 from ....core.options import SolveOptions
 from ....core.status import Status
@@ -21,6 +22,11 @@ from ...variants.pile_rules import chosen_in_play
 from .driver import LiveSearch
 from .plans import search_plans
 from .stops import Timeout, why_stopped
+from .table import Memory
+
+# The tables a caller lends the searches it runs through the portfolio (the
+# post-mortem: one per game, ``Memory``); None: each search starts empty.
+MEMORY: ContextVar[Memory | None] = ContextVar("search_memory", default=None)
 
 
 def recursion_needed(start: Game) -> int:
@@ -45,7 +51,7 @@ def search(start: Game, options: SolveOptions) -> LiveOutcome:
 
 
 def _one_search(start: Game, options: SolveOptions, deadline: float | None) -> LiveOutcome:
-    s = LiveSearch(start, deadline)
+    s = LiveSearch(start, deadline, None, MEMORY.get())
     s.watch = WATCH.get()
     with ambient(options.clock()):      # the lost-deck reasons poll it
         out = _maximize(s, start) if options.maximize else _decide(s, start)

@@ -10,6 +10,7 @@ from ...referee import Game
 from .relaxation import Relaxed
 from .state import FREE
 from .stops import RootCut
+from .table import Memory
 
 
 class LiveSearch(Relaxed):
@@ -20,8 +21,13 @@ class LiveSearch(Relaxed):
     # wins the round of 3 cost more than it found (encodings/live-search.md, 4.3).
     BUDGETS: tuple[int, ...] = (0, 1, 2, 4)
 
-    def __init__(self, start: Game, deadline: float | None = None, plan: Plan | None = None):
+    def __init__(self, start: Game, deadline: float | None = None, plan: Plan | None = None,
+                 memory: Memory | None = None):
         super().__init__(start, deadline, plan)
+        if memory is not None and plan is None:
+            # the tables of earlier searches on the deal (a plan game's keys read
+            # its plan: never shared)
+            self.tt, self.cuts, self.relaxed = memory.tables(start)
         self.proved = True
         self.lost: str | None = None      # a reason the position cannot be won, if known
 

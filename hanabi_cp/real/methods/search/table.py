@@ -1,13 +1,42 @@
 """The search's memory of what failed: the transposition table (per canonical
 state, the best score proved out of its reach), the cuts before the last draw that
 carry over to the states their clues lead to, and the states a round of limited
-discrepancy already tried with as much budget."""
+discrepancy already tried with as much budget; and ``Memory``, the tables the
+searches of one game's positions share."""
 
 from __future__ import annotations
 
 from ...pile_plans import Plan
 from ...referee import Game
 from .moves import Moves
+
+# The tables a ``Memory`` keeps per deal and rules: the transposition table, the
+# cuts before the last draw (``Table.cuts``) and the relaxation's tables
+# (``Relaxed.relaxed``).
+Shared = tuple[dict[tuple, int], dict[tuple, list[tuple[int, int]]],
+               dict[int, tuple[list[int], dict[int, dict[int, int]]]]]
+
+
+class Memory:
+    """What the searches of positions of one deal may share: every entry of these
+    tables is a fact about a state of the deal under its rules, whatever position
+    the search started from (encodings/live-search.md, 4, "One table per game"):
+    the transposition table's "no game from this state scores more than b", a
+    state the bound cut before the last draw, and the relaxation's states.  The
+    rounds' memory of budgets tried (``Table.tried``) is a heuristic of one search
+    and one goal, never shared.  Kept per (deck, rules): an older game's positions
+    are asked under two end rules (``older_games.under_today``)."""
+
+    def __init__(self) -> None:
+        self.deals: dict[tuple, Shared] = {}
+
+    def tables(self, start: Game) -> Shared:
+        """The shared tables of ``start``'s deal and rules (empty the first time)."""
+        key = (start.deck, start.rules)
+        got = self.deals.get(key)
+        if got is None:
+            got = self.deals[key] = ({}, {}, {})
+        return got
 
 
 class Table(Moves):
