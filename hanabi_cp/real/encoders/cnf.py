@@ -33,6 +33,7 @@ from pysat.formula import IDPool
 from ...runtime.deadline import NEVER, Deadline
 from ..actions import Action
 from .cnf_hands import CnfEnds
+from .cnf_implied import CnfImplied
 from ..pile_plans import Plan
 from .plans import PlanGame
 from ..referee import Game
@@ -42,7 +43,7 @@ from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 BUILD = "building the CNF"
 
 
-class LiveCnf(CnfEnds, PlanGame):
+class LiveCnf(CnfEnds, CnfImplied, PlanGame):
     """Clauses for the rest of the game from the position ``start``: a win, or with
     ``maximize`` any complete game that does not strike out (the score literals
     are ``played``).  With ``plan`` (Up or Down, Sudoku), the game of that pile
@@ -73,6 +74,7 @@ class LiveCnf(CnfEnds, PlanGame):
             self._final_round()
         self._hands()
         self._ending()
+        self._implied()
         deadline.check(BUILD)
         N = max(lay.N, 1)
         self.stats = {"cards": lay.N, "players": lay.players, "variables": self.pool.top,

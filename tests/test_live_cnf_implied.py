@@ -1,0 +1,100 @@
+"""The implied clauses of the real game's CNF (``real.encoders.cnf_implied``,
+encodings/live-cnf.md §5): every complete legal game of a bot, from positions all
+along it, is still a model (the clauses are implied, at full size where the counts
+bind), and each family says something the skeleton's unit propagation does not
+see (it is not vacuous)."""
+
+from __future__ import annotations
+
+import pytest
+from pysat.solvers import Solver
+
+from hanabi_cp.apps.generators import standard_deck
+from hanabi_cp.players.game import play_game
+from hanabi_cp.real.encoders.cnf import LiveCnf
+from hanabi_cp.real.encoders.cnf_implied import FAMILIES
+from hanabi_cp.real.encoders.schedule import from_actions
+from hanabi_cp.real.referee import EndCondition, Game, replay
+from hanabi_cp.real.rules import Rules
+from hanabi_cp.solvers.sat_backend import sat_solve
+
+
+def _accepts(start: Game, actions: list, score: int, won: bool) -> None:
+    order, fates, runs = from_actions(start, actions)
+    for maximize in (True, False) if won else (True,):
+        enc = LiveCnf(start, maximize)
+        ok, model, _ = sat_solve(enc.clauses, assumptions=enc.literals(order, fates, runs))
+        assert ok, (start.turn, maximize)
+        assert sum(x in set(model) for x in enc.played) == score
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_bot_games_stay_models_from_every_fourth_position(players):
+    """Completeness with every family built: the rest of a bot's complete game, as
+    assumptions, is satisfiable from each position, with its score."""
+    rules = Rules.for_players(players)
+    checked = wins = 0
+    for seed, strategy in ((players, "cheat"), (players + 10, "cheat"),
+                           (players + 20, "recommendation")):
+        deck = standard_deck(seed)
+        actions = play_game(deck, rules, strategy, seed).actions
+        end = replay(deck, rules, actions)
+        if end.condition is not EndCondition.NORMAL:
+            continue
+        for k in range(0, len(actions), 4):
+            start = Game.after(deck, rules, actions[:k])
+            _accepts(start, actions[k:], end.score, end.won)
+            checked += 1
+        wins += end.won
+    assert checked >= 10 and wins >= 1
+
+
+def _propagates(enc: LiveCnf, assumptions: list[int]) -> bool:
+    """Whether unit propagation of ``assumptions`` on ``enc`` reaches no conflict."""
+    with Solver(name="cadical195", bootstrap_with=enc.clauses) as s:
+        return s.propagate(assumptions=assumptions)[0]
+
+
+def _with(families: tuple[str, ...], start: Game, maximize: bool = False) -> LiveCnf:
+    default = LiveCnf.implied
+    LiveCnf.implied = families
+    try:
+        return LiveCnf(start, maximize)
+    finally:
+        LiveCnf.implied = default
+
+
+def test_the_families_are_built_by_default():
+    assert LiveCnf.implied == FAMILIES
+
+
+def test_pace_refutes_more_plays_than_slots_by_propagation():
+    """Five values still to play in the last four slots: the pace counter says no
+    at once, the skeleton only after a search."""
+    start = Game.start(standard_deck(3), Rules.for_players(3))
+    for families, refuted in (((), False), (("pace",), True)):
+        enc = _with(families, start)
+        k = enc.lay.slots - 4
+        fives = [-enc.reached[(5, c)][k] for c in range(1, 6)]
+        assert _propagates(enc, fives) is not refuted
+
+
+def test_tail_ends_the_game_after_the_bottom_card_by_propagation():
+    """The last card, played after the last draw, is played on the last turn."""
+    start = Game.start(standard_deck(3), Rules.for_players(3))
+    for families, refuted in (((), False), (("tail",), True)):
+        enc = _with(families, start)
+        L, S = enc.lay.last_draw, enc.lay.slots
+        last = enc.at[enc.lay.N - 1]
+        assert _propagates(enc, [last[L + 1], enc.used[L + 2]]) is not refuted
+        assert S > L + 2
+
+
+def test_stairs_put_each_value_a_slot_before_the_next_by_propagation():
+    """A win plays the 5 of every colour at slot S - 1 at the latest, so the 4 at
+    slot S - 2 at the latest and the 3 before slot S - 2."""
+    start = Game.start(standard_deck(3), Rules.for_players(3))
+    for families, refuted in (((), False), (("stairs",), True)):
+        enc = _with(families, start)
+        S = enc.lay.slots
+        assert _propagates(enc, [-enc.reached[(3, 1)][S - 2]]) is not refuted
