@@ -1,8 +1,9 @@
 """The implied clauses of the real game's CNF (``real.encoders.cnf_implied``,
 encodings/live-cnf.md §5): every complete legal game of a bot, from positions all
-along it, is still a model (the clauses are implied, at full size where the counts
-bind), and each family says something the skeleton's unit propagation does not
-see (it is not vacuous)."""
+along it, is still a model (the clauses are implied, at full size; the tiny decks
+of tests/test_live_encoders.py, where the counts bind, check it too), and the
+count says something the skeleton's unit propagation does not see (it is not
+vacuous)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _accepts(start: Game, actions: list, score: int, won: bool) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_bot_games_stay_models_from_every_fourth_position(players):
-    """Completeness with every family built: the rest of a bot's complete game, as
+    """Completeness with the implied clauses built: the rest of a bot's complete game, as
     assumptions, is satisfiable from each position, with its score."""
     rules = Rules.for_players(players)
     checked = wins = 0
@@ -77,24 +78,3 @@ def test_pace_refutes_more_plays_than_slots_by_propagation():
         k = enc.lay.slots - 4
         fives = [-enc.reached[(5, c)][k] for c in range(1, 6)]
         assert _propagates(enc, fives) is not refuted
-
-
-def test_tail_ends_the_game_after_the_bottom_card_by_propagation():
-    """The last card, played after the last draw, is played on the last turn."""
-    start = Game.start(standard_deck(3), Rules.for_players(3))
-    for families, refuted in (((), False), (("tail",), True)):
-        enc = _with(families, start)
-        L, S = enc.lay.last_draw, enc.lay.slots
-        last = enc.at[enc.lay.N - 1]
-        assert _propagates(enc, [last[L + 1], enc.used[L + 2]]) is not refuted
-        assert S > L + 2
-
-
-def test_stairs_put_each_value_a_slot_before_the_next_by_propagation():
-    """A win plays the 5 of every colour at slot S - 1 at the latest, so the 4 at
-    slot S - 2 at the latest and the 3 before slot S - 2."""
-    start = Game.start(standard_deck(3), Rules.for_players(3))
-    for families, refuted in (((), False), (("stairs",), True)):
-        enc = _with(families, start)
-        S = enc.lay.slots
-        assert _propagates(enc, [-enc.reached[(3, 1)][S - 2]]) is not refuted

@@ -9,7 +9,8 @@ this slot" (monotone); per slot the clue tokens (one-hot, a running count); afte
 the last draw the final-round offset; hand counts (order encoding) where a hand
 can run dry, and counts of touchable cards where a clue can lack a target
 (``live.cnf_hands``).  Cardinality: strikes below the limit (sequential counter);
-the score through a totalizer, for the best score.  With ``maximize`` a game may
+the score through a totalizer, for the best score; the pace, an implied count
+(``real.encoders.cnf_implied``).  With ``maximize`` a game may
 also end at hanab.live's early ends (``live.cnf_hands.CnfEnds``).
 
 >>> from hanabi_cp.core.model import Deck
