@@ -111,12 +111,20 @@ def _child(conn, clauses, name: str, limit: float, slice_seconds: float | None) 
             except TimeUp:
                 return
         model = s.get_model() if ok else None
-        conflicts = (s.accum_stats() or {}).get("conflicts")
+        conflicts = _conflicts(s)
     cpu = time.process_time() - cpu
     if ok:
         true = set(model or ())
         ok = all(any(lit in true for lit in c) for c in clauses) or "WRONG MODEL"
     conn.send((ok, conflicts, cpu))
+
+
+def _conflicts(solver) -> int | None:
+    """The solver's conflicts, None where pysat does not expose them (Kissat)."""
+    try:
+        return (solver.accum_stats() or {}).get("conflicts")
+    except NotImplementedError:
+        return None
 
 
 def ask(clauses: list[list[int]], name: str, limit: float,
