@@ -78,3 +78,30 @@ def test_pace_refutes_more_plays_than_slots_by_propagation():
         k = enc.lay.slots - 4
         fives = [-enc.reached[(5, c)][k] for c in range(1, 6)]
         assert _propagates(enc, fives) is not refuted
+
+
+def test_a_deferred_cnf_gets_the_same_clauses_later():
+    start = Game.start(standard_deck(3), Rules.for_players(3))
+    whole, deferred = LiveCnf(start), LiveCnf(start, defer_implied=True)
+    assert len(deferred.clauses) < len(whole.clauses)
+    extra = deferred.add_implied()
+    assert extra and deferred.clauses == whole.clauses and deferred.add_implied() == []
+
+
+def test_sat_adds_the_deferred_clauses_only_when_the_greedy_game_is_no_model():
+    """A won deal whose greedy game is a model never builds them; a lost deck gets
+    them before the solver's real search."""
+    from hanabi_cp.core.model import Deck
+    from hanabi_cp.real.methods.sat import solve_hinted
+    from hanabi_cp.runtime.deadline import NEVER
+    won = Game.start(standard_deck(5), Rules.for_players(3))
+    # player 0 must misplay the only 2:1 first
+    lost = Game.start(Deck.of([(2, 1), (1, 1)]), Rules(2, 1, clues=0, strikes=2))
+    for start, hint, answer in ((won, "greedy game extended", True),
+                                (lost, "greedy game not a model", False)):
+        enc = LiveCnf(start, defer_implied=True)
+        stats: dict = {}
+        ok, _ = solve_hinted(enc, enc.clauses, "cadical195", NEVER, stats)
+        assert stats["hint"] == hint and ok is answer
+        assert enc.implied_deferred is answer
+        assert ("implied_clauses" in stats) is not answer

@@ -50,10 +50,11 @@ class LiveCnf(CnfEnds, CnfImplied, PlanGame):
     are ``played``).  With ``plan`` (Up or Down, Sudoku), the game of that pile
     plan (``encoders.plans``): the deck renamed by heights, a dead card never a
     success, the forbidden plays left out, and the early ends read on the real
-    piles."""
+    piles.  With ``defer_implied`` the implied clauses (``cnf_implied``) wait for
+    ``add_implied``."""
 
     def __init__(self, start: Game, maximize: bool = False, deadline: Deadline = NEVER,
-                 plan: Plan | None = None):
+                 plan: Plan | None = None, defer_implied: bool = False):
         t0 = time.perf_counter()
         deadline.check(BUILD)
         self.start, self.maximize = start, maximize
@@ -75,7 +76,9 @@ class LiveCnf(CnfEnds, CnfImplied, PlanGame):
             self._final_round()
         self._hands()
         self._ending()
-        self._implied()
+        self.implied_deferred = defer_implied
+        if not defer_implied:
+            self._implied()
         deadline.check(BUILD)
         N = max(lay.N, 1)
         self.stats = {"cards": lay.N, "players": lay.players, "variables": self.pool.top,

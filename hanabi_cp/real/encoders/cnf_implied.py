@@ -29,11 +29,24 @@ class CnfImplied:
     lay: Layout
     copies: dict
     reached: dict
+    clauses: list[list[int]]
 
     if TYPE_CHECKING:                                           # LiveCnf's
         def var(self, *name: object) -> int: ...
         def add(self, *lits: int) -> None: ...
         def _atmost(self, lits: list[int], bound: int) -> None: ...
+
+    implied_deferred = False
+
+    def add_implied(self) -> list[list[int]]:
+        """The implied clauses of a CNF built with ``defer_implied``, built now: also
+        appended to ``clauses`` (none if they are there already)."""
+        if not self.implied_deferred:
+            return []
+        self.implied_deferred = False
+        n = len(self.clauses)
+        self._implied()
+        return self.clauses[n:]
 
     def _implied(self) -> None:
         if "pace" in self.implied:
