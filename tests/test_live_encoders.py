@@ -163,7 +163,8 @@ def test_models_are_not_a_time_by_card_grid():
     deal = Game.start(deck, rules)
     cp, cnf = LiveCpModel(deal, False), LiveCnf(deal)
     assert cp.stats["slots"] == deck.N - 15 + 3
-    assert cp.stats["variables"] < 4000 and cnf.stats["variables"] < 8000
+    # the CNF's pace counter (encodings/live-cnf.md §5) adds about 3,500 of its own
+    assert cp.stats["variables"] < 4000 and cnf.stats["variables"] < 11000
 
 
 @pytest.mark.parametrize("method", METHODS)

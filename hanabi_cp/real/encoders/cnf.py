@@ -9,7 +9,8 @@ this slot" (monotone); per slot the clue tokens (one-hot, a running count); afte
 the last draw the final-round offset; hand counts (order encoding) where a hand
 can run dry, and counts of touchable cards where a clue can lack a target
 (``live.cnf_hands``).  Cardinality: strikes below the limit (sequential counter);
-the score through a totalizer, for the best score.  With ``maximize`` a game may
+the score through a totalizer, for the best score; the pace, an implied count
+(``real.encoders.cnf_implied``).  With ``maximize`` a game may
 also end at hanab.live's early ends (``live.cnf_hands.CnfEnds``).
 
 >>> from hanabi_cp.core.model import Deck
@@ -33,6 +34,7 @@ from pysat.formula import IDPool
 from ...runtime.deadline import NEVER, Deadline
 from ..actions import Action
 from .cnf_hands import CnfEnds
+from .cnf_implied import CnfImplied
 from ..pile_plans import Plan
 from .plans import PlanGame
 from ..referee import Game
@@ -42,16 +44,17 @@ from .schedule import DISCARD, PLAY, STRIKE, Layout, to_actions
 BUILD = "building the CNF"
 
 
-class LiveCnf(CnfEnds, PlanGame):
+class LiveCnf(CnfEnds, CnfImplied, PlanGame):
     """Clauses for the rest of the game from the position ``start``: a win, or with
     ``maximize`` any complete game that does not strike out (the score literals
     are ``played``).  With ``plan`` (Up or Down, Sudoku), the game of that pile
     plan (``encoders.plans``): the deck renamed by heights, a dead card never a
     success, the forbidden plays left out, and the early ends read on the real
-    piles."""
+    piles.  With ``defer_implied`` the implied clauses (``cnf_implied``) wait for
+    ``add_implied``."""
 
     def __init__(self, start: Game, maximize: bool = False, deadline: Deadline = NEVER,
-                 plan: Plan | None = None):
+                 plan: Plan | None = None, defer_implied: bool = False):
         t0 = time.perf_counter()
         deadline.check(BUILD)
         self.start, self.maximize = start, maximize
@@ -73,6 +76,9 @@ class LiveCnf(CnfEnds, PlanGame):
             self._final_round()
         self._hands()
         self._ending()
+        self.implied_deferred = defer_implied
+        if not defer_implied:
+            self._implied()
         deadline.check(BUILD)
         N = max(lay.N, 1)
         self.stats = {"cards": lay.N, "players": lay.players, "variables": self.pool.top,

@@ -159,7 +159,9 @@ def _win(start: Game, options: SolveOptions, deadline: Deadline, solver: str,
          plan: Plan | None = None) -> LiveOutcome:
     """Whether the CNF of the position (of one pile plan's game) has a winning model."""
     try:
-        enc = LiveCnf(start, False, deadline, plan)
+        # the implied clauses only if the greedy game is no model: a win found at
+        # once need not build and load them (encodings/live-cnf.md §5)
+        enc = LiveCnf(start, False, deadline, plan, defer_implied=True)
     except TimeUp as exc:
         return LiveOutcome(Status.UNKNOWN, reason=str(exc))
     stats = {**enc.stats, "solver": solver}
@@ -222,6 +224,11 @@ def hinted(session: SatSession, enc: LiveCnf, stats: dict) -> tuple[bool, list[i
         stats["hint"] = "greedy game extended"
         return True, model
     stats["hint"] = "greedy game not a model"
+    implied = enc.add_implied()
+    for clause in implied:
+        session.add_clause(clause)
+    if implied:
+        stats["implied_clauses"] = len(implied)
     ok, model, _ = session.solve()
     return bool(ok), model
 
