@@ -25,6 +25,9 @@ but beside a position the other left undecided).
     .venv/bin/python -m bench.postmortem --games 1000 --players 3,4,5
     .venv/bin/python -m bench.postmortem --games 200 --players 2 --slowest 5 \\
         --against ../main
+    .venv/bin/python -m bench.postmortem --files tests/data/hanablive/*_*.json
+
+``--files GAME...`` times real game files instead: each through ``hanabi_cp.analyze``.
 """
 
 from __future__ import annotations
@@ -134,10 +137,15 @@ def main(argv=None) -> None:
                     help="print the K slowest games and where their time went")
     ap.add_argument("--against", type=Path, metavar="DIR",
                     help="another checkout, its times beside (games alternating)")
+    ap.add_argument("--files", nargs="+", metavar="GAME",
+                    help="analyse these game files instead (hanab.live exports, "
+                         "certificates), each timed once")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         return child(args.position_limit)
+    if args.files:
+        return files(args.files, args.position_limit)
     games = 10 if args.quick else args.games
     players = [3, 5] if args.quick else [int(x) for x in args.players.split(",")]
     other = None if args.against is None else Checkout(args.against.resolve(),
@@ -180,6 +188,29 @@ def main(argv=None) -> None:
         if side is not None:
             side.close()
     print(f"load after: {os.getloadavg()[0]:.1f}")
+
+
+def files(paths: list[str], limit: float) -> None:
+    """``--files``: each game file through ``hanabi_cp.analyze`` (the full
+    post-mortem), once, in this process, after one untimed run of the first file
+    (which pays for the imports)."""
+    import statistics
+
+    import hanabi_cp as hc
+
+    print(f"analyze on {len(paths)} game files, position limit {limit:g} s; load "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    hc.analyze(paths[0], position_limit=limit)
+    times = []
+    for path in paths:
+        t = time.perf_counter()
+        pm = hc.analyze(path, position_limit=limit)
+        times.append(time.perf_counter() - t)
+        undecided = sum(r.best is None for r in pm.rows)
+        print(f"  {_ms(times[-1]):>9}  {len(pm.rows):>4} positions  "
+              f"{undecided} undecided  {path}", flush=True)
+    print(f"median {_ms(statistics.median(times))}, slowest {_ms(max(times))}; "
+          f"load after: {os.getloadavg()[0]:.1f}")
 
 
 def _line(p: int, mine: list[dict], theirs: list[dict], differ: list[int]) -> str:
