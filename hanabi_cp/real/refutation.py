@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NoReturn
 
@@ -85,7 +84,7 @@ def refute(start: Game, goal: int, deadline: Deadline = NEVER) -> dict[tuple, in
     if why is not None:
         raise MethodRefused(f"no refutation: {why}")
     S = search_core()
-    s = S.LiveSearch(start, _clock(deadline))
+    s = S.LiveSearch(start, deadline.on_perf_counter())
     try:
         if s.game(goal) is not None:
             return None
@@ -111,7 +110,7 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
     if why is not None:
         raise MethodRefused(f"no refutation: {why}")
     S = search_core()
-    at = _clock(deadline)
+    at = deadline.on_perf_counter()
     seen: set[tuple] = set()
     used: set[tuple] = set()
     stack = [start.copy()]
@@ -147,11 +146,6 @@ def _walk(start: Game, goal: int, refuted: dict[tuple, int], deadline: Deadline)
             child.apply(action)
             stack.append(child)
     return used
-
-
-def _clock(deadline: Deadline) -> float | None:
-    """The deadline as the search reads it (``time.perf_counter``), or None."""
-    return time.perf_counter() + deadline.remaining() if deadline.bounded else None
 
 
 def _where(g: Game) -> str:

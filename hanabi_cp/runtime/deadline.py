@@ -84,6 +84,11 @@ class Deadline:
     def expired(self) -> bool:
         return self.bounded and time.monotonic() >= self.at
 
+    def on_perf_counter(self) -> float | None:
+        """The deadline on ``time.perf_counter``'s clock, which the real-rules search
+        reads; None without a limit."""
+        return time.perf_counter() + self.remaining() if self.bounded else None
+
     def check(self, phase: str) -> None:
         """Raise TimeUp if the deadline has passed."""
         if self.bounded and time.monotonic() >= self.at:

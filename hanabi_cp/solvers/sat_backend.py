@@ -200,14 +200,20 @@ def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT
     """Solve with ``s`` in slices of about SLICE_SECONDS until it answers; TimeUp
     once ``deadline`` passes.  Returns (ok, model or None, solver stats).  With
     PLAIN set: one call, its deadline checked only before it."""
-    budget = FIRST_BUDGET
     if PLAIN.get():
         deadline.check(phase)
         ok = s.solve(assumptions=assumptions)
-        return ok, (s.get_model() if ok else None), s.accum_stats() or {}
-    if _interruptible(s):
+    elif _interruptible(s):
         ok = _timed_slices(s, deadline, assumptions, phase)
-        return ok, (s.get_model() if ok else None), s.accum_stats() or {}
+    else:
+        ok = _budgeted_slices(s, deadline, assumptions, phase)
+    return ok, (s.get_model() if ok else None), s.accum_stats() or {}
+
+
+def _budgeted_slices(s, deadline: Deadline, assumptions, phase: str) -> bool | None:
+    """``run_limited`` for a solver no other thread can stop (CaDiCaL): each slice
+    is bounded by a conflict budget that adapts to about SLICE_SECONDS."""
+    budget = FIRST_BUDGET
     while True:
         deadline.check(phase)
         left = deadline.remaining()
@@ -218,18 +224,15 @@ def run_limited(s, deadline: Deadline = NEVER, assumptions=(), phase: str = "SAT
                 raise MethodRefused("this pysat solver has no conflict budgets, so it cannot "
                                     f"keep a time limit; use {DEFAULT_SOLVER} or leave out "
                                     "{time_limit}", "time_limit") from None
-            ok = s.solve(assumptions=assumptions)
-            break
+            return s.solve(assumptions=assumptions)
         t0 = time.monotonic()
         ok = s.solve_limited(assumptions=assumptions)
         if ok is not None:
-            break
+            return ok
         took = max(time.monotonic() - t0, 1e-4)
         goal = max(min(SLICE_SECONDS, left - took), 0.005)
         # At most 4x up or down per slice: one odd slice must not swing the budget.
         budget = max(100, int(min(max(budget * goal / took, budget / 4), budget * 4)))
-    stats = s.accum_stats() or {}
-    return ok, (s.get_model() if ok else None), stats
 
 
 def _interruptible(s) -> bool:

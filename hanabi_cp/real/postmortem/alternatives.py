@@ -263,8 +263,7 @@ def _searched(h: Game, goal: int, deadline: Deadline) -> object:
     """``reaches`` asked of the search alone (with the game's tables where the
     post-mortem lends them: ``search.MEMORY``)."""
     S = search_core()
-    clock = None if not deadline.bounded else _perf_deadline(deadline)
-    s = S.LiveSearch(h, clock, None, S.MEMORY.get())
+    s = S.LiveSearch(h, deadline.on_perf_counter(), None, S.MEMORY.get())
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, S.recursion_needed(h)))
     try:
@@ -287,12 +286,6 @@ def by_sat(h: Game, goal: int, deadline: Deadline) -> object:
     if out.score is not None and out.score >= goal:
         return list(out.actions or [])
     return None if out.status is Status.UNWINNABLE else UNDECIDED
-
-
-def _perf_deadline(deadline: Deadline) -> float:
-    """The deadline as the search reads it (``time.perf_counter``)."""
-    import time
-    return time.perf_counter() + deadline.remaining()
 
 
 def _replays(g: Game, act: Action, rest: list[Action], goal: int) -> bool:
