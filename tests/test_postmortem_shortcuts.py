@@ -166,5 +166,6 @@ def test_the_previous_best_the_search_leaves_goes_to_cadical(monkeypatch):
                 continue
             assert out.score == best and min(upper, g.max_reachable) == best
             assert replay(g.deck, g.rules, out.actions, g).score >= best
+            assert out.method == "sat"          # CaDiCaL's game, named as such
             decided += 1
     assert decided >= 20, decided

@@ -45,12 +45,12 @@ def best_below(g: Game, upper: int | None, method: str, deadline: Deadline,
     while noes < LEVELS and goal >= 0:
         # the search alone, under ``auto`` too (``reaches`` would give a long share
         # to CaDiCaL): its quick games are the point, the portfolio comes after
-        rest = reaches(h, goal, "search", deadline)
+        rest, by = reaches(h, goal, "search", deadline), "search"
         if rest is UNDECIDED and sat is not None and not noes and method == "auto":
             # the previous best, which the search did not reach in its share: a game
             # it misses CaDiCaL often finds in a second, where the portfolio would
             # give the search a first share again before its SAT stage
-            rest = by_sat(h, goal, sat)
+            rest, by = by_sat(h, goal, sat), "sat"
         if rest is UNDECIDED:
             return None
         if rest is None:
@@ -61,6 +61,6 @@ def best_below(g: Game, upper: int | None, method: str, deadline: Deadline,
         status = Status.WINNABLE if goal >= h.target else Status.UNWINNABLE
         why = f"no action raises the best score, and no game scores {goal + 1} or more"
         out = LiveOutcome(status, rest, goal, None if status is Status.WINNABLE else why,
-                          method="search")
+                          method=by)
         return certify_live(h, out)
     return None
