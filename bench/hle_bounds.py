@@ -23,10 +23,7 @@ import statistics
 import time
 from dataclasses import replace
 
-
-def percentile(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, int(round(q / 100 * len(xs) + 0.5)) - 1))]
+from bench.live_sweep import percentile
 
 
 def bound_times(players: int, seeds: range, limit: float, method: str) -> list[tuple]:

@@ -26,16 +26,12 @@ import statistics
 import sys
 import time
 
+from bench.live_sweep import percentile
+
 QUICK_ARGS = ["--quick"]
 VARIANTS = ("No Variant", "Throw It in a Hole (5 Suits)", "Clue Starved (5 Suits)",
             "Orange (5 Suits)", "Alternating Clues (5 Suits)", "Alternating Clues & White (5 Suits)",
             "Reversed (5 Suits)", "Up or Down (5 Suits)", "Sudoku (5 Suits)")
-
-
-def percentile(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    i = min(len(xs) - 1, max(0, int(round(q / 100 * len(xs) + 0.5)) - 1))
-    return xs[i]
 
 
 def sweep(name: str, players: int, seeds: int, time_limit: float) -> dict:

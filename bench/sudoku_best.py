@@ -28,14 +28,11 @@ import statistics
 import sys
 import time
 
+from bench.live_sweep import percentile
+
 QUICK_ARGS = ["--quick"]
 METHODS = ("search", "sat", "cpsat")
 NAMES = ("Sudoku (4 Suits)", "Sudoku (5 Suits)")
-
-
-def percentile(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, int(round(q / 100 * len(xs) + 0.5)) - 1))]
 
 
 def case(rng: random.Random, standard: bool):
